@@ -1,0 +1,667 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-ebpf"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "seismo-ebpf-private.h"
+#include "seismo-error.h"
+
+/*
+ * Ring buffer records → model events. Syscalls arrive as one record per completed call and
+ * become the same raw_syscalls enter/exit pair the ftrace backend records, so the data layer
+ * derives identical spans; scheduler and process records keep the kernel tracepoints' names and
+ * field names.
+ */
+
+static const struct {
+  const char *name;
+  gsize       offset;
+} selectable[] = {
+  { "raw_syscalls:sys_enter",       G_STRUCT_OFFSET (SeismoEbpfSelection, syscalls) },
+  { "raw_syscalls:sys_exit",        G_STRUCT_OFFSET (SeismoEbpfSelection, syscalls) },
+  { "sched:sched_switch",           G_STRUCT_OFFSET (SeismoEbpfSelection, sched_switch) },
+  { "sched:sched_wakeup",           G_STRUCT_OFFSET (SeismoEbpfSelection, sched_wakeup) },
+  { "sched:sched_waking",           G_STRUCT_OFFSET (SeismoEbpfSelection, sched_waking) },
+  { "sched:sched_process_fork",     G_STRUCT_OFFSET (SeismoEbpfSelection, fork) },
+  { "sched:sched_process_exec",     G_STRUCT_OFFSET (SeismoEbpfSelection, exec) },
+  { "sched:sched_process_exit",     G_STRUCT_OFFSET (SeismoEbpfSelection, exit) },
+  { "task:task_rename",             G_STRUCT_OFFSET (SeismoEbpfSelection, rename) },
+};
+
+gboolean
+seismo_ebpf_select_events (char *const         *patterns,
+                           SeismoEbpfSelection *selection,
+                           GError             **error)
+{
+  gboolean none = patterns == NULL || patterns[0] == NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (selectable); i++)
+    G_STRUCT_MEMBER (gboolean, selection, selectable[i].offset) = none;
+  if (none)
+    return TRUE;
+
+  for (guint i = 0; patterns[i] != NULL; i++)
+    {
+      g_auto (GStrv) words = g_strsplit (patterns[i], ",", -1);
+
+      for (guint j = 0; words[j] != NULL; j++)
+        {
+          const char *word = g_strstrip (words[j]);
+          gboolean matched = FALSE;
+
+          if (*word == '\0')
+            continue;
+          for (guint k = 0; k < G_N_ELEMENTS (selectable); k++)
+            if (g_pattern_match_simple (word, selectable[k].name))
+              {
+                G_STRUCT_MEMBER (gboolean, selection, selectable[k].offset) = TRUE;
+                matched = TRUE;
+              }
+          if (!matched)
+            {
+              g_autoptr (GString) known = g_string_new (NULL);
+
+              for (guint k = 0; k < G_N_ELEMENTS (selectable); k++)
+                g_string_append_printf (known, " %s", selectable[k].name);
+              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                           "the eBPF backend cannot record '%s'; it records%s (and --probe)",
+                           word, known->str);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+/* What the decoder knows about a thread id. */
+enum {
+  TASK_EXITING = 1 << 0,   /* sched_process_exit seen, its last switch not yet */
+};
+
+typedef struct {
+  guint   flags;
+  guint64 exit_ns;
+} TaskState;
+
+struct _SeismoEbpfDecoder
+{
+  /* Borrowed */
+  SeismoTraceBuilder    *builder;
+  const SeismoEbpfProbe *probes;
+  guint                  n_probes;
+
+  /* Owned */
+  SeismoEbpfSelection    selection;
+  guint                  t_sys_enter;
+  guint                  t_sys_exit;
+  guint                  t_switch;
+  guint                  t_wakeup;
+  guint                  t_waking;
+  guint                  t_fork;
+  guint                  t_exec;
+  guint                  t_exit;
+  guint                  t_rename;
+  int                   *t_probe;       /* -1 until registered (USDT: at the first hit) */
+  guint                 *probe_n_args;
+  GHashTable            *tasks;         /* tid → TaskState */
+};
+
+static guint
+add_type (SeismoTraceBuilder    *builder,
+          const char            *system,
+          const char            *name,
+          const SeismoFieldInfo *fields,
+          guint                  n_fields,
+          const char            *print_fmt)
+{
+  return seismo_trace_builder_add_event_type (builder, system, name, fields, n_fields, print_fmt);
+}
+
+static void
+register_types (SeismoEbpfDecoder *self)
+{
+  static const SeismoFieldInfo sys_enter[] = {
+    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL },
+    { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX },
+    { "filename", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
+  };
+  static const SeismoFieldInfo sys_exit[] = {
+    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL },
+    { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO },
+  };
+  static const SeismoFieldInfo sched_switch[] = {
+    { "prev_comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
+    { "prev_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+    { "prev_prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+    { "prev_state", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_SCHED_STATE },
+    { "next_comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
+    { "next_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+    { "next_prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+  };
+  static const SeismoFieldInfo wakeup[] = {
+    { "comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
+    { "pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+    { "prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+    { "target_cpu", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+  };
+  static const SeismoFieldInfo fork[] = {
+    { "parent_comm", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
+    { "parent_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+    { "child_comm", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
+    { "child_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+  };
+  static const SeismoFieldInfo exec[] = {
+    { "filename", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
+    { "pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+    { "old_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+  };
+  static const SeismoFieldInfo exit[] = {
+    { "comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
+    { "pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+    { "prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+  };
+  static const SeismoFieldInfo rename[] = {
+    { "pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
+    { "oldcomm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
+    { "newcomm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
+  };
+  static const SeismoFieldInfo entry_args[] = {
+    { "arg0", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_HEX },
+    { "arg1", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_HEX },
+    { "arg2", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_HEX },
+    { "arg3", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_HEX },
+    { "arg4", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_HEX },
+    { "arg5", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_HEX },
+  };
+  static const SeismoFieldInfo ret[] = {
+    { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_DEFAULT },
+  };
+  SeismoTraceBuilder *b = self->builder;
+  const SeismoEbpfSelection *sel = &self->selection;
+
+  if (sel->syscalls)
+    {
+      self->t_sys_enter = add_type (b, "raw_syscalls", "sys_enter", sys_enter,
+                                    G_N_ELEMENTS (sys_enter), "NR {id} ({args}) {filename}");
+      self->t_sys_exit = add_type (b, "raw_syscalls", "sys_exit", sys_exit,
+                                   G_N_ELEMENTS (sys_exit), "NR {id} = {ret}");
+    }
+  if (sel->sched_switch)
+    self->t_switch = add_type (b, "sched", "sched_switch", sched_switch,
+                               G_N_ELEMENTS (sched_switch),
+                               "prev_comm={prev_comm} prev_pid={prev_pid} prev_prio={prev_prio} "
+                               "prev_state={prev_state} ==> next_comm={next_comm} "
+                               "next_pid={next_pid} next_prio={next_prio}");
+  if (sel->sched_wakeup)
+    self->t_wakeup = add_type (b, "sched", "sched_wakeup", wakeup, G_N_ELEMENTS (wakeup),
+                               "comm={comm} pid={pid} prio={prio} target_cpu={target_cpu}");
+  if (sel->sched_waking)
+    self->t_waking = add_type (b, "sched", "sched_waking", wakeup, G_N_ELEMENTS (wakeup),
+                               "comm={comm} pid={pid} prio={prio} target_cpu={target_cpu}");
+  if (sel->fork)
+    self->t_fork = add_type (b, "sched", "sched_process_fork", fork, G_N_ELEMENTS (fork),
+                             "comm={parent_comm} pid={parent_pid} child_comm={child_comm} "
+                             "child_pid={child_pid}");
+  if (sel->exec)
+    self->t_exec = add_type (b, "sched", "sched_process_exec", exec, G_N_ELEMENTS (exec),
+                             "filename={filename} pid={pid} old_pid={old_pid}");
+  if (sel->exit)
+    self->t_exit = add_type (b, "sched", "sched_process_exit", exit, G_N_ELEMENTS (exit),
+                             "comm={comm} pid={pid} prio={prio}");
+  if (sel->rename)
+    self->t_rename = add_type (b, "task", "task_rename", rename, G_N_ELEMENTS (rename),
+                               "pid={pid} oldcomm={oldcomm} newcomm={newcomm}");
+
+  for (guint i = 0; i < self->n_probes; i++)
+    {
+      const SeismoEbpfProbe *probe = &self->probes[i];
+
+      self->t_probe[i] = -1;
+      if (probe->kind == SEISMO_EBPF_USDT)
+        continue;
+      if (seismo_ebpf_probe_returns (probe))
+        {
+          self->t_probe[i] = add_type (b, probe->system, probe->event, ret, 1, NULL);
+          self->probe_n_args[i] = 1;
+        }
+      else
+        {
+          self->t_probe[i] = add_type (b, probe->system, probe->event, entry_args,
+                                       G_N_ELEMENTS (entry_args), NULL);
+          self->probe_n_args[i] = G_N_ELEMENTS (entry_args);
+        }
+    }
+}
+
+SeismoEbpfDecoder *
+seismo_ebpf_decoder_new (SeismoTraceBuilder        *builder,
+                         const SeismoEbpfSelection *selection,
+                         const SeismoEbpfProbe     *probes,
+                         guint                      n_probes)
+{
+  SeismoEbpfDecoder *self = g_new0 (SeismoEbpfDecoder, 1);
+
+  self->builder = builder;
+  self->selection = *selection;
+  self->probes = probes;
+  self->n_probes = n_probes;
+  self->t_probe = g_new (int, MAX (n_probes, 1));
+  self->probe_n_args = g_new0 (guint, MAX (n_probes, 1));
+  self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  register_types (self);
+  return self;
+}
+
+void
+seismo_ebpf_decoder_free (SeismoEbpfDecoder *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->tasks, g_hash_table_unref);
+  g_free (self->t_probe);
+  g_free (self->probe_n_args);
+  g_free (self);
+}
+
+static gsize
+comm_len (const char *comm)
+{
+  return strnlen (comm, SEISMO_EBPF_COMM_LEN);
+}
+
+/* Name, thread group and parent of a thread we have no record about, from /proc. */
+static void
+learn_from_proc (SeismoEbpfDecoder *self,
+                 gint32             tid,
+                 gint32             pid,
+                 guint64            time_ns)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", tid);
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (tid <= 0 || !g_file_get_contents (path, &contents, NULL, NULL))
+    return;
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "Name:\t"))
+        seismo_trace_builder_set_task_comm (self->builder, tid, lines[i] + 6, time_ns);
+      else if (pid <= 0 && g_str_has_prefix (lines[i], "Tgid:\t"))
+        seismo_trace_builder_set_task_pid (self->builder, tid, atoi (lines[i] + 6));
+      else if (g_str_has_prefix (lines[i], "PPid:\t"))
+        seismo_trace_builder_set_task_ppid (self->builder, tid, atoi (lines[i] + 6));
+    }
+}
+
+static void
+end_task (SeismoEbpfDecoder *self,
+          gint32             tid,
+          TaskState         *state)
+{
+  seismo_trace_builder_task_exited (self->builder, tid, state->exit_ns);
+  g_hash_table_remove (self->tasks, GINT_TO_POINTER (tid));
+}
+
+/* Makes sure the builder knows a thread's pid, comm and parent before its first event. */
+static void
+see_task (SeismoEbpfDecoder *self,
+          gint32             tid,
+          gint32             pid,
+          guint64            time_ns)
+{
+  if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (tid)))
+    return;
+  g_hash_table_insert (self->tasks, GINT_TO_POINTER (tid), g_new0 (TaskState, 1));
+  if (pid > 0 || tid == 0)
+    seismo_trace_builder_set_task_pid (self->builder, tid, pid);
+  learn_from_proc (self, tid, pid, time_ns);
+}
+
+void
+seismo_ebpf_decoder_know_task (SeismoEbpfDecoder *self,
+                               gint32             tid,
+                               gint32             pid,
+                               gint32             ppid,
+                               const char        *comm,
+                               guint64            time_ns)
+{
+  g_hash_table_replace (self->tasks, GINT_TO_POINTER (tid), g_new0 (TaskState, 1));
+  seismo_trace_builder_set_task_pid (self->builder, tid, pid);
+  seismo_trace_builder_set_task_ppid (self->builder, tid, ppid);
+  if (comm != NULL)
+    seismo_trace_builder_set_task_comm (self->builder, tid, comm, time_ns);
+}
+
+void
+seismo_ebpf_decoder_finish (SeismoEbpfDecoder *self,
+                            guint64            end_ns)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->tasks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      TaskState *state = value;
+
+      if (state->flags & TASK_EXITING)
+        {
+          seismo_trace_builder_task_exited (self->builder, GPOINTER_TO_INT (key), state->exit_ns);
+          g_hash_table_iter_remove (&iter);
+        }
+    }
+}
+
+static void
+decode_syscall (SeismoEbpfDecoder                *self,
+                const struct seismo_ebpf_syscall *r,
+                const char                       *path)
+{
+  SeismoTraceBuilder *b = self->builder;
+
+  see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
+
+  seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid, self->t_sys_enter);
+  seismo_trace_builder_push_uint (b, (guint64) r->id);
+  seismo_trace_builder_push_uint_array (b, (const guint64 *) r->args, SEISMO_EBPF_MAX_ARGS);
+  if (path != NULL && (r->flags & SEISMO_EBPF_PATH_TRUNCATED))
+    {
+      g_autofree char *cut = g_strconcat (path, SEISMO_FIELD_FLAG_TRUNCATED_MARKER, NULL);
+
+      seismo_trace_builder_push_string (b, cut);
+    }
+  else
+    {
+      seismo_trace_builder_push_string (b, path != NULL ? path : "");
+    }
+  seismo_trace_builder_end_event (b);
+
+  if (r->flags & SEISMO_EBPF_SYSCALL_NO_EXIT)
+    return;
+  seismo_trace_builder_begin_event (b, r->hdr.time_ns + r->duration_ns, r->exit_cpu, r->hdr.tid,
+                                    self->t_sys_exit);
+  seismo_trace_builder_push_uint (b, (guint64) r->id);
+  seismo_trace_builder_push_int (b, r->ret);
+  seismo_trace_builder_end_event (b);
+}
+
+static void
+decode_switch (SeismoEbpfDecoder                     *self,
+               const struct seismo_ebpf_sched_switch *r)
+{
+  SeismoTraceBuilder *b = self->builder;
+  TaskState *prev;
+
+  see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
+  see_task (self, r->next_pid, 0, r->hdr.time_ns);
+
+  seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid, self->t_switch);
+  seismo_trace_builder_push_string_len (b, r->prev_comm, comm_len (r->prev_comm));
+  seismo_trace_builder_push_int (b, r->prev_pid);
+  seismo_trace_builder_push_int (b, r->prev_prio);
+  seismo_trace_builder_push_int (b, r->prev_state);
+  seismo_trace_builder_push_string_len (b, r->next_comm, comm_len (r->next_comm));
+  seismo_trace_builder_push_int (b, r->next_pid);
+  seismo_trace_builder_push_int (b, r->next_prio);
+  seismo_trace_builder_end_event (b);
+
+  /* The dead task's last switch closes it; a later thread with this tid is a new task. */
+  prev = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (r->prev_pid));
+  if (prev != NULL && (prev->flags & TASK_EXITING))
+    end_task (self, r->prev_pid, prev);
+}
+
+static void
+decode_wakeup (SeismoEbpfDecoder                     *self,
+               const struct seismo_ebpf_sched_wakeup *r,
+               guint                                  type)
+{
+  SeismoTraceBuilder *b = self->builder;
+
+  see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
+  see_task (self, r->pid, 0, r->hdr.time_ns);
+
+  seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid, type);
+  seismo_trace_builder_push_string_len (b, r->comm, comm_len (r->comm));
+  seismo_trace_builder_push_int (b, r->pid);
+  seismo_trace_builder_push_int (b, r->prio);
+  seismo_trace_builder_push_int (b, r->target_cpu);
+  seismo_trace_builder_end_event (b);
+}
+
+static void
+decode_fork (SeismoEbpfDecoder             *self,
+             const struct seismo_ebpf_fork *r)
+{
+  SeismoTraceBuilder *b = self->builder;
+  g_autofree char *child_comm = g_strndup (r->child_comm, comm_len (r->child_comm));
+  TaskState *old;
+
+  see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
+
+  /* A reused tid whose previous owner's last switch we missed. */
+  old = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (r->child_pid));
+  if (old != NULL && (old->flags & TASK_EXITING))
+    end_task (self, r->child_pid, old);
+  seismo_ebpf_decoder_know_task (self, r->child_pid, r->child_tgid, r->child_ppid, child_comm,
+                                 r->hdr.time_ns);
+
+  seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid, self->t_fork);
+  seismo_trace_builder_push_string_len (b, r->parent_comm, comm_len (r->parent_comm));
+  seismo_trace_builder_push_int (b, r->parent_pid);
+  seismo_trace_builder_push_string (b, child_comm);
+  seismo_trace_builder_push_int (b, r->child_pid);
+  seismo_trace_builder_end_event (b);
+}
+
+static void
+decode_exec (SeismoEbpfDecoder             *self,
+             const struct seismo_ebpf_exec *r)
+{
+  SeismoTraceBuilder *b = self->builder;
+  g_autofree char *comm = g_strndup (r->comm, comm_len (r->comm));
+  g_autofree char *filename = g_strndup (r->filename, strnlen (r->filename,
+                                                               sizeof r->filename));
+
+  if (r->flags & SEISMO_EBPF_PATH_TRUNCATED)
+    {
+      char *cut = g_strconcat (filename, SEISMO_FIELD_FLAG_TRUNCATED_MARKER, NULL);
+
+      g_free (filename);
+      filename = cut;
+    }
+
+  see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
+  /* A non-leader thread that execs takes over the leader's tid; its own tid is gone. */
+  if (r->old_pid != r->hdr.tid && g_hash_table_contains (self->tasks,
+                                                         GINT_TO_POINTER (r->old_pid)))
+    {
+      seismo_trace_builder_task_exited (b, r->old_pid, r->hdr.time_ns);
+      g_hash_table_remove (self->tasks, GINT_TO_POINTER (r->old_pid));
+    }
+  seismo_trace_builder_set_task_pid (b, r->hdr.tid, r->hdr.pid);
+  seismo_trace_builder_set_task_ppid (b, r->hdr.tid, r->ppid);
+  seismo_trace_builder_set_task_comm (b, r->hdr.tid, comm, r->hdr.time_ns);
+
+  seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid, self->t_exec);
+  seismo_trace_builder_push_string (b, filename);
+  seismo_trace_builder_push_int (b, r->hdr.tid);
+  seismo_trace_builder_push_int (b, r->old_pid);
+  seismo_trace_builder_end_event (b);
+}
+
+static void
+decode_exit (SeismoEbpfDecoder             *self,
+             const struct seismo_ebpf_exit *r)
+{
+  SeismoTraceBuilder *b = self->builder;
+  TaskState *state;
+
+  see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
+
+  seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid, self->t_exit);
+  seismo_trace_builder_push_string_len (b, r->comm, comm_len (r->comm));
+  seismo_trace_builder_push_int (b, r->pid);
+  seismo_trace_builder_push_int (b, r->prio);
+  seismo_trace_builder_end_event (b);
+
+  state = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (r->hdr.tid));
+  state->flags |= TASK_EXITING;
+  state->exit_ns = r->hdr.time_ns;
+  /* Without switch records there is no last switch to wait for. */
+  if (!self->selection.sched_switch)
+    end_task (self, r->hdr.tid, state);
+}
+
+static void
+decode_rename (SeismoEbpfDecoder               *self,
+               const struct seismo_ebpf_rename *r)
+{
+  SeismoTraceBuilder *b = self->builder;
+  g_autofree char *newcomm = g_strndup (r->newcomm, comm_len (r->newcomm));
+
+  see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
+  see_task (self, r->pid, 0, r->hdr.time_ns);
+  seismo_trace_builder_set_task_comm (b, r->pid, newcomm, r->hdr.time_ns);
+
+  seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid, self->t_rename);
+  seismo_trace_builder_push_int (b, r->pid);
+  seismo_trace_builder_push_string_len (b, r->oldcomm, comm_len (r->oldcomm));
+  seismo_trace_builder_push_string (b, newcomm);
+  seismo_trace_builder_end_event (b);
+}
+
+static gboolean
+decode_probe (SeismoEbpfDecoder              *self,
+              const struct seismo_ebpf_probe *r)
+{
+  SeismoTraceBuilder *b = self->builder;
+  guint n;
+
+  if (r->probe >= self->n_probes)
+    return FALSE;
+  if (self->t_probe[r->probe] < 0)
+    {
+      /* A USDT site's argument count is only known once it fires. */
+      static const char *const names[SEISMO_EBPF_MAX_ARGS] = {
+        "arg0", "arg1", "arg2", "arg3", "arg4", "arg5"
+      };
+      SeismoFieldInfo fields[SEISMO_EBPF_MAX_ARGS] = { { NULL } };
+      const SeismoEbpfProbe *probe = &self->probes[r->probe];
+
+      n = MIN (r->n_args, SEISMO_EBPF_MAX_ARGS);
+      for (guint i = 0; i < n; i++)
+        fields[i] = (SeismoFieldInfo) { names[i], SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_DEFAULT };
+      self->t_probe[r->probe] = add_type (b, probe->system, probe->event, fields, n, NULL);
+      self->probe_n_args[r->probe] = n;
+    }
+
+  see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
+  n = self->probe_n_args[r->probe];
+  seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid,
+                                    self->t_probe[r->probe]);
+  for (guint i = 0; i < n; i++)
+    {
+      const SeismoEventType *type = seismo_trace_builder_get_event_type (b, self->t_probe[r->probe]);
+      guint64 value = i < r->n_args ? r->args[i] : 0;
+
+      if (type->fields[i].type == SEISMO_FIELD_INT)
+        seismo_trace_builder_push_int (b, (gint64) value);
+      else
+        seismo_trace_builder_push_uint (b, value);
+    }
+  seismo_trace_builder_end_event (b);
+  return TRUE;
+}
+
+int
+seismo_ebpf_decoder_record (SeismoEbpfDecoder *self,
+                            const void        *data,
+                            gsize              size)
+{
+  const struct seismo_ebpf_header *hdr = data;
+
+  if (size < sizeof *hdr)
+    return -1;
+
+#define NEED(type) G_STMT_START { if (size < sizeof (type)) return -1; } G_STMT_END
+  switch (hdr->kind)
+    {
+    case SEISMO_EBPF_REC_SYSCALL:
+      NEED (struct seismo_ebpf_syscall);
+      if (!self->selection.syscalls)
+        return 0;
+      decode_syscall (self, data, NULL);
+      return (((const struct seismo_ebpf_syscall *) data)->flags & SEISMO_EBPF_SYSCALL_NO_EXIT)
+             ? 1 : 2;
+
+    case SEISMO_EBPF_REC_SYSCALL_PATH:
+      {
+        const struct seismo_ebpf_syscall_path *r = data;
+        char path[SEISMO_EBPF_PATH_LEN];
+
+        NEED (struct seismo_ebpf_syscall_path);
+        if (!self->selection.syscalls)
+          return 0;
+        memcpy (path, r->path, sizeof path);
+        path[sizeof path - 1] = '\0';
+        decode_syscall (self, &r->sc, path);
+        return 2;
+      }
+
+    case SEISMO_EBPF_REC_SCHED_SWITCH:
+      NEED (struct seismo_ebpf_sched_switch);
+      if (!self->selection.sched_switch)
+        return 0;
+      decode_switch (self, data);
+      return 1;
+
+    case SEISMO_EBPF_REC_SCHED_WAKEUP:
+    case SEISMO_EBPF_REC_SCHED_WAKING:
+      NEED (struct seismo_ebpf_sched_wakeup);
+      if (hdr->kind == SEISMO_EBPF_REC_SCHED_WAKEUP ? !self->selection.sched_wakeup
+                                                     : !self->selection.sched_waking)
+        return 0;
+      decode_wakeup (self, data, hdr->kind == SEISMO_EBPF_REC_SCHED_WAKEUP ? self->t_wakeup
+                                                                          : self->t_waking);
+      return 1;
+
+    case SEISMO_EBPF_REC_FORK:
+      NEED (struct seismo_ebpf_fork);
+      if (!self->selection.fork)
+        return 0;
+      decode_fork (self, data);
+      return 1;
+
+    case SEISMO_EBPF_REC_EXEC:
+      NEED (struct seismo_ebpf_exec);
+      if (!self->selection.exec)
+        return 0;
+      decode_exec (self, data);
+      return 1;
+
+    case SEISMO_EBPF_REC_EXIT:
+      NEED (struct seismo_ebpf_exit);
+      if (!self->selection.exit)
+        return 0;
+      decode_exit (self, data);
+      return 1;
+
+    case SEISMO_EBPF_REC_RENAME:
+      NEED (struct seismo_ebpf_rename);
+      if (!self->selection.rename)
+        return 0;
+      decode_rename (self, data);
+      return 1;
+
+    case SEISMO_EBPF_REC_PROBE:
+      NEED (struct seismo_ebpf_probe);
+      return decode_probe (self, data) ? 1 : -1;
+
+    default:
+      return -1;
+    }
+#undef NEED
+}

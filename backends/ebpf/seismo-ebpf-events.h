@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/*
+ * Records the BPF programs (seismo-ebpf.bpf.c) send to user space through the ring buffer, and
+ * the aggregation maps user space reads at the end. Included by both sides, so only fixed-width
+ * types and no padding the two compilers could lay out differently: every struct is a multiple of
+ * 8 bytes with explicitly placed members, checked by the static asserts below.
+ */
+
+#ifdef __bpf__
+typedef __u8  seismo_u8;
+typedef __u16 seismo_u16;
+typedef __u32 seismo_u32;
+typedef __s32 seismo_s32;
+typedef __u64 seismo_u64;
+typedef __s64 seismo_s64;
+#else
+#include <stdint.h>
+typedef uint8_t  seismo_u8;
+typedef uint16_t seismo_u16;
+typedef uint32_t seismo_u32;
+typedef int32_t  seismo_s32;
+typedef uint64_t seismo_u64;
+typedef int64_t  seismo_s64;
+#endif
+
+#define SEISMO_EBPF_COMM_LEN      16
+/* Paths copied from file syscalls and exec; longer ones are cut and flagged. */
+#define SEISMO_EBPF_PATH_LEN      256
+/* Syscall numbers below this have a bit in the filter and a slot in the histograms. */
+#define SEISMO_EBPF_MAX_SYSCALLS  512
+/* log2 latency buckets: bucket 0 holds 0 ns, bucket k holds [2^(k-1), 2^k). */
+#define SEISMO_EBPF_HIST_BUCKETS  64
+#define SEISMO_EBPF_MAX_ARGS      6
+/* How many --probe specs one recording can attach. */
+#define SEISMO_EBPF_MAX_PROBES    64
+
+enum seismo_ebpf_record_kind {
+  SEISMO_EBPF_REC_SYSCALL = 1,      /* struct seismo_ebpf_syscall */
+  SEISMO_EBPF_REC_SYSCALL_PATH,     /* struct seismo_ebpf_syscall_path */
+  SEISMO_EBPF_REC_SCHED_SWITCH,     /* struct seismo_ebpf_sched_switch */
+  SEISMO_EBPF_REC_SCHED_WAKEUP,     /* struct seismo_ebpf_sched_wakeup */
+  SEISMO_EBPF_REC_SCHED_WAKING,     /* struct seismo_ebpf_sched_wakeup */
+  SEISMO_EBPF_REC_FORK,             /* struct seismo_ebpf_fork */
+  SEISMO_EBPF_REC_EXEC,             /* struct seismo_ebpf_exec */
+  SEISMO_EBPF_REC_EXIT,             /* struct seismo_ebpf_exit */
+  SEISMO_EBPF_REC_RENAME,           /* struct seismo_ebpf_rename */
+  SEISMO_EBPF_REC_PROBE,            /* struct seismo_ebpf_probe */
+};
+
+/* Flags of a syscall record. */
+#define SEISMO_EBPF_SYSCALL_NO_EXIT   (1u << 0)  /* exit/exit_group: only the enter happened */
+#define SEISMO_EBPF_PATH_TRUNCATED    (1u << 1)  /* path longer than SEISMO_EBPF_PATH_LEN - 1 */
+#define SEISMO_EBPF_PATH_FAULT        (1u << 2)  /* the path pointer could not be read */
+
+/* Flags of a probe record. */
+#define SEISMO_EBPF_PROBE_RETURN      (1u << 0)  /* args[0] is the return value */
+
+/* Every record starts with this. time_ns is bpf_ktime_get_ns() (CLOCK_MONOTONIC). */
+struct seismo_ebpf_header {
+  seismo_u64 time_ns;
+  seismo_u32 kind;     /* enum seismo_ebpf_record_kind */
+  seismo_u32 cpu;
+  seismo_s32 tid;
+  seismo_s32 pid;      /* thread group id */
+};
+
+/* One complete syscall: header.time_ns and header.cpu are those of the enter. */
+struct seismo_ebpf_syscall {
+  struct seismo_ebpf_header hdr;
+  seismo_s64 id;
+  seismo_u64 args[SEISMO_EBPF_MAX_ARGS];
+  seismo_s64 ret;
+  seismo_u64 duration_ns;
+  seismo_u32 exit_cpu;
+  seismo_u32 flags;
+};
+
+struct seismo_ebpf_syscall_path {
+  struct seismo_ebpf_syscall sc;
+  char path[SEISMO_EBPF_PATH_LEN];     /* NUL-terminated */
+};
+
+/* Fields as in the sched:sched_switch tracepoint; header.tid is prev_pid. */
+struct seismo_ebpf_sched_switch {
+  struct seismo_ebpf_header hdr;
+  char       prev_comm[SEISMO_EBPF_COMM_LEN];
+  char       next_comm[SEISMO_EBPF_COMM_LEN];
+  seismo_s64 prev_state;
+  seismo_s32 prev_pid;
+  seismo_s32 prev_prio;
+  seismo_s32 next_pid;
+  seismo_s32 next_prio;
+};
+
+/* sched_wakeup and sched_waking; header.tid is the waker. */
+struct seismo_ebpf_sched_wakeup {
+  struct seismo_ebpf_header hdr;
+  char       comm[SEISMO_EBPF_COMM_LEN];
+  seismo_s32 pid;
+  seismo_s32 prio;
+  seismo_s32 target_cpu;
+  seismo_u32 pad;
+};
+
+/* A new task; header is the parent's. Thread ids as in sched:sched_process_fork. */
+struct seismo_ebpf_fork {
+  struct seismo_ebpf_header hdr;
+  char       parent_comm[SEISMO_EBPF_COMM_LEN];
+  char       child_comm[SEISMO_EBPF_COMM_LEN];
+  seismo_s32 parent_pid;
+  seismo_s32 child_pid;
+  seismo_s32 child_tgid;
+  seismo_s32 child_ppid;   /* tgid of the child's real parent process */
+};
+
+/* header.tid is the task after exec (pid), comm its new name. */
+struct seismo_ebpf_exec {
+  struct seismo_ebpf_header hdr;
+  char       comm[SEISMO_EBPF_COMM_LEN];
+  seismo_s32 old_pid;
+  seismo_s32 ppid;
+  seismo_u32 flags;        /* SEISMO_EBPF_PATH_TRUNCATED */
+  seismo_u32 pad;
+  char       filename[SEISMO_EBPF_PATH_LEN];
+};
+
+struct seismo_ebpf_exit {
+  struct seismo_ebpf_header hdr;
+  char       comm[SEISMO_EBPF_COMM_LEN];
+  seismo_s32 pid;
+  seismo_s32 prio;
+};
+
+/* task:task_rename (prctl PR_SET_NAME, writes to /proc/PID/comm). */
+struct seismo_ebpf_rename {
+  struct seismo_ebpf_header hdr;
+  char       oldcomm[SEISMO_EBPF_COMM_LEN];
+  char       newcomm[SEISMO_EBPF_COMM_LEN];
+  seismo_s32 pid;
+  seismo_u32 pad;
+};
+
+/* A custom probe hit; probe is the index into the recording's --probe list. */
+struct seismo_ebpf_probe {
+  struct seismo_ebpf_header hdr;
+  seismo_u32 probe;
+  seismo_u32 flags;
+  seismo_u32 n_args;
+  seismo_u32 pad;
+  seismo_u64 args[SEISMO_EBPF_MAX_ARGS];
+};
+
+/* Aggregation mode, per syscall number and CPU: log2 latency histogram, sum and enter count. */
+struct seismo_ebpf_syscall_stats {
+  seismo_u64 buckets[SEISMO_EBPF_HIST_BUCKETS];
+  seismo_u64 latency_sum_ns;
+  seismo_u64 enters;
+};
+
+/* Aggregation mode: syscall entries per command name (bpftrace's @[comm] = count()). */
+struct seismo_ebpf_comm_key {
+  char comm[SEISMO_EBPF_COMM_LEN];
+};
+
+_Static_assert (sizeof (struct seismo_ebpf_header) == 24, "header layout");
+_Static_assert (sizeof (struct seismo_ebpf_syscall) == 104, "syscall layout");
+_Static_assert (sizeof (struct seismo_ebpf_syscall_path) == 360, "syscall path layout");
+_Static_assert (sizeof (struct seismo_ebpf_sched_switch) == 80, "sched_switch layout");
+_Static_assert (sizeof (struct seismo_ebpf_sched_wakeup) == 56, "sched_wakeup layout");
+_Static_assert (sizeof (struct seismo_ebpf_fork) == 72, "fork layout");
+_Static_assert (sizeof (struct seismo_ebpf_exec) == 312, "exec layout");
+_Static_assert (sizeof (struct seismo_ebpf_exit) == 48, "exit layout");
+_Static_assert (sizeof (struct seismo_ebpf_rename) == 64, "rename layout");
+_Static_assert (sizeof (struct seismo_ebpf_probe) == 88, "probe layout");
+_Static_assert (sizeof (struct seismo_ebpf_syscall_stats) == 528, "syscall stats layout");

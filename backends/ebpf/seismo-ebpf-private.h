@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "seismo-backend.h"
+#include "seismo-ebpf-events.h"
+
+G_BEGIN_DECLS
+
+/* --probe flavours; the names double as the event types' system. */
+typedef enum {
+  SEISMO_EBPF_KPROBE = 0,
+  SEISMO_EBPF_KRETPROBE,
+  SEISMO_EBPF_UPROBE,
+  SEISMO_EBPF_URETPROBE,
+  SEISMO_EBPF_USDT,
+} SeismoEbpfProbeKind;
+
+/* One parsed --probe SPEC. */
+typedef struct {
+  SeismoEbpfProbeKind kind;
+  char               *spec;       /* as given */
+  char               *binary;     /* uprobe, uretprobe, usdt */
+  char               *function;   /* kprobe: FUNC; uprobe: SYMBOL; NULL for a raw offset */
+  gsize               offset;     /* kprobe FUNC+OFF, uprobe SYMBOL+OFF or 0xADDR */
+  char               *provider;   /* usdt */
+  char               *name;       /* usdt */
+  char               *system;     /* event type: "kprobe", "uretprobe", "usdt"… */
+  char               *event;      /* event type name: FUNC, SYMBOL, PROVIDER:NAME */
+} SeismoEbpfProbe;
+
+void         seismo_ebpf_probe_clear        (SeismoEbpfProbe *probe);
+/* Parses "kprobe:FUNC[+OFF]", "kretprobe:FUNC", "uprobe:/path:SYMBOL[+OFF]",
+ * "uretprobe:/path:SYMBOL", "usdt:/path:PROVIDER:NAME". */
+gboolean     seismo_ebpf_probe_parse        (const char      *spec,
+                                             SeismoEbpfProbe *probe,
+                                             GError         **error);
+gboolean     seismo_ebpf_probe_returns      (const SeismoEbpfProbe *probe);
+
+/* Syscall filter bitmap from -e specs ("openat", "%file", "read,write"). */
+gboolean     seismo_ebpf_syscall_filter     (char *const *specs,
+                                             guint64      bitmap[SEISMO_EBPF_MAX_SYSCALLS / 64],
+                                             GError     **error);
+/* 1 + index of each syscall's path argument, 0 for none. */
+void         seismo_ebpf_syscall_path_args  (guint8 path_arg[SEISMO_EBPF_MAX_SYSCALLS]);
+
+/* Which record kinds a recording emits, from SeismoRecordOptions.events. */
+typedef struct {
+  gboolean syscalls;
+  gboolean sched_switch;
+  gboolean sched_wakeup;
+  gboolean sched_waking;
+  gboolean fork;
+  gboolean exec;
+  gboolean exit;
+  gboolean rename;
+} SeismoEbpfSelection;
+
+gboolean     seismo_ebpf_select_events      (char *const         *patterns,
+                                             SeismoEbpfSelection *selection,
+                                             GError             **error);
+
+/*
+ * Turns ring buffer records into builder events. Used from one thread at a time (the ring
+ * buffer worker while recording, the recording thread afterwards).
+ */
+typedef struct _SeismoEbpfDecoder SeismoEbpfDecoder;
+
+SeismoEbpfDecoder *seismo_ebpf_decoder_new         (SeismoTraceBuilder        *builder,
+                                                    const SeismoEbpfSelection *selection,
+                                                    const SeismoEbpfProbe     *probes,
+                                                    guint                      n_probes);
+void               seismo_ebpf_decoder_free        (SeismoEbpfDecoder         *self);
+/* Returns the number of model events appended; -1 when the record is malformed. */
+int                seismo_ebpf_decoder_record      (SeismoEbpfDecoder         *self,
+                                                    const void                *data,
+                                                    gsize                      size);
+/* A task the recorder knows before it shows up in records (the launched command). */
+void               seismo_ebpf_decoder_know_task   (SeismoEbpfDecoder         *self,
+                                                    gint32                     tid,
+                                                    gint32                     pid,
+                                                    gint32                     ppid,
+                                                    const char                *comm,
+                                                    guint64                    time_ns);
+/* Ends the tasks whose exit was seen but not their last switch. */
+void               seismo_ebpf_decoder_finish      (SeismoEbpfDecoder         *self,
+                                                    guint64                    end_ns);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SeismoEbpfDecoder, seismo_ebpf_decoder_free)
+
+G_END_DECLS

@@ -1,0 +1,814 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/*
+ * Kernel side of the eBPF backend. Built with clang -target bpf and turned into
+ * seismo-ebpf.skel.h by bpftool; see seismo-ebpf-record.c for the user side.
+ *
+ * There is no vmlinux.h: the classic tracepoints below declare their context exactly as the
+ * kernel's format files describe it (/sys/kernel/tracing/events/<system>/<name>/format), a
+ * layout that is part of the tracing ABI. The few kernel structures read directly (pt_regs,
+ * task_struct) are declared with only the members we use and preserve_access_index, so libbpf
+ * relocates every access against the running kernel's BTF (CO-RE).
+ */
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include <linux/bpf.h>
+
+/* Kernel register names (di, si…) for bpf_tracing.h's PT_REGS_* macros used by usdt.bpf.h: that
+ * header selects them when it sees vmlinux.h's include guard, and our pt_regs below uses them. */
+#define __VMLINUX_H__
+
+struct pt_regs {
+  unsigned long r10;
+  unsigned long r9;
+  unsigned long r8;
+  unsigned long ax;
+  unsigned long cx;
+  unsigned long dx;
+  unsigned long si;
+  unsigned long di;
+  unsigned long ip;
+  unsigned long sp;
+  unsigned long bp;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+  int                 pid;
+  int                 tgid;
+  struct task_struct *real_parent;
+  char                comm[16];
+} __attribute__((preserve_access_index));
+
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/usdt.bpf.h>
+
+#include "seismo-ebpf-events.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Knobs set by user space before loading; the verifier sees them as constants. */
+const volatile bool  system_wide = false;
+const volatile __s32 target_tgid = 0;      /* 0: none (system-wide, or only the targets map) */
+const volatile bool  follow_children = false;
+const volatile __s32 self_tgid = 0;        /* the recorder itself, skipped system-wide */
+const volatile bool  aggregate = false;
+const volatile bool  filter_syscalls = false;
+const volatile __u64 syscall_filter[SEISMO_EBPF_MAX_SYSCALLS / 64] = { 0 };
+/* 1 + index of the argument holding a path for file syscalls (open, stat…); 0: none. */
+const volatile __u8  path_arg[SEISMO_EBPF_MAX_SYSCALLS] = { 0 };
+const volatile __s64 nr_exit = -1;         /* syscalls that never return: no sys_exit */
+const volatile __s64 nr_exit_group = -1;
+const volatile bool  emit_switch = false;
+const volatile bool  emit_wakeup = false;
+const volatile bool  emit_waking = false;
+const volatile bool  emit_fork = false;
+const volatile bool  emit_exec = false;
+const volatile bool  emit_exit = false;
+const volatile bool  emit_rename = false;
+/* Wake the reader only once this much is queued; it polls on a timer anyway. */
+const volatile __u64 wakeup_bytes = 1 << 20;
+
+/* Tracepoint contexts, from the format files. */
+struct trace_entry {
+  unsigned short type;
+  unsigned char  flags;
+  unsigned char  preempt_count;
+  int            pid;
+};
+
+struct tp_sched_switch {
+  struct trace_entry ent;
+  char               prev_comm[16];
+  int                prev_pid;
+  int                prev_prio;
+  long               prev_state;
+  char               next_comm[16];
+  int                next_pid;
+  int                next_prio;
+};
+
+struct tp_sched_wakeup {
+  struct trace_entry ent;
+  char               comm[16];
+  int                pid;
+  int                prio;
+  int                target_cpu;
+};
+
+struct tp_sched_process_exec {
+  struct trace_entry ent;
+  __u32              filename_loc;   /* __data_loc char[]: offset | length << 16 */
+  int                pid;
+  int                old_pid;
+};
+
+struct tp_sched_process_exit {
+  struct trace_entry ent;
+  char               comm[16];
+  int                pid;
+  int                prio;
+};
+
+struct tp_task_rename {
+  struct trace_entry ent;
+  int                pid;
+  char               oldcomm[16];
+  char               newcomm[16];
+};
+
+/* prev_state bits of a task that is gone after this switch (EXIT_DEAD, EXIT_ZOMBIE). */
+#define SEISMO_TASK_REPORT_DEAD 0x30
+
+/* A syscall in progress on one thread, waiting for its exit. */
+struct pending {
+  __u64 start_ns;
+  __s64 id;
+  __u64 args[SEISMO_EBPF_MAX_ARGS];
+  __u32 cpu;
+  __s32 tgid;
+};
+
+struct pending_path {
+  __u32 flags;
+  __u32 pad;
+  char  path[SEISMO_EBPF_PATH_LEN];
+};
+
+struct {
+  __uint (type, BPF_MAP_TYPE_RINGBUF);
+  __uint (max_entries, 16 << 20);          /* resized from buffer_kb before loading */
+} events SEC(".maps");
+
+/* Ring buffer reservations that failed, per CPU: reported as lost events. */
+struct {
+  __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint (max_entries, 1);
+  __type (key, __u32);
+  __type (value, __u64);
+} drops SEC(".maps");
+
+/* Threads being recorded (unless system-wide): the target's and, with follow_children, those of
+ * every descendant, added at fork and removed at their last switch. */
+struct {
+  __uint (type, BPF_MAP_TYPE_HASH);
+  __uint (max_entries, 65536);
+  __uint (map_flags, BPF_F_NO_PREALLOC);
+  __type (key, __u32);
+  __type (value, __u8);
+} targets SEC(".maps");
+
+/* In-kernel pairing of sys_enter with sys_exit, per thread. */
+struct {
+  __uint (type, BPF_MAP_TYPE_HASH);
+  __uint (max_entries, 32768);
+  __type (key, __u32);
+  __type (value, struct pending);
+} pending SEC(".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_HASH);
+  __uint (max_entries, 4096);
+  __type (key, __u32);
+  __type (value, struct pending_path);
+} pending_paths SEC(".maps");
+
+/* Scratch space for a path: too large for the BPF stack next to everything else. */
+struct {
+  __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint (max_entries, 1);
+  __type (key, __u32);
+  __type (value, struct pending_path);
+} path_scratch SEC(".maps");
+
+/* Aggregation mode. */
+struct {
+  __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint (max_entries, SEISMO_EBPF_MAX_SYSCALLS);
+  __type (key, __u32);
+  __type (value, struct seismo_ebpf_syscall_stats);
+} syscall_stats SEC(".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_PERCPU_HASH);
+  __uint (max_entries, 10240);
+  __type (key, struct seismo_ebpf_comm_key);
+  __type (value, __u64);
+} comm_counts SEC(".maps");
+
+static __always_inline void
+count_drop (void)
+{
+  __u32 zero = 0;
+  __u64 *n = bpf_map_lookup_elem (&drops, &zero);
+
+  if (n)
+    *n += 1;
+}
+
+static __always_inline __u64
+submit_flags (void)
+{
+  return bpf_ringbuf_query (&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes
+         ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline bool
+tid_is_target (__u32 tid)
+{
+  return bpf_map_lookup_elem (&targets, &tid) != NULL;
+}
+
+static __always_inline bool
+current_is_target (__u64 pid_tgid)
+{
+  __s32 tgid = pid_tgid >> 32;
+
+  if (system_wide)
+    return tgid != self_tgid;
+  if (target_tgid != 0 && tgid == target_tgid)
+    return true;
+  return tid_is_target ((__u32) pid_tgid);
+}
+
+static __always_inline void
+fill_header (struct seismo_ebpf_header *hdr,
+             __u32                      kind,
+             __u64                      time_ns,
+             __u64                      pid_tgid)
+{
+  hdr->time_ns = time_ns;
+  hdr->kind = kind;
+  hdr->cpu = bpf_get_smp_processor_id ();
+  hdr->tid = (__s32) pid_tgid;
+  hdr->pid = pid_tgid >> 32;
+}
+
+static __always_inline bool
+syscall_selected (long id)
+{
+  if (!filter_syscalls)
+    return true;
+  if (id < 0 || id >= SEISMO_EBPF_MAX_SYSCALLS)
+    return false;
+  return (syscall_filter[(__u64) id / 64] >> ((__u64) id % 64)) & 1;
+}
+
+static __always_inline __u64
+log2_bucket (__u64 v)
+{
+  __u64 r = 0, shift;
+
+  if (v == 0)
+    return 0;
+  shift = (v > 0xffffffffULL) << 5; v >>= shift; r |= shift;
+  shift = (v > 0xffff) << 4;        v >>= shift; r |= shift;
+  shift = (v > 0xff) << 3;          v >>= shift; r |= shift;
+  shift = (v > 0xf) << 2;           v >>= shift; r |= shift;
+  shift = (v > 0x3) << 1;           v >>= shift; r |= shift;
+  r |= (v >> 1);
+  return r + 1;
+}
+
+static __always_inline void
+aggregate_enter (long id)
+{
+  struct seismo_ebpf_comm_key key = {};
+  __u32 slot = id;
+  struct seismo_ebpf_syscall_stats *stats;
+  __u64 *count;
+
+  if (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS)
+    {
+      stats = bpf_map_lookup_elem (&syscall_stats, &slot);
+      if (stats)
+        stats->enters += 1;
+    }
+
+  bpf_get_current_comm (key.comm, sizeof key.comm);
+  count = bpf_map_lookup_elem (&comm_counts, &key);
+  if (count)
+    {
+      *count += 1;
+    }
+  else
+    {
+      __u64 one = 1;
+
+      bpf_map_update_elem (&comm_counts, &key, &one, BPF_NOEXIST);
+    }
+}
+
+static __always_inline void
+emit_enter_only (__u64 pid_tgid,
+                 long  id,
+                 const struct pt_regs *regs)
+{
+  struct seismo_ebpf_syscall *r;
+
+  r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+  if (!r)
+    {
+      count_drop ();
+      return;
+    }
+  fill_header (&r->hdr, SEISMO_EBPF_REC_SYSCALL, bpf_ktime_get_ns (), pid_tgid);
+  r->id = id;
+  r->args[0] = regs->di;
+  r->args[1] = regs->si;
+  r->args[2] = regs->dx;
+  r->args[3] = regs->r10;
+  r->args[4] = regs->r8;
+  r->args[5] = regs->r9;
+  r->ret = 0;
+  r->duration_ns = 0;
+  r->exit_cpu = r->hdr.cpu;
+  r->flags = SEISMO_EBPF_SYSCALL_NO_EXIT;
+  bpf_ringbuf_submit (r, submit_flags ());
+}
+
+static __always_inline void
+stash_path (__u32        tid,
+            const void  *user_ptr)
+{
+  __u32 zero = 0;
+  struct pending_path *scratch = bpf_map_lookup_elem (&path_scratch, &zero);
+  long n;
+
+  if (!scratch)
+    return;
+  scratch->flags = 0;
+  n = bpf_probe_read_user_str (scratch->path, sizeof scratch->path, user_ptr);
+  if (n < 0)
+    {
+      scratch->path[0] = '\0';
+      scratch->flags = SEISMO_EBPF_PATH_FAULT;
+    }
+  else if (n == sizeof scratch->path)
+    {
+      scratch->flags = SEISMO_EBPF_PATH_TRUNCATED;
+    }
+  bpf_map_update_elem (&pending_paths, &tid, scratch, BPF_ANY);
+}
+
+/*
+ * Raw syscalls use BTF-typed raw tracepoints (tp_btf): they are called directly from the
+ * tracepoint site with the kernel's own arguments, without the classic tracepoint's perf
+ * buffer copy, which matters on a path taken for every syscall.
+ */
+SEC ("tp_btf/sys_enter")
+int
+BPF_PROG (seismo_sys_enter, struct pt_regs *regs, long id)
+{
+  __u64 pid_tgid = bpf_get_current_pid_tgid ();
+  __u32 tid = (__u32) pid_tgid;
+  struct pending p;
+  __u8 path_index;
+
+  if (!current_is_target (pid_tgid) || !syscall_selected (id))
+    return 0;
+
+  if (aggregate)
+    aggregate_enter (id);
+
+  if (id == nr_exit || id == nr_exit_group)
+    {
+      if (!aggregate)
+        emit_enter_only (pid_tgid, id, regs);
+      return 0;
+    }
+
+  p.start_ns = bpf_ktime_get_ns ();
+  p.id = id;
+  p.tgid = pid_tgid >> 32;
+  if (aggregate)
+    {
+      /* Only the start time matters for the latency histogram. */
+      p.cpu = 0;
+      __builtin_memset (p.args, 0, sizeof p.args);
+      bpf_map_update_elem (&pending, &tid, &p, BPF_ANY);
+      return 0;
+    }
+
+  p.cpu = bpf_get_smp_processor_id ();
+  p.args[0] = regs->di;
+  p.args[1] = regs->si;
+  p.args[2] = regs->dx;
+  p.args[3] = regs->r10;
+  p.args[4] = regs->r8;
+  p.args[5] = regs->r9;
+  bpf_map_update_elem (&pending, &tid, &p, BPF_ANY);
+
+  path_index = (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS) ? path_arg[id] : 0;
+  if (path_index >= 1 && path_index <= SEISMO_EBPF_MAX_ARGS)
+    {
+      const void *ptr = (const void *) p.args[0];
+
+      if (path_index == 2)
+        ptr = (const void *) p.args[1];
+      else if (path_index == 3)
+        ptr = (const void *) p.args[2];
+      else if (path_index == 4)
+        ptr = (const void *) p.args[3];
+      else if (path_index == 5)
+        ptr = (const void *) p.args[4];
+      else if (path_index == 6)
+        ptr = (const void *) p.args[5];
+      stash_path (tid, ptr);
+    }
+  return 0;
+}
+
+static __always_inline void
+aggregate_exit (__s64 id,
+                __u64 latency_ns)
+{
+  __u32 slot = id;
+  struct seismo_ebpf_syscall_stats *stats;
+  __u64 bucket;
+
+  if (id < 0 || id >= SEISMO_EBPF_MAX_SYSCALLS)
+    return;
+  stats = bpf_map_lookup_elem (&syscall_stats, &slot);
+  if (!stats)
+    return;
+  bucket = log2_bucket (latency_ns);
+  if (bucket >= SEISMO_EBPF_HIST_BUCKETS)
+    bucket = SEISMO_EBPF_HIST_BUCKETS - 1;
+  stats->buckets[bucket] += 1;
+  stats->latency_sum_ns += latency_ns;
+}
+
+static __always_inline void
+fill_syscall (struct seismo_ebpf_syscall *r,
+              const struct pending       *p,
+              __u64                       pid_tgid,
+              __u64                       now,
+              long                        ret,
+              __u32                       kind)
+{
+  r->hdr.time_ns = p->start_ns;
+  r->hdr.kind = kind;
+  r->hdr.cpu = p->cpu;
+  r->hdr.tid = (__s32) pid_tgid;
+  r->hdr.pid = pid_tgid >> 32;
+  r->id = p->id;
+  r->args[0] = p->args[0];
+  r->args[1] = p->args[1];
+  r->args[2] = p->args[2];
+  r->args[3] = p->args[3];
+  r->args[4] = p->args[4];
+  r->args[5] = p->args[5];
+  r->ret = ret;
+  r->duration_ns = now - p->start_ns;
+  r->exit_cpu = bpf_get_smp_processor_id ();
+  r->flags = 0;
+}
+
+SEC ("tp_btf/sys_exit")
+int
+BPF_PROG (seismo_sys_exit, struct pt_regs *regs, long ret)
+{
+  __u64 pid_tgid = bpf_get_current_pid_tgid ();
+  __u32 tid = (__u32) pid_tgid;
+  struct pending *p;
+  __u64 now;
+  __s64 id;
+
+  p = bpf_map_lookup_elem (&pending, &tid);
+  if (!p)
+    return 0;
+  now = bpf_ktime_get_ns ();
+  id = p->id;
+
+  if (aggregate)
+    {
+      aggregate_exit (id, now - p->start_ns);
+      bpf_map_delete_elem (&pending, &tid);
+      return 0;
+    }
+
+  if (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS && path_arg[id] != 0)
+    {
+      struct pending_path *pp = bpf_map_lookup_elem (&pending_paths, &tid);
+
+      if (pp)
+        {
+          struct seismo_ebpf_syscall_path *r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+
+          if (r)
+            {
+              fill_syscall (&r->sc, p, pid_tgid, now, ret, SEISMO_EBPF_REC_SYSCALL_PATH);
+              r->sc.flags = pp->flags;
+              __builtin_memcpy (r->path, pp->path, sizeof r->path);
+              r->path[sizeof r->path - 1] = '\0';
+              bpf_ringbuf_submit (r, submit_flags ());
+            }
+          else
+            {
+              count_drop ();
+            }
+          bpf_map_delete_elem (&pending_paths, &tid);
+          bpf_map_delete_elem (&pending, &tid);
+          return 0;
+        }
+    }
+
+  {
+    struct seismo_ebpf_syscall *r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+
+    if (r)
+      {
+        fill_syscall (r, p, pid_tgid, now, ret, SEISMO_EBPF_REC_SYSCALL);
+        bpf_ringbuf_submit (r, submit_flags ());
+      }
+    else
+      {
+        count_drop ();
+      }
+  }
+  bpf_map_delete_elem (&pending, &tid);
+  return 0;
+}
+
+SEC ("tracepoint/sched/sched_switch")
+int
+seismo_sched_switch (struct tp_sched_switch *ctx)
+{
+  bool prev_target = system_wide || tid_is_target (ctx->prev_pid);
+  struct seismo_ebpf_sched_switch *r;
+
+  if (!prev_target && !tid_is_target (ctx->next_pid))
+    return 0;
+
+  if (emit_switch)
+    {
+      r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+      if (r)
+        {
+          fill_header (&r->hdr, SEISMO_EBPF_REC_SCHED_SWITCH, bpf_ktime_get_ns (),
+                       bpf_get_current_pid_tgid ());
+          __builtin_memcpy (r->prev_comm, ctx->prev_comm, sizeof r->prev_comm);
+          __builtin_memcpy (r->next_comm, ctx->next_comm, sizeof r->next_comm);
+          r->prev_state = ctx->prev_state;
+          r->prev_pid = ctx->prev_pid;
+          r->prev_prio = ctx->prev_prio;
+          r->next_pid = ctx->next_pid;
+          r->next_prio = ctx->next_prio;
+          bpf_ringbuf_submit (r, submit_flags ());
+        }
+      else
+        {
+          count_drop ();
+        }
+    }
+
+  /* A dead task's last switch: it will never run again, and its tid may be reused. */
+  if (!system_wide && prev_target && (ctx->prev_state & SEISMO_TASK_REPORT_DEAD))
+    {
+      __u32 tid = ctx->prev_pid;
+
+      bpf_map_delete_elem (&targets, &tid);
+    }
+  return 0;
+}
+
+static __always_inline int
+handle_wakeup (struct tp_sched_wakeup *ctx,
+               __u32                   kind)
+{
+  struct seismo_ebpf_sched_wakeup *r;
+
+  if (!system_wide && !tid_is_target (ctx->pid))
+    return 0;
+  r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+  if (!r)
+    {
+      count_drop ();
+      return 0;
+    }
+  fill_header (&r->hdr, kind, bpf_ktime_get_ns (), bpf_get_current_pid_tgid ());
+  __builtin_memcpy (r->comm, ctx->comm, sizeof r->comm);
+  r->pid = ctx->pid;
+  r->prio = ctx->prio;
+  r->target_cpu = ctx->target_cpu;
+  r->pad = 0;
+  bpf_ringbuf_submit (r, submit_flags ());
+  return 0;
+}
+
+SEC ("tracepoint/sched/sched_wakeup")
+int
+seismo_sched_wakeup (struct tp_sched_wakeup *ctx)
+{
+  return handle_wakeup (ctx, SEISMO_EBPF_REC_SCHED_WAKEUP);
+}
+
+SEC ("tracepoint/sched/sched_waking")
+int
+seismo_sched_waking (struct tp_sched_wakeup *ctx)
+{
+  return handle_wakeup (ctx, SEISMO_EBPF_REC_SCHED_WAKING);
+}
+
+/*
+ * Fork uses the BTF-typed tracepoint: the classic one's layout changed (comm became __data_loc),
+ * and we need the child's thread group and parent process, which only task_struct has.
+ */
+SEC ("tp_btf/sched_process_fork")
+int
+BPF_PROG (seismo_fork, struct task_struct *parent, struct task_struct *child)
+{
+  __s32 parent_tid = parent->pid;
+  __s32 parent_tgid = parent->tgid;
+  __u32 child_tid = child->pid;
+  __s32 child_tgid = child->tgid;
+  struct seismo_ebpf_fork *r;
+
+  if (!system_wide)
+    {
+      bool parent_target = (target_tgid != 0 && parent_tgid == target_tgid)
+                           || tid_is_target (parent_tid);
+      __u8 one = 1;
+
+      if (!parent_target)
+        return 0;
+      /* Threads of a target always belong to it; new processes only when following children. */
+      if (follow_children || child_tgid == parent_tgid)
+        bpf_map_update_elem (&targets, &child_tid, &one, BPF_ANY);
+      else
+        return 0;
+    }
+
+  if (!emit_fork)
+    return 0;
+  r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+  if (!r)
+    {
+      count_drop ();
+      return 0;
+    }
+  fill_header (&r->hdr, SEISMO_EBPF_REC_FORK, bpf_ktime_get_ns (), bpf_get_current_pid_tgid ());
+  BPF_CORE_READ_STR_INTO (&r->parent_comm, parent, comm);
+  BPF_CORE_READ_STR_INTO (&r->child_comm, child, comm);
+  r->parent_pid = parent_tid;
+  r->child_pid = child_tid;
+  r->child_tgid = child_tgid;
+  r->child_ppid = BPF_CORE_READ (child, real_parent, tgid);
+  bpf_ringbuf_submit (r, submit_flags ());
+  return 0;
+}
+
+SEC ("tracepoint/sched/sched_process_exec")
+int
+seismo_exec (struct tp_sched_process_exec *ctx)
+{
+  __u64 pid_tgid = bpf_get_current_pid_tgid ();
+  struct task_struct *task;
+  struct seismo_ebpf_exec *r;
+  long n;
+
+  if (!emit_exec || !current_is_target (pid_tgid))
+    return 0;
+  r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+  if (!r)
+    {
+      count_drop ();
+      return 0;
+    }
+  fill_header (&r->hdr, SEISMO_EBPF_REC_EXEC, bpf_ktime_get_ns (), pid_tgid);
+  bpf_get_current_comm (r->comm, sizeof r->comm);
+  r->old_pid = ctx->old_pid;
+  task = (struct task_struct *) bpf_get_current_task ();
+  r->ppid = BPF_CORE_READ (task, real_parent, tgid);
+  r->pad = 0;
+  n = bpf_probe_read_kernel_str (r->filename, sizeof r->filename,
+                                 (void *) ctx + (ctx->filename_loc & 0xffff));
+  r->flags = n == sizeof r->filename ? SEISMO_EBPF_PATH_TRUNCATED : 0;
+  if (n < 0)
+    r->filename[0] = '\0';
+  bpf_ringbuf_submit (r, submit_flags ());
+  return 0;
+}
+
+SEC ("tracepoint/sched/sched_process_exit")
+int
+seismo_exit (struct tp_sched_process_exit *ctx)
+{
+  __u64 pid_tgid = bpf_get_current_pid_tgid ();
+  __u32 tid = (__u32) pid_tgid;
+  struct seismo_ebpf_exit *r;
+
+  bpf_map_delete_elem (&pending, &tid);
+  bpf_map_delete_elem (&pending_paths, &tid);
+  /* Without switch records nobody sees its last switch: forget the thread now. */
+  if (!system_wide && !emit_switch)
+    bpf_map_delete_elem (&targets, &tid);
+
+  if (!emit_exit || !current_is_target (pid_tgid))
+    return 0;
+  r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+  if (!r)
+    {
+      count_drop ();
+      return 0;
+    }
+  fill_header (&r->hdr, SEISMO_EBPF_REC_EXIT, bpf_ktime_get_ns (), pid_tgid);
+  __builtin_memcpy (r->comm, ctx->comm, sizeof r->comm);
+  r->pid = ctx->pid;
+  r->prio = ctx->prio;
+  bpf_ringbuf_submit (r, submit_flags ());
+  return 0;
+}
+
+SEC ("tracepoint/task/task_rename")
+int
+seismo_rename (struct tp_task_rename *ctx)
+{
+  struct seismo_ebpf_rename *r;
+
+  if (!emit_rename || (!system_wide && !tid_is_target (ctx->pid)))
+    return 0;
+  r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+  if (!r)
+    {
+      count_drop ();
+      return 0;
+    }
+  fill_header (&r->hdr, SEISMO_EBPF_REC_RENAME, bpf_ktime_get_ns (), bpf_get_current_pid_tgid ());
+  __builtin_memcpy (r->oldcomm, ctx->oldcomm, sizeof r->oldcomm);
+  __builtin_memcpy (r->newcomm, ctx->newcomm, sizeof r->newcomm);
+  r->pid = ctx->pid;
+  r->pad = 0;
+  bpf_ringbuf_submit (r, submit_flags ());
+  return 0;
+}
+
+static __always_inline int
+emit_probe (__u64 cookie,
+            __u32 flags,
+            __u32 n_args,
+            __u64 a0, __u64 a1, __u64 a2, __u64 a3, __u64 a4, __u64 a5)
+{
+  __u64 pid_tgid = bpf_get_current_pid_tgid ();
+  struct seismo_ebpf_probe *r;
+
+  if (!current_is_target (pid_tgid))
+    return 0;
+  r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+  if (!r)
+    {
+      count_drop ();
+      return 0;
+    }
+  fill_header (&r->hdr, SEISMO_EBPF_REC_PROBE, bpf_ktime_get_ns (), pid_tgid);
+  r->probe = cookie;
+  r->flags = flags;
+  r->n_args = n_args;
+  r->pad = 0;
+  r->args[0] = a0;
+  r->args[1] = a1;
+  r->args[2] = a2;
+  r->args[3] = a3;
+  r->args[4] = a4;
+  r->args[5] = a5;
+  bpf_ringbuf_submit (r, submit_flags ());
+  return 0;
+}
+
+/* Custom probes: one program per flavour, attached once per --probe with its index as cookie.
+ * Kernel functions and user functions share the x86-64 argument registers. */
+SEC ("kprobe")
+int
+seismo_probe_entry (struct pt_regs *ctx)
+{
+  return emit_probe (bpf_get_attach_cookie (ctx), 0, SEISMO_EBPF_MAX_ARGS,
+                     ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9);
+}
+
+SEC ("kretprobe")
+int
+seismo_probe_return (struct pt_regs *ctx)
+{
+  return emit_probe (bpf_get_attach_cookie (ctx), SEISMO_EBPF_PROBE_RETURN, 1,
+                     ctx->ax, 0, 0, 0, 0, 0);
+}
+
+SEC ("usdt")
+int
+seismo_probe_usdt (struct pt_regs *ctx)
+{
+  long v[SEISMO_EBPF_MAX_ARGS] = { 0 };
+  int n = bpf_usdt_arg_cnt (ctx);
+
+  if (n < 0)
+    n = 0;
+  if (n > SEISMO_EBPF_MAX_ARGS)
+    n = SEISMO_EBPF_MAX_ARGS;
+  for (int i = 0; i < SEISMO_EBPF_MAX_ARGS; i++)
+    if (i < n && bpf_usdt_arg (ctx, i, &v[i]) != 0)
+      v[i] = 0;
+  return emit_probe (bpf_usdt_cookie (ctx), 0, n, v[0], v[1], v[2], v[3], v[4], v[5]);
+}

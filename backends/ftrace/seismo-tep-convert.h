@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <event-parse.h>
+
+#include "seismo-trace-builder.h"
+
+G_BEGIN_DECLS
+
+/*
+ * SeismoTepConverter turns ftrace ring-buffer records (as found in trace_pipe_raw pages and
+ * trace.dat files) into SeismoTraceBuilder events. Event formats come from a libtraceevent
+ * tep_handle; every field of every format becomes a payload field (common_* fields become the
+ * event's cpu/tid/time instead). Types are registered in the builder the first time an event of
+ * that format is seen.
+ *
+ * Tasks: common_pid is the tid; comms come from sched_switch / sched_wakeup / fork / exec /
+ * task_rename as they happen, then from saved cmdlines for tasks that no event named; thread
+ * group ids from exec (a task that execs leads its group) and from tables the caller knows
+ * (seismo_tep_converter_set_task_ids()).
+ *
+ * Records must be pushed in time order for comm changes to be attributed to the right time.
+ * Not thread-safe: one thread pushes.
+ */
+typedef struct _SeismoTepConverter SeismoTepConverter;
+
+/* Borrows tep and builder; both must outlive the converter. */
+SeismoTepConverter *seismo_tep_converter_new            (struct tep_handle  *tep,
+                                                         SeismoTraceBuilder *builder);
+void                seismo_tep_converter_free           (SeismoTepConverter *self);
+
+/* Parses a saved_cmdlines table ("pid comm" per line): comms for tasks no event names. */
+void                seismo_tep_converter_add_cmdlines   (SeismoTepConverter *self,
+                                                         const char         *text,
+                                                         gsize               len);
+/* Thread group and parent ids known from elsewhere (/proc); -1 leaves one unknown. */
+void                seismo_tep_converter_set_task_ids   (SeismoTepConverter *self,
+                                                         gint32              tid,
+                                                         gint32              tgid,
+                                                         gint32              ppid);
+
+/*
+ * Converts one record: data points at the event (common_type first), size is its length.
+ * Returns FALSE (and counts it) when the record is too short or of an unknown format.
+ */
+gboolean            seismo_tep_converter_push           (SeismoTepConverter *self,
+                                                         guint64             ts,
+                                                         guint               cpu,
+                                                         const guint8       *data,
+                                                         guint               size);
+
+/* Applies the cmdlines and task ids to the tasks seen. Call once, before finishing the builder. */
+void                seismo_tep_converter_finish         (SeismoTepConverter *self);
+
+guint64             seismo_tep_converter_get_n_skipped  (SeismoTepConverter *self);
+
+/*
+ * The schema Seismo gives a format: fields (names are the kernel's; strings borrowed from event
+ * or from the returned arrays) and a print format. Used by the converter and by list_events.
+ * fields: GArray of SeismoFieldInfo; symbols: GPtrArray owning symbol tables referenced by fields.
+ */
+void                seismo_tep_event_schema             (struct tep_event   *event,
+                                                         GArray             *fields,
+                                                         GPtrArray          *symbols,
+                                                         char              **print_fmt);
+/* "system:name  field:type field:type…" for listings. Caller owns the string. */
+char               *seismo_tep_event_describe           (struct tep_event   *event);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SeismoTepConverter, seismo_tep_converter_free)
+
+G_END_DECLS

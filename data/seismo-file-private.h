@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/*
+ * The on-disk layout of .seismo files, shared by the reader, the writer and the format tests.
+ * docs/file-format.md describes it for people. Every multi-byte field is little-endian; structs are
+ * read with memcpy and converted field by field, never cast from the file buffer.
+ */
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define SEISMO_FILE_MAGIC         "\x89SEISMO\n"
+#define SEISMO_FILE_TRAILER_MAGIC "\x89SMOIDX\n"
+#define SEISMO_FILE_MAGIC_LEN     8
+#define SEISMO_RECORD_TAG         "SREC"
+
+#define SEISMO_FILE_VERSION_MAJOR 1
+#define SEISMO_FILE_VERSION_MINOR 0
+
+/* zstd cannot expand a frame by more than this (a 4-byte RLE block yields at most 128 KiB), so a
+ * declared decompressed size above data_len times this is a lie we refuse before allocating. */
+#define SEISMO_FILE_MAX_RATIO     32768u
+
+/* Largest fixed info part a reader accepts, so later minor versions can extend it. */
+#define SEISMO_FILE_MAX_INFO      4096u
+
+typedef struct {
+  guint8  magic[8];          /* SEISMO_FILE_MAGIC */
+  guint16 version_major;     /* a reader refuses a major it does not know */
+  guint16 version_minor;     /* minor bumps only add optional records or extend info parts */
+  guint32 header_size;       /* sizeof (SeismoFileHeader); the first record starts here */
+  guint32 chunk_events;      /* events per chunk (the trace's payload block): 65536 */
+  guint32 flags;             /* none defined: 0 */
+  guint32 reserved;          /* 0 */
+  guint32 crc;               /* CRC32C of the 28 bytes before */
+} SeismoFileHeader;
+
+typedef enum {
+  SEISMO_RECORD_INFO = 1,          /* info: SeismoInfoRecord */
+  SEISMO_RECORD_METADATA = 2,      /* info: SeismoTableInfo; data: key/value pairs */
+  SEISMO_RECORD_EVENT_TYPES = 3,   /* info: SeismoTableInfo; data: schemas */
+  SEISMO_RECORD_STRINGS = 4,       /* info: SeismoTableInfo; data: lengths, then bytes */
+  SEISMO_RECORD_TASKS = 5,         /* info: SeismoTableInfo; data: (task id, fields) entries */
+  SEISMO_RECORD_COMM_CHANGES = 6,  /* info: SeismoTableInfo */
+  SEISMO_RECORD_LOST_EVENTS = 7,   /* info: SeismoTableInfo */
+  SEISMO_RECORD_HISTOGRAMS = 8,    /* info: SeismoTableInfo */
+  SEISMO_RECORD_CHUNK = 9,         /* info: SeismoChunkInfo; data: the columns */
+  SEISMO_RECORD_INDEX = 10,        /* info: SeismoIndexInfo; data: SeismoIndexEntry[] */
+} SeismoRecordKind;
+
+/* Record flags */
+#define SEISMO_RECORD_FLAG_ZSTD     0x0001  /* the data part is one zstd frame of raw_len bytes */
+#define SEISMO_RECORD_FLAG_OPTIONAL 0x0002  /* a reader that does not know the kind may skip it */
+#define SEISMO_RECORD_FLAGS_KNOWN   0x0003
+
+typedef struct {
+  guint8  tag[4];            /* SEISMO_RECORD_TAG */
+  guint16 kind;              /* SeismoRecordKind */
+  guint16 flags;
+  guint32 info_len;          /* fixed part right after this header, never compressed */
+  guint32 reserved;          /* 0 */
+  guint64 data_len;          /* stored bytes of the data part, after the info */
+  guint64 raw_len;           /* data part once decompressed (== data_len when not compressed) */
+  guint32 crc;               /* CRC32C of info + stored data */
+  guint32 header_crc;        /* CRC32C of the 36 bytes before */
+} SeismoRecordHeader;
+
+typedef struct {
+  guint32 n_cpus;            /* CPUs that existed, even those that recorded nothing */
+  guint32 reserved;
+} SeismoInfoRecord;
+
+/* Table records append entries [first, first + count) to a table (tasks: count entries that
+ * each name the task they set, so a recorder can update a task it wrote before). */
+typedef struct {
+  guint32 first;
+  guint32 count;
+} SeismoTableInfo;
+
+#define SEISMO_CHUNK_FLAG_SORTED 0x0001     /* timestamps never go back within the chunk */
+
+typedef struct {
+  guint64 first_event;       /* chunk k holds events [k * chunk_events, ...) */
+  guint32 n_events;          /* chunk_events for every chunk but the last */
+  guint32 ts_bytes;          /* length of the timestamp section */
+  guint64 min_ts;
+  guint64 max_ts;
+  guint64 payload_len;       /* payload section length */
+  guint32 flags;             /* SEISMO_CHUNK_FLAG_* */
+  guint32 reserved;
+} SeismoChunkInfo;
+
+#define SEISMO_INDEX_FLAG_SORTED 0x0001     /* the whole event sequence is in time order */
+
+typedef struct {
+  guint64 n_events;
+  guint32 n_entries;         /* SeismoIndexEntry count in the data part */
+  guint32 n_chunks;
+  guint64 min_ts;
+  guint64 max_ts;
+  guint32 flags;             /* SEISMO_INDEX_FLAG_* */
+  guint32 reserved;
+} SeismoIndexInfo;
+
+/* One per record before the index, in file order. Chunk fields are 0 for other kinds. */
+typedef struct {
+  guint64 offset;            /* of the record header */
+  guint64 size;              /* header + info + data */
+  guint16 kind;
+  guint16 reserved;
+  guint32 n_events;
+  guint64 first_event;
+  guint64 min_ts;
+  guint64 max_ts;
+} SeismoIndexEntry;
+
+typedef struct {
+  guint64 index_offset;      /* of the index record's header */
+  guint64 file_size;         /* including this trailer */
+  guint8  magic[8];          /* SEISMO_FILE_TRAILER_MAGIC */
+  guint32 reserved;
+  guint32 crc;               /* CRC32C of the 28 bytes before */
+} SeismoFileTrailer;
+
+_Static_assert (sizeof (SeismoFileHeader) == 32, "file header is 32 bytes");
+_Static_assert (sizeof (SeismoRecordHeader) == 40, "record header is 40 bytes");
+_Static_assert (sizeof (SeismoInfoRecord) == 8, "info record is 8 bytes");
+_Static_assert (sizeof (SeismoTableInfo) == 8, "table info is 8 bytes");
+_Static_assert (sizeof (SeismoChunkInfo) == 48, "chunk info is 48 bytes");
+_Static_assert (sizeof (SeismoIndexInfo) == 40, "index info is 40 bytes");
+_Static_assert (sizeof (SeismoIndexEntry) == 48, "index entry is 48 bytes");
+_Static_assert (sizeof (SeismoFileTrailer) == 32, "trailer is 32 bytes");
+
+/* Metadata key the reader sets when it returns less than a complete file; never saved. */
+#define SEISMO_META_LOAD_WARNING "load_warning"
+
+/* CRC32C (Castagnoli), reflected, init and final xor 0xffffffff; crc is 0 to start. */
+guint32 _seismo_crc32c (guint32       crc,
+                        const void   *data,
+                        gsize         len);
+
+/* Converts the multi-byte fields between file (little-endian) and host order in place. */
+void    _seismo_file_header_swap  (SeismoFileHeader   *h);
+void    _seismo_record_header_swap (SeismoRecordHeader *h);
+void    _seismo_chunk_info_swap   (SeismoChunkInfo    *c);
+void    _seismo_index_info_swap   (SeismoIndexInfo    *i);
+void    _seismo_index_entry_swap  (SeismoIndexEntry   *e);
+void    _seismo_trailer_swap      (SeismoFileTrailer  *t);
+
+/* Runs func (i, worker, data) for i in [0, n) on up to n_workers threads, the caller's included;
+ * worker is in [0, n_workers). Returns when all are done. */
+typedef void (*SeismoParallelFunc) (guint    i,
+                                    guint    worker,
+                                    gpointer data);
+void    _seismo_file_parallel_for (guint              n,
+                                   guint              n_workers,
+                                   SeismoParallelFunc func,
+                                   gpointer           data);
+guint   _seismo_file_n_workers    (void);
+
+G_END_DECLS

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-data"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "seismo-stats.h"
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+guint64
+seismo_stats_percentile (const guint64 *sorted,
+                         gsize          n,
+                         double         q)
+{
+  gsize rank;
+
+  if (n == 0)
+    return 0;
+  rank = (gsize) ceil (q * (double) n);
+  rank = CLAMP (rank, 1, n);
+  return sorted[rank - 1];
+}
+
+static int
+compare_syscall_stats (gconstpointer a,
+                       gconstpointer b)
+{
+  const SeismoSyscallStats *x = a, *y = b;
+
+  if (x->total_ns != y->total_ns)
+    return x->total_ns > y->total_ns ? -1 : 1;
+  if (x->calls != y->calls)
+    return x->calls > y->calls ? -1 : 1;
+  return g_strcmp0 (x->name, y->name);
+}
+
+GArray *
+seismo_stats_by_syscall (SeismoTrace           *trace,
+                         const SeismoSelection *selection)
+{
+  guint n_names;
+  gsize n_spans;
+  const SeismoSyscallSpan *spans;
+  const guint64 *ts;
+  g_autofree SeismoSyscallStats *acc = NULL;
+  g_autofree GArray **durations = NULL;
+  GArray *result;
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
+
+  n_names = seismo_trace_get_n_syscall_names (trace);
+  spans = seismo_trace_get_syscall_spans (trace, &n_spans);
+  ts = seismo_trace_get_times (trace);
+  acc = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
+  durations = g_new0 (GArray *, MAX (n_names, 1));
+
+  for (gsize s = 0; s < n_spans; s++)
+    {
+      const SeismoSyscallSpan *span = &spans[s];
+      SeismoSyscallStats *st = &acc[span->syscall];
+      guint64 dur;
+      gint64 ret;
+
+      if (!seismo_selection_has (selection, span->enter, ts[span->enter]))
+        continue;
+      if (span->exit == SEISMO_NO_EVENT)
+        {
+          st->unfinished++;
+          continue;
+        }
+      dur = ts[span->exit] - ts[span->enter];
+      if (st->calls == 0 || dur < st->min_ns)
+        st->min_ns = dur;
+      st->calls++;
+      st->total_ns += dur;
+      st->max_ns = MAX (st->max_ns, dur);
+      if (seismo_trace_syscall_span_ret (trace, span, &ret) && ret < 0 && ret >= -4095)
+        st->errors++;
+      if (durations[span->syscall] == NULL)
+        durations[span->syscall] = g_array_new (FALSE, FALSE, sizeof (guint64));
+      g_array_append_val (durations[span->syscall], dur);
+    }
+
+  result = g_array_new (FALSE, TRUE, sizeof (SeismoSyscallStats));
+  for (guint i = 0; i < n_names; i++)
+    {
+      SeismoSyscallStats *st = &acc[i];
+
+      if (st->calls == 0 && st->unfinished == 0)
+        continue;
+      st->name = seismo_trace_get_syscall_name (trace, i);
+      if (st->calls > 0)
+        {
+          GArray *d = durations[i];
+
+          st->avg_ns = st->total_ns / st->calls;
+          g_array_sort (d, compare_u64);
+          st->p50_ns = seismo_stats_percentile ((guint64 *) d->data, d->len, 0.50);
+          st->p90_ns = seismo_stats_percentile ((guint64 *) d->data, d->len, 0.90);
+          st->p99_ns = seismo_stats_percentile ((guint64 *) d->data, d->len, 0.99);
+        }
+      g_array_append_val (result, *st);
+    }
+  for (guint i = 0; i < n_names; i++)
+    if (durations[i])
+      g_array_unref (durations[i]);
+  g_array_sort (result, compare_syscall_stats);
+  return result;
+}
+
+/* Time of [start, end] that lies inside the selection's window. */
+static guint64
+clip_ns (const SeismoSelection *sel,
+         guint64                start,
+         guint64                end)
+{
+  if (sel != NULL)
+    {
+      start = MAX (start, sel->start_ns);
+      end = MIN (end, sel->end_ns);
+    }
+  return end > start ? end - start : 0;
+}
+
+static int
+compare_task_stats (gconstpointer a,
+                    gconstpointer b)
+{
+  const SeismoTaskStats *x = a, *y = b;
+
+  if (x->cpu_ns != y->cpu_ns)
+    return x->cpu_ns > y->cpu_ns ? -1 : 1;
+  if (x->events != y->events)
+    return x->events > y->events ? -1 : 1;
+  return x->task < y->task ? -1 : x->task > y->task;
+}
+
+GArray *
+seismo_stats_by_task (SeismoTrace           *trace,
+                      const SeismoSelection *selection)
+{
+  guint n_tasks = seismo_trace_get_n_tasks (trace);
+  gsize n_events = seismo_trace_get_n_events (trace), n;
+  const guint64 *ts = seismo_trace_get_times (trace);
+  const SeismoTaskId *tasks = seismo_trace_get_tasks (trace);
+  g_autofree SeismoTaskStats *acc = g_new0 (SeismoTaskStats, MAX (n_tasks, 1));
+  const SeismoInterval *iv;
+  const SeismoSyscallSpan *spans;
+  GArray *result;
+
+  for (gsize i = 0; i < n_events; i++)
+    if (seismo_selection_has (selection, (SeismoEventId) i, ts[i]))
+      acc[tasks[i]].events++;
+
+  iv = seismo_trace_get_intervals (trace, SEISMO_INTERVAL_RUN, &n);
+  for (gsize k = 0; k < n; k++)
+    {
+      guint64 start = seismo_trace_interval_start_ns (trace, &iv[k]);
+      guint64 end = seismo_trace_interval_end_ns (trace, &iv[k]);
+
+      if (iv[k].task >= n_tasks)
+        continue;
+      if (selection && selection->mask && iv[k].end != SEISMO_NO_EVENT &&
+          !seismo_selection_has (selection, iv[k].end, end))
+        continue;
+      acc[iv[k].task].cpu_ns += clip_ns (selection, start, end);
+      if (iv[k].end != SEISMO_NO_EVENT && seismo_selection_has (selection, iv[k].end, end))
+        acc[iv[k].task].switches++;
+    }
+
+  iv = seismo_trace_get_intervals (trace, SEISMO_INTERVAL_WAKEUP, &n);
+  for (gsize k = 0; k < n; k++)
+    if (iv[k].task < n_tasks && iv[k].start != SEISMO_NO_EVENT &&
+        seismo_selection_has (selection, iv[k].start, ts[iv[k].start]))
+      acc[iv[k].task].wakeups++;
+
+  spans = seismo_trace_get_syscall_spans (trace, &n);
+  for (gsize k = 0; k < n; k++)
+    if (seismo_selection_has (selection, spans[k].enter, ts[spans[k].enter]))
+      acc[tasks[spans[k].enter]].syscalls++;
+
+  result = g_array_new (FALSE, TRUE, sizeof (SeismoTaskStats));
+  for (guint t = 0; t < n_tasks; t++)
+    {
+      acc[t].task = t;
+      if (acc[t].events || acc[t].cpu_ns || acc[t].wakeups)
+        g_array_append_val (result, acc[t]);
+    }
+  g_array_sort (result, compare_task_stats);
+  return result;
+}
+
+GArray *
+seismo_stats_by_cpu (SeismoTrace           *trace,
+                     const SeismoSelection *selection)
+{
+  guint n_cpus = seismo_trace_get_n_cpus (trace);
+  gsize n_events = seismo_trace_get_n_events (trace);
+  const guint64 *ts = seismo_trace_get_times (trace);
+  const guint16 *cpus = seismo_trace_get_cpus (trace);
+  GArray *result = g_array_new (FALSE, TRUE, sizeof (SeismoCpuStats));
+
+  g_array_set_size (result, n_cpus);
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      SeismoCpuStats *st = &g_array_index (result, SeismoCpuStats, c);
+      gsize n;
+      const SeismoInterval *runs = seismo_trace_get_cpu_runs (trace, c, &n);
+
+      st->cpu = c;
+      for (gsize k = 0; k < n; k++)
+        {
+          guint64 end = seismo_trace_interval_end_ns (trace, &runs[k]);
+
+          st->busy_ns += clip_ns (selection, seismo_trace_interval_start_ns (trace, &runs[k]), end);
+          if (runs[k].end != SEISMO_NO_EVENT && seismo_selection_has (selection, runs[k].end, end))
+            st->switches++;
+        }
+    }
+  for (gsize i = 0; i < n_events; i++)
+    if (cpus[i] < n_cpus && seismo_selection_has (selection, (SeismoEventId) i, ts[i]))
+      g_array_index (result, SeismoCpuStats, cpus[i]).events++;
+  return result;
+}
+
+static int
+compare_type_stats (gconstpointer a,
+                    gconstpointer b)
+{
+  const SeismoTypeStats *x = a, *y = b;
+
+  if (x->count != y->count)
+    return x->count > y->count ? -1 : 1;
+  return x->type_id < y->type_id ? -1 : x->type_id > y->type_id;
+}
+
+GArray *
+seismo_stats_by_type (SeismoTrace           *trace,
+                      const SeismoSelection *selection)
+{
+  guint n_types = seismo_trace_get_n_event_types (trace);
+  GArray *result = g_array_new (FALSE, TRUE, sizeof (SeismoTypeStats));
+
+  if (selection == NULL)
+    {
+      const guint64 *counts = seismo_trace_get_type_counts (trace);
+
+      for (guint t = 0; t < n_types; t++)
+        if (counts[t])
+          {
+            SeismoTypeStats st = { t, counts[t] };
+
+            g_array_append_val (result, st);
+          }
+    }
+  else
+    {
+      g_autofree guint64 *counts = g_new0 (guint64, MAX (n_types, 1));
+      gsize n_events = seismo_trace_get_n_events (trace);
+      const guint64 *ts = seismo_trace_get_times (trace);
+      const guint16 *types = seismo_trace_get_types (trace);
+
+      for (gsize i = 0; i < n_events; i++)
+        if (seismo_selection_has (selection, (SeismoEventId) i, ts[i]))
+          counts[types[i]]++;
+      for (guint t = 0; t < n_types; t++)
+        if (counts[t])
+          {
+            SeismoTypeStats st = { t, counts[t] };
+
+            g_array_append_val (result, st);
+          }
+    }
+  g_array_sort (result, compare_type_stats);
+  return result;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "seismo-trace.h"
+
+G_BEGIN_DECLS
+
+/*
+ * What part of a trace statistics look at: a time window and, optionally, a bit per event
+ * (bit i of mask[i / 64]) from a filter. NULL means the whole trace.
+ */
+typedef struct {
+  guint64        start_ns;   /* inclusive */
+  guint64        end_ns;     /* inclusive; G_MAXUINT64 for no bound */
+  const guint64 *mask;       /* NULL: every event */
+} SeismoSelection;
+
+static inline gboolean
+seismo_selection_has (const SeismoSelection *sel,
+                      SeismoEventId          event,
+                      guint64                time_ns)
+{
+  if (sel == NULL)
+    return TRUE;
+  if (time_ns < sel->start_ns || time_ns > sel->end_ns)
+    return FALSE;
+  return sel->mask == NULL || (sel->mask[event >> 6] >> (event & 63)) & 1;
+}
+
+/* Like strace -c: a syscall that never returned (exit_group, trace end) is not a call. */
+typedef struct {
+  const char *name;         /* owned by the trace */
+  guint64     calls;
+  guint64     errors;       /* returns in [-4095, -1] */
+  guint64     unfinished;
+  guint64     total_ns;
+  guint64     min_ns;
+  guint64     max_ns;
+  guint64     avg_ns;
+  guint64     p50_ns;
+  guint64     p90_ns;
+  guint64     p99_ns;
+} SeismoSyscallStats;
+
+typedef struct {
+  SeismoTaskId task;
+  guint64      events;
+  guint64      cpu_ns;      /* time on CPU from RUN intervals */
+  guint64      switches;    /* times it was switched out */
+  guint64      wakeups;
+  guint64      syscalls;
+} SeismoTaskStats;
+
+typedef struct {
+  guint   cpu;
+  guint64 events;
+  guint64 busy_ns;
+  guint64 switches;
+} SeismoCpuStats;
+
+typedef struct {
+  guint   type_id;
+  guint64 count;
+} SeismoTypeStats;
+
+/* Each returns a new GArray of the struct, sorted by the main figure, largest first. */
+GArray *seismo_stats_by_syscall (SeismoTrace           *trace,
+                                 const SeismoSelection *selection);
+GArray *seismo_stats_by_task    (SeismoTrace           *trace,
+                                 const SeismoSelection *selection);
+GArray *seismo_stats_by_cpu     (SeismoTrace           *trace,
+                                 const SeismoSelection *selection);
+GArray *seismo_stats_by_type    (SeismoTrace           *trace,
+                                 const SeismoSelection *selection);
+
+/* The value at fraction q (0..1) of sorted values, nearest rank. */
+guint64 seismo_stats_percentile (const guint64 *sorted,
+                                 gsize          n,
+                                 double         q);
+
+G_END_DECLS

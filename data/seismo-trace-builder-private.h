@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/* The builder's layout, for streaming writers that flush what was appended so far. */
+
+#include "seismo-trace-builder.h"
+#include "seismo-trace-private.h"
+
+G_BEGIN_DECLS
+
+struct _SeismoTraceBuilder
+{
+  /* Event columns, in append order (not yet sorted). */
+  gsize             n_events;
+  gsize             capacity;
+  guint64          *ts;
+  guint16          *cpu;
+  guint16          *type;
+  SeismoTaskId     *task;
+  guint32          *payload_off;  /* relative to block_base->data[i >> SEISMO_BLOCK_SHIFT] */
+  GArray           *block_base;   /* guint64 */
+  guint8           *payload;
+  gsize             payload_len;
+  gsize             payload_cap;
+  gboolean          sorted;       /* every event so far came at or after the previous one */
+
+  /* The event being appended. */
+  gboolean          in_event;
+  guint             cur_field;
+  gsize             cur_start;    /* payload_len when the event began */
+
+  GPtrArray        *event_types;  /* SeismoEventType* */
+  GHashTable       *type_by_name; /* full_name → id + 1 */
+
+  GHashTable       *string_ids;   /* interned string (key in strings) → id */
+  GByteArray       *strings;
+  GArray           *string_off;   /* guint32 */
+
+  GArray           *tasks;        /* SeismoTask */
+  GHashTable       *tid_task;     /* tid → task id + 1 (the live task with that tid) */
+  GByteArray       *task_exited;  /* per task: 1 once its exit was seen */
+  GArray           *comm_changes; /* SeismoCommChange */
+
+  GArray           *lost;         /* SeismoLostEvents */
+  GArray           *histograms;   /* SeismoHistogram */
+  GPtrArray        *meta_keys;
+  GPtrArray        *meta_values;
+  guint             n_cpus;
+};
+
+G_END_DECLS

@@ -1,0 +1,877 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-data"
+
+#include <string.h>
+
+#include "seismo-trace-builder-private.h"
+#include "seismo-varint.h"
+
+SeismoTraceBuilder *
+seismo_trace_builder_new (void)
+{
+  SeismoTraceBuilder *self = g_new0 (SeismoTraceBuilder, 1);
+  guint32 zero = 0;
+
+  self->sorted = TRUE;
+  self->block_base = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->event_types = g_ptr_array_new_with_free_func ((GDestroyNotify) _seismo_event_type_free);
+  self->type_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->string_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->strings = g_byte_array_new ();
+  self->string_off = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* Id 0 is the empty string. */
+  g_byte_array_append (self->strings, (const guint8 *) "", 1);
+  g_array_append_val (self->string_off, zero);
+  g_hash_table_insert (self->string_ids, g_strdup (""), GUINT_TO_POINTER (0));
+  self->tasks = g_array_new (FALSE, FALSE, sizeof (SeismoTask));
+  self->tid_task = g_hash_table_new (NULL, NULL);
+  self->task_exited = g_byte_array_new ();
+  self->comm_changes = g_array_new (FALSE, FALSE, sizeof (SeismoCommChange));
+  self->lost = g_array_new (FALSE, FALSE, sizeof (SeismoLostEvents));
+  self->histograms = g_array_new (FALSE, FALSE, sizeof (SeismoHistogram));
+  self->meta_keys = g_ptr_array_new_with_free_func (g_free);
+  self->meta_values = g_ptr_array_new_with_free_func (g_free);
+  return self;
+}
+
+void
+seismo_trace_builder_free (SeismoTraceBuilder *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->ts);
+  g_free (self->cpu);
+  g_free (self->type);
+  g_free (self->task);
+  g_free (self->payload_off);
+  g_free (self->payload);
+  g_array_unref (self->block_base);
+  g_hash_table_unref (self->type_by_name);
+  g_ptr_array_unref (self->event_types);
+  g_hash_table_unref (self->string_ids);
+  g_byte_array_unref (self->strings);
+  g_array_unref (self->string_off);
+  g_array_unref (self->tasks);
+  g_hash_table_unref (self->tid_task);
+  g_byte_array_unref (self->task_exited);
+  g_array_unref (self->comm_changes);
+  for (guint i = 0; i < self->histograms->len; i++)
+    _seismo_histogram_clear (&g_array_index (self->histograms, SeismoHistogram, i));
+  g_array_unref (self->histograms);
+  g_array_unref (self->lost);
+  g_ptr_array_unref (self->meta_keys);
+  g_ptr_array_unref (self->meta_values);
+  g_free (self);
+}
+
+guint
+seismo_trace_builder_add_event_type (SeismoTraceBuilder    *self,
+                                     const char            *system,
+                                     const char            *name,
+                                     const SeismoFieldInfo *fields,
+                                     guint                  n_fields,
+                                     const char            *print_fmt)
+{
+  g_autofree char *full_name = NULL;
+  SeismoEventType *type;
+  guint id;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (system != NULL && name != NULL, 0);
+  g_return_val_if_fail (n_fields == 0 || fields != NULL, 0);
+
+  full_name = g_strconcat (system, ":", name, NULL);
+  id = GPOINTER_TO_UINT (g_hash_table_lookup (self->type_by_name, full_name));
+  if (id != 0)
+    return id - 1;
+
+  id = self->event_types->len;
+  g_return_val_if_fail (id < G_MAXUINT16, 0);
+  type = _seismo_event_type_new (id, system, name, fields, n_fields, print_fmt);
+  g_ptr_array_add (self->event_types, type);
+  g_hash_table_insert (self->type_by_name, type->full_name, GUINT_TO_POINTER (id + 1));
+  return id;
+}
+
+int
+seismo_trace_builder_find_event_type (SeismoTraceBuilder *self,
+                                      const char         *full_name)
+{
+  g_return_val_if_fail (self != NULL, -1);
+  return (int) GPOINTER_TO_UINT (g_hash_table_lookup (self->type_by_name, full_name)) - 1;
+}
+
+const SeismoEventType *
+seismo_trace_builder_get_event_type (SeismoTraceBuilder *self,
+                                     guint               type_id)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  if (type_id >= self->event_types->len)
+    return NULL;
+  return g_ptr_array_index (self->event_types, type_id);
+}
+
+guint
+seismo_trace_builder_get_n_event_types (SeismoTraceBuilder *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->event_types->len;
+}
+
+SeismoStringId
+seismo_trace_builder_intern_len (SeismoTraceBuilder *self,
+                                 const char         *str,
+                                 gsize               len)
+{
+  g_autofree char *copy = NULL;
+  gpointer value;
+  guint32 off;
+  SeismoStringId id;
+
+  g_return_val_if_fail (self != NULL, 0);
+  if (str == NULL || len == 0)
+    return 0;
+
+  /* Strings end at their first NUL, as C strings do. */
+  len = strnlen (str, len);
+  copy = g_strndup (str, len);
+  if (g_hash_table_lookup_extended (self->string_ids, copy, NULL, &value))
+    return GPOINTER_TO_UINT (value);
+
+  g_return_val_if_fail (self->strings->len + len + 1 < G_MAXUINT32, 0);
+  off = self->strings->len;
+  id = self->string_off->len;
+  g_byte_array_append (self->strings, (const guint8 *) copy, len + 1);
+  g_array_append_val (self->string_off, off);
+  g_hash_table_insert (self->string_ids, g_steal_pointer (&copy), GUINT_TO_POINTER (id));
+  return id;
+}
+
+SeismoStringId
+seismo_trace_builder_intern (SeismoTraceBuilder *self,
+                             const char         *str)
+{
+  return seismo_trace_builder_intern_len (self, str, str ? strlen (str) : 0);
+}
+
+static SeismoTaskId
+add_task (SeismoTraceBuilder *self,
+          gint32              tid,
+          guint64             time_ns)
+{
+  SeismoTask task = { .tid = tid, .pid = -1, .ppid = -1, .comm = 0,
+                      .first_ns = time_ns, .last_ns = time_ns };
+  SeismoTaskId id = self->tasks->len;
+  guint8 zero = 0;
+
+  /* The idle task is its own process. */
+  if (tid == 0)
+    task.pid = 0;
+  g_array_append_val (self->tasks, task);
+  g_byte_array_append (self->task_exited, &zero, 1);
+  g_hash_table_insert (self->tid_task, GINT_TO_POINTER (tid), GUINT_TO_POINTER (id + 1));
+  return id;
+}
+
+static SeismoTaskId
+lookup_task (SeismoTraceBuilder *self,
+             gint32              tid,
+             guint64             time_ns)
+{
+  guint id = GPOINTER_TO_UINT (g_hash_table_lookup (self->tid_task, GINT_TO_POINTER (tid)));
+
+  if (id == 0)
+    return add_task (self, tid, time_ns);
+  return id - 1;
+}
+
+SeismoTaskId
+seismo_trace_builder_task (SeismoTraceBuilder *self,
+                           gint32              tid)
+{
+  g_return_val_if_fail (self != NULL, SEISMO_NO_TASK);
+  return lookup_task (self, tid, self->n_events ? self->ts[self->n_events - 1] : 0);
+}
+
+SeismoTaskId
+seismo_trace_builder_task_new (SeismoTraceBuilder *self,
+                               gint32              tid,
+                               guint64             time_ns)
+{
+  guint id;
+
+  g_return_val_if_fail (self != NULL, SEISMO_NO_TASK);
+
+  id = GPOINTER_TO_UINT (g_hash_table_lookup (self->tid_task, GINT_TO_POINTER (tid)));
+  if (id != 0 && !self->task_exited->data[id - 1])
+    {
+      SeismoTask *task = &g_array_index (self->tasks, SeismoTask, id - 1);
+
+      task->first_ns = MIN (task->first_ns, time_ns);
+      return id - 1;
+    }
+  return add_task (self, tid, time_ns);
+}
+
+void
+seismo_trace_builder_set_task_pid (SeismoTraceBuilder *self,
+                                   gint32              tid,
+                                   gint32              pid)
+{
+  SeismoTaskId id;
+
+  g_return_if_fail (self != NULL);
+  id = seismo_trace_builder_task (self, tid);
+  g_array_index (self->tasks, SeismoTask, id).pid = pid;
+}
+
+void
+seismo_trace_builder_set_task_ppid (SeismoTraceBuilder *self,
+                                    gint32              tid,
+                                    gint32              ppid)
+{
+  SeismoTaskId id;
+
+  g_return_if_fail (self != NULL);
+  id = seismo_trace_builder_task (self, tid);
+  g_array_index (self->tasks, SeismoTask, id).ppid = ppid;
+}
+
+void
+seismo_trace_builder_set_task_comm (SeismoTraceBuilder *self,
+                                    gint32              tid,
+                                    const char         *comm,
+                                    guint64             time_ns)
+{
+  SeismoTaskId id;
+  SeismoTask *task;
+  SeismoStringId comm_id;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (comm != NULL);
+
+  id = lookup_task (self, tid, time_ns);
+  task = &g_array_index (self->tasks, SeismoTask, id);
+  comm_id = seismo_trace_builder_intern (self, comm);
+  if (task->comm == comm_id)
+    return;
+  if (task->comm == 0)
+    {
+      task->comm = comm_id;
+      return;
+    }
+
+  /* The first change also records the comm the task started with, at its start. */
+  {
+    gboolean has_changes = FALSE;
+
+    for (guint c = 0; c < self->comm_changes->len && !has_changes; c++)
+      has_changes = g_array_index (self->comm_changes, SeismoCommChange, c).task == id;
+    if (!has_changes)
+      {
+        SeismoCommChange first = { .task = id, .comm = task->comm,
+                                   .time_ns = MIN (task->first_ns, time_ns) };
+
+        g_array_append_val (self->comm_changes, first);
+      }
+  }
+  {
+    SeismoCommChange change = { .task = id, .comm = comm_id, .time_ns = time_ns };
+
+    g_array_append_val (self->comm_changes, change);
+  }
+  task->comm = comm_id;
+}
+
+void
+seismo_trace_builder_task_exited (SeismoTraceBuilder *self,
+                                  gint32              tid,
+                                  guint64             time_ns)
+{
+  SeismoTaskId id;
+  SeismoTask *task;
+
+  g_return_if_fail (self != NULL);
+
+  id = lookup_task (self, tid, time_ns);
+  task = &g_array_index (self->tasks, SeismoTask, id);
+  task->last_ns = MAX (task->last_ns, time_ns);
+  self->task_exited->data[id] = 1;
+}
+
+static void
+grow_events (SeismoTraceBuilder *self)
+{
+  gsize cap = MAX (self->capacity * 2, 4096);
+
+  self->ts = g_renew (guint64, self->ts, cap);
+  self->cpu = g_renew (guint16, self->cpu, cap);
+  self->type = g_renew (guint16, self->type, cap);
+  self->task = g_renew (SeismoTaskId, self->task, cap);
+  self->payload_off = g_renew (guint32, self->payload_off, cap);
+  self->capacity = cap;
+}
+
+static inline void
+ensure_payload (SeismoTraceBuilder *self,
+                gsize               extra)
+{
+  if (self->payload_len + extra > self->payload_cap)
+    {
+      gsize cap = MAX (self->payload_cap * 2, self->payload_len + extra + 65536);
+
+      self->payload = g_realloc (self->payload, cap);
+      self->payload_cap = cap;
+    }
+}
+
+void
+seismo_trace_builder_begin_event (SeismoTraceBuilder *self,
+                                  guint64             time_ns,
+                                  guint               cpu,
+                                  gint32              tid,
+                                  guint               type_id)
+{
+  gsize i;
+  SeismoTaskId task_id;
+  SeismoTask *task;
+  guint64 block_base;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (!self->in_event);
+  g_return_if_fail (type_id < self->event_types->len);
+  g_return_if_fail (self->n_events < G_MAXUINT32 - 1);
+
+  if (self->n_events == self->capacity)
+    grow_events (self);
+
+  i = self->n_events;
+  if ((i & (SEISMO_BLOCK_EVENTS - 1)) == 0)
+    g_array_append_val (self->block_base, self->payload_len);
+  block_base = g_array_index (self->block_base, guint64, i >> SEISMO_BLOCK_SHIFT);
+
+  task_id = lookup_task (self, tid, time_ns);
+  task = &g_array_index (self->tasks, SeismoTask, task_id);
+  task->first_ns = MIN (task->first_ns, time_ns);
+  task->last_ns = MAX (task->last_ns, time_ns);
+
+  if (i > 0 && time_ns < self->ts[i - 1])
+    self->sorted = FALSE;
+  self->ts[i] = time_ns;
+  self->cpu[i] = (guint16) MIN (cpu, G_MAXUINT16);
+  self->type[i] = (guint16) type_id;
+  self->task[i] = task_id;
+  self->payload_off[i] = (guint32) (self->payload_len - block_base);
+  self->in_event = TRUE;
+  self->cur_field = 0;
+  self->cur_start = self->payload_len;
+}
+
+/* The schema type of the field about to be pushed, or N_TYPES when there is none left. */
+static SeismoFieldType
+next_field_type (SeismoTraceBuilder *self)
+{
+  const SeismoEventType *type = g_ptr_array_index (self->event_types, self->type[self->n_events]);
+
+  if (self->cur_field >= type->n_fields)
+    return SEISMO_FIELD_N_TYPES;
+  return type->fields[self->cur_field].type;
+}
+
+static inline gsize
+room_left (SeismoTraceBuilder *self)
+{
+  gsize used = self->payload_len - self->cur_start;
+
+  return used >= SEISMO_MAX_PAYLOAD ? 0 : SEISMO_MAX_PAYLOAD - used;
+}
+
+static inline void
+put_varint (SeismoTraceBuilder *self,
+            guint64             v)
+{
+  ensure_payload (self, SEISMO_VARINT_MAX);
+  self->payload_len = seismo_varint_put (self->payload + self->payload_len, v) - self->payload;
+}
+
+/* Pushes a number into whatever numeric or string slot the schema has next, so a mismatched
+ * push still leaves a payload that decodes. */
+static void
+push_number (SeismoTraceBuilder *self,
+             guint64             u)
+{
+  SeismoFieldType ft;
+
+  g_return_if_fail (self->in_event);
+  ft = next_field_type (self);
+  switch (ft)
+    {
+    case SEISMO_FIELD_INT:
+      put_varint (self, seismo_zigzag_encode ((gint64) u));
+      break;
+    case SEISMO_FIELD_UINT:
+    case SEISMO_FIELD_POINTER:
+      put_varint (self, u);
+      break;
+    case SEISMO_FIELD_STRING:
+    case SEISMO_FIELD_BYTES:
+    case SEISMO_FIELD_UINT_ARRAY:
+      g_critical ("field %u is a %s; a number was pushed", self->cur_field,
+                  seismo_field_type_to_string (ft));
+      put_varint (self, 0);
+      break;
+    case SEISMO_FIELD_N_TYPES:
+    default:
+      g_critical ("more fields pushed than the event type has");
+      return;
+    }
+  self->cur_field++;
+}
+
+void
+seismo_trace_builder_push_int (SeismoTraceBuilder *self,
+                               gint64              value)
+{
+  g_return_if_fail (self != NULL);
+  push_number (self, (guint64) value);
+}
+
+void
+seismo_trace_builder_push_uint (SeismoTraceBuilder *self,
+                                guint64             value)
+{
+  g_return_if_fail (self != NULL);
+  push_number (self, value);
+}
+
+void
+seismo_trace_builder_push_string_id (SeismoTraceBuilder *self,
+                                     SeismoStringId      id)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->in_event);
+
+  if (next_field_type (self) != SEISMO_FIELD_STRING)
+    {
+      g_critical ("field %u is not a string", self->cur_field);
+      if (next_field_type (self) == SEISMO_FIELD_N_TYPES)
+        return;
+      id = 0;
+    }
+  put_varint (self, id);
+  self->cur_field++;
+}
+
+void
+seismo_trace_builder_push_string_len (SeismoTraceBuilder *self,
+                                      const char         *str,
+                                      gsize               len)
+{
+  g_return_if_fail (self != NULL);
+  seismo_trace_builder_push_string_id (self, seismo_trace_builder_intern_len (self, str, len));
+}
+
+void
+seismo_trace_builder_push_string (SeismoTraceBuilder *self,
+                                  const char         *str)
+{
+  g_return_if_fail (self != NULL);
+  seismo_trace_builder_push_string_id (self, seismo_trace_builder_intern (self, str));
+}
+
+void
+seismo_trace_builder_push_bytes (SeismoTraceBuilder *self,
+                                 const guint8       *data,
+                                 gsize               len)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->in_event);
+
+  if (next_field_type (self) != SEISMO_FIELD_BYTES)
+    {
+      g_critical ("field %u is not a bytes field", self->cur_field);
+      if (next_field_type (self) == SEISMO_FIELD_N_TYPES)
+        return;
+      len = 0;
+    }
+  /* An event's payload is bounded (see SEISMO_MAX_PAYLOAD): longer byte fields are cut. */
+  if (len + SEISMO_VARINT_MAX > room_left (self))
+    len = room_left (self) > SEISMO_VARINT_MAX ? room_left (self) - SEISMO_VARINT_MAX : 0;
+  put_varint (self, len);
+  ensure_payload (self, len);
+  if (len)
+    memcpy (self->payload + self->payload_len, data, len);
+  self->payload_len += len;
+  self->cur_field++;
+}
+
+void
+seismo_trace_builder_push_uint_array (SeismoTraceBuilder *self,
+                                      const guint64      *values,
+                                      gsize               n_values)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->in_event);
+
+  if (next_field_type (self) != SEISMO_FIELD_UINT_ARRAY)
+    {
+      g_critical ("field %u is not a uint array", self->cur_field);
+      if (next_field_type (self) == SEISMO_FIELD_N_TYPES)
+        return;
+      n_values = 0;
+    }
+  /* Keep within the event's payload bound, leaving room for the count. */
+  {
+    gsize max = room_left (self) / SEISMO_VARINT_MAX;
+
+    n_values = MIN (n_values, max > 0 ? max - 1 : 0);
+  }
+  put_varint (self, n_values);
+  for (gsize k = 0; k < n_values; k++)
+    put_varint (self, values[k]);
+  self->cur_field++;
+}
+
+void
+seismo_trace_builder_push_value (SeismoTraceBuilder *self,
+                                 const SeismoValue  *value)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (value != NULL);
+
+  switch (value->type)
+    {
+    case SEISMO_FIELD_INT:
+      seismo_trace_builder_push_int (self, value->i);
+      break;
+    case SEISMO_FIELD_UINT:
+    case SEISMO_FIELD_POINTER:
+      seismo_trace_builder_push_uint (self, value->u);
+      break;
+    case SEISMO_FIELD_STRING:
+      seismo_trace_builder_push_string_len (self, value->str, value->len);
+      break;
+    case SEISMO_FIELD_BYTES:
+      seismo_trace_builder_push_bytes (self, value->data, value->len);
+      break;
+    case SEISMO_FIELD_UINT_ARRAY:
+      {
+        g_autofree guint64 *elems = g_new (guint64, MAX (value->u, 1));
+        const guint8 *p = value->data, *end = value->data + value->len;
+        gsize n = 0;
+
+        while (n < value->u && (p = seismo_varint_get (p, end, &elems[n])))
+          n++;
+        seismo_trace_builder_push_uint_array (self, elems, n);
+        break;
+      }
+    case SEISMO_FIELD_N_TYPES:
+    default:
+      g_critical ("unknown value type %d", value->type);
+    }
+}
+
+/* Decodes the numeric field at index (or its string id) of the event just appended. */
+static gboolean
+current_field (SeismoTraceBuilder    *self,
+               const SeismoEventType *type,
+               int                    index,
+               guint64               *value)
+{
+  const guint8 *p = self->payload + self->cur_start;
+  const guint8 *end = self->payload + self->payload_len;
+
+  if (index < 0)
+    return FALSE;
+  for (int i = 0; i <= index; i++)
+    {
+      guint64 v;
+
+      if (!(p = seismo_varint_get (p, end, &v)))
+        return FALSE;
+      switch (type->fields[i].type)
+        {
+        case SEISMO_FIELD_INT:
+          *value = (guint64) seismo_zigzag_decode (v);
+          break;
+        case SEISMO_FIELD_BYTES:
+          if (v > (guint64) (end - p))
+            return FALSE;
+          p += v;
+          *value = 0;
+          break;
+        case SEISMO_FIELD_UINT_ARRAY:
+          for (guint64 k = 0; k < v; k++)
+            if (!(p = seismo_varint_get (p, end, value)))
+              return FALSE;
+          *value = 0;
+          break;
+        case SEISMO_FIELD_UINT:
+        case SEISMO_FIELD_POINTER:
+        case SEISMO_FIELD_STRING:
+        case SEISMO_FIELD_N_TYPES:
+        default:
+          *value = v;
+          break;
+        }
+    }
+  return TRUE;
+}
+
+/* A task named by a scheduler event's fields (the next task of a switch, the woken task, the forked
+ * child) exists from that event on, with the comm the event gives, even if it never logs an event
+ * of its own: the derived intervals need it. */
+static void
+note_task (SeismoTraceBuilder    *self,
+           const SeismoEventType *type,
+           SeismoFieldRole        pid_role,
+           SeismoFieldRole        comm_role,
+           guint64                time_ns)
+{
+  guint64 tid, comm;
+  SeismoTaskId id;
+  SeismoTask *task;
+
+  if (!current_field (self, type, type->roles[pid_role], &tid) || (gint64) tid <= 0 ||
+      (gint64) tid > G_MAXINT32)
+    return;
+  id = lookup_task (self, (gint32) tid, time_ns);
+  task = &g_array_index (self->tasks, SeismoTask, id);
+  task->first_ns = MIN (task->first_ns, time_ns);
+  task->last_ns = MAX (task->last_ns, time_ns);
+  if (task->comm == 0 && current_field (self, type, type->roles[comm_role], &comm) &&
+      type->fields[type->roles[comm_role]].type == SEISMO_FIELD_STRING && comm < self->string_off->len)
+    task->comm = (SeismoStringId) comm;
+}
+
+void
+seismo_trace_builder_end_event (SeismoTraceBuilder *self)
+{
+  const SeismoEventType *type;
+  guint64 ts;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->in_event);
+
+  /* Fields left out read as zero / empty. */
+  type = g_ptr_array_index (self->event_types, self->type[self->n_events]);
+  while (self->cur_field < type->n_fields)
+    {
+      put_varint (self, 0);
+      self->cur_field++;
+    }
+
+  ts = self->ts[self->n_events];
+  switch (type->kind)
+    {
+    case SEISMO_KIND_SCHED_SWITCH:
+      note_task (self, type, SEISMO_ROLE_NEXT_PID, SEISMO_ROLE_NEXT_COMM, ts);
+      break;
+    case SEISMO_KIND_SCHED_WAKEUP:
+    case SEISMO_KIND_SCHED_WAKING:
+      note_task (self, type, SEISMO_ROLE_PID, SEISMO_ROLE_COMM, ts);
+      break;
+    case SEISMO_KIND_PROCESS_FORK:
+      note_task (self, type, SEISMO_ROLE_CHILD_PID, SEISMO_ROLE_CHILD_COMM, ts);
+      break;
+    case SEISMO_KIND_GENERIC:
+    case SEISMO_KIND_SYSCALL_ENTER:
+    case SEISMO_KIND_SYSCALL_EXIT:
+    case SEISMO_KIND_PROCESS_EXEC:
+    case SEISMO_KIND_PROCESS_EXIT:
+    case SEISMO_KIND_IRQ_ENTRY:
+    case SEISMO_KIND_IRQ_EXIT:
+    case SEISMO_KIND_SOFTIRQ_ENTRY:
+    case SEISMO_KIND_SOFTIRQ_EXIT:
+    case SEISMO_KIND_SIGNAL:
+    case SEISMO_KIND_TASK_RENAME:
+    case SEISMO_KIND_N:
+    default:
+      break;
+    }
+  self->in_event = FALSE;
+  self->n_events++;
+}
+
+gsize
+seismo_trace_builder_get_n_events (SeismoTraceBuilder *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_events;
+}
+
+void
+seismo_trace_builder_add_lost_events (SeismoTraceBuilder *self,
+                                      int                 cpu,
+                                      guint64             time_ns,
+                                      guint64             count)
+{
+  SeismoLostEvents lost = { .cpu = cpu, .time_ns = time_ns, .count = count };
+
+  g_return_if_fail (self != NULL);
+  if (count > 0)
+    g_array_append_val (self->lost, lost);
+}
+
+void
+seismo_trace_builder_set_metadata (SeismoTraceBuilder *self,
+                                   const char         *key,
+                                   const char         *value)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (key != NULL);
+
+  for (guint i = 0; i < self->meta_keys->len; i++)
+    if (strcmp (g_ptr_array_index (self->meta_keys, i), key) == 0)
+      {
+        g_free (g_ptr_array_index (self->meta_values, i));
+        g_ptr_array_index (self->meta_values, i) = g_strdup (value ? value : "");
+        return;
+      }
+  g_ptr_array_add (self->meta_keys, g_strdup (key));
+  g_ptr_array_add (self->meta_values, g_strdup (value ? value : ""));
+}
+
+void
+seismo_trace_builder_add_histogram (SeismoTraceBuilder    *self,
+                                    const SeismoHistogram *histogram)
+{
+  SeismoHistogram copy;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (histogram != NULL);
+
+  _seismo_histogram_copy (&copy, histogram);
+  g_array_append_val (self->histograms, copy);
+}
+
+void
+seismo_trace_builder_set_n_cpus (SeismoTraceBuilder *self,
+                                 guint               n_cpus)
+{
+  g_return_if_fail (self != NULL);
+  self->n_cpus = MAX (self->n_cpus, MIN (n_cpus, G_MAXUINT16));
+}
+
+static int
+compare_comm_changes (gconstpointer a,
+                      gconstpointer b)
+{
+  const SeismoCommChange *x = a, *y = b;
+
+  if (x->time_ns != y->time_ns)
+    return x->time_ns < y->time_ns ? -1 : 1;
+  return 0;
+}
+
+/* Makes a trace from the builder's state: moved when steal, else copied. */
+static SeismoTrace *
+to_trace (SeismoTraceBuilder *self,
+          gboolean            steal)
+{
+  SeismoTrace *trace = _seismo_trace_new ();
+  gsize n = self->n_events;
+  gsize n_blocks = (n + SEISMO_BLOCK_EVENTS - 1) >> SEISMO_BLOCK_SHIFT;
+  guint max_cpu = 0;
+
+  g_return_val_if_fail (!self->in_event, trace);
+
+  if (steal)
+    {
+      trace->ts = g_renew (guint64, g_steal_pointer (&self->ts), MAX (n, 1));
+      trace->cpu = g_renew (guint16, g_steal_pointer (&self->cpu), MAX (n, 1));
+      trace->type = g_renew (guint16, g_steal_pointer (&self->type), MAX (n, 1));
+      trace->task = g_renew (SeismoTaskId, g_steal_pointer (&self->task), MAX (n, 1));
+      trace->payload_off = g_renew (guint32, g_steal_pointer (&self->payload_off), MAX (n, 1));
+      trace->payload = g_realloc (g_steal_pointer (&self->payload), MAX (self->payload_len, 1));
+      trace->n_events = n;
+      self->n_events = self->capacity = 0;
+    }
+  else
+    {
+      _seismo_trace_alloc_events (trace, n);
+      if (n)
+        {
+          memcpy (trace->ts, self->ts, n * sizeof (guint64));
+          memcpy (trace->cpu, self->cpu, n * sizeof (guint16));
+          memcpy (trace->type, self->type, n * sizeof (guint16));
+          memcpy (trace->task, self->task, n * sizeof (SeismoTaskId));
+          memcpy (trace->payload_off, self->payload_off, n * sizeof (guint32));
+        }
+      trace->payload = g_memdup2 (self->payload ? self->payload : (const guint8 *) "",
+                                  MAX (self->payload_len, 1));
+    }
+  trace->payload_len = self->payload_len;
+  g_free (trace->block_base);
+  trace->block_base = g_new (guint64, n_blocks + 1);
+  if (n_blocks)
+    memcpy (trace->block_base, self->block_base->data, n_blocks * sizeof (guint64));
+  trace->block_base[n_blocks] = self->payload_len;
+  trace->n_blocks = n_blocks;
+
+  for (guint t = 0; t < self->event_types->len; t++)
+    {
+      const SeismoEventType *src = g_ptr_array_index (self->event_types, t);
+      g_autofree SeismoFieldInfo *info = g_new0 (SeismoFieldInfo, MAX (src->n_fields, 1));
+
+      for (guint f = 0; f < src->n_fields; f++)
+        info[f] = (SeismoFieldInfo) { src->fields[f].name, src->fields[f].type, src->fields[f].size,
+                                      src->fields[f].display, src->fields[f].symbols,
+                                      src->fields[f].n_symbols };
+      _seismo_trace_add_event_type (trace, _seismo_event_type_new (t, src->system, src->name, info,
+                                                                   src->n_fields, src->print_fmt));
+    }
+
+  g_free (trace->strings);
+  g_free (trace->string_off);
+  trace->strings = g_memdup2 (self->strings->data, self->strings->len);
+  trace->strings_len = self->strings->len;
+  trace->string_off = g_memdup2 (self->string_off->data, self->string_off->len * sizeof (guint32));
+  trace->n_strings = self->string_off->len;
+
+  trace->n_tasks = self->tasks->len;
+  trace->tasks = g_memdup2 (self->tasks->data, MAX (self->tasks->len, 1) * sizeof (SeismoTask));
+  trace->n_comm_changes = self->comm_changes->len;
+  trace->comm_changes = g_memdup2 (self->comm_changes->data,
+                                   MAX (self->comm_changes->len, 1) * sizeof (SeismoCommChange));
+  qsort (trace->comm_changes, trace->n_comm_changes, sizeof (SeismoCommChange),
+         compare_comm_changes);
+
+  trace->n_lost = self->lost->len;
+  trace->lost = g_memdup2 (self->lost->data, MAX (self->lost->len, 1) * sizeof (SeismoLostEvents));
+  trace->n_histograms = self->histograms->len;
+  trace->histograms = g_new0 (SeismoHistogram, MAX (self->histograms->len, 1));
+  for (guint h = 0; h < self->histograms->len; h++)
+    _seismo_histogram_copy (&trace->histograms[h],
+                            &g_array_index (self->histograms, SeismoHistogram, h));
+
+  for (guint m = 0; m < self->meta_keys->len; m++)
+    _seismo_trace_set_metadata (trace, g_ptr_array_index (self->meta_keys, m),
+                                g_ptr_array_index (self->meta_values, m));
+
+  for (gsize i = 0; i < trace->n_events; i++)
+    max_cpu = MAX (max_cpu, trace->cpu[i]);
+  trace->n_cpus = MAX (self->n_cpus, trace->n_events ? max_cpu + 1 : 0);
+
+  _seismo_trace_sort (trace);
+  _seismo_trace_derive (trace);
+  return trace;
+}
+
+SeismoTrace *
+seismo_trace_builder_snapshot (SeismoTraceBuilder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return to_trace (self, FALSE);
+}
+
+SeismoTrace *
+seismo_trace_builder_finish (SeismoTraceBuilder *self)
+{
+  SeismoTrace *trace;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  trace = to_trace (self, TRUE);
+  seismo_trace_builder_free (self);
+  return trace;
+}

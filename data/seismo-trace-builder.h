@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "seismo-trace.h"
+
+G_BEGIN_DECLS
+
+/*
+ * SeismoTraceBuilder: what backends and importers append events to, from one thread at a time.
+ * Events may arrive in any order (per-CPU streams); seismo_trace_builder_finish() sorts them by
+ * time (stable), computes the derived intervals and returns an immutable SeismoTrace.
+ *
+ * Appending one event:
+ *   seismo_trace_builder_begin_event (b, ts, cpu, tid, type);
+ *   seismo_trace_builder_push_uint (b, ...);  ... one push per schema field, in schema order
+ *   seismo_trace_builder_end_event (b);
+ */
+typedef struct _SeismoTraceBuilder SeismoTraceBuilder;
+
+SeismoTraceBuilder *seismo_trace_builder_new              (void);
+void                seismo_trace_builder_free             (SeismoTraceBuilder    *self);
+
+/* Registers an event type (or returns the existing one with that system:name). */
+guint               seismo_trace_builder_add_event_type   (SeismoTraceBuilder    *self,
+                                                           const char            *system,
+                                                           const char            *name,
+                                                           const SeismoFieldInfo *fields,
+                                                           guint                  n_fields,
+                                                           const char            *print_fmt);
+/* -1 when absent. */
+int                 seismo_trace_builder_find_event_type  (SeismoTraceBuilder    *self,
+                                                           const char            *full_name);
+const SeismoEventType *seismo_trace_builder_get_event_type (SeismoTraceBuilder   *self,
+                                                           guint                  type_id);
+guint               seismo_trace_builder_get_n_event_types (SeismoTraceBuilder   *self);
+
+SeismoStringId      seismo_trace_builder_intern           (SeismoTraceBuilder    *self,
+                                                           const char            *str);
+SeismoStringId      seismo_trace_builder_intern_len       (SeismoTraceBuilder    *self,
+                                                           const char            *str,
+                                                           gsize                  len);
+
+/* Tasks. The builder maps a tid to its current task, created on first use. */
+SeismoTaskId        seismo_trace_builder_task             (SeismoTraceBuilder    *self,
+                                                           gint32                 tid);
+void                seismo_trace_builder_set_task_pid     (SeismoTraceBuilder    *self,
+                                                           gint32                 tid,
+                                                           gint32                 pid);
+void                seismo_trace_builder_set_task_ppid    (SeismoTraceBuilder    *self,
+                                                           gint32                 tid,
+                                                           gint32                 ppid);
+/* Sets the comm; a change after the task's first comm is recorded at time_ns. */
+void                seismo_trace_builder_set_task_comm    (SeismoTraceBuilder    *self,
+                                                           gint32                 tid,
+                                                           const char            *comm,
+                                                           guint64                time_ns);
+/* A new thread or process with this tid begins (fork/clone): a previous task with the same tid
+ * (an exited one) keeps its events. Returns the new task. */
+SeismoTaskId        seismo_trace_builder_task_new         (SeismoTraceBuilder    *self,
+                                                           gint32                 tid,
+                                                           guint64                time_ns);
+void                seismo_trace_builder_task_exited      (SeismoTraceBuilder    *self,
+                                                           gint32                 tid,
+                                                           guint64                time_ns);
+
+void                seismo_trace_builder_begin_event      (SeismoTraceBuilder    *self,
+                                                           guint64                time_ns,
+                                                           guint                  cpu,
+                                                           gint32                 tid,
+                                                           guint                  type_id);
+void                seismo_trace_builder_push_int         (SeismoTraceBuilder    *self,
+                                                           gint64                 value);
+void                seismo_trace_builder_push_uint        (SeismoTraceBuilder    *self,
+                                                           guint64                value);
+void                seismo_trace_builder_push_string      (SeismoTraceBuilder    *self,
+                                                           const char            *str);
+void                seismo_trace_builder_push_string_len  (SeismoTraceBuilder    *self,
+                                                           const char            *str,
+                                                           gsize                  len);
+void                seismo_trace_builder_push_string_id   (SeismoTraceBuilder    *self,
+                                                           SeismoStringId         id);
+void                seismo_trace_builder_push_bytes       (SeismoTraceBuilder    *self,
+                                                           const guint8          *data,
+                                                           gsize                  len);
+void                seismo_trace_builder_push_uint_array  (SeismoTraceBuilder    *self,
+                                                           const guint64         *values,
+                                                           gsize                  n_values);
+/* Pushes a decoded value of the field's type (used by converters). */
+void                seismo_trace_builder_push_value       (SeismoTraceBuilder    *self,
+                                                           const SeismoValue     *value);
+void                seismo_trace_builder_end_event        (SeismoTraceBuilder    *self);
+
+gsize               seismo_trace_builder_get_n_events     (SeismoTraceBuilder    *self);
+
+void                seismo_trace_builder_add_lost_events  (SeismoTraceBuilder    *self,
+                                                           int                    cpu,
+                                                           guint64                time_ns,
+                                                           guint64                count);
+void                seismo_trace_builder_set_metadata     (SeismoTraceBuilder    *self,
+                                                           const char            *key,
+                                                           const char            *value);
+/* Copies the histogram. */
+void                seismo_trace_builder_add_histogram    (SeismoTraceBuilder    *self,
+                                                           const SeismoHistogram *histogram);
+/* CPUs that existed even if they recorded nothing. */
+void                seismo_trace_builder_set_n_cpus       (SeismoTraceBuilder    *self,
+                                                           guint                  n_cpus);
+
+/* A copy of everything appended so far, finished into a trace (for live views). */
+SeismoTrace        *seismo_trace_builder_snapshot         (SeismoTraceBuilder    *self);
+/* Consumes the builder. Returns a new trace; caller owns it. */
+SeismoTrace        *seismo_trace_builder_finish           (SeismoTraceBuilder    *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SeismoTraceBuilder, seismo_trace_builder_free)
+
+G_END_DECLS

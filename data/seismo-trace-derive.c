@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-data"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "seismo-syscalls.h"
+#include "seismo-trace-private.h"
+
+/*
+ * Derived intervals, computed once in one pass over the sorted events: syscall spans (enter paired
+ * with exit per task), task runs per CPU from sched_switch, wakeup-to-run latency, IRQ and softirq
+ * spans. Everything refers back to event ids, so an interval costs 16 bytes and a span 12.
+ */
+
+typedef struct {
+  SeismoTrace *trace;
+  SeismoArch   arch;
+  GHashTable  *syscall_ids;   /* name → index + 1 */
+  GArray      *spans;         /* SeismoSyscallSpan */
+  GArray      *runs;          /* per cpu: GArray of SeismoInterval */
+  GArray      *wakeups;
+  GArray      *irqs;
+  GArray      *softirqs;
+  SeismoEventId *pending_syscall;  /* per task */
+  guint16      *pending_nr;        /* per task: syscall index of the pending enter */
+  SeismoEventId *pending_wakeup;   /* per task */
+  SeismoEventId *cpu_run_start;    /* per cpu */
+  SeismoTaskId  *cpu_run_task;     /* per cpu */
+  SeismoEventId *cpu_irq;          /* per cpu */
+  SeismoEventId *cpu_softirq;      /* per cpu */
+} Derive;
+
+static gint64
+field_int (SeismoTrace           *trace,
+           SeismoEventId          ev,
+           const SeismoEventType *type,
+           SeismoFieldRole        role,
+           gint64                 fallback)
+{
+  SeismoValue v;
+
+  if (type->roles[role] < 0 || !seismo_trace_event_field (trace, ev, type->roles[role], &v))
+    return fallback;
+  switch (v.type)
+    {
+    case SEISMO_FIELD_INT:
+      return v.i;
+    case SEISMO_FIELD_UINT:
+    case SEISMO_FIELD_POINTER:
+      return (gint64) v.u;
+    case SEISMO_FIELD_STRING:
+    case SEISMO_FIELD_BYTES:
+    case SEISMO_FIELD_UINT_ARRAY:
+    case SEISMO_FIELD_N_TYPES:
+    default:
+      return fallback;
+    }
+}
+
+static guint16
+syscall_index (Derive     *d,
+               const char *name)
+{
+  guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (d->syscall_ids, name));
+
+  if (idx == 0)
+    {
+      char *copy = g_strdup (name);
+
+      g_ptr_array_add (d->trace->syscall_names, copy);
+      idx = d->trace->syscall_names->len;
+      g_hash_table_insert (d->syscall_ids, copy, GUINT_TO_POINTER (idx));
+    }
+  return (guint16) MIN (idx - 1, G_MAXUINT16);
+}
+
+static guint16
+event_syscall (Derive                *d,
+               SeismoEventId          ev,
+               const SeismoEventType *type)
+{
+  gint64 nr;
+  const char *name;
+  char buf[32];
+
+  if (type->syscall != NULL)
+    return syscall_index (d, type->syscall);
+  nr = field_int (d->trace, ev, type, SEISMO_ROLE_ID, -1);
+  if ((name = seismo_syscall_name (d->arch, nr)) == NULL)
+    {
+      g_snprintf (buf, sizeof buf, "syscall_%" G_GINT64_FORMAT, nr);
+      name = buf;
+    }
+  return syscall_index (d, name);
+}
+
+static void
+add_interval (GArray        *array,
+              SeismoEventId  start,
+              SeismoEventId  end,
+              SeismoTaskId   task,
+              guint32        key)
+{
+  SeismoInterval iv = { .start = start, .end = end, .task = task, .key = key };
+
+  g_array_append_val (array, iv);
+}
+
+static SeismoTaskId
+task_of_tid (SeismoTrace   *trace,
+             SeismoEventId  ev,
+             gint64         tid)
+{
+  if (tid < G_MININT32 || tid > G_MAXINT32)
+    return SEISMO_NO_TASK;
+  return seismo_trace_find_task (trace, (gint32) tid, trace->ts[ev]);
+}
+
+static void
+on_switch (Derive                *d,
+           SeismoEventId          ev,
+           const SeismoEventType *type)
+{
+  SeismoTrace *trace = d->trace;
+  guint cpu = trace->cpu[ev];
+  gint64 prev_pid = field_int (trace, ev, type, SEISMO_ROLE_PREV_PID, -1);
+  gint64 next_pid = field_int (trace, ev, type, SEISMO_ROLE_NEXT_PID, -1);
+  GArray *runs = g_array_index (d->runs, GArray *, cpu);
+  SeismoTaskId next;
+
+  if (d->cpu_run_start[cpu] != SEISMO_NO_EVENT || d->cpu_run_task[cpu] != SEISMO_NO_TASK)
+    {
+      if (d->cpu_run_task[cpu] != SEISMO_NO_TASK)
+        add_interval (runs, d->cpu_run_start[cpu], ev, d->cpu_run_task[cpu], cpu);
+    }
+  else if (prev_pid > 0)
+    {
+      /* The first switch on a CPU: prev ran since before the trace began. */
+      SeismoTaskId prev = task_of_tid (trace, ev, prev_pid);
+
+      if (prev != SEISMO_NO_TASK)
+        add_interval (runs, SEISMO_NO_EVENT, ev, prev, cpu);
+    }
+
+  next = next_pid > 0 ? task_of_tid (trace, ev, next_pid) : SEISMO_NO_TASK;
+  d->cpu_run_start[cpu] = ev;
+  d->cpu_run_task[cpu] = next;
+
+  if (next != SEISMO_NO_TASK && d->pending_wakeup[next] != SEISMO_NO_EVENT)
+    {
+      add_interval (d->wakeups, d->pending_wakeup[next], ev, next, cpu);
+      d->pending_wakeup[next] = SEISMO_NO_EVENT;
+    }
+}
+
+static void
+on_wakeup (Derive                *d,
+           SeismoEventId          ev,
+           const SeismoEventType *type)
+{
+  gint64 pid = field_int (d->trace, ev, type, SEISMO_ROLE_PID, -1);
+  SeismoTaskId task = pid > 0 ? task_of_tid (d->trace, ev, pid) : SEISMO_NO_TASK;
+
+  /* sched_waking comes before sched_wakeup for the same wakeup: keep the earliest. */
+  if (task != SEISMO_NO_TASK && d->pending_wakeup[task] == SEISMO_NO_EVENT)
+    d->pending_wakeup[task] = ev;
+}
+
+static void
+on_syscall_enter (Derive                *d,
+                  SeismoEventId          ev,
+                  const SeismoEventType *type)
+{
+  SeismoTaskId task = d->trace->task[ev];
+
+  if (d->pending_syscall[task] != SEISMO_NO_EVENT)
+    {
+      SeismoSyscallSpan span = { d->pending_syscall[task], SEISMO_NO_EVENT, d->pending_nr[task] };
+
+      g_array_append_val (d->spans, span);
+    }
+  d->pending_syscall[task] = ev;
+  d->pending_nr[task] = event_syscall (d, ev, type);
+}
+
+static void
+on_syscall_exit (Derive                *d,
+                 SeismoEventId          ev,
+                 const SeismoEventType *type)
+{
+  SeismoTaskId task = d->trace->task[ev];
+  guint16 nr;
+
+  if (d->pending_syscall[task] == SEISMO_NO_EVENT)
+    return;
+  nr = event_syscall (d, ev, type);
+  {
+    /* An exit of another syscall means the enter we hold never returned (e.g. a lost event). */
+    SeismoSyscallSpan span = { d->pending_syscall[task],
+                               nr == d->pending_nr[task] ? ev : SEISMO_NO_EVENT,
+                               d->pending_nr[task] };
+
+    g_array_append_val (d->spans, span);
+  }
+  d->pending_syscall[task] = SEISMO_NO_EVENT;
+}
+
+static int
+compare_spans (gconstpointer a,
+               gconstpointer b)
+{
+  const SeismoSyscallSpan *x = a, *y = b;
+
+  return x->enter < y->enter ? -1 : x->enter > y->enter;
+}
+
+static int
+compare_intervals (gconstpointer a,
+                   gconstpointer b)
+{
+  const SeismoInterval *x = a, *y = b;
+  /* NO_EVENT starts (before the trace) sort first. */
+  gint64 sx = x->start == SEISMO_NO_EVENT ? -1 : (gint64) x->start;
+  gint64 sy = y->start == SEISMO_NO_EVENT ? -1 : (gint64) y->start;
+
+  return sx < sy ? -1 : sx > sy;
+}
+
+static SeismoInterval *
+steal_sorted (GArray *array,
+              gsize  *n)
+{
+  *n = array->len;
+  g_array_sort (array, compare_intervals);
+  return (SeismoInterval *) g_array_free (array, FALSE);
+}
+
+void
+_seismo_trace_derive (SeismoTrace *self)
+{
+  Derive d = { .trace = self };
+  guint n_types = self->event_types->len;
+  guint n_cpus = MAX (self->n_cpus, 1);
+  GArray *all_runs;
+
+  g_free (self->type_counts);
+  self->type_counts = g_new0 (guint64, MAX (n_types, 1));
+  for (gsize i = 0; i < self->n_events; i++)
+    self->type_counts[self->type[i]]++;
+
+  self->n_lost_events = 0;
+  for (guint l = 0; l < self->n_lost; l++)
+    self->n_lost_events += self->lost[l].count;
+
+  g_ptr_array_set_size (self->syscall_names, 0);
+  d.arch = seismo_arch_from_string (seismo_trace_get_metadata (self, SEISMO_META_ARCH));
+  d.syscall_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  d.spans = g_array_new (FALSE, FALSE, sizeof (SeismoSyscallSpan));
+  d.runs = g_array_new (FALSE, FALSE, sizeof (GArray *));
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      GArray *a = g_array_new (FALSE, FALSE, sizeof (SeismoInterval));
+
+      g_array_append_val (d.runs, a);
+    }
+  d.wakeups = g_array_new (FALSE, FALSE, sizeof (SeismoInterval));
+  d.irqs = g_array_new (FALSE, FALSE, sizeof (SeismoInterval));
+  d.softirqs = g_array_new (FALSE, FALSE, sizeof (SeismoInterval));
+  d.pending_syscall = g_new (SeismoEventId, MAX (self->n_tasks, 1));
+  d.pending_nr = g_new0 (guint16, MAX (self->n_tasks, 1));
+  d.pending_wakeup = g_new (SeismoEventId, MAX (self->n_tasks, 1));
+  for (guint t = 0; t < self->n_tasks; t++)
+    d.pending_syscall[t] = d.pending_wakeup[t] = SEISMO_NO_EVENT;
+  d.cpu_run_start = g_new (SeismoEventId, n_cpus);
+  d.cpu_run_task = g_new (SeismoTaskId, n_cpus);
+  d.cpu_irq = g_new (SeismoEventId, n_cpus);
+  d.cpu_softirq = g_new (SeismoEventId, n_cpus);
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      d.cpu_run_start[c] = d.cpu_irq[c] = d.cpu_softirq[c] = SEISMO_NO_EVENT;
+      d.cpu_run_task[c] = SEISMO_NO_TASK;
+    }
+
+  for (gsize i = 0; i < self->n_events; i++)
+    {
+      const SeismoEventType *type = g_ptr_array_index (self->event_types, self->type[i]);
+      SeismoEventId ev = (SeismoEventId) i;
+      guint cpu = self->cpu[i];
+
+      switch (type->kind)
+        {
+        case SEISMO_KIND_SYSCALL_ENTER:
+          on_syscall_enter (&d, ev, type);
+          break;
+        case SEISMO_KIND_SYSCALL_EXIT:
+          on_syscall_exit (&d, ev, type);
+          break;
+        case SEISMO_KIND_SCHED_SWITCH:
+          if (cpu < n_cpus)
+            on_switch (&d, ev, type);
+          break;
+        case SEISMO_KIND_SCHED_WAKEUP:
+        case SEISMO_KIND_SCHED_WAKING:
+          on_wakeup (&d, ev, type);
+          break;
+        case SEISMO_KIND_IRQ_ENTRY:
+          if (cpu < n_cpus)
+            d.cpu_irq[cpu] = ev;
+          break;
+        case SEISMO_KIND_IRQ_EXIT:
+          if (cpu < n_cpus && d.cpu_irq[cpu] != SEISMO_NO_EVENT)
+            {
+              SeismoEventId start = d.cpu_irq[cpu];
+              const SeismoEventType *st = g_ptr_array_index (self->event_types, self->type[start]);
+
+              add_interval (d.irqs, start, ev, self->task[start],
+                            (guint32) field_int (self, start, st, SEISMO_ROLE_IRQ, 0));
+              d.cpu_irq[cpu] = SEISMO_NO_EVENT;
+            }
+          break;
+        case SEISMO_KIND_SOFTIRQ_ENTRY:
+          if (cpu < n_cpus)
+            d.cpu_softirq[cpu] = ev;
+          break;
+        case SEISMO_KIND_SOFTIRQ_EXIT:
+          if (cpu < n_cpus && d.cpu_softirq[cpu] != SEISMO_NO_EVENT)
+            {
+              SeismoEventId start = d.cpu_softirq[cpu];
+              const SeismoEventType *st = g_ptr_array_index (self->event_types, self->type[start]);
+
+              add_interval (d.softirqs, start, ev, self->task[start],
+                            (guint32) field_int (self, start, st, SEISMO_ROLE_VEC, 0));
+              d.cpu_softirq[cpu] = SEISMO_NO_EVENT;
+            }
+          break;
+        case SEISMO_KIND_GENERIC:
+        case SEISMO_KIND_PROCESS_FORK:
+        case SEISMO_KIND_PROCESS_EXEC:
+        case SEISMO_KIND_PROCESS_EXIT:
+        case SEISMO_KIND_SIGNAL:
+        case SEISMO_KIND_TASK_RENAME:
+        case SEISMO_KIND_N:
+        default:
+          break;
+        }
+    }
+
+  /* What is still open when the trace ends. */
+  for (guint t = 0; t < self->n_tasks; t++)
+    if (d.pending_syscall[t] != SEISMO_NO_EVENT)
+      {
+        SeismoSyscallSpan span = { d.pending_syscall[t], SEISMO_NO_EVENT, d.pending_nr[t] };
+
+        g_array_append_val (d.spans, span);
+      }
+  for (guint c = 0; c < n_cpus; c++)
+    if (d.cpu_run_task[c] != SEISMO_NO_TASK)
+      add_interval (g_array_index (d.runs, GArray *, c), d.cpu_run_start[c], SEISMO_NO_EVENT,
+                    d.cpu_run_task[c], c);
+
+  g_array_sort (d.spans, compare_spans);
+  g_free (self->spans);
+  self->n_spans = d.spans->len;
+  self->spans = (SeismoSyscallSpan *) g_array_free (d.spans, FALSE);
+
+  all_runs = g_array_new (FALSE, FALSE, sizeof (SeismoInterval));
+  g_free (self->cpu_run_off);
+  self->cpu_run_off = g_new0 (gsize, n_cpus + 1);
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      GArray *runs = g_array_index (d.runs, GArray *, c);
+
+      self->cpu_run_off[c] = all_runs->len;
+      g_array_append_vals (all_runs, runs->data, runs->len);
+      g_array_unref (runs);
+    }
+  self->cpu_run_off[n_cpus] = all_runs->len;
+  g_array_unref (d.runs);
+
+  for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
+    g_clear_pointer (&self->intervals[k], g_free);
+  self->n_intervals[SEISMO_INTERVAL_RUN] = all_runs->len;
+  self->intervals[SEISMO_INTERVAL_RUN] = (SeismoInterval *) g_array_free (all_runs, FALSE);
+  self->intervals[SEISMO_INTERVAL_WAKEUP] = steal_sorted (d.wakeups,
+                                                          &self->n_intervals[SEISMO_INTERVAL_WAKEUP]);
+  self->intervals[SEISMO_INTERVAL_IRQ] = steal_sorted (d.irqs, &self->n_intervals[SEISMO_INTERVAL_IRQ]);
+  self->intervals[SEISMO_INTERVAL_SOFTIRQ] = steal_sorted (d.softirqs,
+                                                           &self->n_intervals[SEISMO_INTERVAL_SOFTIRQ]);
+
+  g_hash_table_unref (d.syscall_ids);
+  g_free (d.pending_syscall);
+  g_free (d.pending_nr);
+  g_free (d.pending_wakeup);
+  g_free (d.cpu_run_start);
+  g_free (d.cpu_run_task);
+  g_free (d.cpu_irq);
+  g_free (d.cpu_softirq);
+}

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-test"
+
+#include <glib/gstdio.h>
+#include <stdlib.h>
+
+#include "seismo-test-util.h"
+
+#define N_CPUS  4
+#define N_TASKS 24
+
+static const SeismoSymbol flag_symbols[] = {
+  { 0x1, "READ" }, { 0x2, "WRITE" }, { 0x40, "CREAT" },
+};
+static const SeismoSymbol kind_symbols[] = {
+  { 0, "NONE" }, { 1, "ONE" }, { 2, "TWO" },
+};
+
+typedef struct {
+  guint sw, wake, enter, exit, irq_in, irq_out, blob;
+} Types;
+
+static void
+add_types (SeismoTraceBuilder *b,
+           Types              *t)
+{
+  const SeismoFieldInfo sw[] = {
+    { "prev_comm", SEISMO_FIELD_STRING, 0, 0 },
+    { "prev_pid", SEISMO_FIELD_INT, 4, 0 },
+    { "prev_prio", SEISMO_FIELD_INT, 4, 0 },
+    { "prev_state", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_SCHED_STATE },
+    { "next_comm", SEISMO_FIELD_STRING, 0, 0 },
+    { "next_pid", SEISMO_FIELD_INT, 4, 0 },
+    { "next_prio", SEISMO_FIELD_INT, 4, 0 },
+  };
+  const SeismoFieldInfo wake[] = {
+    { "comm", SEISMO_FIELD_STRING, 0, 0 },
+    { "pid", SEISMO_FIELD_INT, 4, 0 },
+    { "prio", SEISMO_FIELD_INT, 4, 0 },
+    { "target_cpu", SEISMO_FIELD_INT, 4, 0 },
+  };
+  const SeismoFieldInfo enter[] = {
+    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL },
+    { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX },
+  };
+  const SeismoFieldInfo exit_[] = {
+    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL },
+    { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO },
+  };
+  const SeismoFieldInfo irq_in[] = {
+    { "irq", SEISMO_FIELD_INT, 4, 0 },
+    { "name", SEISMO_FIELD_STRING, 0, 0 },
+  };
+  const SeismoFieldInfo irq_out[] = {
+    { "irq", SEISMO_FIELD_INT, 4, 0 },
+    { "ret", SEISMO_FIELD_INT, 4, 0 },
+  };
+  const SeismoFieldInfo blob[] = {
+    { "data", SEISMO_FIELD_BYTES, 0, 0 },
+    { "where", SEISMO_FIELD_POINTER, 8, 0 },
+    { "flags", SEISMO_FIELD_UINT, 4, SEISMO_DISPLAY_FLAGS, flag_symbols, G_N_ELEMENTS (flag_symbols) },
+    { "kind", SEISMO_FIELD_UINT, 1, SEISMO_DISPLAY_SYMBOL, kind_symbols, G_N_ELEMENTS (kind_symbols) },
+    { "delta", SEISMO_FIELD_INT, 8, 0 },
+    { "label", SEISMO_FIELD_STRING, 0, 0 },
+  };
+
+  t->sw = seismo_trace_builder_add_event_type (b, "sched", "sched_switch", sw, G_N_ELEMENTS (sw),
+                                               "{prev_comm}:{prev_pid} [{prev_prio}] {prev_state} ==> {next_comm}:{next_pid} [{next_prio}]");
+  t->wake = seismo_trace_builder_add_event_type (b, "sched", "sched_wakeup", wake,
+                                                 G_N_ELEMENTS (wake), NULL);
+  t->enter = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_enter", enter,
+                                                  G_N_ELEMENTS (enter), "NR {id} {args}");
+  t->exit = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_exit", exit_,
+                                                 G_N_ELEMENTS (exit_), "NR {id} = {ret}");
+  t->irq_in = seismo_trace_builder_add_event_type (b, "irq", "irq_handler_entry", irq_in,
+                                                   G_N_ELEMENTS (irq_in), NULL);
+  t->irq_out = seismo_trace_builder_add_event_type (b, "irq", "irq_handler_exit", irq_out,
+                                                    G_N_ELEMENTS (irq_out), NULL);
+  t->blob = seismo_trace_builder_add_event_type (b, "test", "blob", blob, G_N_ELEMENTS (blob), NULL);
+}
+
+typedef struct {
+  gint32  tid;
+  gboolean in_syscall;
+  guint64 nr;
+} SimTask;
+
+SeismoTraceBuilder *
+seismo_test_make_builder (guint64 n_events,
+                          guint32 seed)
+{
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  SimTask tasks[N_TASKS];
+  gint running[N_CPUS];
+  guint64 now[N_CPUS];
+  Types t;
+  guint64 made = 0;
+  static const guint64 nrs[] = { 0, 1, 2, 3, 257, 39, 9, 232 };
+
+  add_types (b, &t);
+  seismo_trace_builder_set_metadata (b, SEISMO_META_SOURCE, "synthetic");
+  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
+  seismo_trace_builder_set_metadata (b, SEISMO_META_CLOCK, "mono");
+  seismo_trace_builder_set_n_cpus (b, N_CPUS);
+
+  for (guint i = 0; i < N_TASKS; i++)
+    {
+      char comm[16];
+
+      tasks[i].tid = 1000 + i;
+      tasks[i].in_syscall = FALSE;
+      tasks[i].nr = 0;
+      g_snprintf (comm, sizeof comm, "worker-%u", i / 3);
+      seismo_trace_builder_set_task_comm (b, tasks[i].tid, comm, 0);
+      seismo_trace_builder_set_task_pid (b, tasks[i].tid, 1000 + (i / 3) * 3);
+      seismo_trace_builder_set_task_ppid (b, tasks[i].tid, 1);
+    }
+  for (guint c = 0; c < N_CPUS; c++)
+    {
+      running[c] = -1;
+      now[c] = 1000000000ull + c * 7;
+    }
+
+  /* Per-CPU batches of up to 64 events, so the builder sees streams out of time order. */
+  while (made < n_events)
+    {
+      guint c = g_rand_int_range (rand, 0, N_CPUS);
+      guint batch = g_rand_int_range (rand, 1, 65);
+
+      for (guint k = 0; k < batch && made < n_events; k++, made++)
+        {
+          guint r = g_rand_int_range (rand, 0, 100);
+          SimTask *cur = running[c] >= 0 ? &tasks[running[c]] : NULL;
+          gint32 cur_tid = cur ? cur->tid : 0;
+
+          now[c] += g_rand_int_range (rand, 1, 5000);
+          if (r < 20 || cur == NULL)
+            {
+              gint next = g_rand_int_range (rand, -1, N_TASKS);
+
+              /* A task runs on one CPU at a time. */
+              for (guint o = 0; o < N_CPUS && next >= 0; o++)
+                if (o != c && running[o] == next)
+                  next = -1;
+              seismo_trace_builder_begin_event (b, now[c], c, cur_tid, t.sw);
+              seismo_trace_builder_push_string (b, cur ? "worker" : "swapper/0");
+              seismo_trace_builder_push_int (b, cur_tid);
+              seismo_trace_builder_push_int (b, 120);
+              seismo_trace_builder_push_int (b, g_rand_int_range (rand, 0, 3));
+              seismo_trace_builder_push_string (b, next >= 0 ? "worker" : "swapper/0");
+              seismo_trace_builder_push_int (b, next >= 0 ? tasks[next].tid : 0);
+              seismo_trace_builder_push_int (b, 120);
+              seismo_trace_builder_end_event (b);
+              running[c] = next;
+            }
+          else if (r < 30)
+            {
+              gint who = g_rand_int_range (rand, 0, N_TASKS);
+
+              seismo_trace_builder_begin_event (b, now[c], c, cur_tid, t.wake);
+              seismo_trace_builder_push_string (b, "worker");
+              seismo_trace_builder_push_int (b, tasks[who].tid);
+              seismo_trace_builder_push_int (b, 120);
+              seismo_trace_builder_push_int (b, g_rand_int_range (rand, 0, N_CPUS));
+              seismo_trace_builder_end_event (b);
+            }
+          else if (r < 80)
+            {
+              if (!cur->in_syscall)
+                {
+                  guint64 args[6];
+
+                  cur->nr = nrs[g_rand_int_range (rand, 0, G_N_ELEMENTS (nrs))];
+                  for (guint a = 0; a < 6; a++)
+                    args[a] = a == 1 ? 0x7ffd00000000ull + g_rand_int (rand) : (guint64) g_rand_int_range (rand, 0, 300);
+                  seismo_trace_builder_begin_event (b, now[c], c, cur_tid, t.enter);
+                  seismo_trace_builder_push_uint (b, cur->nr);
+                  seismo_trace_builder_push_uint_array (b, args, 6);
+                  seismo_trace_builder_end_event (b);
+                  cur->in_syscall = TRUE;
+                }
+              else
+                {
+                  gint64 ret = g_rand_int_range (rand, 0, 10) == 0 ? -2 : g_rand_int_range (rand, 0, 4096);
+
+                  seismo_trace_builder_begin_event (b, now[c], c, cur_tid, t.exit);
+                  seismo_trace_builder_push_uint (b, cur->nr);
+                  seismo_trace_builder_push_int (b, ret);
+                  seismo_trace_builder_end_event (b);
+                  cur->in_syscall = FALSE;
+                }
+            }
+          else if (r < 90)
+            {
+              seismo_trace_builder_begin_event (b, now[c], c, cur_tid, t.irq_in);
+              seismo_trace_builder_push_int (b, 24 + c);
+              seismo_trace_builder_push_string (b, "virtio0-input");
+              seismo_trace_builder_end_event (b);
+              if (made + 1 < n_events)
+                {
+                  now[c] += g_rand_int_range (rand, 1, 900);
+                  seismo_trace_builder_begin_event (b, now[c], c, cur_tid, t.irq_out);
+                  seismo_trace_builder_push_int (b, 24 + c);
+                  seismo_trace_builder_push_int (b, 1);
+                  seismo_trace_builder_end_event (b);
+                  made++;
+                  k++;
+                }
+            }
+          else
+            {
+              guint8 data[37];
+              char label[32];
+              guint len = g_rand_int_range (rand, 0, sizeof data);
+
+              for (guint d = 0; d < len; d++)
+                data[d] = (guint8) g_rand_int (rand);
+              g_snprintf (label, sizeof label, "label-%u", g_rand_int_range (rand, 0, 50));
+              seismo_trace_builder_begin_event (b, now[c], c, cur_tid, t.blob);
+              seismo_trace_builder_push_bytes (b, data, len);
+              seismo_trace_builder_push_uint (b, 0xffff800000000000ull | g_rand_int (rand));
+              seismo_trace_builder_push_uint (b, g_rand_int_range (rand, 0, 0x48));
+              seismo_trace_builder_push_uint (b, g_rand_int_range (rand, 0, 4));
+              seismo_trace_builder_push_int (b, (gint64) g_rand_int (rand) - G_MAXINT32);
+              seismo_trace_builder_push_string (b, label);
+              seismo_trace_builder_end_event (b);
+            }
+        }
+
+      /* Now and then a task execs (comm change) or events are lost. */
+      if (g_rand_int_range (rand, 0, 500) == 0)
+        {
+          guint who = g_rand_int_range (rand, 0, N_TASKS);
+          char comm[16];
+
+          g_snprintf (comm, sizeof comm, "exec-%u", g_rand_int_range (rand, 0, 9));
+          seismo_trace_builder_set_task_comm (b, tasks[who].tid, comm, now[c]);
+        }
+      if (g_rand_int_range (rand, 0, 700) == 0)
+        seismo_trace_builder_add_lost_events (b, c, now[c], g_rand_int_range (rand, 1, 100));
+    }
+
+  {
+    guint64 lower[4] = { 0, 1024, 2048, 4096 };
+    guint64 counts[4] = { 5, 9, 2, 1 };
+    SeismoHistogram h = { "syscall_latency", "read", "ns", 4, lower, counts, 17, 31337 };
+
+    seismo_trace_builder_add_histogram (b, &h);
+  }
+  return b;
+}
+
+SeismoTrace *
+seismo_test_make_trace (guint64 n_events,
+                        guint32 seed)
+{
+  return seismo_trace_builder_finish (seismo_test_make_builder (n_events, seed));
+}
+
+static char *temp_dir;
+
+static void
+remove_temp_dir (void)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (temp_dir == NULL)
+    return;
+  if ((dir = g_dir_open (temp_dir, 0, NULL)))
+    while ((name = g_dir_read_name (dir)))
+      {
+        g_autofree char *path = g_build_filename (temp_dir, name, NULL);
+
+        g_unlink (path);
+      }
+  g_rmdir (temp_dir);
+  g_clear_pointer (&temp_dir, g_free);
+}
+
+char *
+seismo_test_temp_path (const char *name)
+{
+  if (temp_dir == NULL)
+    {
+      temp_dir = g_dir_make_tmp ("seismo-test-XXXXXX", NULL);
+      g_assert_nonnull (temp_dir);
+      atexit (remove_temp_dir);
+    }
+  return g_build_filename (temp_dir, name, NULL);
+}

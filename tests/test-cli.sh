@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# seismo-cli end to end on a generated trace: exit codes, info JSON keys, report lines, stats, convert.
+# TAP output.
+set -u
+CLI=$1
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+GEN=$2
+n=0; failed=0
+ok() { n=$((n+1)); echo "ok $n - $1"; }
+not_ok() { n=$((n+1)); failed=$((failed+1)); echo "not ok $n - $1"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+
+"$GEN" 20000 "$DIR/t.seismo"
+check "generator writes a trace" test -s "$DIR/t.seismo"
+
+"$CLI" >/dev/null 2>&1; check "no command is a usage error (2)" test $? -eq 2
+"$CLI" frobnicate >/dev/null 2>&1; check "unknown command is a usage error (2)" test $? -eq 2
+"$CLI" info >/dev/null 2>&1; check "info without FILE is a usage error" test $? -eq 2
+"$CLI" stats --by nope "$DIR/t.seismo" >/dev/null 2>&1; check "stats --by nope is a usage error" test $? -eq 2
+err=$("$CLI" info "$DIR/missing.seismo" 2>&1 >/dev/null); rc=$?
+check "missing file fails with 1" test $rc -eq 1
+check "error names the file" grep -q "missing.seismo" <<<"$err"
+echo "hello, not a trace" > "$DIR/junk.txt"
+err=$("$CLI" info "$DIR/junk.txt" 2>&1 >/dev/null); rc=$?
+check "foreign file fails with 1 and names it" bash -c "test $rc -eq 1 && grep -q junk.txt <<<'$err'"
+
+"$CLI" info --json "$DIR/t.seismo" > "$DIR/info.json"; check "info --json exits 0" test $? -eq 0
+check "info JSON has the contract keys" python3 - "$DIR/info.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("format", "events", "cpus", "tasks", "start_ns", "end_ns", "lost_events", "event_types"):
+    assert k in d, k
+assert d["events"] == 20000, d["events"]
+assert sum(d["event_types"].values()) == d["events"]
+assert d["format"] == "seismo"
+assert d["end_ns"] >= d["start_ns"]
+PY
+
+"$CLI" report --limit 50 "$DIR/t.seismo" > "$DIR/report.txt"
+check "report --limit 50 prints 50 lines" test "$(wc -l < "$DIR/report.txt")" -eq 50
+check "report lines look like trace-cmd's" grep -qE '^ *[^ ]+-[0-9]+ +\[[0-9]{3}\] [0-9]+\.[0-9]{6}: [a-z_]+: ' "$DIR/report.txt"
+check "report is in time order" python3 - "$DIR/report.txt" <<'PY'
+import re, sys
+ts = [float(re.search(r'\] (\d+\.\d+):', l).group(1)) for l in open(sys.argv[1])]
+assert ts == sorted(ts)
+PY
+check "report --limit counts every line" test "$("$CLI" report "$DIR/t.seismo" | wc -l)" -eq 20000
+
+"$CLI" stats --by syscall --json "$DIR/t.seismo" > "$DIR/sys.json"
+check "stats --by syscall JSON" python3 - "$DIR/sys.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["syscalls"], "no syscalls"
+for s in d["syscalls"]:
+    for k in ("name", "calls", "errors", "total_ns", "avg_ns", "max_ns"):
+        assert k in s, k
+    assert s["calls"] == 0 or s["avg_ns"] == s["total_ns"] // s["calls"]
+PY
+for by in event task cpu syscall; do
+  "$CLI" stats --by $by "$DIR/t.seismo" > "$DIR/stats-$by.txt"; check "stats --by $by" test -s "$DIR/stats-$by.txt"
+  "$CLI" stats --by $by --json "$DIR/t.seismo" | python3 -c 'import json,sys; json.load(sys.stdin)'
+  check "stats --by $by --json is JSON" test $? -eq 0
+done
+
+"$CLI" convert "$DIR/t.seismo" "$DIR/copy.seismo"; check "convert to .seismo" test $? -eq 0
+check "converted file is private (0600)" test "$(stat -c %a "$DIR/copy.seismo")" = 600
+"$CLI" report "$DIR/t.seismo" > "$DIR/a.txt"; "$CLI" report "$DIR/copy.seismo" > "$DIR/b.txt"
+check "convert round trip keeps every event" cmp -s "$DIR/a.txt" "$DIR/b.txt"
+"$CLI" convert "$DIR/t.seismo" "$DIR/copy.unknownext" >/dev/null 2>&1
+check "convert to an unknown extension fails with 1" test $? -eq 1
+
+"$CLI" record --list-backends > "$DIR/backends.txt"; check "record --list-backends" test $? -eq 0
+"$CLI" record -b nosuch -o "$DIR/x.seismo" -a >/dev/null 2>&1; check "record with unknown backend is usage error" test $? -eq 2
+
+echo "1..$n"
+exit $((failed > 0))

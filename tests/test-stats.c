@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "seismo-stats.h"
+#include "seismo-test-util.h"
+
+static void
+test_syscalls_brute (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (20000, 5);
+  g_autoptr(GArray) stats = seismo_stats_by_syscall (trace, NULL);
+  gsize n_spans;
+  const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n_spans);
+  guint64 calls = 0, errors = 0, unfinished = 0, sum_calls = 0, sum_errors = 0, sum_unf = 0;
+
+  for (gsize k = 0; k < n_spans; k++)
+    {
+      gint64 ret;
+
+      if (spans[k].exit == SEISMO_NO_EVENT)
+        unfinished++;
+      else
+        {
+          calls++;
+          if (seismo_trace_syscall_span_ret (trace, &spans[k], &ret) && ret < 0)
+            errors++;
+        }
+    }
+  for (guint i = 0; i < stats->len; i++)
+    {
+      SeismoSyscallStats *st = &g_array_index (stats, SeismoSyscallStats, i);
+
+      sum_calls += st->calls;
+      sum_errors += st->errors;
+      sum_unf += st->unfinished;
+      if (st->calls)
+        {
+          g_assert_cmpuint (st->min_ns, <=, st->p50_ns);
+          g_assert_cmpuint (st->p50_ns, <=, st->p90_ns);
+          g_assert_cmpuint (st->p90_ns, <=, st->p99_ns);
+          g_assert_cmpuint (st->p99_ns, <=, st->max_ns);
+          g_assert_cmpuint (st->avg_ns, ==, st->total_ns / st->calls);
+        }
+      if (i)
+        g_assert_cmpuint (g_array_index (stats, SeismoSyscallStats, i - 1).total_ns, >=, st->total_ns);
+    }
+  g_assert_cmpuint (calls, >, 0);
+  g_assert_cmpuint (errors, >, 0);
+  g_assert_cmpuint (sum_calls, ==, calls);
+  g_assert_cmpuint (sum_errors, ==, errors);
+  g_assert_cmpuint (sum_unf, ==, unfinished);
+}
+
+static void
+test_selection (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (20000, 6);
+  gsize n = seismo_trace_get_n_events (trace);
+  g_autofree guint64 *mask = g_new0 (guint64, (n + 63) / 64);
+  SeismoSelection sel = { 0, G_MAXUINT64, mask };
+  g_autoptr(GArray) all = NULL, half = NULL, cpus = NULL;
+  guint64 total_all = 0, total_half = 0, busy = 0;
+
+  for (gsize i = 0; i < n; i += 2)
+    mask[i / 64] |= G_GUINT64_CONSTANT (1) << (i % 64);
+  all = seismo_stats_by_type (trace, NULL);
+  half = seismo_stats_by_type (trace, &sel);
+  for (guint i = 0; i < all->len; i++)
+    total_all += g_array_index (all, SeismoTypeStats, i).count;
+  for (guint i = 0; i < half->len; i++)
+    total_half += g_array_index (half, SeismoTypeStats, i).count;
+  g_assert_cmpuint (total_all, ==, n);
+  g_assert_cmpuint (total_half, ==, (n + 1) / 2);
+
+  cpus = seismo_stats_by_cpu (trace, NULL);
+  g_assert_cmpuint (cpus->len, ==, seismo_trace_get_n_cpus (trace));
+  for (guint c = 0; c < cpus->len; c++)
+    {
+      busy = g_array_index (cpus, SeismoCpuStats, c).busy_ns;
+      g_assert_cmpuint (busy, <=, seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace));
+    }
+}
+
+static void
+test_percentile (void)
+{
+  const guint64 v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+
+  g_assert_cmpuint (seismo_stats_percentile (v, 10, 0.5), ==, 5);
+  g_assert_cmpuint (seismo_stats_percentile (v, 10, 0.9), ==, 9);
+  g_assert_cmpuint (seismo_stats_percentile (v, 10, 0.99), ==, 10);
+  g_assert_cmpuint (seismo_stats_percentile (v, 10, 0.0), ==, 1);
+  g_assert_cmpuint (seismo_stats_percentile (v, 0, 0.5), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/stats/syscalls-brute", test_syscalls_brute);
+  g_test_add_func ("/stats/selection", test_selection);
+  g_test_add_func ("/stats/percentile", test_percentile);
+  return g_test_run ();
+}

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <string.h>
+
+#include "seismo-trace-builder.h"
+#include "seismo-test-util.h"
+
+static const SeismoSymbol open_flags[] = { { 0x40, "O_CREAT" }, { 0x1, "O_WRONLY" }, { 0x200, "O_TRUNC" } };
+static const SeismoSymbol whence[] = { { 0, "SEEK_SET" }, { 1, "SEEK_CUR" } };
+
+static void
+test_field_types (void)
+{
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  const SeismoFieldInfo fields[] = {
+    { "seq", SEISMO_FIELD_UINT, 8, 0 },
+    { "neg", SEISMO_FIELD_INT, 8, 0 },
+    { "ptr", SEISMO_FIELD_POINTER, 8, 0 },
+    { "name", SEISMO_FIELD_STRING, 0, 0 },
+    { "raw", SEISMO_FIELD_BYTES, 0, 0 },
+    { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX },
+    { "flags", SEISMO_FIELD_UINT, 4, SEISMO_DISPLAY_FLAGS, open_flags, G_N_ELEMENTS (open_flags) },
+    { "whence", SEISMO_FIELD_UINT, 4, SEISMO_DISPLAY_SYMBOL, whence, G_N_ELEMENTS (whence) },
+    { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO },
+    { "state", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_SCHED_STATE },
+    { "nr", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL },
+    { "dfd", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_FD },
+    { "sig", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_SIGNAL },
+  };
+  const guint8 raw[] = { 0, 1, 2, 0xff };
+  const guint64 args[] = { 3, 0x7ffd1234, G_MAXUINT64 };
+  guint type = seismo_trace_builder_add_event_type (b, "test", "all", fields, G_N_ELEMENTS (fields), NULL);
+  g_autoptr(SeismoTrace) trace = NULL;
+  SeismoValue v[G_N_ELEMENTS (fields)];
+  g_autofree char *text = NULL;
+
+  g_assert_cmpuint (seismo_trace_builder_add_event_type (b, "test", "all", fields, 1, NULL), ==, type);
+  seismo_trace_builder_begin_event (b, 100, 1, 42, type);
+  seismo_trace_builder_push_uint (b, 7);
+  seismo_trace_builder_push_int (b, G_MININT64);
+  seismo_trace_builder_push_uint (b, 0xffffffff81000000ull);
+  seismo_trace_builder_push_string (b, "/etc/passwd");
+  seismo_trace_builder_push_bytes (b, raw, sizeof raw);
+  seismo_trace_builder_push_uint_array (b, args, G_N_ELEMENTS (args));
+  seismo_trace_builder_push_uint (b, 0x241 | 0x8000);
+  seismo_trace_builder_push_uint (b, 1);
+  seismo_trace_builder_push_int (b, -2);
+  seismo_trace_builder_push_int (b, 0x1 | 0x100);
+  seismo_trace_builder_push_uint (b, 257);
+  seismo_trace_builder_push_int (b, -100);
+  seismo_trace_builder_push_int (b, 11);
+  seismo_trace_builder_end_event (b);
+  /* Missing fields read as zero. */
+  seismo_trace_builder_begin_event (b, 200, 0, 42, type);
+  seismo_trace_builder_push_uint (b, 8);
+  seismo_trace_builder_end_event (b);
+  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
+  trace = seismo_trace_builder_finish (b);
+
+  g_assert_cmpuint (seismo_trace_get_n_events (trace), ==, 2);
+  g_assert_cmpuint (seismo_trace_event_fields (trace, 0, v, G_N_ELEMENTS (v)), ==, G_N_ELEMENTS (fields));
+  g_assert_cmpuint (v[0].u, ==, 7);
+  g_assert_cmpint (v[1].i, ==, G_MININT64);
+  g_assert_cmpuint (v[2].u, ==, 0xffffffff81000000ull);
+  g_assert_cmpstr (v[3].str, ==, "/etc/passwd");
+  g_assert_cmpmem (v[4].data, v[4].len, raw, sizeof raw);
+  g_assert_cmpuint (v[5].u, ==, 3);
+  g_assert_cmpint (v[8].i, ==, -2);
+
+  text = seismo_trace_event_format (trace, 0);
+  g_assert_nonnull (strstr (text, "ptr=0xffffffff81000000"));
+  g_assert_nonnull (strstr (text, "args=(3, 7ffd1234, ffffffffffffffff)"));
+  g_assert_nonnull (strstr (text, "flags=O_CREAT|O_WRONLY|O_TRUNC|0x8000"));
+  g_assert_nonnull (strstr (text, "whence=SEEK_CUR"));
+  g_assert_nonnull (strstr (text, "ret=-1 ENOENT ("));
+  g_assert_nonnull (strstr (text, "state=S+"));
+  g_assert_nonnull (strstr (text, "nr=openat"));
+  g_assert_nonnull (strstr (text, "dfd=AT_FDCWD"));
+  g_assert_nonnull (strstr (text, "sig=SIGSEGV"));
+  g_assert_nonnull (strstr (text, "raw=000102ff"));
+
+  g_assert_cmpuint (seismo_trace_event_fields (trace, 1, v, G_N_ELEMENTS (v)), ==, G_N_ELEMENTS (fields));
+  g_assert_cmpuint (v[0].u, ==, 8);
+  g_assert_cmpstr (v[3].str, ==, "");
+  g_assert_cmpuint (v[4].len, ==, 0);
+  g_assert_true (seismo_trace_event_field_by_name (trace, 0, "name", &v[0]));
+  g_assert_cmpstr (v[0].str, ==, "/etc/passwd");
+  g_assert_false (seismo_trace_event_field_by_name (trace, 0, "nope", &v[0]));
+}
+
+static void
+test_big_bytes_cut (void)
+{
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  const SeismoFieldInfo fields[] = { { "raw", SEISMO_FIELD_BYTES, 0, 0 }, { "after", SEISMO_FIELD_UINT, 8, 0 } };
+  guint type = seismo_trace_builder_add_event_type (b, "test", "big", fields, 2, NULL);
+  g_autofree guint8 *big = g_malloc0 (1 << 20);
+  g_autoptr(SeismoTrace) trace = NULL;
+  SeismoValue v[2];
+
+  seismo_trace_builder_begin_event (b, 1, 0, 1, type);
+  seismo_trace_builder_push_bytes (b, big, 1 << 20);
+  seismo_trace_builder_push_uint (b, 99);
+  seismo_trace_builder_end_event (b);
+  trace = seismo_trace_builder_finish (b);
+  g_assert_cmpuint (seismo_trace_event_fields (trace, 0, v, 2), ==, 2);
+  g_assert_cmpuint (v[0].len, <, 65536);
+  g_assert_cmpuint (v[1].u, ==, 99);
+}
+
+static void
+test_sort_and_blocks (void)
+{
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  const SeismoFieldInfo fields[] = { { "seq", SEISMO_FIELD_UINT, 8, 0 }, { "tag", SEISMO_FIELD_STRING, 0, 0 } };
+  guint type = seismo_trace_builder_add_event_type (b, "test", "seq", fields, 2, NULL);
+  const guint n = 200000;
+  g_autoptr(SeismoTrace) trace = NULL;
+  const guint64 *ts;
+
+  /* Two interleaved "CPU streams" appended one after the other, with equal times between them. */
+  for (guint cpu = 0; cpu < 2; cpu++)
+    for (guint i = cpu; i < n; i += 2)
+      {
+        char tag[16];
+
+        g_snprintf (tag, sizeof tag, "t%u", i % 1000);
+        seismo_trace_builder_begin_event (b, 1000 + i / 2 * 10 + cpu, cpu, 10 + cpu, type);
+        seismo_trace_builder_push_uint (b, i);
+        seismo_trace_builder_push_string (b, tag);
+        seismo_trace_builder_end_event (b);
+      }
+  trace = seismo_trace_builder_finish (b);
+  ts = seismo_trace_get_times (trace);
+  g_assert_cmpuint (seismo_trace_get_n_events (trace), ==, n);
+  g_assert_cmpuint (seismo_trace_get_n_cpus (trace), ==, 2);
+  for (guint i = 0; i < n; i++)
+    {
+      SeismoValue v[2];
+      char tag[16];
+
+      g_assert_cmpuint (seismo_trace_event_fields (trace, i, v, 2), ==, 2);
+      g_assert_cmpuint (v[0].u, ==, i);
+      g_snprintf (tag, sizeof tag, "t%u", i % 1000);
+      g_assert_cmpstr (v[1].str, ==, tag);
+      g_assert_cmpuint (seismo_trace_event_cpu (trace, i), ==, i % 2);
+      g_assert_cmpint (seismo_trace_event_task (trace, i)->tid, ==, 10 + (gint) (i % 2));
+      if (i)
+        g_assert_cmpuint (ts[i - 1], <=, ts[i]);
+    }
+}
+
+static void
+test_tasks (void)
+{
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  guint type = seismo_trace_builder_add_event_type (b, "test", "tick", NULL, 0, NULL);
+  g_autoptr(SeismoTrace) trace = NULL;
+  SeismoTaskId first, second;
+
+  seismo_trace_builder_set_task_comm (b, 50, "bash", 10);
+  seismo_trace_builder_set_task_pid (b, 50, 50);
+  seismo_trace_builder_begin_event (b, 10, 0, 50, type);
+  seismo_trace_builder_end_event (b);
+  seismo_trace_builder_set_task_comm (b, 50, "ls", 20);
+  seismo_trace_builder_begin_event (b, 30, 0, 50, type);
+  seismo_trace_builder_end_event (b);
+  seismo_trace_builder_task_exited (b, 50, 40);
+  /* Not a new process: still the same task until a fork reuses the tid. */
+  seismo_trace_builder_begin_event (b, 41, 0, 50, type);
+  seismo_trace_builder_end_event (b);
+  seismo_trace_builder_task_new (b, 50, 100);
+  seismo_trace_builder_set_task_comm (b, 50, "cat", 100);
+  seismo_trace_builder_begin_event (b, 110, 1, 50, type);
+  seismo_trace_builder_end_event (b);
+  trace = seismo_trace_builder_finish (b);
+
+  g_assert_cmpuint (seismo_trace_get_n_tasks (trace), ==, 2);
+  first = seismo_trace_get_tasks (trace)[0];
+  second = seismo_trace_get_tasks (trace)[3];
+  g_assert_cmpuint (first, ==, seismo_trace_get_tasks (trace)[2]);
+  g_assert_cmpuint (first, !=, second);
+  g_assert_cmpstr (seismo_trace_task_comm_at (trace, first, 15), ==, "bash");
+  g_assert_cmpstr (seismo_trace_task_comm_at (trace, first, 5), ==, "bash");
+  g_assert_cmpstr (seismo_trace_task_comm_at (trace, first, 25), ==, "ls");
+  g_assert_cmpstr (seismo_trace_task_comm_at (trace, second, 200), ==, "cat");
+  g_assert_cmpstr (seismo_trace_get_string (trace, seismo_trace_get_task (trace, first)->comm), ==, "ls");
+  g_assert_cmpint (seismo_trace_get_task (trace, first)->pid, ==, 50);
+  g_assert_cmpuint (seismo_trace_find_task (trace, 50, 30), ==, first);
+  g_assert_cmpuint (seismo_trace_find_task (trace, 50, 150), ==, second);
+  g_assert_cmpuint (seismo_trace_find_task (trace, 51, 150), ==, SEISMO_NO_TASK);
+}
+
+/* A hand-made scheduling story with known derived intervals. */
+static void
+test_derived (void)
+{
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  const SeismoFieldInfo sw[] = {
+    { "prev_comm", SEISMO_FIELD_STRING }, { "prev_pid", SEISMO_FIELD_INT }, { "prev_prio", SEISMO_FIELD_INT },
+    { "prev_state", SEISMO_FIELD_INT }, { "next_comm", SEISMO_FIELD_STRING }, { "next_pid", SEISMO_FIELD_INT },
+    { "next_prio", SEISMO_FIELD_INT },
+  };
+  const SeismoFieldInfo wk[] = { { "comm", SEISMO_FIELD_STRING }, { "pid", SEISMO_FIELD_INT },
+                                 { "prio", SEISMO_FIELD_INT }, { "target_cpu", SEISMO_FIELD_INT } };
+  const SeismoFieldInfo en[] = { { "dfd", SEISMO_FIELD_INT }, { "filename", SEISMO_FIELD_STRING } };
+  const SeismoFieldInfo ex[] = { { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO } };
+  const SeismoFieldInfo irq[] = { { "irq", SEISMO_FIELD_INT }, { "name", SEISMO_FIELD_STRING } };
+  guint t_sw = seismo_trace_builder_add_event_type (b, "sched", "sched_switch", sw, 7, NULL);
+  guint t_wk = seismo_trace_builder_add_event_type (b, "sched", "sched_waking", wk, 4, NULL);
+  guint t_en = seismo_trace_builder_add_event_type (b, "syscalls", "sys_enter_openat", en, 2, NULL);
+  guint t_ex = seismo_trace_builder_add_event_type (b, "syscalls", "sys_exit_openat", ex, 1, NULL);
+  guint t_rd = seismo_trace_builder_add_event_type (b, "syscalls", "sys_enter_read", en, 2, NULL);
+  guint t_ii = seismo_trace_builder_add_event_type (b, "irq", "irq_handler_entry", irq, 2, NULL);
+  guint t_io = seismo_trace_builder_add_event_type (b, "irq", "irq_handler_exit", irq, 1, NULL);
+  g_autoptr(SeismoTrace) trace = NULL;
+  const SeismoSyscallSpan *spans;
+  const SeismoInterval *iv;
+  gsize n;
+  gint64 ret;
+
+#define SWITCH(t, cpu, prev, next) G_STMT_START { \
+    seismo_trace_builder_begin_event (b, t, cpu, prev, t_sw); \
+    seismo_trace_builder_push_string (b, "p"); seismo_trace_builder_push_int (b, prev); \
+    seismo_trace_builder_push_int (b, 120); seismo_trace_builder_push_int (b, 1); \
+    seismo_trace_builder_push_string (b, "n"); seismo_trace_builder_push_int (b, next); \
+    seismo_trace_builder_push_int (b, 120); seismo_trace_builder_end_event (b); } G_STMT_END
+
+  SWITCH (100, 0, 7, 0);                                  /* ev0: 7 ran since before the trace */
+  seismo_trace_builder_begin_event (b, 150, 1, 0, t_wk);  /* ev1: waking 8 */
+  seismo_trace_builder_push_string (b, "b"); seismo_trace_builder_push_int (b, 8);
+  seismo_trace_builder_end_event (b);
+  SWITCH (200, 0, 0, 8);                                  /* ev2: 8 runs on cpu 0: wakeup latency 50 */
+  seismo_trace_builder_begin_event (b, 210, 0, 8, t_en);  /* ev3 */
+  seismo_trace_builder_push_int (b, -100); seismo_trace_builder_push_string (b, "/nope");
+  seismo_trace_builder_end_event (b);
+  seismo_trace_builder_begin_event (b, 220, 0, 8, t_ii);  /* ev4 */
+  seismo_trace_builder_push_int (b, 24); seismo_trace_builder_end_event (b);
+  seismo_trace_builder_begin_event (b, 225, 0, 8, t_io);  /* ev5 */
+  seismo_trace_builder_push_int (b, 24); seismo_trace_builder_end_event (b);
+  seismo_trace_builder_begin_event (b, 240, 0, 8, t_ex);  /* ev6: openat = -ENOENT after 30 */
+  seismo_trace_builder_push_int (b, -2); seismo_trace_builder_end_event (b);
+  seismo_trace_builder_begin_event (b, 250, 0, 8, t_rd);  /* ev7: read never returns */
+  seismo_trace_builder_end_event (b);
+  SWITCH (300, 0, 8, 0);                                  /* ev8: 8 ran 200..300 */
+  SWITCH (400, 1, 0, 9);                                  /* ev9: 9 runs on cpu 1 until the end */
+  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
+  trace = seismo_trace_builder_finish (b);
+
+  spans = seismo_trace_get_syscall_spans (trace, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (spans[0].enter, ==, 3);
+  g_assert_cmpuint (spans[0].exit, ==, 6);
+  g_assert_cmpstr (seismo_trace_get_syscall_name (trace, spans[0].syscall), ==, "openat");
+  g_assert_true (seismo_trace_syscall_span_ret (trace, &spans[0], &ret));
+  g_assert_cmpint (ret, ==, -2);
+  g_assert_cmpuint (spans[1].enter, ==, 7);
+  g_assert_cmpuint (spans[1].exit, ==, SEISMO_NO_EVENT);
+  g_assert_cmpstr (seismo_trace_get_syscall_name (trace, spans[1].syscall), ==, "read");
+  g_assert_false (seismo_trace_syscall_span_ret (trace, &spans[1], &ret));
+
+  iv = seismo_trace_get_cpu_runs (trace, 0, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (iv[0].start, ==, SEISMO_NO_EVENT);
+  g_assert_cmpuint (iv[0].end, ==, 0);
+  g_assert_cmpint (seismo_trace_get_task (trace, iv[0].task)->tid, ==, 7);
+  g_assert_cmpuint (iv[1].start, ==, 2);
+  g_assert_cmpuint (iv[1].end, ==, 8);
+  g_assert_cmpint (seismo_trace_get_task (trace, iv[1].task)->tid, ==, 8);
+  iv = seismo_trace_get_cpu_runs (trace, 1, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (iv[0].end, ==, SEISMO_NO_EVENT);
+  g_assert_cmpuint (seismo_trace_interval_end_ns (trace, &iv[0]), ==, 400);
+
+  iv = seismo_trace_get_intervals (trace, SEISMO_INTERVAL_WAKEUP, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (seismo_trace_interval_end_ns (trace, &iv[0]) -
+                    seismo_trace_interval_start_ns (trace, &iv[0]), ==, 50);
+  iv = seismo_trace_get_intervals (trace, SEISMO_INTERVAL_IRQ, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (iv[0].key, ==, 24);
+  g_assert_cmpuint (iv[0].start, ==, 4);
+  g_assert_cmpuint (iv[0].end, ==, 5);
+#undef SWITCH
+}
+
+static void
+test_snapshot (void)
+{
+  SeismoTraceBuilder *b = seismo_test_make_builder (5000, 3);
+  g_autoptr(SeismoTrace) snap = seismo_trace_builder_snapshot (b);
+  g_autoptr(SeismoTrace) done = seismo_trace_builder_finish (b);
+
+  g_assert_cmpuint (seismo_trace_get_n_events (snap), ==, 5000);
+  g_assert_cmpuint (seismo_trace_get_n_events (done), ==, 5000);
+  g_assert_cmpmem (seismo_trace_get_times (snap), 5000 * 8, seismo_trace_get_times (done), 5000 * 8);
+  for (SeismoEventId i = 0; i < 5000; i += 7)
+    {
+      g_autofree char *a = seismo_trace_event_format (snap, i);
+      g_autofree char *c = seismo_trace_event_format (done, i);
+
+      g_assert_cmpstr (a, ==, c);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/builder/field-types", test_field_types);
+  g_test_add_func ("/builder/big-bytes-cut", test_big_bytes_cut);
+  g_test_add_func ("/builder/sort-and-blocks", test_sort_and_blocks);
+  g_test_add_func ("/builder/tasks", test_tasks);
+  g_test_add_func ("/builder/derived", test_derived);
+  g_test_add_func ("/builder/snapshot", test_snapshot);
+  return g_test_run ();
+}

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Installs every Debian 12 package Seismo needs to build, test and run. Idempotent.
+set -euo pipefail
+PKGS=()
+# build
+PKGS+=(build-essential meson ninja-build pkg-config python3 gettext)
+# data layer
+PKGS+=(libglib2.0-dev libzstd-dev libjson-glib-dev)
+# backends
+PKGS+=(libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd)
+PKGS+=(libbpf-dev bpftool clang llvm libseccomp-dev systemtap-sdt-dev linux-libc-dev)
+# app
+PKGS+=(libgtk-4-dev libadwaita-1-dev desktop-file-utils appstream xvfb xauth imagemagick dbus-x11)
+# tests and benchmarks
+PKGS+=(strace valgrind bpftrace hyperfine)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,736 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-widgets"
+
+#include <string.h>
+
+#include "seismo-timeline-data-private.h"
+
+static void
+seq_init (SeismoTimelineData *d,
+          SeismoSeq          *s,
+          SeismoSeqKind       kind,
+          gsize               n)
+{
+  s->kind = kind;
+  s->n = n;
+}
+
+static void
+seq_build_samples (SeismoTimelineData *d,
+                   SeismoSeq          *s)
+{
+  s->n_samples = (s->n + (1u << SEISMO_SEQ_SAMPLE_SHIFT) - 1) >> SEISMO_SEQ_SAMPLE_SHIFT;
+  s->samples = g_new (guint64, MAX (s->n_samples, 1));
+  for (gsize k = 0; k < s->n_samples; k++)
+    s->samples[k] = _seismo_seq_start (d, s, k << SEISMO_SEQ_SAMPLE_SHIFT);
+}
+
+static void
+seq_clear (SeismoSeq *s)
+{
+  g_clear_pointer (&s->samples, g_free);
+}
+
+/* An owned sequence must stay sorted by start for the searches to hold; derived data from damaged
+ * inputs might not be, so the order is checked once and repaired by a stable sort. */
+typedef struct {
+  SeismoTimelineData *d;
+  SeismoSeq          *s;
+} SortCtx;
+
+static int
+compare_idx_by_start (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      user_data)
+{
+  SortCtx *ctx = user_data;
+  SeismoSeq one = *ctx->s;
+  guint64 ta, tb;
+
+  one.n = 1;
+  one.idx = a;
+  ta = _seismo_seq_start (ctx->d, &one, 0);
+  one.idx = b;
+  tb = _seismo_seq_start (ctx->d, &one, 0);
+  return ta < tb ? -1 : ta > tb;
+}
+
+static void
+seq_ensure_sorted (SeismoTimelineData *d,
+                   SeismoSeq          *s,
+                   guint32            *idx)
+{
+  SortCtx ctx = { d, s };
+
+  for (gsize i = 1; i < s->n; i++)
+    if (_seismo_seq_start (d, s, i) < _seismo_seq_start (d, s, i - 1))
+      {
+        g_sort_array (idx, s->n, sizeof (guint32), compare_idx_by_start, &ctx);
+        return;
+      }
+}
+
+static int
+compare_pairs (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  const guint64 *x = a, *y = b;
+
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static int
+compare_lost (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const SeismoLostEvents *x = a, *y = b;
+
+  return x->time_ns < y->time_ns ? -1 : x->time_ns > y->time_ns;
+}
+
+static int
+compare_processes (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      user_data)
+{
+  const SeismoTimelineProcess *x = a, *y = b;
+
+  return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int
+compare_tasks (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  SeismoTrace *trace = user_data;
+  const SeismoTask *x = seismo_trace_get_task (trace, *(const SeismoTaskId *) a);
+  const SeismoTask *y = seismo_trace_get_task (trace, *(const SeismoTaskId *) b);
+  gboolean xm = x->tid == x->pid, ym = y->tid == y->pid;
+
+  if (xm != ym)
+    return xm ? -1 : 1;
+  return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static guint
+color_for_id (gint32 id)
+{
+  guint32 h = (guint32) id * 2654435761u;
+
+  return (h >> 16) % SEISMO_TIMELINE_N_TASK_COLORS;
+}
+
+/* Splits items (given in time order by `order`, or 0..n-1) into one index list per task, keeping
+ * the time order (a stable counting sort). Returns the next free slot of the store. */
+static guint32 *
+group_by_task (SeismoTimelineData *d,
+               guint32            *store,
+               gsize               n,
+               const guint32      *order,
+               SeismoTaskId      (*task_of) (SeismoTimelineData *, guint32),
+               gsize               seq_offset,
+               SeismoSeqKind       kind,
+               const SeismoInterval *base)
+{
+  gsize *count = g_new0 (gsize, d->n_tasks + 1);
+  gsize *pos = g_new (gsize, d->n_tasks + 1);
+  gsize off = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 item = order != NULL ? order[i] : (guint32) i;
+      SeismoTaskId t = task_of (d, item);
+
+      if (t < d->n_tasks)
+        count[t]++;
+    }
+  for (guint t = 0; t < d->n_tasks; t++)
+    {
+      SeismoSeq *s = (SeismoSeq *) ((guint8 *) &d->tasks[t] + seq_offset);
+
+      seq_init (d, s, kind, count[t]);
+      s->idx = store + off;
+      s->intervals = base;
+      pos[t] = off;
+      off += count[t];
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 item = order != NULL ? order[i] : (guint32) i;
+      SeismoTaskId t = task_of (d, item);
+
+      if (t < d->n_tasks)
+        store[pos[t]++] = item;
+    }
+  g_free (count);
+  g_free (pos);
+  return store + off;
+}
+
+static SeismoTaskId
+run_task (SeismoTimelineData *d,
+          guint32             item)
+{
+  return d->runs[item].task;
+}
+
+static SeismoTaskId
+wakeup_task (SeismoTimelineData *d,
+             guint32             item)
+{
+  return d->wakeups[item].task;
+}
+
+static SeismoTaskId
+span_task (SeismoTimelineData *d,
+           guint32             item)
+{
+  const SeismoTaskId *tasks = seismo_trace_get_tasks (d->trace);
+
+  return tasks[d->spans[item].enter];
+}
+
+static SeismoTaskId
+event_task (SeismoTimelineData *d,
+            guint32             item)
+{
+  const SeismoTaskId *tasks = seismo_trace_get_tasks (d->trace);
+
+  return tasks[item];
+}
+
+static gboolean
+kind_is_instant (SeismoEventKind kind)
+{
+  switch (kind)
+    {
+    case SEISMO_KIND_SYSCALL_ENTER:
+    case SEISMO_KIND_SYSCALL_EXIT:
+    case SEISMO_KIND_SCHED_SWITCH:
+    case SEISMO_KIND_IRQ_ENTRY:
+    case SEISMO_KIND_IRQ_EXIT:
+    case SEISMO_KIND_SOFTIRQ_ENTRY:
+    case SEISMO_KIND_SOFTIRQ_EXIT:
+      return FALSE;
+    case SEISMO_KIND_GENERIC:
+    case SEISMO_KIND_SCHED_WAKEUP:
+    case SEISMO_KIND_SCHED_WAKING:
+    case SEISMO_KIND_PROCESS_FORK:
+    case SEISMO_KIND_PROCESS_EXEC:
+    case SEISMO_KIND_PROCESS_EXIT:
+    case SEISMO_KIND_SIGNAL:
+    case SEISMO_KIND_TASK_RENAME:
+    case SEISMO_KIND_N:
+    default:
+      return TRUE;
+    }
+}
+
+/* RUN intervals come grouped by CPU; the per-task lists need them in global time order. Walking
+ * the events once in order and taking each CPU's next run when its starting switch goes by gives
+ * that order without a sort. */
+static guint32 *
+runs_in_time_order (SeismoTimelineData *d,
+                    gsize               n_runs)
+{
+  guint32 *order = g_new (guint32, MAX (n_runs, 1));
+  guint n_trace_cpus = seismo_trace_get_n_cpus (d->trace);
+  gsize *cursor = g_new0 (gsize, MAX (n_trace_cpus, 1));
+  gsize *limit = g_new0 (gsize, MAX (n_trace_cpus, 1));
+  const guint16 *cpus = seismo_trace_get_cpus (d->trace);
+  gsize n = 0;
+
+  for (guint c = 0; c < n_trace_cpus; c++)
+    {
+      gsize n_cpu_runs;
+      const SeismoInterval *r = seismo_trace_get_cpu_runs (d->trace, c, &n_cpu_runs);
+
+      cursor[c] = n_cpu_runs > 0 ? (gsize) (r - d->runs) : 0;
+      limit[c] = cursor[c] + n_cpu_runs;
+      /* Runs that began before the trace come first. */
+      while (cursor[c] < limit[c] && d->runs[cursor[c]].start == SEISMO_NO_EVENT)
+        order[n++] = (guint32) cursor[c]++;
+    }
+  for (gsize e = 0; e < d->n_events && n < n_runs; e++)
+    {
+      guint c = cpus[e];
+
+      if (c < n_trace_cpus && cursor[c] < limit[c] && d->runs[cursor[c]].start == e)
+        order[n++] = (guint32) cursor[c]++;
+    }
+  /* Anything the walk missed (a run not starting at an event of its CPU) goes last, then is
+   * sorted into place per task by seq_ensure_sorted(). */
+  for (guint c = 0; c < n_trace_cpus; c++)
+    while (cursor[c] < limit[c] && n < n_runs)
+      order[n++] = (guint32) cursor[c]++;
+  g_free (cursor);
+  g_free (limit);
+  return order;
+}
+
+static void
+build_cpus (SeismoTimelineData *d)
+{
+  gsize n_irq, n_softirq, n_all;
+  const SeismoInterval *irq = seismo_trace_get_intervals (d->trace, SEISMO_INTERVAL_IRQ, &n_irq);
+  const SeismoInterval *soft = seismo_trace_get_intervals (d->trace, SEISMO_INTERVAL_SOFTIRQ,
+                                                            &n_softirq);
+  guint n_trace_cpus = seismo_trace_get_n_cpus (d->trace);
+  const guint16 *cpus = seismo_trace_get_cpus (d->trace);
+  gsize *count, *pos;
+  guint last_busy = 0;
+  gboolean any = FALSE;
+
+  for (guint c = 0; c < n_trace_cpus; c++)
+    {
+      gsize n;
+
+      seismo_trace_get_cpu_runs (d->trace, c, &n);
+      if (n > 0)
+        {
+          last_busy = c + 1;
+          any = TRUE;
+        }
+    }
+  d->n_cpus = any ? last_busy : 0;
+  d->cpu_runs = g_new0 (SeismoSeq, MAX (d->n_cpus, 1));
+  d->cpu_irqs = g_new0 (SeismoSeq, MAX (d->n_cpus, 1));
+  for (guint c = 0; c < d->n_cpus; c++)
+    {
+      gsize n;
+      const SeismoInterval *r = seismo_trace_get_cpu_runs (d->trace, c, &n);
+
+      seq_init (d, &d->cpu_runs[c], SEISMO_SEQ_INTERVALS, n);
+      d->cpu_runs[c].intervals = r;
+      seq_build_samples (d, &d->cpu_runs[c]);
+    }
+
+  /* IRQs and softirqs of each CPU in one list; both inputs are sorted by start, so a merge keeps
+   * each CPU's list in time order. */
+  n_all = n_irq + n_softirq;
+  d->irqs = g_new (SeismoInterval, MAX (n_all, 1));
+  count = g_new0 (gsize, d->n_cpus + 1);
+  pos = g_new0 (gsize, d->n_cpus + 1);
+  for (gsize i = 0; i < n_irq; i++)
+    if (irq[i].start < d->n_events && cpus[irq[i].start] < d->n_cpus)
+      count[cpus[irq[i].start]]++;
+  for (gsize i = 0; i < n_softirq; i++)
+    if (soft[i].start < d->n_events && cpus[soft[i].start] < d->n_cpus)
+      count[cpus[soft[i].start]]++;
+  for (guint c = 0, off = 0; c < d->n_cpus; c++)
+    {
+      pos[c] = off;
+      seq_init (d, &d->cpu_irqs[c], SEISMO_SEQ_INTERVALS, count[c]);
+      d->cpu_irqs[c].intervals = d->irqs + off;
+      off += count[c];
+    }
+  for (gsize i = 0, j = 0; i < n_irq || j < n_softirq;)
+    {
+      SeismoInterval iv;
+      guint c;
+
+      if (j >= n_softirq || (i < n_irq && irq[i].start <= soft[j].start))
+        iv = irq[i++];
+      else
+        {
+          iv = soft[j++];
+          iv.key |= SEISMO_TIMELINE_SOFTIRQ_BIT;
+        }
+      if (iv.start >= d->n_events || (c = cpus[iv.start]) >= d->n_cpus)
+        continue;
+      d->irqs[pos[c]++] = iv;
+    }
+  for (guint c = 0; c < d->n_cpus; c++)
+    seq_build_samples (d, &d->cpu_irqs[c]);
+  g_free (count);
+  g_free (pos);
+}
+
+static gboolean
+build_tasks (SeismoTimelineData *d,
+             GCancellable       *cancellable)
+{
+  gsize n_runs, n_wakeups, n_instants = 0;
+  const guint16 *types = seismo_trace_get_types (d->trace);
+  guint n_types = seismo_trace_get_n_event_types (d->trace);
+  g_autofree gboolean *instant_type = g_new0 (gboolean, MAX (n_types, 1));
+  g_autofree guint32 *run_order = NULL;
+  g_autofree guint32 *instants = NULL;
+  guint32 *next;
+
+  d->runs = seismo_trace_get_intervals (d->trace, SEISMO_INTERVAL_RUN, &n_runs);
+  d->wakeups = seismo_trace_get_intervals (d->trace, SEISMO_INTERVAL_WAKEUP, &n_wakeups);
+  d->spans = seismo_trace_get_syscall_spans (d->trace, &d->n_spans);
+
+  for (guint t = 0; t < n_types; t++)
+    instant_type[t] = kind_is_instant (seismo_trace_get_event_type (d->trace, t)->kind);
+  for (gsize e = 0; e < d->n_events; e++)
+    n_instants += instant_type[types[e]];
+  instants = g_new (guint32, MAX (n_instants, 1));
+  for (gsize e = 0, k = 0; e < d->n_events; e++)
+    if (instant_type[types[e]])
+      instants[k++] = (guint32) e;
+
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+  run_order = runs_in_time_order (d, n_runs);
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+
+  d->store = g_new (guint32, MAX (n_runs + n_wakeups + d->n_spans + n_instants, 1));
+  next = group_by_task (d, d->store, n_runs, run_order, run_task,
+                        G_STRUCT_OFFSET (SeismoTimelineTask, runs),
+                        SEISMO_SEQ_INTERVAL_IDX, d->runs);
+  next = group_by_task (d, next, n_wakeups, NULL, wakeup_task,
+                        G_STRUCT_OFFSET (SeismoTimelineTask, wakeups),
+                        SEISMO_SEQ_INTERVAL_IDX, d->wakeups);
+  next = group_by_task (d, next, d->n_spans, NULL, span_task,
+                        G_STRUCT_OFFSET (SeismoTimelineTask, spans),
+                        SEISMO_SEQ_SPAN_IDX, NULL);
+  group_by_task (d, next, n_instants, instants, event_task,
+                 G_STRUCT_OFFSET (SeismoTimelineTask, instants),
+                 SEISMO_SEQ_EVENTS, NULL);
+
+  for (guint t = 0; t < d->n_tasks; t++)
+    {
+      SeismoTimelineTask *tt = &d->tasks[t];
+      const SeismoTask *task = seismo_trace_get_task (d->trace, t);
+
+      tt->spans.last_ns = task->last_ns;
+      seq_ensure_sorted (d, &tt->runs, (guint32 *) tt->runs.idx);
+      seq_ensure_sorted (d, &tt->wakeups, (guint32 *) tt->wakeups.idx);
+      seq_build_samples (d, &tt->runs);
+      seq_build_samples (d, &tt->wakeups);
+      seq_build_samples (d, &tt->spans);
+      seq_build_samples (d, &tt->instants);
+      tt->color = color_for_id (task->tid);
+      tt->process = G_MAXUINT;
+      if ((t & 1023) == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+build_activity (SeismoTimelineData *d,
+                guint               p,
+                GArray             *pairs,
+                gsize              *offsets)
+{
+  SeismoTimelineProcess *proc = &d->processes[p];
+  gboolean use_runs = FALSE;
+  gsize first = pairs->len / 2;
+  gsize out;
+
+  for (guint k = 0; k < proc->n_tasks; k++)
+    use_runs |= d->tasks[proc->tasks[k]].runs.n > 0;
+  for (guint k = 0; k < proc->n_tasks; k++)
+    {
+      const SeismoSeq *s = use_runs ? &d->tasks[proc->tasks[k]].runs
+                                    : &d->tasks[proc->tasks[k]].spans;
+
+      for (gsize i = 0; i < s->n; i++)
+        {
+          guint64 pair[2] = { _seismo_seq_start (d, s, i), _seismo_seq_end (d, s, i) };
+
+          g_array_append_vals (pairs, pair, 2);
+        }
+    }
+  if (proc->n_tasks > 1)
+    g_sort_array ((guint64 *) pairs->data + 2 * first, pairs->len / 2 - first,
+                  2 * sizeof (guint64), compare_pairs, NULL);
+  /* Merge what overlaps (threads running at once on several CPUs). */
+  out = first;
+  for (gsize i = first; i < pairs->len / 2; i++)
+    {
+      guint64 *cur = &g_array_index (pairs, guint64, 2 * i);
+      guint64 *last = &g_array_index (pairs, guint64, 2 * (out - 1));
+
+      if (out > first && cur[0] <= last[1])
+        last[1] = MAX (last[1], cur[1]);
+      else
+        {
+          guint64 *dst = &g_array_index (pairs, guint64, 2 * out);
+
+          dst[0] = cur[0];
+          dst[1] = cur[1];
+          out++;
+        }
+    }
+  g_array_set_size (pairs, 2 * out);
+  offsets[p] = first;
+  offsets[p + 1] = out;
+}
+
+static void
+build_processes (SeismoTimelineData *d)
+{
+  g_autoptr(GHashTable) by_pid = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) procs = g_array_new (FALSE, TRUE, sizeof (SeismoTimelineProcess));
+  g_autoptr(GArray) pairs = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autofree gsize *fill = NULL;
+  g_autofree gsize *offsets = NULL;
+  guint n_shown = 0;
+
+  for (guint t = 0; t < d->n_tasks; t++)
+    {
+      const SeismoTask *task = seismo_trace_get_task (d->trace, t);
+      SeismoTimelineTask *tt = &d->tasks[t];
+      gsize n_task_events = 0;
+      gint32 pid;
+      gpointer found;
+
+      /* The idle task is what CPUs do when nothing runs: left blank, not a row. */
+      if (task->tid == 0)
+        continue;
+      seismo_trace_get_task_events (d->trace, t, &n_task_events);
+      if (n_task_events == 0 && tt->runs.n == 0 && tt->wakeups.n == 0)
+        continue;
+      pid = task->pid > 0 ? task->pid : task->tid;
+      if (!g_hash_table_lookup_extended (by_pid, GINT_TO_POINTER (pid), NULL, &found))
+        {
+          SeismoTimelineProcess proc = { .pid = pid, .main_task = t };
+
+          found = GUINT_TO_POINTER (procs->len);
+          g_array_append_val (procs, proc);
+          g_hash_table_insert (by_pid, GINT_TO_POINTER (pid), found);
+        }
+      g_array_index (procs, SeismoTimelineProcess, GPOINTER_TO_UINT (found)).n_tasks++;
+      tt->process = GPOINTER_TO_UINT (found);
+      n_shown++;
+    }
+
+  /* Give each process its slice of the task list, then sort processes by pid. */
+  d->process_tasks = g_new (SeismoTaskId, MAX (n_shown, 1));
+  fill = g_new0 (gsize, procs->len + 1);
+  for (guint p = 0, off = 0; p < procs->len; p++)
+    {
+      SeismoTimelineProcess *proc = &g_array_index (procs, SeismoTimelineProcess, p);
+
+      proc->tasks = d->process_tasks + off;
+      fill[p] = 0;
+      off += proc->n_tasks;
+    }
+  for (guint t = 0; t < d->n_tasks; t++)
+    if (d->tasks[t].process != G_MAXUINT)
+      {
+        SeismoTimelineProcess *proc = &g_array_index (procs, SeismoTimelineProcess,
+                                                      d->tasks[t].process);
+
+        proc->tasks[fill[d->tasks[t].process]++] = t;
+      }
+  for (guint p = 0; p < procs->len; p++)
+    {
+      SeismoTimelineProcess *proc = &g_array_index (procs, SeismoTimelineProcess, p);
+
+      g_sort_array (proc->tasks, proc->n_tasks, sizeof (SeismoTaskId), compare_tasks, d->trace);
+      proc->main_task = proc->tasks[0];
+    }
+  g_sort_array (procs->data, procs->len, sizeof (SeismoTimelineProcess), compare_processes, NULL);
+
+  d->n_processes = procs->len;
+  d->processes = (SeismoTimelineProcess *) g_array_free (g_steal_pointer (&procs), FALSE);
+  for (guint p = 0; p < d->n_processes; p++)
+    for (guint k = 0; k < d->processes[p].n_tasks; k++)
+      d->tasks[d->processes[p].tasks[k]].process = p;
+
+  offsets = g_new0 (gsize, d->n_processes + 1);
+  for (guint p = 0; p < d->n_processes; p++)
+    build_activity (d, p, pairs, offsets);
+  d->pairs = (guint64 *) g_array_free (g_steal_pointer (&pairs), FALSE);
+  d->process_activity = g_new0 (SeismoSeq, MAX (d->n_processes, 1));
+  for (guint p = 0; p < d->n_processes; p++)
+    {
+      SeismoSeq *s = &d->process_activity[p];
+
+      seq_init (d, s, SEISMO_SEQ_PAIRS, offsets[p + 1] - offsets[p]);
+      s->pairs = d->pairs + 2 * offsets[p];
+      seq_build_samples (d, s);
+    }
+}
+
+/**
+ * seismo_timeline_data_new:
+ * @trace: the trace to draw
+ * @cancellable: (nullable): stops the preparation
+ *
+ * Prepares the per-row sequences. Costs one pass over the events plus the derived intervals;
+ * meant for a worker thread.
+ *
+ * Returns: (transfer full) (nullable): new data, or NULL when cancelled.
+ */
+SeismoTimelineData *
+seismo_timeline_data_new (SeismoTrace  *trace,
+                          GCancellable *cancellable)
+{
+  g_autoptr(SeismoTimelineData) d = NULL;
+  guint n_lost = 0;
+  const SeismoLostEvents *lost;
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
+
+  d = g_new0 (SeismoTimelineData, 1);
+  g_atomic_ref_count_init (&d->ref_count);
+  d->trace = g_object_ref (trace);
+  d->ts = seismo_trace_get_times (trace);
+  d->n_events = seismo_trace_get_n_events (trace);
+  d->start_ns = seismo_trace_get_start_ns (trace);
+  d->end_ns = MAX (seismo_trace_get_end_ns (trace), d->start_ns);
+  d->n_tasks = seismo_trace_get_n_tasks (trace);
+  d->tasks = g_new0 (SeismoTimelineTask, MAX (d->n_tasks, 1));
+
+  lost = seismo_trace_get_lost_events (trace, &n_lost);
+  d->n_lost = n_lost;
+  d->lost = g_memdup2 (lost, sizeof (SeismoLostEvents) * n_lost);
+  g_sort_array (d->lost, d->n_lost, sizeof (SeismoLostEvents), compare_lost, NULL);
+
+  build_cpus (d);
+  if (!build_tasks (d, cancellable))
+    return NULL;
+  build_processes (d);
+  if (g_cancellable_is_cancelled (cancellable))
+    return NULL;
+  return g_steal_pointer (&d);
+}
+
+SeismoTimelineData *
+seismo_timeline_data_ref (SeismoTimelineData *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+seismo_timeline_data_unref (SeismoTimelineData *self)
+{
+  g_return_if_fail (self != NULL);
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  for (guint c = 0; c < self->n_cpus; c++)
+    {
+      seq_clear (&self->cpu_runs[c]);
+      seq_clear (&self->cpu_irqs[c]);
+    }
+  for (guint t = 0; t < self->n_tasks; t++)
+    {
+      seq_clear (&self->tasks[t].runs);
+      seq_clear (&self->tasks[t].spans);
+      seq_clear (&self->tasks[t].instants);
+      seq_clear (&self->tasks[t].wakeups);
+    }
+  for (guint p = 0; p < self->n_processes; p++)
+    seq_clear (&self->process_activity[p]);
+  g_free (self->cpu_runs);
+  g_free (self->cpu_irqs);
+  g_free (self->irqs);
+  g_free (self->tasks);
+  g_free (self->store);
+  g_free (self->processes);
+  g_free (self->process_activity);
+  g_free (self->pairs);
+  g_free (self->process_tasks);
+  g_free (self->lost);
+  g_clear_object (&self->trace);
+  g_free (self);
+}
+
+SeismoTrace *
+seismo_timeline_data_get_trace (SeismoTimelineData *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->trace;
+}
+
+guint
+seismo_timeline_data_get_n_cpus (SeismoTimelineData *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_cpus;
+}
+
+const SeismoTimelineProcess *
+seismo_timeline_data_get_processes (SeismoTimelineData *self,
+                                    guint              *n_processes)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  if (n_processes != NULL)
+    *n_processes = self->n_processes;
+  return self->processes;
+}
+
+guint
+seismo_timeline_data_task_process (SeismoTimelineData *self,
+                                   SeismoTaskId        task)
+{
+  g_return_val_if_fail (self != NULL, G_MAXUINT);
+  return task < self->n_tasks ? self->tasks[task].process : G_MAXUINT;
+}
+
+const SeismoSyscallSpan *
+seismo_timeline_data_span_at (SeismoTimelineData *self,
+                              SeismoTaskId        task,
+                              guint64             time_ns)
+{
+  const SeismoSeq *s;
+  gsize i;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  if (task >= self->n_tasks)
+    return NULL;
+  s = &self->tasks[task].spans;
+  i = _seismo_seq_first_ending_after (self, s, time_ns, 0);
+  if (i < s->n && _seismo_seq_start (self, s, i) <= time_ns)
+    return &self->spans[s->idx[i]];
+  return NULL;
+}
+
+const SeismoSyscallSpan *
+seismo_timeline_data_find_span (SeismoTimelineData *self,
+                                SeismoEventId       event)
+{
+  const SeismoTaskId *tasks;
+  const SeismoSeq *s;
+  gsize i;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  if (event >= self->n_events)
+    return NULL;
+  tasks = seismo_trace_get_tasks (self->trace);
+  if (tasks[event] >= self->n_tasks)
+    return NULL;
+  s = &self->tasks[tasks[event]].spans;
+  /* The span opened at or before the event's time; the enter of the next span may share the
+   * exit's timestamp, so look at the last few that start no later. */
+  i = _seismo_seq_lower_bound (self, s, self->ts[event] + 1, 0);
+  for (guint k = 0; k < 4 && i > 0; k++, i--)
+    {
+      const SeismoSyscallSpan *span = &self->spans[s->idx[i - 1]];
+
+      if (span->enter == event || span->exit == event)
+        return span;
+    }
+  return NULL;
+}
+
+guint64
+seismo_timeline_data_span_end_ns (SeismoTimelineData      *self,
+                                  const SeismoSyscallSpan *span)
+{
+  const SeismoTaskId *tasks;
+  const SeismoSeq *s;
+  gsize i;
+
+  g_return_val_if_fail (self != NULL && span != NULL, 0);
+  if (span->exit != SEISMO_NO_EVENT && span->exit < self->n_events)
+    return self->ts[span->exit];
+  tasks = seismo_trace_get_tasks (self->trace);
+  s = &self->tasks[tasks[span->enter]].spans;
+  i = _seismo_seq_lower_bound (self, s, self->ts[span->enter], 0);
+  while (i < s->n && &self->spans[s->idx[i]] != span)
+    i++;
+  return i < s->n ? _seismo_seq_end (self, s, i) : self->ts[span->enter];
+}

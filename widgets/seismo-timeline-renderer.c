@@ -1,0 +1,1299 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-widgets"
+
+#include <math.h>
+#include <string.h>
+
+#include <pango/pangocairo.h>
+
+#include "seismo-timeline-renderer-private.h"
+
+/* The deepest zoom: a pixel is a hundredth of a nanosecond, so single events spread out. */
+#define MIN_NS_PER_PX 0.01
+
+static void
+hsv_to_color (double       h,
+              double       s,
+              double       v,
+              SeismoColor *c)
+{
+  double r, g, b;
+
+  h = fmod (h, 1.0) * 6.0;
+  {
+    int i = (int) floor (h);
+    double f = h - i, p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
+
+    switch (i)
+      {
+      case 0: r = v; g = t; b = p; break;
+      case 1: r = q; g = v; b = p; break;
+      case 2: r = p; g = v; b = t; break;
+      case 3: r = p; g = q; b = v; break;
+      case 4: r = t; g = p; b = v; break;
+      default: r = v; g = p; b = q; break;
+      }
+  }
+  c->red = (float) r;
+  c->green = (float) g;
+  c->blue = (float) b;
+  c->alpha = 1.0f;
+}
+
+static void
+set_rgba (SeismoColor *c,
+          guint32      rgb,
+          double       alpha)
+{
+  c->red = ((rgb >> 16) & 0xff) / 255.0f;
+  c->green = ((rgb >> 8) & 0xff) / 255.0f;
+  c->blue = (rgb & 0xff) / 255.0f;
+  c->alpha = (float) alpha;
+}
+
+static void
+build_palette (SeismoTimelineRenderer *self)
+{
+  SeismoColor *p = self->palette;
+  gboolean dark = self->dark;
+
+  for (guint i = 0; i < SEISMO_TIMELINE_N_TASK_COLORS; i++)
+    {
+      /* Neighbouring indices get distant hues. */
+      double hue = ((i * 7) % SEISMO_TIMELINE_N_TASK_COLORS) / (double) SEISMO_TIMELINE_N_TASK_COLORS;
+
+      hsv_to_color (hue, dark ? 0.55 : 0.55, dark ? 0.72 : 0.88, &p[C_TASK + i]);
+      hsv_to_color (hue, dark ? 0.45 : 0.28, dark ? 0.48 : 0.97, &p[C_SYSCALL + i]);
+    }
+  if (dark)
+    {
+      set_rgba (&p[C_BG], 0x1e1e1e, 1);
+      set_rgba (&p[C_LABEL_BG], 0x2a2a2a, 1);
+      set_rgba (&p[C_RULER_BG], 0x303030, 1);
+      set_rgba (&p[C_GROUP_BG], 0x2a2a2a, 1);
+      set_rgba (&p[C_HOVER], 0xffffff, 0.06);
+      set_rgba (&p[C_SEPARATOR], 0xffffff, 0.10);
+      set_rgba (&p[C_GRID], 0xffffff, 0.07);
+      set_rgba (&p[C_TEXT], 0xffffff, 0.92);
+      set_rgba (&p[C_TEXT_DIM], 0xffffff, 0.55);
+      set_rgba (&p[C_TEXT_ON_BOX], 0xffffff, 0.95);
+      set_rgba (&p[C_TICK], 0xdeddda, 0.85);
+      set_rgba (&p[C_SELECTED], 0xffffff, 0.9);
+      set_rgba (&p[C_SYSCALL_ERROR], 0xa51d2d, 1);
+    }
+  else
+    {
+      set_rgba (&p[C_BG], 0xffffff, 1);
+      set_rgba (&p[C_LABEL_BG], 0xf6f5f4, 1);
+      set_rgba (&p[C_RULER_BG], 0xebebeb, 1);
+      set_rgba (&p[C_GROUP_BG], 0xf0efee, 1);
+      set_rgba (&p[C_HOVER], 0x000000, 0.05);
+      set_rgba (&p[C_SEPARATOR], 0x000000, 0.10);
+      set_rgba (&p[C_GRID], 0x000000, 0.06);
+      set_rgba (&p[C_TEXT], 0x000000, 0.85);
+      set_rgba (&p[C_TEXT_DIM], 0x000000, 0.50);
+      set_rgba (&p[C_TEXT_ON_BOX], 0x000000, 0.85);
+      set_rgba (&p[C_TICK], 0x3d3846, 0.85);
+      set_rgba (&p[C_SELECTED], 0x000000, 0.85);
+      set_rgba (&p[C_SYSCALL_ERROR], 0xf66151, 1);
+    }
+  set_rgba (&p[C_WAKEUP], 0xe66100, 0.9);
+  set_rgba (&p[C_IRQ], 0xc64600, 1);
+  set_rgba (&p[C_SOFTIRQ], 0x9141ac, 1);
+  set_rgba (&p[C_LOST], 0xe01b24, 1);
+  set_rgba (&p[C_MARKER_A], 0x1c71d8, 1);
+  set_rgba (&p[C_MARKER_B], 0xc01c28, 1);
+  set_rgba (&p[C_RANGE], 0x3584e4, dark ? 0.22 : 0.15);
+  set_rgba (&p[C_RANGE_EDGE], 0x3584e4, 0.8);
+  set_rgba (&p[C_PIN], 0x3584e4, 1);
+}
+
+/**
+ * seismo_timeline_renderer_new:
+ * @data: prepared timeline data
+ *
+ * Returns: (transfer full): a renderer showing the whole trace; free with
+ *   seismo_timeline_renderer_free().
+ */
+SeismoTimelineRenderer *
+seismo_timeline_renderer_new (SeismoTimelineData *data)
+{
+  SeismoTimelineRenderer *self;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  self = g_new0 (SeismoTimelineRenderer, 1);
+  self->data = seismo_timeline_data_ref (data);
+  for (guint c = 0; c < C_N; c++)
+    self->buckets[c] = g_array_new (FALSE, FALSE, sizeof (double));
+  self->texts = g_array_new (FALSE, FALSE, sizeof (SeismoTextItem));
+  self->strings = g_string_chunk_new (4096);
+  self->font = pango_font_description_from_string ("Sans 9");
+  self->small_font = pango_font_description_from_string ("Sans 8");
+  self->width = 800;
+  self->height = 400;
+  self->selected = SEISMO_NO_EVENT;
+  self->hover_y = -1;
+  build_palette (self);
+  _seismo_timeline_renderer_init_rows (self, NULL);
+  seismo_timeline_renderer_fit_all (self);
+  return self;
+}
+
+void
+seismo_timeline_renderer_free (SeismoTimelineRenderer *self)
+{
+  if (self == NULL)
+    return;
+  _seismo_timeline_renderer_clear_rows (self);
+  for (guint c = 0; c < C_N; c++)
+    g_array_unref (self->buckets[c]);
+  g_array_unref (self->texts);
+  g_string_chunk_free (self->strings);
+  g_clear_object (&self->layout);
+  g_clear_object (&self->pango);
+  pango_font_description_free (self->font);
+  pango_font_description_free (self->small_font);
+  g_clear_pointer (&self->data, seismo_timeline_data_unref);
+  g_free (self);
+}
+
+SeismoTimelineData *
+seismo_timeline_renderer_get_data (SeismoTimelineRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->data;
+}
+
+void
+seismo_timeline_renderer_set_data (SeismoTimelineRenderer *self,
+                                   SeismoTimelineData     *data)
+{
+  SeismoTimelineRenderer old;
+
+  g_return_if_fail (self != NULL && data != NULL);
+  if (data == self->data)
+    return;
+
+  /* Keep the row states of the old data to carry them over by pid and tid. */
+  old = *self;
+  self->cpu_flags = NULL;
+  self->proc_flags = NULL;
+  self->task_flags = NULL;
+  self->cpu_order = NULL;
+  self->proc_order = NULL;
+  self->task_order = NULL;
+  self->task_order_off = NULL;
+  self->syscall_width = NULL;
+  self->task_width = NULL;
+  self->rows = NULL;
+  self->pinned_rows = NULL;
+  self->pinned_keys = NULL;
+  self->data = seismo_timeline_data_ref (data);
+  _seismo_timeline_renderer_init_rows (self, &old);
+  _seismo_timeline_renderer_clear_rows (&old);
+  seismo_timeline_data_unref (old.data);
+  seismo_timeline_renderer_set_view (self, self->view_start, self->ns_per_px);
+}
+
+void
+seismo_timeline_renderer_set_size (SeismoTimelineRenderer *self,
+                                   int                     width,
+                                   int                     height)
+{
+  gboolean was_fit;
+
+  g_return_if_fail (self != NULL);
+  width = MAX (width, SEISMO_TIMELINE_LABEL_WIDTH + 1);
+  height = MAX (height, SEISMO_TIMELINE_RULER_HEIGHT + 1);
+  if (width == self->width && height == self->height)
+    return;
+  was_fit = self->ns_per_px >= seismo_timeline_renderer_get_fit_ns_per_px (self) * 0.999;
+  self->width = width;
+  self->height = height;
+  self->rows_dirty = TRUE;
+  if (was_fit)
+    seismo_timeline_renderer_fit_all (self);
+  else
+    seismo_timeline_renderer_set_view (self, self->view_start, self->ns_per_px);
+}
+
+void
+seismo_timeline_renderer_set_dark (SeismoTimelineRenderer *self,
+                                   gboolean                dark)
+{
+  g_return_if_fail (self != NULL);
+  dark = !!dark;
+  if (dark == self->dark)
+    return;
+  self->dark = dark;
+  build_palette (self);
+}
+
+void
+seismo_timeline_renderer_set_pango_context (SeismoTimelineRenderer *self,
+                                            PangoContext           *context)
+{
+  g_return_if_fail (self != NULL);
+  if (context == self->pango)
+    return;
+  g_set_object (&self->pango, context);
+  g_clear_object (&self->layout);
+  /* Widths were measured with the old fonts. */
+  if (self->syscall_width != NULL)
+    memset (self->syscall_width, 0xff,
+            sizeof (gint16) * seismo_trace_get_n_syscall_names (self->data->trace));
+  if (self->task_width != NULL)
+    memset (self->task_width, 0xff, sizeof (gint16) * self->data->n_tasks);
+}
+
+PangoLayout *
+_seismo_timeline_renderer_layout (SeismoTimelineRenderer *self,
+                                  const char             *text,
+                                  gboolean                small)
+{
+  if (self->layout == NULL)
+    {
+      if (self->pango == NULL)
+        self->pango = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+      self->layout = pango_layout_new (self->pango);
+    }
+  pango_layout_set_font_description (self->layout, small ? self->small_font : self->font);
+  pango_layout_set_width (self->layout, -1);
+  pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_text (self->layout, text, -1);
+  return self->layout;
+}
+
+static int
+text_width (SeismoTimelineRenderer *self,
+            const char             *text,
+            gboolean                small)
+{
+  int w;
+
+  pango_layout_get_pixel_size (_seismo_timeline_renderer_layout (self, text, small), &w, NULL);
+  return w;
+}
+
+/* View */
+
+double
+seismo_timeline_renderer_get_duration (SeismoTimelineRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return MAX ((double) (self->data->end_ns - self->data->start_ns), 1.0);
+}
+
+int
+seismo_timeline_renderer_get_area_width (SeismoTimelineRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, 1);
+  return MAX (self->width - SEISMO_TIMELINE_LABEL_WIDTH, 1);
+}
+
+double
+seismo_timeline_renderer_get_fit_ns_per_px (SeismoTimelineRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, 1);
+  /* A little room after the last event so it is not on the edge. */
+  return MAX (seismo_timeline_renderer_get_duration (self) * 1.02
+              / seismo_timeline_renderer_get_area_width (self), MIN_NS_PER_PX);
+}
+
+void
+seismo_timeline_renderer_set_view (SeismoTimelineRenderer *self,
+                                   double                  start_ns,
+                                   double                  ns_per_px)
+{
+  double fit, span, duration;
+
+  g_return_if_fail (self != NULL);
+  fit = seismo_timeline_renderer_get_fit_ns_per_px (self);
+  duration = seismo_timeline_renderer_get_duration (self);
+  if (!isfinite (ns_per_px) || ns_per_px <= 0)
+    ns_per_px = fit;
+  ns_per_px = CLAMP (ns_per_px, MIN_NS_PER_PX, fit);
+  span = ns_per_px * seismo_timeline_renderer_get_area_width (self);
+  if (!isfinite (start_ns))
+    start_ns = 0;
+  start_ns = CLAMP (start_ns, MIN (0, duration - span), MAX (0, duration * 1.02 - span));
+  self->view_start = start_ns;
+  self->ns_per_px = ns_per_px;
+}
+
+double
+seismo_timeline_renderer_get_view_start (SeismoTimelineRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->view_start;
+}
+
+double
+seismo_timeline_renderer_get_ns_per_px (SeismoTimelineRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, 1);
+  return self->ns_per_px;
+}
+
+void
+seismo_timeline_renderer_fit_all (SeismoTimelineRenderer *self)
+{
+  g_return_if_fail (self != NULL);
+  seismo_timeline_renderer_set_view (self, 0, seismo_timeline_renderer_get_fit_ns_per_px (self));
+}
+
+void
+seismo_timeline_renderer_zoom (SeismoTimelineRenderer *self,
+                               double                  factor,
+                               double                  x)
+{
+  double anchor, npp;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (factor > 0);
+  x = CLAMP (x, SEISMO_TIMELINE_LABEL_WIDTH, self->width);
+  anchor = self->view_start + (x - SEISMO_TIMELINE_LABEL_WIDTH) * self->ns_per_px;
+  npp = CLAMP (self->ns_per_px * factor, MIN_NS_PER_PX,
+               seismo_timeline_renderer_get_fit_ns_per_px (self));
+  seismo_timeline_renderer_set_view (self, anchor - (x - SEISMO_TIMELINE_LABEL_WIDTH) * npp, npp);
+}
+
+void
+seismo_timeline_renderer_zoom_to (SeismoTimelineRenderer *self,
+                                  guint64                 start_ns,
+                                  guint64                 end_ns)
+{
+  double a, b;
+
+  g_return_if_fail (self != NULL);
+  if (end_ns < start_ns)
+    {
+      guint64 tmp = start_ns;
+
+      start_ns = end_ns;
+      end_ns = tmp;
+    }
+  a = (double) start_ns - (double) self->data->start_ns;
+  b = (double) end_ns - (double) self->data->start_ns;
+  if (b - a < MIN_NS_PER_PX)
+    b = a + MIN_NS_PER_PX * seismo_timeline_renderer_get_area_width (self);
+  seismo_timeline_renderer_set_view (self, a, (b - a) / seismo_timeline_renderer_get_area_width (self));
+}
+
+void
+seismo_timeline_renderer_reveal_time (SeismoTimelineRenderer *self,
+                                      guint64                 time_ns)
+{
+  double x;
+  int w;
+
+  g_return_if_fail (self != NULL);
+  x = _seismo_timeline_abs_to_x (self, time_ns);
+  w = seismo_timeline_renderer_get_area_width (self);
+  if (x >= SEISMO_TIMELINE_LABEL_WIDTH + 8 && x <= self->width - 8)
+    return;
+  seismo_timeline_renderer_set_view (self,
+                                     (double) time_ns - (double) self->data->start_ns
+                                     - self->ns_per_px * w / 2, self->ns_per_px);
+}
+
+double
+seismo_timeline_renderer_x_to_ns (SeismoTimelineRenderer *self,
+                                  double                  x)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return (double) self->data->start_ns + self->view_start
+         + (x - SEISMO_TIMELINE_LABEL_WIDTH) * self->ns_per_px;
+}
+
+double
+seismo_timeline_renderer_ns_to_x (SeismoTimelineRenderer *self,
+                                  guint64                 time_ns)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return _seismo_timeline_abs_to_x (self, time_ns);
+}
+
+void
+seismo_timeline_renderer_set_scroll_y (SeismoTimelineRenderer *self,
+                                       double                  y)
+{
+  g_return_if_fail (self != NULL);
+  _seismo_timeline_renderer_layout_rows (self);
+  y = MIN (y, seismo_timeline_renderer_get_rows_height (self)
+              - seismo_timeline_renderer_get_rows_viewport (self));
+  self->scroll_y = MAX (y, 0);
+}
+
+double
+seismo_timeline_renderer_get_scroll_y (SeismoTimelineRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->scroll_y;
+}
+
+/* Markers, range, selection */
+
+void
+seismo_timeline_renderer_set_marker (SeismoTimelineRenderer *self,
+                                     guint                   which,
+                                     guint64                 time_ns)
+{
+  g_return_if_fail (self != NULL && which < 2);
+  self->has_marker[which] = TRUE;
+  self->marker[which] = time_ns;
+}
+
+void
+seismo_timeline_renderer_clear_marker (SeismoTimelineRenderer *self,
+                                       guint                   which)
+{
+  g_return_if_fail (self != NULL && which < 2);
+  self->has_marker[which] = FALSE;
+}
+
+gboolean
+seismo_timeline_renderer_get_marker (SeismoTimelineRenderer *self,
+                                     guint                   which,
+                                     guint64                *time_ns)
+{
+  g_return_val_if_fail (self != NULL && which < 2, FALSE);
+  if (self->has_marker[which] && time_ns != NULL)
+    *time_ns = self->marker[which];
+  return self->has_marker[which];
+}
+
+void
+seismo_timeline_renderer_set_range (SeismoTimelineRenderer *self,
+                                    guint64                 start_ns,
+                                    guint64                 end_ns)
+{
+  g_return_if_fail (self != NULL);
+  self->has_range = TRUE;
+  self->range[0] = MIN (start_ns, end_ns);
+  self->range[1] = MAX (start_ns, end_ns);
+}
+
+void
+seismo_timeline_renderer_clear_range (SeismoTimelineRenderer *self)
+{
+  g_return_if_fail (self != NULL);
+  self->has_range = FALSE;
+}
+
+gboolean
+seismo_timeline_renderer_get_range (SeismoTimelineRenderer *self,
+                                    guint64                *start_ns,
+                                    guint64                *end_ns)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  if (self->has_range)
+    {
+      if (start_ns != NULL)
+        *start_ns = self->range[0];
+      if (end_ns != NULL)
+        *end_ns = self->range[1];
+    }
+  return self->has_range;
+}
+
+void
+seismo_timeline_renderer_set_selected_event (SeismoTimelineRenderer *self,
+                                             SeismoEventId           event)
+{
+  g_return_if_fail (self != NULL);
+  self->selected = event < self->data->n_events ? event : SEISMO_NO_EVENT;
+}
+
+void
+seismo_timeline_renderer_set_hover_y (SeismoTimelineRenderer *self,
+                                      double                  y)
+{
+  g_return_if_fail (self != NULL);
+  self->hover_y = y;
+}
+
+/* Formatting */
+
+char *
+seismo_format_duration (double ns)
+{
+  double a = fabs (ns);
+
+  if (a < 1e3)
+    return g_strdup_printf ("%.0f ns", ns);
+  if (a < 1e6)
+    return g_strdup_printf ("%.*f µs", a < 1e4 ? 3 : a < 1e5 ? 2 : 1, ns / 1e3);
+  if (a < 1e9)
+    return g_strdup_printf ("%.*f ms", a < 1e7 ? 3 : a < 1e8 ? 2 : 1, ns / 1e6);
+  return g_strdup_printf ("%.3f s", ns / 1e9);
+}
+
+char *
+seismo_format_time (double ns,
+                    double resolution_ns)
+{
+  int decimals;
+
+  /* Seconds with as many decimals as the resolution needs; short units for short times. */
+  if (fabs (ns) < 1e3 && resolution_ns < 1e3)
+    return g_strdup_printf ("%.0f ns", ns);
+  if (fabs (ns) < 1e6 && resolution_ns < 1e6)
+    {
+      decimals = resolution_ns >= 1e3 ? 0 : (int) CLAMP (ceil (-log10 (resolution_ns / 1e3)), 0, 3);
+      return g_strdup_printf ("%.*f µs", decimals, ns / 1e3);
+    }
+  if (fabs (ns) < 1e9 && resolution_ns < 1e9)
+    {
+      decimals = resolution_ns >= 1e6 ? 0 : (int) CLAMP (ceil (-log10 (resolution_ns / 1e6)), 0, 6);
+      return g_strdup_printf ("%.*f ms", decimals, ns / 1e6);
+    }
+  decimals = resolution_ns >= 1e9 ? 0 : (int) CLAMP (ceil (-log10 (resolution_ns / 1e9)), 0, 9);
+  return g_strdup_printf ("%.*f s", decimals, ns / 1e9);
+}
+
+/* Drawing */
+
+static void
+emit_rect (SeismoTimelineRenderer *self,
+           guint                   color,
+           double                  x,
+           double                  y,
+           double                  w,
+           double                  h)
+{
+  GArray *b = self->buckets[color];
+
+  if (w <= 0 || h <= 0)
+    return;
+  /* Adjacent columns of the same summary become one rectangle. */
+  if (b->len > 0)
+    {
+      double *last = &g_array_index (b, double, b->len - 4);
+
+      if (last[1] == y && last[3] == h && last[0] <= x && last[0] + last[2] >= x)
+        {
+          last[2] = MAX (last[0] + last[2], x + w) - last[0];
+          return;
+        }
+    }
+  {
+    double r[4] = { x, y, w, h };
+
+    g_array_append_vals (b, r, 4);
+  }
+}
+
+static void
+emit_text (SeismoTimelineRenderer *self,
+           double                  x,
+           double                  y,
+           double                  max_width,
+           const char             *text,
+           guint                   color,
+           gboolean                small)
+{
+  SeismoTextItem item = { x, y, max_width, g_string_chunk_insert (self->strings, text), color, small };
+
+  g_array_append_val (self->texts, item);
+}
+
+static void
+flush (SeismoTimelineRenderer *self,
+       const SeismoCanvas     *canvas,
+       gpointer                canvas_data)
+{
+  for (guint c = 0; c < C_N; c++)
+    {
+      GArray *b = self->buckets[c];
+
+      if (b->len > 0)
+        canvas->fill_rects (canvas_data, &self->palette[c], (const double *) b->data, b->len / 4);
+      g_array_set_size (b, 0);
+    }
+  for (guint i = 0; i < self->texts->len; i++)
+    {
+      const SeismoTextItem *item = &g_array_index (self->texts, SeismoTextItem, i);
+      PangoLayout *layout = _seismo_timeline_renderer_layout (self, item->text, item->small);
+
+      if (item->max_width > 0)
+        {
+          pango_layout_set_width (layout, (int) (item->max_width * PANGO_SCALE));
+          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+        }
+      canvas->text (canvas_data, item->x, item->y, layout, &self->palette[item->color]);
+    }
+  g_array_set_size (self->texts, 0);
+}
+
+typedef guint        (*ItemColorFunc) (SeismoTimelineRenderer *self,
+                                       const SeismoSeq        *s,
+                                       gsize                   i);
+typedef const char * (*ItemLabelFunc) (SeismoTimelineRenderer *self,
+                                       const SeismoSeq        *s,
+                                       gsize                   i,
+                                       int                    *width);
+
+/*
+ * Draws a sequence of intervals on one lane. Per pixel column: the items overlapping it are found
+ * by two searches; one item is drawn as a box (with its label when it fits) and the walk jumps to
+ * the column where it ends; several items make a one-pixel summary in the middle one's color.
+ * Empty stretches are skipped to the next item's column. So a frame costs at most a few searches
+ * per column, whatever the number of events.
+ */
+static void
+draw_intervals (SeismoTimelineRenderer *self,
+                const SeismoSeq        *s,
+                double                  y,
+                double                  h,
+                ItemColorFunc           color_of,
+                ItemLabelFunc           label_of,
+                double                  label_y)
+{
+  const SeismoTimelineData *d = self->data;
+  const int x0 = SEISMO_TIMELINE_LABEL_WIDTH, x1 = self->width;
+  gsize cursor;
+  int x = x0;
+
+  if (s->n == 0)
+    return;
+  cursor = _seismo_seq_first_ending_after (d, s, _seismo_timeline_x_to_abs (self, x0), 0);
+  while (x < x1 && cursor < s->n)
+    {
+      guint64 ta = _seismo_timeline_x_to_abs (self, x);
+      guint64 tb = _seismo_timeline_x_to_abs (self, x + 1);
+      gsize i = _seismo_seq_first_ending_after (d, s, ta, cursor);
+      guint64 si;
+      gsize j;
+
+      if (i >= s->n)
+        break;
+      si = _seismo_seq_start (d, s, i);
+      if (si >= tb)
+        {
+          double xs = _seismo_timeline_abs_to_x (self, si);
+
+          if (xs >= x1)
+            break;
+          x = MAX (x + 1, (int) floor (xs));
+          cursor = i;
+          continue;
+        }
+      j = _seismo_seq_lower_bound (d, s, tb, i + 1);
+      if (j == i + 1)
+        {
+          guint64 ei = _seismo_seq_end (d, s, i);
+          double xa = MAX (_seismo_timeline_abs_to_x (self, si), x0);
+          double xb = MIN (_seismo_timeline_abs_to_x (self, ei), x1);
+          double left = floor (xa), right = MAX (ceil (xb), left + 1);
+
+          emit_rect (self, color_of (self, s, i), left, y, right - left, h);
+          if (label_of != NULL && right - left >= 24)
+            {
+              int w = 0;
+              const char *label = label_of (self, s, i, &w);
+
+              if (label != NULL && w + 6 <= right - left)
+                emit_text (self, left + 3, label_y, right - left - 6, label, C_TEXT_ON_BOX, TRUE);
+            }
+          x = MAX (x + 1, (int) floor (xb));
+          cursor = i;
+        }
+      else
+        {
+          emit_rect (self, color_of (self, s, i + (j - i) / 2), x, y, 1, h);
+          x++;
+          cursor = j - 1;
+        }
+    }
+}
+
+/* Instant events: one tick per column that holds any. */
+static void
+draw_instants (SeismoTimelineRenderer *self,
+               const SeismoSeq        *s,
+               double                  y,
+               double                  h,
+               guint                   color)
+{
+  const SeismoTimelineData *d = self->data;
+  const int x0 = SEISMO_TIMELINE_LABEL_WIDTH, x1 = self->width;
+  gsize cursor;
+  int x = x0;
+
+  if (s->n == 0)
+    return;
+  cursor = _seismo_seq_lower_bound (d, s, _seismo_timeline_x_to_abs (self, x0), 0);
+  while (cursor < s->n)
+    {
+      double xs = _seismo_timeline_abs_to_x (self, _seismo_seq_start (d, s, cursor));
+      int col;
+
+      if (xs >= x1)
+        break;
+      col = MAX (x, (int) floor (xs));
+      emit_rect (self, color, col, y, 1, h);
+      x = col + 1;
+      cursor = _seismo_seq_lower_bound (d, s, _seismo_timeline_x_to_abs (self, x), cursor + 1);
+    }
+}
+
+static guint
+run_color (SeismoTimelineRenderer *self,
+           const SeismoSeq        *s,
+           gsize                   i)
+{
+  SeismoTaskId task = s->kind == SEISMO_SEQ_INTERVALS ? s->intervals[i].task
+                                                      : s->intervals[s->idx[i]].task;
+
+  return task < self->data->n_tasks ? C_TASK + self->data->tasks[task].color : C_TICK;
+}
+
+static const char *
+run_label (SeismoTimelineRenderer *self,
+           const SeismoSeq        *s,
+           gsize                   i,
+           int                    *width)
+{
+  SeismoTaskId task = s->intervals[i].task;
+  const char *comm;
+
+  if (task >= self->data->n_tasks)
+    return NULL;
+  comm = seismo_trace_get_string (self->data->trace, seismo_trace_get_task (self->data->trace, task)->comm);
+  if (self->task_width[task] < 0)
+    self->task_width[task] = (gint16) MIN (text_width (self, comm, TRUE), G_MAXINT16);
+  *width = self->task_width[task];
+  return comm;
+}
+
+static guint
+irq_color (SeismoTimelineRenderer *self,
+           const SeismoSeq        *s,
+           gsize                   i)
+{
+  return (s->intervals[i].key & SEISMO_TIMELINE_SOFTIRQ_BIT) ? C_SOFTIRQ : C_IRQ;
+}
+
+static guint
+wakeup_color (SeismoTimelineRenderer *self,
+              const SeismoSeq        *s,
+              gsize                   i)
+{
+  return C_WAKEUP;
+}
+
+static guint
+span_color (SeismoTimelineRenderer *self,
+            const SeismoSeq        *s,
+            gsize                   i)
+{
+  const SeismoSyscallSpan *span = &self->data->spans[s->idx[i]];
+  gint64 ret;
+
+  if (seismo_trace_syscall_span_ret (self->data->trace, span, &ret) && ret < 0 && ret > -4096)
+    return C_SYSCALL_ERROR;
+  return C_SYSCALL + (span->syscall * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS;
+}
+
+static const char *
+span_label (SeismoTimelineRenderer *self,
+            const SeismoSeq        *s,
+            gsize                   i,
+            int                    *width)
+{
+  guint nr = self->data->spans[s->idx[i]].syscall;
+  const char *name = seismo_trace_get_syscall_name (self->data->trace, nr);
+
+  if (name == NULL)
+    return NULL;
+  if (nr >= seismo_trace_get_n_syscall_names (self->data->trace))
+    return NULL;
+  if (self->syscall_width[nr] < 0)
+    self->syscall_width[nr] = (gint16) MIN (text_width (self, name, TRUE), G_MAXINT16);
+  *width = self->syscall_width[nr];
+  return name;
+}
+
+static guint
+activity_color (SeismoTimelineRenderer *self,
+                const SeismoSeq        *s,
+                gsize                   i)
+{
+  guint p = (guint) (s - self->data->process_activity);
+
+  return C_TASK + self->data->tasks[self->data->processes[p].main_task].color;
+}
+
+static void
+draw_lost (SeismoTimelineRenderer *self,
+           int                     cpu,
+           double                  y,
+           double                  h)
+{
+  const SeismoTimelineData *d = self->data;
+  guint64 t0 = _seismo_timeline_x_to_abs (self, SEISMO_TIMELINE_LABEL_WIDTH);
+  guint lo = 0, hi = d->n_lost;
+  int last = -1;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (d->lost[mid].time_ns < t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint k = lo; k < d->n_lost; k++)
+    {
+      double x = _seismo_timeline_abs_to_x (self, d->lost[k].time_ns);
+
+      if (x >= self->width)
+        break;
+      if (d->lost[k].cpu != cpu || (int) x == last)
+        continue;
+      last = (int) x;
+      emit_rect (self, C_LOST, floor (x) - 1, y, 3, h);
+    }
+}
+
+static double
+small_text_top (SeismoTimelineRenderer *self,
+                double                  y,
+                double                  h)
+{
+  int th;
+
+  pango_layout_get_pixel_size (_seismo_timeline_renderer_layout (self, "Ag", TRUE), NULL, &th);
+  return y + floor ((h - th) / 2);
+}
+
+static void
+draw_row_content (SeismoTimelineRenderer  *self,
+                  const SeismoTimelineRow *row,
+                  double                   y,
+                  double                   text_dy)
+{
+  const SeismoTimelineData *d = self->data;
+
+  switch (row->kind)
+    {
+    case SEISMO_ROW_CPU:
+      draw_intervals (self, &d->cpu_runs[row->id], y + 2, 17, run_color, run_label, y + 2 + text_dy);
+      draw_intervals (self, &d->cpu_irqs[row->id], y + 20, 3, irq_color, NULL, 0);
+      draw_lost (self, (int) row->id, y, row->height);
+      break;
+    case SEISMO_ROW_TASK:
+      {
+        const SeismoTimelineTask *tt = &d->tasks[row->id];
+
+        draw_intervals (self, &tt->wakeups, y + 3, 2, wakeup_color, NULL, 0);
+        draw_intervals (self, &tt->runs, y + 2, 4, run_color, NULL, 0);
+        draw_intervals (self, &tt->spans, y + 8, 16, span_color, span_label, y + 8 + text_dy);
+        draw_instants (self, &tt->instants, y + 25, 4, C_TICK);
+      }
+      break;
+    case SEISMO_ROW_PROCESS:
+      draw_intervals (self, &d->process_activity[row->id], y + 7, 10, activity_color, NULL, 0);
+      break;
+    case SEISMO_ROW_CPU_GROUP:
+      draw_lost (self, -1, y, row->height);
+      break;
+    case SEISMO_ROW_RULER:
+    case SEISMO_ROW_NONE:
+    default:
+      break;
+    }
+}
+
+static void
+draw_row_frame (SeismoTimelineRenderer  *self,
+                const SeismoTimelineRow *row,
+                double                   y)
+{
+  char buf[256];
+  const char *label = _seismo_timeline_row_label (self, row, buf, sizeof buf);
+  double indent = 8 + 14 * row->depth;
+  gboolean group = row->kind == SEISMO_ROW_CPU_GROUP || row->kind == SEISMO_ROW_PROCESS;
+
+  if (group)
+    emit_rect (self, C_GROUP_BG, 0, y, self->width, row->height);
+  if (self->hover_y >= y && self->hover_y < y + row->height)
+    emit_rect (self, C_HOVER, 0, y, self->width, row->height);
+  emit_rect (self, C_SEPARATOR, 0, y + row->height - 1, self->width, 1);
+  if (row->pinned)
+    emit_rect (self, C_PIN, 0, y, 3, row->height - 1);
+
+  if (group)
+    emit_text (self, indent, small_text_top (self, y, row->height),
+               0, seismo_timeline_renderer_get_collapsed (self, (SeismoRowKey) { row->kind, row->id })
+               ? "▸" : "▾", C_TEXT_DIM, TRUE);
+  indent += 14;
+  if (row->kind == SEISMO_ROW_TASK || row->kind == SEISMO_ROW_PROCESS)
+    {
+      SeismoTaskId task = row->kind == SEISMO_ROW_TASK ? row->id
+                                                       : self->data->processes[row->id].main_task;
+
+      emit_rect (self, C_TASK + self->data->tasks[task].color, indent, y + row->height / 2 - 4, 8, 8);
+      indent += 12;
+    }
+  emit_text (self, indent, small_text_top (self, y, row->height) - 1,
+             SEISMO_TIMELINE_LABEL_WIDTH - indent - 6, label,
+             row->kind == SEISMO_ROW_CPU_GROUP ? C_TEXT_DIM : C_TEXT, FALSE);
+}
+
+static void
+draw_rows (SeismoTimelineRenderer *self,
+           const SeismoCanvas     *canvas,
+           gpointer                canvas_data,
+           GArray                 *rows,
+           double                  top,
+           double                  bottom,
+           double                  offset)
+{
+  guint first = 0, lo = 0, hi = rows->len;
+  double text_dy = small_text_top (self, 0, 16);
+
+  /* The first row reaching into view. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const SeismoTimelineRow *row = &g_array_index (rows, SeismoTimelineRow, mid);
+
+      if (top + row->y - offset + row->height <= top)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  first = lo;
+
+  canvas->push_clip (canvas_data, 0, top, self->width, bottom - top);
+  for (guint i = first; i < rows->len; i++)
+    {
+      const SeismoTimelineRow *row = &g_array_index (rows, SeismoTimelineRow, i);
+      double y = top + row->y - offset;
+
+      if (y >= bottom)
+        break;
+      draw_row_frame (self, row, y);
+    }
+  flush (self, canvas, canvas_data);
+  canvas->push_clip (canvas_data, SEISMO_TIMELINE_LABEL_WIDTH, top,
+                     self->width - SEISMO_TIMELINE_LABEL_WIDTH, bottom - top);
+  for (guint i = first; i < rows->len; i++)
+    {
+      const SeismoTimelineRow *row = &g_array_index (rows, SeismoTimelineRow, i);
+      double y = top + row->y - offset;
+
+      if (y >= bottom)
+        break;
+      draw_row_content (self, row, y, text_dy);
+    }
+  flush (self, canvas, canvas_data);
+  canvas->pop_clip (canvas_data);
+  canvas->pop_clip (canvas_data);
+}
+
+static double
+nice_step (double min_ns)
+{
+  double p = pow (10, floor (log10 (MAX (min_ns, 1e-3))));
+
+  for (guint k = 0; k < 3; k++)
+    {
+      static const double mult[] = { 1, 2, 5 };
+
+      if (mult[k] * p >= min_ns)
+        return mult[k] * p;
+    }
+  return 10 * p;
+}
+
+static void
+draw_grid (SeismoTimelineRenderer *self,
+           double                  step)
+{
+  double first = ceil (self->view_start / step) * step;
+
+  for (double t = first;; t += step)
+    {
+      double x = SEISMO_TIMELINE_LABEL_WIDTH + floor ((t - self->view_start) / self->ns_per_px);
+
+      if (x >= self->width)
+        break;
+      emit_rect (self, C_GRID, x, SEISMO_TIMELINE_RULER_HEIGHT, 1,
+                 self->height - SEISMO_TIMELINE_RULER_HEIGHT);
+    }
+}
+
+static void
+draw_ruler (SeismoTimelineRenderer *self,
+            double                  step)
+{
+  const double h = SEISMO_TIMELINE_RULER_HEIGHT;
+  double minor = step / (fmod (step / pow (10, floor (log10 (step))), 2.0) == 0 ? 4 : 5);
+  double first = floor (self->view_start / minor) * minor;
+  int label_y = (int) small_text_top (self, 2, 16);
+
+  emit_rect (self, C_RULER_BG, 0, 0, self->width, h);
+  emit_rect (self, C_SEPARATOR, 0, h - 1, self->width, 1);
+  for (double t = first;; t += minor)
+    {
+      double x = SEISMO_TIMELINE_LABEL_WIDTH + floor ((t - self->view_start) / self->ns_per_px);
+      gboolean major = fabs (remainder (t, step)) < minor / 2;
+
+      if (x >= self->width)
+        break;
+      if (x < SEISMO_TIMELINE_LABEL_WIDTH)
+        continue;
+      emit_rect (self, C_TEXT_DIM, x, major ? h - 12 : h - 5, 1, major ? 11 : 4);
+      if (major)
+        {
+          g_autofree char *label = seismo_format_time (round (t / minor) * minor, step);
+
+          emit_text (self, x + 4, label_y, 0, label, C_TEXT_DIM, TRUE);
+        }
+    }
+
+  /* The label column of the ruler tells the marker delta and the range. */
+  emit_rect (self, C_RULER_BG, 0, 0, SEISMO_TIMELINE_LABEL_WIDTH, h - 1);
+  emit_rect (self, C_SEPARATOR, SEISMO_TIMELINE_LABEL_WIDTH - 1, 0, 1, h);
+  {
+    g_autofree char *line1 = NULL;
+    g_autofree char *line2 = NULL;
+
+    if (self->has_marker[0] && self->has_marker[1])
+      {
+        g_autofree char *delta = seismo_format_duration ((double) self->marker[1]
+                                                         - (double) self->marker[0]);
+
+        /* TRANSLATORS: the time between markers A and B */
+        line1 = g_strdup_printf ("B − A: %s", delta);
+      }
+    else if (self->has_marker[0])
+      {
+        g_autofree char *t = seismo_format_time ((double) self->marker[0] - (double) self->data->start_ns, 1);
+
+        line1 = g_strdup_printf ("A: %s", t);
+      }
+    if (self->has_range)
+      {
+        g_autofree char *len = seismo_format_duration ((double) (self->range[1] - self->range[0]));
+
+        line2 = g_strdup_printf ("Range: %s", len);
+      }
+    if (line1 != NULL)
+      emit_text (self, 8, 2, SEISMO_TIMELINE_LABEL_WIDTH - 12, line1, C_TEXT, TRUE);
+    if (line2 != NULL)
+      emit_text (self, 8, 18, SEISMO_TIMELINE_LABEL_WIDTH - 12, line2, C_TEXT_DIM, TRUE);
+  }
+}
+
+static void
+draw_overlays (SeismoTimelineRenderer *self,
+               const SeismoCanvas     *canvas,
+               gpointer                canvas_data)
+{
+  const double top = SEISMO_TIMELINE_RULER_HEIGHT;
+  const double x0 = SEISMO_TIMELINE_LABEL_WIDTH;
+
+  canvas->push_clip (canvas_data, x0, 0, self->width - x0, self->height);
+  if (self->has_range)
+    {
+      double a = floor (_seismo_timeline_abs_to_x (self, self->range[0]));
+      double b = MAX (ceil (_seismo_timeline_abs_to_x (self, self->range[1])), a + 1);
+
+      a = MAX (a, x0 - 1);
+      b = MIN (b, self->width + 1);
+      if (b > a)
+        {
+          emit_rect (self, C_RANGE, a, 0, b - a, self->height);
+          emit_rect (self, C_RANGE_EDGE, a, 0, 1, self->height);
+          emit_rect (self, C_RANGE_EDGE, b - 1, 0, 1, self->height);
+        }
+    }
+  for (guint m = 0; m < 2; m++)
+    {
+      double x;
+      guint color = m == 0 ? C_MARKER_A : C_MARKER_B;
+
+      if (!self->has_marker[m])
+        continue;
+      x = floor (_seismo_timeline_abs_to_x (self, self->marker[m]));
+      if (x < x0 - 16 || x >= self->width)
+        continue;
+      emit_rect (self, color, x, top - 14, 1, self->height - top + 14);
+      emit_rect (self, color, x, top - 16, 13, 13);
+      emit_text (self, x + 3, top - 17, 0, m == 0 ? "A" : "B", C_BG, TRUE);
+    }
+  flush (self, canvas, canvas_data);
+
+  if (self->selected != SEISMO_NO_EVENT)
+    {
+      double x = floor (_seismo_timeline_abs_to_x (self, self->data->ts[self->selected])) + 0.5;
+
+      if (x >= x0 && x < self->width)
+        {
+          cairo_t *cr = canvas->begin_cairo (canvas_data, x - 6, 0, 12, self->height);
+          const SeismoColor *c = &self->palette[C_SELECTED];
+          static const double dash[] = { 4, 3 };
+
+          cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
+          cairo_set_line_width (cr, 1);
+          cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+          cairo_move_to (cr, x, top);
+          cairo_line_to (cr, x, self->height);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+          cairo_move_to (cr, x - 5, top - 6);
+          cairo_line_to (cr, x + 5, top - 6);
+          cairo_line_to (cr, x, top);
+          cairo_close_path (cr);
+          cairo_fill (cr);
+          canvas->end_cairo (canvas_data, cr);
+        }
+    }
+  canvas->pop_clip (canvas_data);
+}
+
+/**
+ * seismo_timeline_renderer_draw:
+ * @canvas: where rectangles, text and paths go
+ * @canvas_data: passed to the canvas functions
+ *
+ * Draws one frame: background and grid, the scrolled rows, the pinned rows, the ruler, then the
+ * range, markers and selected event on top.
+ */
+void
+seismo_timeline_renderer_draw (SeismoTimelineRenderer *self,
+                               const SeismoCanvas     *canvas,
+                               gpointer                canvas_data)
+{
+  double step, rows_top;
+
+  g_return_if_fail (self != NULL && canvas != NULL);
+
+  _seismo_timeline_renderer_layout_rows (self);
+  g_string_chunk_clear (self->strings);
+  if (self->syscall_width == NULL)
+    {
+      guint n = seismo_trace_get_n_syscall_names (self->data->trace);
+
+      self->syscall_width = g_new (gint16, MAX (n, 1));
+      memset (self->syscall_width, 0xff, sizeof (gint16) * MAX (n, 1));
+    }
+  step = nice_step (110 * self->ns_per_px);
+  rows_top = _seismo_timeline_renderer_rows_top (self);
+
+  emit_rect (self, C_BG, 0, 0, self->width, self->height);
+  emit_rect (self, C_LABEL_BG, 0, 0, SEISMO_TIMELINE_LABEL_WIDTH, self->height);
+  draw_grid (self, step);
+  emit_rect (self, C_SEPARATOR, SEISMO_TIMELINE_LABEL_WIDTH - 1, 0, 1, self->height);
+  flush (self, canvas, canvas_data);
+
+  draw_rows (self, canvas, canvas_data, self->rows, rows_top, self->height, self->scroll_y);
+  if (self->pinned_rows->len > 0)
+    {
+      draw_rows (self, canvas, canvas_data, self->pinned_rows, SEISMO_TIMELINE_RULER_HEIGHT,
+                 rows_top, 0);
+      emit_rect (self, C_SEPARATOR, 0, rows_top - 2, self->width, 2);
+    }
+  emit_rect (self, C_SEPARATOR, SEISMO_TIMELINE_LABEL_WIDTH - 1, 0, 1, self->height);
+  draw_ruler (self, step);
+  flush (self, canvas, canvas_data);
+  draw_overlays (self, canvas, canvas_data);
+}
+
+static void
+cairo_fill_rects (gpointer           data,
+                  const SeismoColor *color,
+                  const double      *r,
+                  guint              n)
+{
+  cairo_t *cr = data;
+
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha);
+  for (guint i = 0; i < n; i++)
+    cairo_rectangle (cr, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+  cairo_fill (cr);
+}
+
+static void
+cairo_text (gpointer           data,
+            double             x,
+            double             y,
+            PangoLayout       *layout,
+            const SeismoColor *color)
+{
+  cairo_t *cr = data;
+
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha);
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout);
+}
+
+static cairo_t *
+cairo_begin (gpointer data,
+             double   x,
+             double   y,
+             double   width,
+             double   height)
+{
+  cairo_save (data);
+  return data;
+}
+
+static void
+cairo_end (gpointer data,
+           cairo_t *cr)
+{
+  cairo_restore (cr);
+}
+
+static void
+cairo_push_clip (gpointer data,
+                 double   x,
+                 double   y,
+                 double   width,
+                 double   height)
+{
+  cairo_t *cr = data;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, width, height);
+  cairo_clip (cr);
+}
+
+static void
+cairo_pop_clip (gpointer data)
+{
+  cairo_restore (data);
+}
+
+static const SeismoCanvas cairo_canvas = {
+  cairo_fill_rects,
+  cairo_text,
+  cairo_begin,
+  cairo_end,
+  cairo_push_clip,
+  cairo_pop_clip,
+};
+
+/**
+ * seismo_timeline_renderer_draw_cairo:
+ * @cr: a Cairo context whose origin is the timeline's top left corner
+ *
+ * Draws the frame with Cairo, e.g. onto an image surface.
+ */
+void
+seismo_timeline_renderer_draw_cairo (SeismoTimelineRenderer *self,
+                                     cairo_t                *cr)
+{
+  g_return_if_fail (self != NULL && cr != NULL);
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  seismo_timeline_renderer_draw (self, &cairo_canvas, cr);
+  cairo_restore (cr);
+}
