@@ -38,7 +38,7 @@ struct _SeismoTraceBuilder
 
   GArray           *tasks;        /* SeismoTask */
   GHashTable       *tid_task;     /* tid → task id + 1 (the live task with that tid) */
-  GByteArray       *task_exited;  /* per task: 1 once its exit was seen */
+  GByteArray       *task_exited;  /* per task flags: exited (0x1), renamed (0x2) */
   GArray           *comm_changes; /* SeismoCommChange */
 
   GArray           *lost;         /* SeismoLostEvents */

@@ -6,6 +6,10 @@
 #include "seismo-trace-builder-private.h"
 #include "seismo-varint.h"
 
+/* Per-task flags in task_exited. */
+#define TASK_EXITED  0x1
+#define TASK_RENAMED 0x2
+
 SeismoTraceBuilder *
 seismo_trace_builder_new (void)
 {
@@ -203,7 +207,7 @@ seismo_trace_builder_task_new (SeismoTraceBuilder *self,
   g_return_val_if_fail (self != NULL, SEISMO_NO_TASK);
 
   id = GPOINTER_TO_UINT (g_hash_table_lookup (self->tid_task, GINT_TO_POINTER (tid)));
-  if (id != 0 && !self->task_exited->data[id - 1])
+  if (id != 0 && !(self->task_exited->data[id - 1] & TASK_EXITED))
     {
       SeismoTask *task = &g_array_index (self->tasks, SeismoTask, id - 1);
 
@@ -263,16 +267,13 @@ seismo_trace_builder_set_task_comm (SeismoTraceBuilder *self,
 
   /* The first change also records the comm the task started with, at its start. */
   {
-    gboolean has_changes = FALSE;
-
-    for (guint c = 0; c < self->comm_changes->len && !has_changes; c++)
-      has_changes = g_array_index (self->comm_changes, SeismoCommChange, c).task == id;
-    if (!has_changes)
+    if (!(self->task_exited->data[id] & TASK_RENAMED))
       {
         SeismoCommChange first = { .task = id, .comm = task->comm,
                                    .time_ns = MIN (task->first_ns, time_ns) };
 
         g_array_append_val (self->comm_changes, first);
+        self->task_exited->data[id] |= TASK_RENAMED;
       }
   }
   {
@@ -296,7 +297,7 @@ seismo_trace_builder_task_exited (SeismoTraceBuilder *self,
   id = lookup_task (self, tid, time_ns);
   task = &g_array_index (self->tasks, SeismoTask, id);
   task->last_ns = MAX (task->last_ns, time_ns);
-  self->task_exited->data[id] = 1;
+  self->task_exited->data[id] |= TASK_EXITED;
 }
 
 static void
