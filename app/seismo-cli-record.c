@@ -100,6 +100,42 @@ split_list (char **values)
   return g_strv_builder_end (b);
 }
 
+gboolean
+seismo_cli_record_into (const SeismoBackend       *backend,
+                        const SeismoRecordOptions *options,
+                        SeismoTraceBuilder        *builder,
+                        SeismoRecordControl       *ctl,
+                        GError                   **error)
+{
+  struct sigaction sa = { 0 }, old_int, old_term, old_hup;
+  gboolean ok;
+
+  active_control = ctl;
+  sa.sa_handler = on_stop_signal;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, &old_int);
+  sigaction (SIGTERM, &sa, &old_term);
+  sigaction (SIGHUP, &sa, &old_hup);
+
+  {
+    g_autofree char *cmdline = options->argv ? g_strjoinv (" ", options->argv) : NULL;
+    char host[256] = "";
+
+    seismo_trace_builder_set_metadata (builder, SEISMO_META_BACKEND, backend->name);
+    if (cmdline)
+      seismo_trace_builder_set_metadata (builder, SEISMO_META_COMMAND, cmdline);
+    if (gethostname (host, sizeof host - 1) == 0)
+      seismo_trace_builder_set_metadata (builder, SEISMO_META_HOST, host);
+  }
+  ok = backend->record (options, builder, ctl, error);
+
+  sigaction (SIGINT, &old_int, NULL);
+  sigaction (SIGTERM, &old_term, NULL);
+  sigaction (SIGHUP, &old_hup, NULL);
+  active_control = NULL;
+  return ok;
+}
+
 int
 seismo_cli_record (int    argc,
                    char **argv)
@@ -141,7 +177,6 @@ seismo_cli_record (int    argc,
   SeismoRecordOptions options = { 0 };
   SeismoRecordControl ctl = { .exit_status = -1 };
   Progress progress = { &ctl, isatty (STDERR_FILENO), g_get_monotonic_time () };
-  struct sigaction sa = { 0 }, old_int, old_term, old_hup;
   SeismoTraceBuilder *builder;
   g_autoptr(SeismoTrace) trace = NULL;
   gboolean ok;
@@ -228,30 +263,8 @@ seismo_cli_record (int    argc,
 
   ctl.progress = on_progress;
   ctl.user_data = &progress;
-  active_control = &ctl;
-  sa.sa_handler = on_stop_signal;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, &old_int);
-  sigaction (SIGTERM, &sa, &old_term);
-  sigaction (SIGHUP, &sa, &old_hup);
-
   builder = seismo_trace_builder_new ();
-  {
-    g_autofree char *cmdline = options.argv ? g_strjoinv (" ", options.argv) : NULL;
-    char host[256] = "";
-
-    seismo_trace_builder_set_metadata (builder, SEISMO_META_BACKEND, backend->name);
-    if (cmdline)
-      seismo_trace_builder_set_metadata (builder, SEISMO_META_COMMAND, cmdline);
-    if (gethostname (host, sizeof host - 1) == 0)
-      seismo_trace_builder_set_metadata (builder, SEISMO_META_HOST, host);
-  }
-  ok = backend->record (&options, builder, &ctl, &error);
-
-  sigaction (SIGINT, &old_int, NULL);
-  sigaction (SIGTERM, &old_term, NULL);
-  sigaction (SIGHUP, &old_hup, NULL);
-  active_control = NULL;
+  ok = seismo_cli_record_into (backend, &options, builder, &ctl, &error);
   if (progress.tty)
     fprintf (stderr, "\r\033[K");
 

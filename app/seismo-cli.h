@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "seismo-backend.h"
+
 G_BEGIN_DECLS
 
 /* Exit codes of seismo-cli. */
@@ -12,5 +14,21 @@ G_BEGIN_DECLS
 
 int seismo_cli_record (int    argc,
                        char **argv);
+
+/* Records with backend into builder as `seismo-cli record` does: the same metadata, and SIGINT,
+ * SIGTERM or SIGHUP stop the recording (ctl->stop) instead of killing seismo-cli. */
+gboolean seismo_cli_record_into (const SeismoBackend       *backend,
+                                 const SeismoRecordOptions *options,
+                                 SeismoTraceBuilder        *builder,
+                                 SeismoRecordControl       *ctl,
+                                 GError                   **error);
+
+/* Teaching commands (seismo-cli-teach.c). */
+int seismo_cli_explain          (int    argc,
+                                 char **argv);
+int seismo_cli_compare          (int    argc,
+                                 char **argv);
+int seismo_cli_compare_overhead (int    argc,
+                                 char **argv);
 
 G_END_DECLS

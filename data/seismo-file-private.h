@@ -7,7 +7,7 @@
  * read with memcpy and converted field by field, never cast from the file buffer.
  */
 
-#include <glib.h>
+#include "seismo-trace.h"
 
 G_BEGIN_DECLS
 
@@ -136,10 +136,23 @@ _Static_assert (sizeof (SeismoFileTrailer) == 32, "trailer is 32 bytes");
 /* Metadata key the reader sets when it returns less than a complete file; never saved. */
 #define SEISMO_META_LOAD_WARNING "load_warning"
 
+/* seismo_file_load() without the sort and derive steps: the trace is checked (validated) but not
+ * ready for queries until the caller runs _seismo_trace_sort() and _seismo_trace_derive(). For
+ * the benchmark, which times the format apart from the model. */
+SeismoTrace *_seismo_file_read (const char          *path,
+                                GCancellable        *cancellable,
+                                SeismoProgressFunc   progress,
+                                gpointer             progress_data,
+                                GError             **error);
+
 /* CRC32C (Castagnoli), reflected, init and final xor 0xffffffff; crc is 0 to start. */
 guint32 _seismo_crc32c (guint32       crc,
                         const void   *data,
                         gsize         len);
+/* The same, always without the CPU's CRC instruction (for tests of the fallback). */
+guint32 _seismo_crc32c_portable (guint32     crc,
+                                 const void *data,
+                                 gsize       len);
 
 /* Converts the multi-byte fields between file (little-endian) and host order in place. */
 void    _seismo_file_header_swap  (SeismoFileHeader   *h);

@@ -1222,6 +1222,9 @@ read_chunks (Reader             *r,
       reason = g_strdup ("event chunk checksum mismatch");
     else
       check_chunk (r, last, n_chunks - 1, expect, &reason);
+    /* Leaving out the only chunk would open an empty trace: that is an error, not a warning. */
+    if (reason != NULL && n_chunks == 1)
+      return fail (r, error, SEISMO_ERROR_CORRUPT, last->offset, "%s", reason);
     if (reason != NULL)
       {
         warn (r, "the last event chunk (at byte %" G_GUINT64_FORMAT ") is damaged (%s) and was "
@@ -1294,7 +1297,7 @@ read_chunks (Reader             *r,
       {
         const Record *rec = &g_array_index (chunks, Record, k);
 
-        if (k + 1 == n_chunks && dropped == 0)
+        if (k + 1 == n_chunks && k > 0 && dropped == 0)
           {
             /* Like a damaged checksum: the good chunks before it stand. */
             warn (r, "the last event chunk (at byte %" G_GUINT64_FORMAT ") is damaged (%s) and was "
@@ -1402,17 +1405,18 @@ install_tables (Reader *r)
 }
 
 SeismoTrace *
-seismo_file_load (const char          *path,
-                  GCancellable        *cancellable,
-                  SeismoProgressFunc   progress,
-                  gpointer             progress_data,
-                  GError             **error)
+_seismo_file_read (const char          *path,
+                   GCancellable        *cancellable,
+                   SeismoProgressFunc   progress,
+                   gpointer             progress_data,
+                   GError             **error)
 {
   Reader r = { 0 };
   g_autoptr(GArray) chunks = g_array_new (FALSE, FALSE, sizeof (Record));
   g_autoptr(GError) local_error = NULL;
   struct stat st;
   SeismoTrace *trace = NULL;
+  gint64 t_start = g_get_monotonic_time ();
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -1489,18 +1493,41 @@ seismo_file_load (const char          *path,
                    local_error->message);
       goto out;
     }
-  if (progress != NULL)
-    progress (0.9, progress_data);
-  _seismo_trace_sort (r.trace);
-  _seismo_trace_derive (r.trace);
   if (r.warning->len > 0)
     _seismo_trace_set_metadata (r.trace, SEISMO_META_LOAD_WARNING, r.warning->str);
-  if (progress != NULL)
-    progress (1.0, progress_data);
+  g_debug ("%s: %" G_GSIZE_FORMAT " events read in %.1f ms", r.display, r.trace->n_events,
+           (g_get_monotonic_time () - t_start) / 1e3);
   trace = g_steal_pointer (&r.trace);
 
 out:
   reader_clear (&r);
+  return trace;
+}
+
+SeismoTrace *
+seismo_file_load (const char          *path,
+                  GCancellable        *cancellable,
+                  SeismoProgressFunc   progress,
+                  gpointer             progress_data,
+                  GError             **error)
+{
+  SeismoTrace *trace;
+  gint64 t0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  trace = _seismo_file_read (path, cancellable, progress, progress_data, error);
+  if (trace == NULL)
+    return NULL;
+  if (progress != NULL)
+    progress (0.9, progress_data);
+  t0 = g_get_monotonic_time ();
+  _seismo_trace_sort (trace);
+  _seismo_trace_derive (trace);
+  g_debug ("%s: sorted and derived in %.1f ms", path, (g_get_monotonic_time () - t0) / 1e3);
+  if (progress != NULL)
+    progress (1.0, progress_data);
   return trace;
 }
 

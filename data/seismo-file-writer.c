@@ -99,10 +99,8 @@ crc32c_hw (guint32       crc,
 }
 #endif
 
-guint32
-_seismo_crc32c (guint32     crc,
-                const void *data,
-                gsize       len)
+static gboolean
+crc_init (void)
 {
   static gsize init = 0;
   static gboolean hw = FALSE;
@@ -116,6 +114,24 @@ _seismo_crc32c (guint32     crc,
 #endif
       g_once_init_leave (&init, 1);
     }
+  return hw;
+}
+
+guint32
+_seismo_crc32c_portable (guint32     crc,
+                         const void *data,
+                         gsize       len)
+{
+  crc_init ();
+  return ~crc32c_soft (~crc, data, len);
+}
+
+guint32
+_seismo_crc32c (guint32     crc,
+                const void *data,
+                gsize       len)
+{
+  gboolean hw = crc_init ();
 
   crc = ~crc;
 #ifdef HAVE_CRC32C_HW

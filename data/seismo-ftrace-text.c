@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-ftrace-text"
 
-#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -30,6 +29,10 @@
 #define MAX_COMM       64
 #define MAX_NAME       128
 #define PROGRESS_LINES 65536
+#define N_RECENT       8
+#define MAX_ARGS       16
+#define N_STR_CACHE    512
+#define STR_CACHE_LEN  31
 
 typedef enum {
   PARSE_GENERIC = 0,
@@ -40,6 +43,7 @@ typedef enum {
   PARSE_RAW_SYS_EXIT,
   PARSE_SYSCALL_ENTER,
   PARSE_SYSCALL_EXIT,
+  PARSE_IRQ_ENTRY,
   PARSE_IRQ_EXIT,
   PARSE_SOFTIRQ,
   PARSE_FUNCTION,
@@ -109,19 +113,33 @@ typedef struct {
   const char *payload_end;
 } LineHead;
 
+/* Interned short strings (comms, names): the same few values come back on most lines. */
+typedef struct {
+  guint8         len;
+  char           str[STR_CACHE_LEN];
+  SeismoStringId id;
+} CachedString;
+
+/* Recently seen event names: lines alternate between a handful of events. */
+typedef struct {
+  char       name[MAX_NAME];
+  gsize      len;
+  EventInfo *info;
+} RecentEvent;
+
 typedef struct {
   const char         *path;
   SeismoTraceBuilder *builder;
   GHashTable         *events;       /* canonical event name → EventInfo */
-  EventInfo          *last_info;
-  char                last_name[MAX_NAME];
-  gsize               last_name_len;
+  RecentEvent         recent[N_RECENT];
+  CachedString       *strings;      /* N_STR_CACHE, direct-mapped */
+  guint               recent_next;
   GHashTable         *tasks;        /* tid → TaskEntry */
   gint32              last_tid;
   TaskEntry          *last_task;
   GString            *scratch;
   GPtrArray          *buffers;      /* distinct buffer names, in order of appearance */
-  GArray             *args;         /* guint64 scratch for UINT_ARRAY fields */
+  const char         *last_buffer;  /* one of buffers */
 
   guint64             line_no;
   guint64             n_events;
@@ -129,6 +147,7 @@ typedef struct {
   guint64             first_skipped;
   guint64             n_ns_stamps;
   guint64             n_latency;
+  guint64             first_ts;
   guint64             last_ts;
   guint               max_cpu;
   guint               declared_cpus;
@@ -151,6 +170,7 @@ enum {
 };
 
 static guint8 cclass[256];
+static guint8 hexval[256];    /* 0xff: not a hex digit */
 
 static void
 init_cclass (void)
@@ -175,6 +195,9 @@ init_cclass (void)
       if (c == ' ' || c == '\t')
         k |= C_SPACE;
       cclass[c] = k;
+      hexval[c] = c >= '0' && c <= '9' ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 0xff;
     }
   /* Every letter the kernel and libtraceevent print in the flags column, plus hex depths. */
   for (const char *f = "dDXNnpBLbHhsZzacef+!"; *f; f++)
@@ -289,12 +312,15 @@ static const struct {
   { "sched",        "sched_process_fork", PARSE_SCHED_FORK },
   { "raw_syscalls", "sys_enter",          PARSE_RAW_SYS_ENTER },
   { "raw_syscalls", "sys_exit",           PARSE_RAW_SYS_EXIT },
+  { "irq",          "irq_handler_entry",  PARSE_IRQ_ENTRY },
   { "irq",          "irq_handler_exit",   PARSE_IRQ_EXIT },
   { "irq",          "softirq_entry",      PARSE_SOFTIRQ },
   { "irq",          "softirq_exit",       PARSE_SOFTIRQ },
   { "irq",          "softirq_raise",      PARSE_SOFTIRQ },
   { "ftrace",       "function",           PARSE_FUNCTION },
   { "ftrace",       "print",              PARSE_PRINT },
+  { "ftrace",       "bprint",             PARSE_PRINT },
+  { "ftrace",       "bputs",              PARSE_PRINT },
 };
 
 static const SeismoFieldInfo sched_switch_fields[] = {
@@ -340,6 +366,11 @@ static const SeismoSymbol irq_ret_symbols[] = {
   { 1, "handled" },
 };
 
+static const SeismoFieldInfo irq_entry_fields[] = {
+  { "irq",  SEISMO_FIELD_INT,    4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
+  { "name", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
+};
+
 static const SeismoFieldInfo irq_exit_fields[] = {
   { "irq", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
   { "ret", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_SYMBOL, irq_ret_symbols,
@@ -378,6 +409,7 @@ static const struct {
   { PARSE_RAW_SYS_EXIT, raw_sys_exit_fields, G_N_ELEMENTS (raw_sys_exit_fields),
     "NR {id} = {ret}" },
   { PARSE_SYSCALL_EXIT, syscall_exit_fields, G_N_ELEMENTS (syscall_exit_fields), "{ret}" },
+  { PARSE_IRQ_ENTRY, irq_entry_fields, G_N_ELEMENTS (irq_entry_fields), "irq={irq} name={name}" },
   { PARSE_IRQ_EXIT, irq_exit_fields, G_N_ELEMENTS (irq_exit_fields), "irq={irq} ret={ret}" },
   { PARSE_SOFTIRQ, softirq_fields, G_N_ELEMENTS (softirq_fields), "vec={vec}" },
   { PARSE_FUNCTION, function_fields, G_N_ELEMENTS (function_fields), "{ip} <-{parent_ip}" },
@@ -424,7 +456,7 @@ has_suffix_len (const char *s,
   return len >= sl && memcmp (s + len - sl, suffix, sl) == 0;
 }
 
-/* ---- numbers ---------------------------------------------------------------------------------- */
+/* ---- numbers -------------------------------------------------------------------------------- */
 
 static gboolean
 parse_dec (const char *s,
@@ -478,16 +510,9 @@ parse_hex (const char *s,
     return FALSE;
   for (; i < len; i++)
     {
-      guint8 c = (guint8) s[i];
-      guint d;
+      guint d = hexval[(guint8) s[i]];
 
-      if (c >= '0' && c <= '9')
-        d = c - '0';
-      else if (c >= 'a' && c <= 'f')
-        d = c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F')
-        d = c - 'A' + 10;
-      else
+      if (d == 0xff)
         return FALSE;
       v = (v << 4) | d;
     }
@@ -512,18 +537,23 @@ is_hex_prefixed (const char *s,
 }
 
 /*
- * The task state letters of sched_switch's prev_state. Kernels since 4.14 report S D T t X Z P I
- * as bits 0..7 and preemption ("+") as bit 8; older kernels have K W N x and their own layout.
+ * The task state letters of sched_switch's prev_state, bit i for letter i. Kernels since 4.14 print
+ * S D T t X Z P I and "+" for a preempted task (bit 8); older kernels also K W N x with another
+ * layout. libtraceevent's sched_switch plugin (what trace-cmd report shows) prints its own fixed
+ * table and no "+".
  */
 static const char modern_states[] = "SDTtXZPI";
-static const char legacy_states[] = "SDTtZXxKWPN";
+static const char legacy_states[] = "SDTtXZxKWPN";
+static const char plugin_states[] = "SDTtZXxW";
 
 static gboolean
 parse_sched_state (const char *s,
                    gsize       len,
+                   gboolean    plugin,
                    gint64     *out)
 {
-  gboolean legacy = FALSE;
+  const char *table = plugin ? plugin_states : modern_states;
+  guint64 preempted = plugin ? 0 : 0x100;
   guint64 bits = 0;
   gsize i;
 
@@ -532,23 +562,25 @@ parse_sched_state (const char *s,
   if (IS (s[0], C_DIGIT) || s[0] == '-')
     return parse_dec (s, len, out);
 
-  for (i = 0; i < len; i++)
-    if (strchr ("KWNx", s[i]) != NULL)
-      legacy = TRUE;
+  for (i = 0; !plugin && i < len; i++)
+    if (memchr ("KWNx", s[i], 4) != NULL)
+      {
+        table = legacy_states;
+        preempted = 0x800;
+      }
 
   for (i = 0; i < len; i++)
     {
-      const char *table = legacy ? legacy_states : modern_states;
       const char *hit;
 
       if (s[i] == '|' || s[i] == 'R')
         continue;
-      if (s[i] == '+')
+      if (s[i] == '+' && preempted)
         {
-          bits |= legacy ? 0x800 : 0x100;
+          bits |= preempted;
           continue;
         }
-      if (s[i] == '\0' || (hit = strchr (table, s[i])) == NULL)
+      if ((hit = memchr (table, s[i], strlen (table))) == NULL)
         return FALSE;
       bits |= G_GUINT64_CONSTANT (1) << (hit - table);
     }
@@ -615,7 +647,7 @@ parse_timestamp (const char *s,
   return TRUE;
 }
 
-/* ---- the left part of a line ------------------------------------------------------------------ */
+/* ---- the left part of a line ---------------------------------------------------------------- */
 
 static const char *
 skip_spaces (const char *p,
@@ -624,6 +656,25 @@ skip_spaces (const char *p,
   while (p < end && IS (*p, C_SPACE))
     p++;
   return p;
+}
+
+/* Task columns are right-aligned in 16 or more spaces: skip them eight at a time. */
+static const char *
+skip_indent (const char *p,
+             const char *end)
+{
+  const guint64 spaces = G_GUINT64_CONSTANT (0x2020202020202020);
+
+  while (end - p >= 8)
+    {
+      guint64 w;
+
+      memcpy (&w, p, 8);
+      if (w != spaces)
+        break;
+      p += 8;
+    }
+  return skip_spaces (p, end);
 }
 
 static const char *
@@ -752,10 +803,7 @@ parse_task_cpu (const char *start,
   return TRUE;
 }
 
-/*
- * Splits an event line. Returns FALSE when it is not one; head->name is then NULL, or set when only
- * the text after the event name was not understood.
- */
+/* Splits an event line; FALSE when it is not one. */
 static gboolean
 parse_line_head (const char *line,
                  const char *end,
@@ -780,7 +828,7 @@ parse_line_head (const char *line,
           s = sp;
         }
     }
-  s = skip_spaces (s, end);
+  s = skip_indent (s, end);
 
   for (colon = memchr (s, ':', end - s); colon != NULL;
        colon = memchr (colon + 1, ':', end - (colon + 1)))
@@ -869,7 +917,7 @@ parse_line_head (const char *line,
   return FALSE;
 }
 
-/* ---- payloads --------------------------------------------------------------------------------- */
+/* ---- payloads ------------------------------------------------------------------------------- */
 
 /* At a space in a payload: does a new "key=" (or "==> key=") start after it? */
 static gboolean
@@ -1000,13 +1048,38 @@ kv_int (KeyValue *kv)
 }
 
 static void
-push_kv_string (SeismoTraceBuilder *b,
-                KeyValue           *kv)
+push_str (Parser     *self,
+          const char *s,
+          gsize       len)
+{
+  CachedString *c;
+  guint32 h = 2166136261u;
+
+  if (len == 0 || len > STR_CACHE_LEN)
+    {
+      seismo_trace_builder_push_string_len (self->builder, s, len);
+      return;
+    }
+  for (gsize i = 0; i < len; i++)
+    h = (h ^ (guint8) s[i]) * 16777619u;
+  c = &self->strings[h % N_STR_CACHE];
+  if (c->len != len || memcmp (c->str, s, len) != 0)
+    {
+      c->id = seismo_trace_builder_intern_len (self->builder, s, len);
+      c->len = (guint8) len;
+      memcpy (c->str, s, len);
+    }
+  seismo_trace_builder_push_string_id (self->builder, c->id);
+}
+
+static void
+push_kv_string (Parser   *self,
+                KeyValue *kv)
 {
   if (kv)
-    seismo_trace_builder_push_string_len (b, kv->val, kv->val_len);
+    push_str (self, kv->val, kv->val_len);
   else
-    seismo_trace_builder_push_string_id (b, 0);
+    seismo_trace_builder_push_string_id (self->builder, 0);
 }
 
 /* "comm:pid [prio]" → comm, pid, prio (libtraceevent's sched plugin layout). */
@@ -1064,14 +1137,14 @@ push_sched_switch (Parser     *self,
       KeyValue *state;
       gint64 st = 0;
 
-      push_kv_string (b, kv_get (kv, n, 0, "prev_comm"));
+      push_kv_string (self, kv_get (kv, n, 0, "prev_comm"));
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 1, "prev_pid")));
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 2, "prev_prio")));
       state = kv_get (kv, n, 3, "prev_state");
       if (state)
-        parse_sched_state (state->val, state->val_len, &st);
+        parse_sched_state (state->val, state->val_len, FALSE, &st);
       seismo_trace_builder_push_int (b, st);
-      push_kv_string (b, kv_get (kv, n, 4, "next_comm"));
+      push_kv_string (self, kv_get (kv, n, 4, "next_comm"));
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 5, "next_pid")));
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 6, "next_prio")));
       return;
@@ -1089,16 +1162,16 @@ push_sched_switch (Parser     *self,
           {
             const char *se = rtrim (after, arrow);
 
-            parse_sched_state (after, se - after, &st);
+            parse_sched_state (after, se - after, TRUE, &st);
           }
         split_comm_pid_prio (arrow + 3, end, &next_comm, &next_len, &next_pid, &next_prio,
                              &after);
       }
-    seismo_trace_builder_push_string_len (b, prev_comm, prev_len);
+    push_str (self, prev_comm, prev_len);
     seismo_trace_builder_push_int (b, prev_pid);
     seismo_trace_builder_push_int (b, prev_prio);
     seismo_trace_builder_push_int (b, st);
-    seismo_trace_builder_push_string_len (b, next_comm, next_len);
+    push_str (self, next_comm, next_len);
     seismo_trace_builder_push_int (b, next_pid);
     seismo_trace_builder_push_int (b, next_prio);
   }
@@ -1120,7 +1193,7 @@ push_sched_wakeup (Parser     *self,
       gboolean junk;
       guint n = split_kv (p, end, kv, MAX_KV, &junk);
 
-      push_kv_string (b, kv_get (kv, n, 0, "comm"));
+      push_kv_string (self, kv_get (kv, n, 0, "comm"));
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 1, "pid")));
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 2, "prio")));
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 3, "target_cpu")));
@@ -1138,7 +1211,7 @@ push_sched_wakeup (Parser     *self,
       if (c && !parse_dec (c, end - c, &cpu))
         cpu = 0;
     }
-  seismo_trace_builder_push_string_len (b, comm, comm_len);
+  push_str (self, comm, comm_len);
   seismo_trace_builder_push_int (b, pid);
   seismo_trace_builder_push_int (b, prio);
   seismo_trace_builder_push_int (b, cpu);
@@ -1157,23 +1230,24 @@ push_sched_fork (Parser     *self,
 
   /* The kernel prints the parent as comm=/pid=, trace-cmd -R as parent_comm=/parent_pid=. */
   hit = kv_get (kv, n, 0, "comm");
-  push_kv_string (b, hit ? hit : kv_get (kv, n, 0, "parent_comm"));
+  push_kv_string (self, hit ? hit : kv_get (kv, n, 0, "parent_comm"));
   hit = kv_get (kv, n, 1, "pid");
   seismo_trace_builder_push_int (b, kv_int (hit ? hit : kv_get (kv, n, 1, "parent_pid")));
-  push_kv_string (b, kv_get (kv, n, 2, "child_comm"));
+  push_kv_string (self, kv_get (kv, n, 2, "child_comm"));
   seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 3, "child_pid")));
 }
 
 /* trace-cmd -R prints arrays as the raw bytes: "ARRAY[0b, 00, …]"; the args are 8-byte words. */
-static void
+static guint
 bytes_array_to_words (const char *p,
                       const char *end,
-                      GArray     *out)
+                      guint64    *out,
+                      guint       max)
 {
   guint64 word = 0;
-  guint nb = 0;
+  guint nb = 0, n = 0;
 
-  while (p < end)
+  while (p < end && n < max)
     {
       const char *q;
       guint64 byte;
@@ -1187,7 +1261,7 @@ bytes_array_to_words (const char *p,
       word |= (byte & 0xff) << (8 * nb);
       if (++nb == 8)
         {
-          g_array_append_val (out, word);
+          out[n++] = word;
           word = 0;
           nb = 0;
         }
@@ -1195,17 +1269,20 @@ bytes_array_to_words (const char *p,
       while (p < end && (*p == ',' || IS (*p, C_SPACE)))
         p++;
     }
+  return n;
 }
 
+/* "NR 1 (3, 7ffe994b6d80, c, 0, 0, 0)" or, from trace-cmd -R, "id=1 args=ARRAY[…]". */
 static void
 push_raw_sys_enter (Parser     *self,
                     const char *p,
                     const char *end)
 {
   SeismoTraceBuilder *b = self->builder;
+  guint64 args[MAX_ARGS];
+  guint n_args = 0;
   gint64 id = -1;
 
-  g_array_set_size (self->args, 0);
   if (end - p >= 3 && memcmp (p, "NR ", 3) == 0)
     {
       const char *q = p + 3;
@@ -1215,8 +1292,8 @@ push_raw_sys_enter (Parser     *self,
         ne++;
       if (!parse_dec (q, ne - q, &id))
         id = -1;
-      q = memchr (ne, '(', end - ne);
-      if (q)
+      q = skip_spaces (ne, end);
+      if (q < end && *q == '(')
         {
           const char *close = end;
 
@@ -1224,18 +1301,20 @@ push_raw_sys_enter (Parser     *self,
             close--;
           if (close > q)
             close--;
-          for (q++; q < close;)
+          for (q++; q < close && n_args < MAX_ARGS;)
             {
-              const char *ae = q;
+              const char *ae;
               guint64 v;
 
               q = skip_spaces (q, close);
               ae = q;
+              while (ae < close && IS (*ae, C_HEX))
+                ae++;
+              if (!parse_hex (q, ae - q, &v))
+                v = 0;
+              args[n_args++] = v;
               while (ae < close && *ae != ',')
                 ae++;
-              if (!parse_hex (q, rtrim (q, ae) - q, &v))
-                v = 0;
-              g_array_append_val (self->args, v);
               q = ae + 1;
             }
         }
@@ -1245,15 +1324,15 @@ push_raw_sys_enter (Parser     *self,
       KeyValue kv[MAX_KV];
       gboolean junk;
       guint n = split_kv (p, end, kv, MAX_KV, &junk);
-      KeyValue *args = kv_get (kv, n, 1, "args");
+      KeyValue *arr = kv_get (kv, n, 1, "args");
 
       id = kv_int (kv_get (kv, n, 0, "id"));
-      if (args && args->val_len > 6 && memcmp (args->val, "ARRAY[", 6) == 0)
-        bytes_array_to_words (args->val + 6, args->val + args->val_len - 1, self->args);
+      if (arr && arr->val_len > 6 && memcmp (arr->val, "ARRAY[", 6) == 0)
+        n_args = bytes_array_to_words (arr->val + 6, arr->val + arr->val_len - 1, args,
+                                       MAX_ARGS);
     }
   seismo_trace_builder_push_uint (b, (guint64) id);
-  seismo_trace_builder_push_uint_array (b, (const guint64 *) (gpointer) self->args->data,
-                                        self->args->len);
+  seismo_trace_builder_push_uint_array (b, args, n_args);
 }
 
 static void
@@ -1412,6 +1491,19 @@ push_syscall_exit (Parser     *self,
 }
 
 static void
+push_irq_entry (Parser     *self,
+                const char *p,
+                const char *end)
+{
+  KeyValue kv[MAX_KV];
+  gboolean junk;
+  guint n = split_kv (p, end, kv, MAX_KV, &junk);
+
+  seismo_trace_builder_push_int (self->builder, kv_int (kv_get (kv, n, 0, "irq")));
+  push_kv_string (self, kv_get (kv, n, 1, "name"));
+}
+
+static void
 push_irq_exit (Parser     *self,
                const char *p,
                const char *end)
@@ -1462,19 +1554,22 @@ push_function (Parser     *self,
       }
   if (arrow == NULL)
     {
-      seismo_trace_builder_push_string_len (self->builder, p, rtrim (p, end) - p);
+      push_str (self, p, rtrim (p, end) - p);
       seismo_trace_builder_push_string_id (self->builder, 0);
       return;
     }
-  seismo_trace_builder_push_string_len (self->builder, p, rtrim (p, arrow) - p);
+  push_str (self, p, rtrim (p, arrow) - p);
   arrow += 2;
   while (arrow < end && *arrow == '-')
     arrow++;
   arrow = skip_spaces (arrow, end);
-  seismo_trace_builder_push_string_len (self->builder, arrow, rtrim (arrow, end) - arrow);
+  push_str (self, arrow, rtrim (arrow, end) - arrow);
 }
 
-/* "tracing_mark_write: hello" → ip, buf. */
+/*
+ * tracefs prints trace_marker writes as "tracing_mark_write: hello"; trace-cmd prints the print,
+ * bprint and bputs events as "print: tracing_mark_write: hello" or "bprint: my_func: value 42".
+ */
 static void
 push_print (Parser     *self,
             const char *name,
@@ -1484,21 +1579,23 @@ push_print (Parser     *self,
 {
   const char *q = p;
 
-  if (name_len == 5 && memcmp (name, "print", 5) == 0)
+  if ((name_len == 5 && memcmp (name, "print", 5) == 0) ||
+      (name_len == 6 && memcmp (name, "bprint", 6) == 0) ||
+      (name_len == 5 && memcmp (name, "bputs", 5) == 0))
     {
       while (q < end && IS (*q, C_NAME))
         q++;
       if (q > p && end - q >= 2 && q[0] == ':' && q[1] == ' ')
         {
-          seismo_trace_builder_push_string_len (self->builder, p, q - p);
+          push_str (self, p, q - p);
           p = q + 2;
         }
       else
         seismo_trace_builder_push_string_id (self->builder, 0);
     }
   else
-    seismo_trace_builder_push_string_len (self->builder, name, name_len);
-  seismo_trace_builder_push_string_len (self->builder, p, rtrim (p, end) - p);
+    push_str (self, name, name_len);
+  push_str (self, p, rtrim (p, end) - p);
 }
 
 static void
@@ -1549,7 +1646,7 @@ push_generic (Parser     *self,
         {
         case VALUE_STRING:
           if (hit)
-            seismo_trace_builder_push_string_len (b, hit->val, hit->val_len);
+            push_str (self, hit->val, hit->val_len);
           else
             seismo_trace_builder_push_string_id (b, 0);
           break;
@@ -1559,8 +1656,9 @@ push_generic (Parser     *self,
           {
             gint64 v = 0;
 
+            /* A failed parse leaves v alone. */
             if (hit && !parse_dec (hit->val, number_len (hit->val, hit->val_len), &v))
-              ok = FALSE, v = 0;
+              ok = FALSE;
             seismo_trace_builder_push_int (b, v);
           }
           break;
@@ -1571,7 +1669,7 @@ push_generic (Parser     *self,
             guint64 v = 0;
 
             if (hit && !parse_hex (hit->val, number_len (hit->val, hit->val_len), &v))
-              ok = FALSE, v = 0;
+              ok = FALSE;
             seismo_trace_builder_push_uint (b, v);
           }
           break;
@@ -1588,13 +1686,13 @@ push_generic (Parser     *self,
   if (info->has_text)
     {
       if (text->len)
-        seismo_trace_builder_push_string_len (b, text->str, text->len);
+        push_str (self, text->str, text->len);
       else
         seismo_trace_builder_push_string_id (b, 0);
     }
 }
 
-/* ---- event types ------------------------------------------------------------------------------ */
+/* ---- event types ---------------------------------------------------------------------------- */
 
 static void
 event_info_free (gpointer data)
@@ -1663,9 +1761,18 @@ event_info_new_generic (Parser     *self,
 
   info->parse = parse;
   if (parse == PARSE_SYSCALL_ENTER)
-    n = split_syscall_args (p, end, kv, MAX_KV, &junk);
+    {
+      gboolean decimal;
+
+      n = split_syscall_args (p, end, kv, MAX_KV, &decimal);
+    }
   else
-    n = split_kv (p, end, kv, MAX_KV, &junk);
+    {
+      n = split_kv (p, end, kv, MAX_KV, &junk);
+      /* Free text first (trace_printk and the like): a schema of text alone. */
+      if (junk)
+        n = 0;
+    }
 
   info->fields = g_new0 (TextField, n + 1);
   fields = g_new0 (SeismoFieldInfo, n + 1);
@@ -1813,7 +1920,7 @@ lookup_event (Parser         *self,
   return info;
 }
 
-/* ---- tasks ------------------------------------------------------------------------------------ */
+/* ---- tasks ---------------------------------------------------------------------------------- */
 
 static void
 note_task (Parser         *self,
@@ -1853,7 +1960,7 @@ note_task (Parser         *self,
     }
 }
 
-/* ---- lines that are not events ---------------------------------------------------------------- */
+/* ---- lines that are not events -------------------------------------------------------------- */
 
 static gboolean
 starts_with (const char *p,
@@ -1898,16 +2005,29 @@ parse_header_line (Parser     *self,
           g_free (self->tracer);
           self->tracer = g_strndup (q, rtrim (q, end) - q);
         }
-      else if (starts_with (p, end, "# entries-in-buffer/entries-written: "))
+      else if (starts_with (p, end, "# entries-in-buffer/entries-written: ") ||
+               starts_with (p, end, "# latency: "))
         {
+          /* "entries-written: 12/20   #P:2" or "# latency: 0 us, #12/20, CPU#0 | (… #P:2)". */
           const char *pc;
 
-          q = p + 37;
-          self->entries_in_buffer = read_u64 (q, end, &q);
-          if (q < end && *q == '/')
+          if (p[2] == 'e')
+            q = p + 37;
+          else
             {
-              self->entries_written = read_u64 (q + 1, end, &q);
-              self->have_entries = TRUE;
+              for (q = p + 11; q < end && *q != '#'; q++)
+                ;
+              if (q < end)
+                q++;
+            }
+          if (q < end && IS (*q, C_DIGIT))
+            {
+              self->entries_in_buffer = read_u64 (q, end, &q);
+              if (q < end && *q == '/')
+                {
+                  self->entries_written = read_u64 (q + 1, end, &q);
+                  self->have_entries = TRUE;
+                }
             }
           for (pc = q; pc + 3 < end; pc++)
             if (memcmp (pc, "#P:", 3) == 0)
@@ -1983,29 +2103,58 @@ parse_lost_line (Parser     *self,
   return TRUE;
 }
 
-/* ---- the loop --------------------------------------------------------------------------------- */
+/* ---- the loop ------------------------------------------------------------------------------- */
 
 static void
 note_buffer (Parser         *self,
              const LineHead *head)
 {
-  GPtrArray *b = self->buffers;
-  const char *last = b->len ? g_ptr_array_index (b, b->len - 1) : NULL;
+  const char *last = self->last_buffer;
+  gsize len = head->buffer_len;
 
-  if (last && strlen (last) == head->buffer_len && memcmp (last, head->buffer, head->buffer_len) == 0)
+  if (last && strlen (last) == len && memcmp (last, head->buffer, len) == 0)
     return;
-  for (guint i = 0; i < b->len; i++)
+  for (guint i = 0; i < self->buffers->len; i++)
     {
-      const char *n = g_ptr_array_index (b, i);
+      const char *n = g_ptr_array_index (self->buffers, i);
 
-      if (strlen (n) == head->buffer_len && memcmp (n, head->buffer, head->buffer_len) == 0)
+      if (strlen (n) == len && memcmp (n, head->buffer, len) == 0)
         {
-          /* Keep the most recent one last so the check above stays a single compare. */
-          g_ptr_array_add (b, g_ptr_array_steal_index (b, i));
+          self->last_buffer = n;
           return;
         }
     }
-  g_ptr_array_add (b, g_strndup (head->buffer, head->buffer_len));
+  self->last_buffer = g_strndup (head->buffer, len);
+  g_ptr_array_add (self->buffers, (gpointer) self->last_buffer);
+}
+
+/*
+ * TRUE when no byte is NUL or above 0x7f. Eight bytes at a time: traces are almost always ASCII,
+ * and GLib's UTF-8 validation costs more than the parsing itself.
+ */
+static gboolean
+is_plain_ascii (const char *data,
+                gsize       len)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
+  guint64 acc = 0;
+  gsize i = 0;
+
+  for (; i + 8 <= len; i += 8)
+    {
+      guint64 w;
+
+      memcpy (&w, data + i, 8);
+      /* High bits, or a zero byte (the classic "has zero byte" test). */
+      acc |= (w & highs) | ((w - ones) & ~w & highs);
+      if (G_UNLIKELY (acc))
+        return FALSE;
+    }
+  for (; i < len; i++)
+    if ((guint8) data[i] == 0 || (guint8) data[i] > 0x7f)
+      return FALSE;
+  return TRUE;
 }
 
 /* Returns FALSE when the line is neither an event nor a header; it is counted as skipped. */
@@ -2017,32 +2166,38 @@ parse_line (Parser     *self,
 {
   LineHead head;
   EventInfo *info;
-  const char *first = skip_spaces (line, end);
+  const char *first = skip_indent (line, end);
 
   if (first == end)
     return TRUE;
-  if (check_utf8 && !g_utf8_validate (line, end - line, NULL))
+  if (check_utf8 && !is_plain_ascii (line, end - line) && !g_utf8_validate (line, end - line, NULL))
     return FALSE;
   if (parse_line_head (line, end, &head))
     {
       if (head.cpu >= G_MAXUINT16)
         return FALSE;
-      if (head.name_len == self->last_name_len &&
-          memcmp (head.name, self->last_name, head.name_len) == 0 && head.form == FORM_NORMAL)
-        info = self->last_info;
-      else
+      info = NULL;
+      if (head.form == FORM_NORMAL)
+        for (guint i = 0; i < N_RECENT; i++)
+          if (self->recent[i].len == head.name_len &&
+              memcmp (self->recent[i].name, head.name, head.name_len) == 0)
+            {
+              info = self->recent[i].info;
+              break;
+            }
+      if (info == NULL)
         {
           info = lookup_event (self, &head);
           if (info == NULL)
             return FALSE;
           if (head.form == FORM_NORMAL)
             {
-              memcpy (self->last_name, head.name, head.name_len);
-              self->last_name_len = head.name_len;
-              self->last_info = info;
+              RecentEvent *r = &self->recent[self->recent_next++ % N_RECENT];
+
+              memcpy (r->name, head.name, head.name_len);
+              r->len = head.name_len;
+              r->info = info;
             }
-          else
-            self->last_name_len = 0;
         }
 
       if (head.buffer_len)
@@ -2074,6 +2229,9 @@ parse_line (Parser     *self,
         case PARSE_SYSCALL_EXIT:
           push_syscall_exit (self, head.payload, head.payload_end);
           break;
+        case PARSE_IRQ_ENTRY:
+          push_irq_entry (self, head.payload, head.payload_end);
+          break;
         case PARSE_IRQ_EXIT:
           push_irq_exit (self, head.payload, head.payload_end);
           break;
@@ -2093,7 +2251,8 @@ parse_line (Parser     *self,
         }
       seismo_trace_builder_end_event (self->builder);
 
-      self->n_events++;
+      if (self->n_events++ == 0 || head.ts < self->first_ts)
+        self->first_ts = head.ts;
       self->last_ts = head.ts;
       self->max_cpu = MAX (self->max_cpu, head.cpu);
       if (head.ts_ns)
@@ -2120,8 +2279,8 @@ parser_init (Parser     *self,
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->scratch = g_string_new (NULL);
   self->buffers = g_ptr_array_new_with_free_func (g_free);
-  self->args = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->last_tid = -1;
+  self->strings = g_new0 (CachedString, N_STR_CACHE);
 }
 
 static void
@@ -2134,8 +2293,8 @@ parser_clear (Parser *self)
     g_string_free (self->scratch, TRUE);
   self->scratch = NULL;
   g_clear_pointer (&self->buffers, g_ptr_array_unref);
-  g_clear_pointer (&self->args, g_array_unref);
   g_clear_pointer (&self->tracer, g_free);
+  g_clear_pointer (&self->strings, g_free);
 }
 
 static gboolean
@@ -2149,7 +2308,7 @@ parse_text (Parser             *self,
 {
   const char *p = data;
   const char *end = data + len;
-  gboolean check_utf8 = !g_utf8_validate_len (data, len, NULL);
+  gboolean check_utf8 = !is_plain_ascii (data, len) && !g_utf8_validate_len (data, len, NULL);
 
   while (p < end)
     {
@@ -2214,16 +2373,19 @@ set_metadata (Parser *self)
   g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, self->n_skipped);
   seismo_trace_builder_set_metadata (b, "skipped_lines", num);
 
-  /* The ring buffer overwrote what it could not hold: say so as lost events of unknown CPU. */
+  /*
+   * The ring buffer overwrote what it could not hold, before the first event left in it: say so
+   * as lost events of an unknown CPU.
+   */
   if (self->have_entries && self->entries_written > self->entries_in_buffer)
-    seismo_trace_builder_add_lost_events (b, -1, 0,
+    seismo_trace_builder_add_lost_events (b, -1, self->first_ts,
                                           self->entries_written - self->entries_in_buffer);
 
   seismo_trace_builder_set_n_cpus (b, MAX (self->declared_cpus,
                                            self->n_events ? self->max_cpu + 1 : 0));
 }
 
-/* ---- the importer ----------------------------------------------------------------------------- */
+/* ---- the importer --------------------------------------------------------------------------- */
 
 static int
 ftrace_text_sniff (const guint8 *head,

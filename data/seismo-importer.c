@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "seismo-error.h"
+#include "seismo-export.h"
 #include "seismo-file.h"
 #include "seismo-ftrace-text.h"
 #include "seismo-importer.h"
@@ -28,6 +29,8 @@ ensure_registry (void)
       g_ptr_array_add (importers, (gpointer) &seismo_file_importer);
       g_ptr_array_add (importers, (gpointer) &seismo_ftrace_text_importer);
       g_ptr_array_add (exporters, (gpointer) &seismo_file_exporter);
+      g_ptr_array_add (exporters, (gpointer) &seismo_chrome_json_exporter);
+      g_ptr_array_add (exporters, (gpointer) &seismo_csv_exporter);
       g_ptr_array_add (importers, NULL);
       g_ptr_array_add (exporters, NULL);
     }

@@ -122,12 +122,16 @@ seismo_trace_builder_get_n_event_types (SeismoTraceBuilder *self)
   return self->event_types->len;
 }
 
-SeismoStringId
-seismo_trace_builder_intern_len (SeismoTraceBuilder *self,
-                                 const char         *str,
-                                 gsize               len)
+/* terminated: str[len] may be read (it is the NUL of a C string). */
+static SeismoStringId
+intern (SeismoTraceBuilder *self,
+        const char         *str,
+        gsize               len,
+        gboolean            terminated)
 {
-  g_autofree char *copy = NULL;
+  char stack[256];
+  g_autofree char *heap = NULL;
+  const char *key;
   gpointer value;
   guint32 off;
   SeismoStringId id;
@@ -136,26 +140,44 @@ seismo_trace_builder_intern_len (SeismoTraceBuilder *self,
   if (str == NULL || len == 0)
     return 0;
 
-  /* Strings end at their first NUL, as C strings do. */
-  len = strnlen (str, len);
-  copy = g_strndup (str, len);
-  if (g_hash_table_lookup_extended (self->string_ids, copy, NULL, &value))
+  /* Strings end at their first NUL, as C strings do. Look up without allocating when we can. */
+  if (!terminated)
+    len = strnlen (str, len);
+  if (terminated)
+    key = str;
+  else if (len < sizeof stack)
+    {
+      memcpy (stack, str, len);
+      stack[len] = '\0';
+      key = stack;
+    }
+  else
+    key = heap = g_strndup (str, len);
+  if (g_hash_table_lookup_extended (self->string_ids, key, NULL, &value))
     return GPOINTER_TO_UINT (value);
 
   g_return_val_if_fail (self->strings->len + len + 1 < G_MAXUINT32, 0);
   off = self->strings->len;
   id = self->string_off->len;
-  g_byte_array_append (self->strings, (const guint8 *) copy, len + 1);
+  g_byte_array_append (self->strings, (const guint8 *) key, len + 1);
   g_array_append_val (self->string_off, off);
-  g_hash_table_insert (self->string_ids, g_steal_pointer (&copy), GUINT_TO_POINTER (id));
+  g_hash_table_insert (self->string_ids, g_strndup (key, len), GUINT_TO_POINTER (id));
   return id;
+}
+
+SeismoStringId
+seismo_trace_builder_intern_len (SeismoTraceBuilder *self,
+                                 const char         *str,
+                                 gsize               len)
+{
+  return intern (self, str, len, FALSE);
 }
 
 SeismoStringId
 seismo_trace_builder_intern (SeismoTraceBuilder *self,
                              const char         *str)
 {
-  return seismo_trace_builder_intern_len (self, str, str ? strlen (str) : 0);
+  return intern (self, str, str ? strlen (str) : 0, TRUE);
 }
 
 static SeismoTaskId
@@ -835,8 +857,9 @@ to_trace (SeismoTraceBuilder *self,
   trace->n_comm_changes = self->comm_changes->len;
   trace->comm_changes = g_memdup2 (self->comm_changes->data,
                                    MAX (self->comm_changes->len, 1) * sizeof (SeismoCommChange));
-  qsort (trace->comm_changes, trace->n_comm_changes, sizeof (SeismoCommChange),
-         compare_comm_changes);
+  if (trace->n_comm_changes > 1)
+    qsort (trace->comm_changes, trace->n_comm_changes, sizeof (SeismoCommChange),
+           compare_comm_changes);
 
   trace->n_lost = self->lost->len;
   trace->lost = g_memdup2 (self->lost->data, MAX (self->lost->len, 1) * sizeof (SeismoLostEvents));

@@ -14,6 +14,8 @@ PKGS+=(libbpf-dev bpftool clang llvm libseccomp-dev systemtap-sdt-dev linux-libc
 PKGS+=(libgtk-4-dev libadwaita-1-dev desktop-file-utils appstream xvfb xauth imagemagick dbus-x11)
 # tests and benchmarks
 PKGS+=(strace valgrind bpftrace hyperfine)
+# screenshots of the app (docs/screenshots)
+PKGS+=(xdotool)
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -7,9 +7,6 @@
 
 G_BEGIN_DECLS
 
-/* Every 2^SHIFT-th start time of a sequence is copied into its contiguous samples array. */
-#define SEISMO_SEQ_SAMPLE_SHIFT 4
-
 typedef enum {
   SEISMO_SEQ_INTERVALS,     /* SeismoInterval items (a CPU's runs, its IRQs) */
   SEISMO_SEQ_INTERVAL_IDX,  /* indices into an interval array (a task's runs, wakeups) */
@@ -18,15 +15,21 @@ typedef enum {
   SEISMO_SEQ_PAIRS,         /* start, end pairs of ns (a process's combined activity) */
 } SeismoSeqKind;
 
-/* A time-sorted sequence of non-overlapping items. */
+/*
+ * A time-sorted sequence of non-overlapping items. The start times are copied into one contiguous
+ * array: every search of a frame runs there, in a few cache lines, and only the items actually
+ * drawn as boxes are looked up through the trace.
+ */
 typedef struct {
   SeismoSeqKind         kind;
   gsize                 n;
   const SeismoInterval *intervals;
   const guint32        *idx;
   const guint64        *pairs;
-  guint64              *samples;     /* owned */
-  gsize                 n_samples;
+  guint64              *starts;      /* n start times; owned */
+  guint32              *durations;   /* n durations in ns, G_MAXUINT32: longer; owned */
+  guint8               *hues;        /* n color indices (task or syscall hue); owned; NULL: */
+  guint8                hue;         /* ... every item has this one */
   guint64               last_ns;     /* SPAN_IDX: where an unfinished last span ends */
 } SeismoSeq;
 
@@ -72,7 +75,15 @@ struct _SeismoTimelineData
 };
 
 #define SEISMO_TIMELINE_SOFTIRQ_BIT 0x80000000u
+/* Hues of task and syscall colors; the renderer's palette has this many of each. */
 #define SEISMO_TIMELINE_N_TASK_COLORS 24
+
+static inline guint
+_seismo_seq_hue (const SeismoSeq *s,
+                 gsize            i)
+{
+  return s->hues != NULL ? s->hues[i] : s->hue;
+}
 
 static inline guint64
 _seismo_seq_event_time (const SeismoTimelineData *d,
@@ -103,10 +114,11 @@ _seismo_seq_start (const SeismoTimelineData *d,
     }
 }
 
+/* The end of an item looked up through the trace (see _seismo_seq_end()). */
 static inline guint64
-_seismo_seq_end (const SeismoTimelineData *d,
-                 const SeismoSeq          *s,
-                 gsize                     i)
+_seismo_seq_end_slow (const SeismoTimelineData *d,
+                      const SeismoSeq          *s,
+                      gsize                     i)
 {
   switch (s->kind)
     {
@@ -132,49 +144,46 @@ _seismo_seq_end (const SeismoTimelineData *d,
     }
 }
 
-/*
- * The first item at or after `from` whose start is >= t. Callers walk forward in time, so a few
- * items are probed in place first; farther targets go through the contiguous samples, then a
- * binary search inside one block of 2^SHIFT items.
- */
+static inline guint64
+_seismo_seq_end (const SeismoTimelineData *d,
+                 const SeismoSeq          *s,
+                 gsize                     i)
+{
+  if (s->durations != NULL && s->durations[i] != G_MAXUINT32)
+    return s->starts[i] + s->durations[i];
+  return _seismo_seq_end_slow (d, s, i);
+}
+
+/* The first item at or after `from` whose start is >= t (n when none); every item before `from`
+ * must start before t. Callers walk forward in time, so it gallops from `from`. */
 static inline gsize
 _seismo_seq_lower_bound (const SeismoTimelineData *d,
                          const SeismoSeq          *s,
                          guint64                   t,
                          gsize                     from)
 {
-  gsize lo, hi;
+  const guint64 *starts = s->starts;
+  gsize step = 1, hi;
 
-  for (guint k = 0; k < 4 && from < s->n; k++, from++)
-    if (_seismo_seq_start (d, s, from) >= t)
-      return from;
-  if (from >= s->n)
-    return s->n;
-
-  lo = from >> SEISMO_SEQ_SAMPLE_SHIFT;
-  hi = s->n_samples;
-  while (lo < hi)
+  if (from >= s->n || starts[from] >= t)
+    return from;
+  while (from + step < s->n && starts[from + step] < t)
     {
-      gsize mid = lo + (hi - lo) / 2;
+      from += step;
+      step <<= 1;
+    }
+  hi = MIN (from + step, s->n);
+  from++;
+  while (from < hi)
+    {
+      gsize mid = from + (hi - from) / 2;
 
-      if (s->samples[mid] < t)
-        lo = mid + 1;
+      if (starts[mid] < t)
+        from = mid + 1;
       else
         hi = mid;
     }
-  hi = lo < s->n_samples ? lo << SEISMO_SEQ_SAMPLE_SHIFT : s->n;
-  lo = lo > 0 ? ((lo - 1) << SEISMO_SEQ_SAMPLE_SHIFT) + 1 : 0;
-  lo = MAX (lo, from);
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (_seismo_seq_start (d, s, mid) < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return from;
 }
 
 /* The first item that ends after t (items do not overlap, so ends are sorted too). */

@@ -16,19 +16,60 @@ seq_init (SeismoTimelineData *d,
 }
 
 static void
-seq_build_samples (SeismoTimelineData *d,
-                   SeismoSeq          *s)
+seq_build_starts (SeismoTimelineData *d,
+                  SeismoSeq          *s)
 {
-  s->n_samples = (s->n + (1u << SEISMO_SEQ_SAMPLE_SHIFT) - 1) >> SEISMO_SEQ_SAMPLE_SHIFT;
-  s->samples = g_new (guint64, MAX (s->n_samples, 1));
-  for (gsize k = 0; k < s->n_samples; k++)
-    s->samples[k] = _seismo_seq_start (d, s, k << SEISMO_SEQ_SAMPLE_SHIFT);
+  s->starts = g_new (guint64, MAX (s->n, 1));
+  for (gsize i = 0; i < s->n; i++)
+    s->starts[i] = _seismo_seq_start (d, s, i);
+  if (s->kind == SEISMO_SEQ_EVENTS)
+    return;
+  s->durations = g_new (guint32, MAX (s->n, 1));
+  for (gsize i = 0; i < s->n; i++)
+    {
+      guint64 end = _seismo_seq_end_slow (d, s, i);
+
+      s->durations[i] = end < s->starts[i] ? 0 : (guint32) MIN (end - s->starts[i], G_MAXUINT32);
+    }
+}
+
+/* Colors of items whose color varies: a CPU's runs (by task), syscalls (by name), IRQs (hard or
+ * soft). Kept contiguous so that a summary of many items reads no item. */
+static void
+seq_build_hues (SeismoTimelineData *d,
+                SeismoSeq          *s,
+                gboolean            irqs)
+{
+  s->hues = g_new (guint8, MAX (s->n, 1));
+  for (gsize i = 0; i < s->n; i++)
+    {
+      switch (s->kind)
+        {
+        case SEISMO_SEQ_INTERVALS:
+          if (irqs)
+            s->hues[i] = (s->intervals[i].key & SEISMO_TIMELINE_SOFTIRQ_BIT) ? 1 : 0;
+          else
+            s->hues[i] = s->intervals[i].task < d->n_tasks ? d->tasks[s->intervals[i].task].color : 0;
+          break;
+        case SEISMO_SEQ_SPAN_IDX:
+          s->hues[i] = (d->spans[s->idx[i]].syscall * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS;
+          break;
+        case SEISMO_SEQ_INTERVAL_IDX:
+        case SEISMO_SEQ_EVENTS:
+        case SEISMO_SEQ_PAIRS:
+        default:
+          s->hues[i] = s->hue;
+          break;
+        }
+    }
 }
 
 static void
 seq_clear (SeismoSeq *s)
 {
-  g_clear_pointer (&s->samples, g_free);
+  g_clear_pointer (&s->starts, g_free);
+  g_clear_pointer (&s->durations, g_free);
+  g_clear_pointer (&s->hues, g_free);
 }
 
 /* An owned sequence must stay sorted by start for the searches to hold; derived data from damaged
@@ -65,7 +106,7 @@ seq_ensure_sorted (SeismoTimelineData *d,
   for (gsize i = 1; i < s->n; i++)
     if (_seismo_seq_start (d, s, i) < _seismo_seq_start (d, s, i - 1))
       {
-        g_sort_array (idx, s->n, sizeof (guint32), compare_idx_by_start, &ctx);
+        g_qsort_with_data (idx, (gint) s->n, sizeof (guint32), compare_idx_by_start, &ctx);
         return;
       }
 }
@@ -305,7 +346,8 @@ build_cpus (SeismoTimelineData *d)
 
       seq_init (d, &d->cpu_runs[c], SEISMO_SEQ_INTERVALS, n);
       d->cpu_runs[c].intervals = r;
-      seq_build_samples (d, &d->cpu_runs[c]);
+      seq_build_starts (d, &d->cpu_runs[c]);
+      seq_build_hues (d, &d->cpu_runs[c], FALSE);
     }
 
   /* IRQs and softirqs of each CPU in one list; both inputs are sorted by start, so a merge keeps
@@ -344,7 +386,10 @@ build_cpus (SeismoTimelineData *d)
       d->irqs[pos[c]++] = iv;
     }
   for (guint c = 0; c < d->n_cpus; c++)
-    seq_build_samples (d, &d->cpu_irqs[c]);
+    {
+      seq_build_starts (d, &d->cpu_irqs[c]);
+      seq_build_hues (d, &d->cpu_irqs[c], TRUE);
+    }
   g_free (count);
   g_free (pos);
 }
@@ -402,11 +447,12 @@ build_tasks (SeismoTimelineData *d,
       tt->spans.last_ns = task->last_ns;
       seq_ensure_sorted (d, &tt->runs, (guint32 *) tt->runs.idx);
       seq_ensure_sorted (d, &tt->wakeups, (guint32 *) tt->wakeups.idx);
-      seq_build_samples (d, &tt->runs);
-      seq_build_samples (d, &tt->wakeups);
-      seq_build_samples (d, &tt->spans);
-      seq_build_samples (d, &tt->instants);
-      tt->color = color_for_id (task->tid);
+      seq_build_starts (d, &tt->runs);
+      seq_build_starts (d, &tt->wakeups);
+      seq_build_starts (d, &tt->spans);
+      seq_build_hues (d, &tt->spans, FALSE);
+      seq_build_starts (d, &tt->instants);
+      tt->runs.hue = tt->color;
       tt->process = G_MAXUINT;
       if ((t & 1023) == 0 && g_cancellable_is_cancelled (cancellable))
         return FALSE;
@@ -440,8 +486,8 @@ build_activity (SeismoTimelineData *d,
         }
     }
   if (proc->n_tasks > 1)
-    g_sort_array ((guint64 *) pairs->data + 2 * first, pairs->len / 2 - first,
-                  2 * sizeof (guint64), compare_pairs, NULL);
+    g_qsort_with_data ((guint64 *) pairs->data + 2 * first, (gint) (pairs->len / 2 - first),
+                       2 * sizeof (guint64), compare_pairs, NULL);
   /* Merge what overlaps (threads running at once on several CPUs). */
   out = first;
   for (gsize i = first; i < pairs->len / 2; i++)
@@ -526,10 +572,12 @@ build_processes (SeismoTimelineData *d)
     {
       SeismoTimelineProcess *proc = &g_array_index (procs, SeismoTimelineProcess, p);
 
-      g_sort_array (proc->tasks, proc->n_tasks, sizeof (SeismoTaskId), compare_tasks, d->trace);
+      g_qsort_with_data (proc->tasks, (gint) proc->n_tasks, sizeof (SeismoTaskId), compare_tasks,
+                         d->trace);
       proc->main_task = proc->tasks[0];
     }
-  g_sort_array (procs->data, procs->len, sizeof (SeismoTimelineProcess), compare_processes, NULL);
+  g_qsort_with_data (procs->data, (gint) procs->len, sizeof (SeismoTimelineProcess),
+                     compare_processes, NULL);
 
   d->n_processes = procs->len;
   d->processes = (SeismoTimelineProcess *) g_array_free (g_steal_pointer (&procs), FALSE);
@@ -548,7 +596,8 @@ build_processes (SeismoTimelineData *d)
 
       seq_init (d, s, SEISMO_SEQ_PAIRS, offsets[p + 1] - offsets[p]);
       s->pairs = d->pairs + 2 * offsets[p];
-      seq_build_samples (d, s);
+      s->hue = d->tasks[d->processes[p].main_task].color;
+      seq_build_starts (d, s);
     }
 }
 
@@ -581,11 +630,13 @@ seismo_timeline_data_new (SeismoTrace  *trace,
   d->end_ns = MAX (seismo_trace_get_end_ns (trace), d->start_ns);
   d->n_tasks = seismo_trace_get_n_tasks (trace);
   d->tasks = g_new0 (SeismoTimelineTask, MAX (d->n_tasks, 1));
+  for (guint t = 0; t < d->n_tasks; t++)
+    d->tasks[t].color = color_for_id (seismo_trace_get_task (trace, t)->tid);
 
   lost = seismo_trace_get_lost_events (trace, &n_lost);
   d->n_lost = n_lost;
   d->lost = g_memdup2 (lost, sizeof (SeismoLostEvents) * n_lost);
-  g_sort_array (d->lost, d->n_lost, sizeof (SeismoLostEvents), compare_lost, NULL);
+  g_qsort_with_data (d->lost, (gint) d->n_lost, sizeof (SeismoLostEvents), compare_lost, NULL);
 
   build_cpus (d);
   if (!build_tasks (d, cancellable))

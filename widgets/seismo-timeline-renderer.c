@@ -80,6 +80,7 @@ build_palette (SeismoTimelineRenderer *self)
       set_rgba (&p[C_TICK], 0xdeddda, 0.85);
       set_rgba (&p[C_SELECTED], 0xffffff, 0.9);
       set_rgba (&p[C_SYSCALL_ERROR], 0xa51d2d, 1);
+      set_rgba (&p[C_SYSCALL_DENSE], 0x5e5c64, 1);
     }
   else
     {
@@ -96,6 +97,7 @@ build_palette (SeismoTimelineRenderer *self)
       set_rgba (&p[C_TICK], 0x3d3846, 0.85);
       set_rgba (&p[C_SELECTED], 0x000000, 0.85);
       set_rgba (&p[C_SYSCALL_ERROR], 0xf66151, 1);
+      set_rgba (&p[C_SYSCALL_DENSE], 0xc0bfbc, 1);
     }
   set_rgba (&p[C_WAKEUP], 0xe66100, 0.9);
   set_rgba (&p[C_IRQ], 0xc64600, 1);
@@ -106,6 +108,7 @@ build_palette (SeismoTimelineRenderer *self)
   set_rgba (&p[C_RANGE], 0x3584e4, dark ? 0.22 : 0.15);
   set_rgba (&p[C_RANGE_EDGE], 0x3584e4, 0.8);
   set_rgba (&p[C_PIN], 0x3584e4, 1);
+  set_rgba (&p[C_ON_ACCENT], 0xffffff, 1);
 }
 
 /**
@@ -627,7 +630,8 @@ flush (SeismoTimelineRenderer *self,
   g_array_set_size (self->texts, 0);
 }
 
-typedef guint        (*ItemColorFunc) (SeismoTimelineRenderer *self,
+/* The color of an item drawn as a box, when it is not the plain hue (a failed syscall). */
+typedef gboolean     (*ItemAlertFunc) (SeismoTimelineRenderer *self,
                                        const SeismoSeq        *s,
                                        gsize                   i);
 typedef const char * (*ItemLabelFunc) (SeismoTimelineRenderer *self,
@@ -636,76 +640,105 @@ typedef const char * (*ItemLabelFunc) (SeismoTimelineRenderer *self,
                                        int                    *width);
 
 /*
- * Draws a sequence of intervals on one lane. Per pixel column: the items overlapping it are found
- * by two searches; one item is drawn as a box (with its label when it fits) and the walk jumps to
- * the column where it ends; several items make a one-pixel summary in the middle one's color.
- * Empty stretches are skipped to the next item's column. So a frame costs at most a few searches
- * per column, whatever the number of events.
+ * Draws a sequence of intervals on one lane. Per pixel column, two galloping searches in the
+ * contiguous start times say which items begin inside it. Two or more make a one-pixel summary in
+ * the color of the middle one. One item (or one reaching in from the left) is drawn as a box, with
+ * its label when it fits, and the walk jumps to the column where it ends. Empty stretches are
+ * skipped to the next item's column. So a frame costs at most a few searches per column and row,
+ * whatever the number of events; only items drawn as boxes are looked up in the trace.
  */
 static void
 draw_intervals (SeismoTimelineRenderer *self,
                 const SeismoSeq        *s,
                 double                  y,
                 double                  h,
-                ItemColorFunc           color_of,
+                guint                   base_color,
+                guint                   dense_color,
+                ItemAlertFunc           alert_of,
                 ItemLabelFunc           label_of,
                 double                  label_y)
 {
   const SeismoTimelineData *d = self->data;
   const int x0 = SEISMO_TIMELINE_LABEL_WIDTH, x1 = self->width;
-  gsize cursor;
+  gsize a = 0, last_box = G_MAXSIZE;
+  guint64 last_end = 0;
   int x = x0;
 
   if (s->n == 0)
     return;
-  cursor = _seismo_seq_first_ending_after (d, s, _seismo_timeline_x_to_abs (self, x0), 0);
-  while (x < x1 && cursor < s->n)
+  while (x < x1)
     {
       guint64 ta = _seismo_timeline_x_to_abs (self, x);
       guint64 tb = _seismo_timeline_x_to_abs (self, x + 1);
-      gsize i = _seismo_seq_first_ending_after (d, s, ta, cursor);
-      guint64 si;
-      gsize j;
+      gsize b, i;
 
-      if (i >= s->n)
-        break;
-      si = _seismo_seq_start (d, s, i);
-      if (si >= tb)
+      a = _seismo_seq_lower_bound (d, s, ta, a);
+      b = _seismo_seq_lower_bound (d, s, tb, a);
+      if (b >= a + 2)
         {
-          double xs = _seismo_timeline_abs_to_x (self, si);
-
-          if (xs >= x1)
-            break;
-          x = MAX (x + 1, (int) floor (xs));
-          cursor = i;
+          emit_rect (self, dense_color != G_MAXUINT ? dense_color
+                                                    : base_color + _seismo_seq_hue (s, a + (b - a) / 2),
+                     x, y, 1, h);
+          x++;
+          a = b;
           continue;
         }
-      j = _seismo_seq_lower_bound (d, s, tb, i + 1);
-      if (j == i + 1)
+
+      /* Does the item before reach into this column? */
+      i = a;
+      if (a > 0)
         {
-          guint64 ei = _seismo_seq_end (d, s, i);
-          double xa = MAX (_seismo_timeline_abs_to_x (self, si), x0);
-          double xb = MIN (_seismo_timeline_abs_to_x (self, ei), x1);
-          double left = floor (xa), right = MAX (ceil (xb), left + 1);
+          guint64 end = a - 1 == last_box ? last_end : _seismo_seq_end (d, s, a - 1);
 
-          emit_rect (self, color_of (self, s, i), left, y, right - left, h);
-          if (label_of != NULL && right - left >= 24)
-            {
-              int w = 0;
-              const char *label = label_of (self, s, i, &w);
-
-              if (label != NULL && w + 6 <= right - left)
-                emit_text (self, left + 3, label_y, right - left - 6, label, C_TEXT_ON_BOX, TRUE);
-            }
-          x = MAX (x + 1, (int) floor (xb));
-          cursor = i;
+          if (end > ta)
+            i = a - 1;
         }
-      else
+      if (i == b)
         {
-          emit_rect (self, color_of (self, s, i + (j - i) / 2), x, y, 1, h);
+          double xs;
+
+          if (b >= s->n || (xs = _seismo_timeline_abs_to_x (self, s->starts[b])) >= x1)
+            break;
+          x = MAX (x + 1, (int) floor (xs));
+          continue;
+        }
+      if (b - i >= 2)
+        {
+          emit_rect (self, dense_color != G_MAXUINT ? dense_color
+                                                    : base_color + _seismo_seq_hue (s, i + (b - i) / 2),
+                     x, y, 1, h);
           x++;
-          cursor = j - 1;
+          a = b;
+          continue;
         }
+
+      /* One item: a box from its start to its end. */
+      {
+        guint64 ei = i == last_box ? last_end : _seismo_seq_end (d, s, i);
+        double xa = MAX (_seismo_timeline_abs_to_x (self, s->starts[i]), x0);
+        double xb = MIN (_seismo_timeline_abs_to_x (self, ei), x1);
+        double left = floor (xa), right = MAX (ceil (xb), left + 1);
+
+        if (i != last_box)
+          {
+            guint color = alert_of != NULL && alert_of (self, s, i) ? C_SYSCALL_ERROR
+                                                                    : base_color + _seismo_seq_hue (s, i);
+
+            emit_rect (self, color, left, y, right - left, h);
+            if (label_of != NULL && right - left >= 24)
+              {
+                int w = 0;
+                const char *label = label_of (self, s, i, &w);
+
+                if (label != NULL && w + 6 <= right - left)
+                  emit_text (self, left + 3, label_y, right - left - 6, label, C_TEXT_ON_BOX, TRUE);
+              }
+          }
+        last_box = i;
+        last_end = ei;
+        x = MAX (x + 1, (int) floor (xb));
+        a = b;
+      }
     }
 }
 
@@ -719,15 +752,13 @@ draw_instants (SeismoTimelineRenderer *self,
 {
   const SeismoTimelineData *d = self->data;
   const int x0 = SEISMO_TIMELINE_LABEL_WIDTH, x1 = self->width;
-  gsize cursor;
+  gsize a;
   int x = x0;
 
-  if (s->n == 0)
-    return;
-  cursor = _seismo_seq_lower_bound (d, s, _seismo_timeline_x_to_abs (self, x0), 0);
-  while (cursor < s->n)
+  a = _seismo_seq_lower_bound (d, s, _seismo_timeline_x_to_abs (self, x0), 0);
+  while (a < s->n)
     {
-      double xs = _seismo_timeline_abs_to_x (self, _seismo_seq_start (d, s, cursor));
+      double xs = _seismo_timeline_abs_to_x (self, s->starts[a]);
       int col;
 
       if (xs >= x1)
@@ -735,19 +766,8 @@ draw_instants (SeismoTimelineRenderer *self,
       col = MAX (x, (int) floor (xs));
       emit_rect (self, color, col, y, 1, h);
       x = col + 1;
-      cursor = _seismo_seq_lower_bound (d, s, _seismo_timeline_x_to_abs (self, x), cursor + 1);
+      a = _seismo_seq_lower_bound (d, s, _seismo_timeline_x_to_abs (self, x), a + 1);
     }
-}
-
-static guint
-run_color (SeismoTimelineRenderer *self,
-           const SeismoSeq        *s,
-           gsize                   i)
-{
-  SeismoTaskId task = s->kind == SEISMO_SEQ_INTERVALS ? s->intervals[i].task
-                                                      : s->intervals[s->idx[i]].task;
-
-  return task < self->data->n_tasks ? C_TASK + self->data->tasks[task].color : C_TICK;
 }
 
 static const char *
@@ -768,33 +788,15 @@ run_label (SeismoTimelineRenderer *self,
   return comm;
 }
 
-static guint
-irq_color (SeismoTimelineRenderer *self,
-           const SeismoSeq        *s,
-           gsize                   i)
-{
-  return (s->intervals[i].key & SEISMO_TIMELINE_SOFTIRQ_BIT) ? C_SOFTIRQ : C_IRQ;
-}
-
-static guint
-wakeup_color (SeismoTimelineRenderer *self,
-              const SeismoSeq        *s,
-              gsize                   i)
-{
-  return C_WAKEUP;
-}
-
-static guint
-span_color (SeismoTimelineRenderer *self,
-            const SeismoSeq        *s,
-            gsize                   i)
+static gboolean
+span_failed (SeismoTimelineRenderer *self,
+             const SeismoSeq        *s,
+             gsize                   i)
 {
   const SeismoSyscallSpan *span = &self->data->spans[s->idx[i]];
   gint64 ret;
 
-  if (seismo_trace_syscall_span_ret (self->data->trace, span, &ret) && ret < 0 && ret > -4096)
-    return C_SYSCALL_ERROR;
-  return C_SYSCALL + (span->syscall * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS;
+  return seismo_trace_syscall_span_ret (self->data->trace, span, &ret) && ret < 0 && ret > -4096;
 }
 
 static const char *
@@ -814,16 +816,6 @@ span_label (SeismoTimelineRenderer *self,
     self->syscall_width[nr] = (gint16) MIN (text_width (self, name, TRUE), G_MAXINT16);
   *width = self->syscall_width[nr];
   return name;
-}
-
-static guint
-activity_color (SeismoTimelineRenderer *self,
-                const SeismoSeq        *s,
-                gsize                   i)
-{
-  guint p = (guint) (s - self->data->process_activity);
-
-  return C_TASK + self->data->tasks[self->data->processes[p].main_task].color;
 }
 
 static void
@@ -881,22 +873,25 @@ draw_row_content (SeismoTimelineRenderer  *self,
   switch (row->kind)
     {
     case SEISMO_ROW_CPU:
-      draw_intervals (self, &d->cpu_runs[row->id], y + 2, 17, run_color, run_label, y + 2 + text_dy);
-      draw_intervals (self, &d->cpu_irqs[row->id], y + 20, 3, irq_color, NULL, 0);
+      draw_intervals (self, &d->cpu_runs[row->id], y + 2, 17, C_TASK, G_MAXUINT, NULL, run_label,
+                      y + 2 + text_dy);
+      draw_intervals (self, &d->cpu_irqs[row->id], y + 20, 3, C_IRQ, G_MAXUINT, NULL, NULL, 0);
       draw_lost (self, (int) row->id, y, row->height);
       break;
     case SEISMO_ROW_TASK:
       {
         const SeismoTimelineTask *tt = &d->tasks[row->id];
 
-        draw_intervals (self, &tt->wakeups, y + 3, 2, wakeup_color, NULL, 0);
-        draw_intervals (self, &tt->runs, y + 2, 4, run_color, NULL, 0);
-        draw_intervals (self, &tt->spans, y + 8, 16, span_color, span_label, y + 8 + text_dy);
+        draw_intervals (self, &tt->wakeups, y + 3, 2, C_WAKEUP, G_MAXUINT, NULL, NULL, 0);
+        draw_intervals (self, &tt->runs, y + 2, 4, C_TASK, G_MAXUINT, NULL, NULL, 0);
+        /* Many syscalls in a pixel are one gray: a column of hues would say nothing. */
+        draw_intervals (self, &tt->spans, y + 8, 16, C_SYSCALL, C_SYSCALL_DENSE, span_failed, span_label,
+                        y + 8 + text_dy);
         draw_instants (self, &tt->instants, y + 25, 4, C_TICK);
       }
       break;
     case SEISMO_ROW_PROCESS:
-      draw_intervals (self, &d->process_activity[row->id], y + 7, 10, activity_color, NULL, 0);
+      draw_intervals (self, &d->process_activity[row->id], y + 7, 10, C_TASK, G_MAXUINT, NULL, NULL, 0);
       break;
     case SEISMO_ROW_CPU_GROUP:
       draw_lost (self, -1, y, row->height);
@@ -1126,7 +1121,7 @@ draw_overlays (SeismoTimelineRenderer *self,
         continue;
       emit_rect (self, color, x, top - 14, 1, self->height - top + 14);
       emit_rect (self, color, x, top - 16, 13, 13);
-      emit_text (self, x + 3, top - 17, 0, m == 0 ? "A" : "B", C_BG, TRUE);
+      emit_text (self, x + 3, top - 17, 0, m == 0 ? "A" : "B", C_ON_ACCENT, TRUE);
     }
   flush (self, canvas, canvas_data);
 
@@ -1206,14 +1201,59 @@ seismo_timeline_renderer_draw (SeismoTimelineRenderer *self,
   draw_overlays (self, canvas, canvas_data);
 }
 
+/*
+ * The Cairo canvas. On an image surface with an integer translation, opaque rectangles are
+ * written straight into the pixels: a zoomed-out frame is tens of thousands of one-pixel columns,
+ * and Cairo's per-rectangle cost would then be most of the frame. Everything else goes through
+ * Cairo. The canvas keeps its own clip stack for the direct writes.
+ */
+#define MAX_CLIPS 8
+
+typedef struct {
+  cairo_t *cr;
+  guint8  *pixels;     /* NULL: draw everything with Cairo */
+  int      stride;
+  int      dx;
+  int      dy;
+  int      n_clips;
+  int      clips[MAX_CLIPS][4];   /* x0, y0, x1, y1 in surface pixels */
+} CairoCanvas;
+
 static void
 cairo_fill_rects (gpointer           data,
                   const SeismoColor *color,
                   const double      *r,
                   guint              n)
 {
-  cairo_t *cr = data;
+  CairoCanvas *c = data;
+  cairo_t *cr = c->cr;
 
+  if (c->pixels != NULL && color->alpha >= 1.0f)
+    {
+      const int *clip = c->clips[c->n_clips - 1];
+      guint32 value = 0xff000000u | ((guint32) (color->red * 255 + 0.5f) << 16)
+                      | ((guint32) (color->green * 255 + 0.5f) << 8) | (guint32) (color->blue * 255 + 0.5f);
+
+      cairo_surface_flush (cairo_get_target (cr));
+      for (guint i = 0; i < n; i++)
+        {
+          /* Rectangles are on whole pixels (the renderer floors them). */
+          int x0 = MAX ((int) floor (r[4 * i]) + c->dx, clip[0]);
+          int y0 = MAX ((int) floor (r[4 * i + 1]) + c->dy, clip[1]);
+          int x1 = MIN ((int) ceil (r[4 * i] + r[4 * i + 2]) + c->dx, clip[2]);
+          int y1 = MIN ((int) ceil (r[4 * i + 1] + r[4 * i + 3]) + c->dy, clip[3]);
+
+          for (int y = y0; y < y1; y++)
+            {
+              guint32 *row = (guint32 *) (c->pixels + (gsize) y * c->stride);
+
+              for (int x = x0; x < x1; x++)
+                row[x] = value;
+            }
+        }
+      cairo_surface_mark_dirty (cairo_get_target (cr));
+      return;
+    }
   cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha);
   for (guint i = 0; i < n; i++)
     cairo_rectangle (cr, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
@@ -1227,7 +1267,7 @@ cairo_text (gpointer           data,
             PangoLayout       *layout,
             const SeismoColor *color)
 {
-  cairo_t *cr = data;
+  cairo_t *cr = ((CairoCanvas *) data)->cr;
 
   cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha);
   cairo_move_to (cr, x, y);
@@ -1241,8 +1281,10 @@ cairo_begin (gpointer data,
              double   width,
              double   height)
 {
-  cairo_save (data);
-  return data;
+  cairo_t *cr = ((CairoCanvas *) data)->cr;
+
+  cairo_save (cr);
+  return cr;
 }
 
 static void
@@ -1259,17 +1301,38 @@ cairo_push_clip (gpointer data,
                  double   width,
                  double   height)
 {
-  cairo_t *cr = data;
+  CairoCanvas *c = data;
 
-  cairo_save (cr);
-  cairo_rectangle (cr, x, y, width, height);
-  cairo_clip (cr);
+  cairo_save (c->cr);
+  cairo_rectangle (c->cr, x, y, width, height);
+  cairo_clip (c->cr);
+  if (c->pixels != NULL)
+    {
+      int *parent = c->clips[c->n_clips - 1];
+      int *clip;
+
+      /* Deeper than the renderer ever goes: draw the rest with Cairo. */
+      if (c->n_clips == MAX_CLIPS)
+        {
+          c->pixels = NULL;
+          return;
+        }
+      clip = c->clips[c->n_clips++];
+      clip[0] = MAX (parent[0], (int) floor (x) + c->dx);
+      clip[1] = MAX (parent[1], (int) floor (y) + c->dy);
+      clip[2] = MIN (parent[2], (int) ceil (x + width) + c->dx);
+      clip[3] = MIN (parent[3], (int) ceil (y + height) + c->dy);
+    }
 }
 
 static void
 cairo_pop_clip (gpointer data)
 {
-  cairo_restore (data);
+  CairoCanvas *c = data;
+
+  cairo_restore (c->cr);
+  if (c->pixels != NULL && c->n_clips > 1)
+    c->n_clips--;
 }
 
 static const SeismoCanvas cairo_canvas = {
@@ -1281,6 +1344,57 @@ static const SeismoCanvas cairo_canvas = {
   cairo_pop_clip,
 };
 
+/* Direct pixel writes are safe on a 32-bit image surface under an integer translation, with a
+ * clip that is one rectangle. */
+static void
+cairo_canvas_init (CairoCanvas *c,
+                   cairo_t     *cr)
+{
+  cairo_surface_t *target = cairo_get_target (cr);
+  cairo_matrix_t m;
+  cairo_rectangle_list_t *clips;
+  double dx, dy;
+
+  memset (c, 0, sizeof *c);
+  c->cr = cr;
+  if (cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE
+      || (cairo_image_surface_get_format (target) != CAIRO_FORMAT_ARGB32
+          && cairo_image_surface_get_format (target) != CAIRO_FORMAT_RGB24))
+    return;
+  cairo_get_matrix (cr, &m);
+  cairo_surface_get_device_offset (target, &dx, &dy);
+  if (m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0 || m.x0 + dx != floor (m.x0 + dx)
+      || m.y0 + dy != floor (m.y0 + dy))
+    return;
+  clips = cairo_copy_clip_rectangle_list (cr);
+  if (clips->status != CAIRO_STATUS_SUCCESS || clips->num_rectangles > 1)
+    {
+      cairo_rectangle_list_destroy (clips);
+      return;
+    }
+  c->dx = (int) (m.x0 + dx);
+  c->dy = (int) (m.y0 + dy);
+  c->clips[0][0] = 0;
+  c->clips[0][1] = 0;
+  c->clips[0][2] = cairo_image_surface_get_width (target);
+  c->clips[0][3] = cairo_image_surface_get_height (target);
+  if (clips->num_rectangles == 1)
+    {
+      /* The clip list is in user space. */
+      const cairo_rectangle_t *r = &clips->rectangles[0];
+
+      c->clips[0][0] = MAX (0, (int) ceil (r->x) + c->dx);
+      c->clips[0][1] = MAX (0, (int) ceil (r->y) + c->dy);
+      c->clips[0][2] = MIN (c->clips[0][2], (int) floor (r->x + r->width) + c->dx);
+      c->clips[0][3] = MIN (c->clips[0][3], (int) floor (r->y + r->height) + c->dy);
+    }
+  cairo_rectangle_list_destroy (clips);
+  c->n_clips = 1;
+  cairo_surface_flush (target);
+  c->pixels = cairo_image_surface_get_data (target);
+  c->stride = cairo_image_surface_get_stride (target);
+}
+
 /**
  * seismo_timeline_renderer_draw_cairo:
  * @cr: a Cairo context whose origin is the timeline's top left corner
@@ -1291,9 +1405,12 @@ void
 seismo_timeline_renderer_draw_cairo (SeismoTimelineRenderer *self,
                                      cairo_t                *cr)
 {
+  CairoCanvas canvas;
+
   g_return_if_fail (self != NULL && cr != NULL);
   cairo_save (cr);
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-  seismo_timeline_renderer_draw (self, &cairo_canvas, cr);
+  cairo_canvas_init (&canvas, cr);
+  seismo_timeline_renderer_draw (self, &cairo_canvas, &canvas);
   cairo_restore (cr);
 }

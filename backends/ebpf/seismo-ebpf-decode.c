@@ -29,6 +29,23 @@ static const struct {
   { "task:task_rename",             G_STRUCT_OFFSET (SeismoEbpfSelection, rename) },
 };
 
+GPtrArray *
+seismo_ebpf_list_events (GError **error)
+{
+  static const char *const probe_forms[] = {
+    "kprobe:FUNC", "kretprobe:FUNC", "uprobe:BINARY:SYMBOL", "uretprobe:BINARY:SYMBOL",
+    "usdt:BINARY:PROVIDER:NAME",
+  };
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < G_N_ELEMENTS (selectable); i++)
+    g_ptr_array_add (names, g_strdup (selectable[i].name));
+  /* What --probe accepts; each becomes an event type named after the probe. */
+  for (guint i = 0; i < G_N_ELEMENTS (probe_forms); i++)
+    g_ptr_array_add (names, g_strdup (probe_forms[i]));
+  return names;
+}
+
 gboolean
 seismo_ebpf_select_events (char *const         *patterns,
                            SeismoEbpfSelection *selection,
@@ -105,6 +122,7 @@ struct _SeismoEbpfDecoder
   int                   *t_probe;       /* -1 until registered (USDT: at the first hit) */
   guint                 *probe_n_args;
   GHashTable            *tasks;         /* tid → TaskState */
+  gint32                 last_tid;      /* known to be in tasks; -1 for none */
 };
 
 static guint
@@ -183,7 +201,7 @@ register_types (SeismoEbpfDecoder *self)
   if (sel->syscalls)
     {
       self->t_sys_enter = add_type (b, "raw_syscalls", "sys_enter", sys_enter,
-                                    G_N_ELEMENTS (sys_enter), "NR {id} ({args}) {filename}");
+                                    G_N_ELEMENTS (sys_enter), "NR {id} {args} {filename}");
       self->t_sys_exit = add_type (b, "raw_syscalls", "sys_exit", sys_exit,
                                    G_N_ELEMENTS (sys_exit), "NR {id} = {ret}");
     }
@@ -249,6 +267,7 @@ seismo_ebpf_decoder_new (SeismoTraceBuilder        *builder,
   self->t_probe = g_new (int, MAX (n_probes, 1));
   self->probe_n_args = g_new0 (guint, MAX (n_probes, 1));
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->last_tid = -1;
   register_types (self);
   return self;
 }
@@ -302,6 +321,7 @@ end_task (SeismoEbpfDecoder *self,
 {
   seismo_trace_builder_task_exited (self->builder, tid, state->exit_ns);
   g_hash_table_remove (self->tasks, GINT_TO_POINTER (tid));
+  self->last_tid = -1;
 }
 
 /* Makes sure the builder knows a thread's pid, comm and parent before its first event. */
@@ -311,6 +331,10 @@ see_task (SeismoEbpfDecoder *self,
           gint32             pid,
           guint64            time_ns)
 {
+  /* Records mostly come in runs from one thread. */
+  if (tid == self->last_tid)
+    return;
+  self->last_tid = tid;
   if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (tid)))
     return;
   g_hash_table_insert (self->tasks, GINT_TO_POINTER (tid), g_new0 (TaskState, 1));
@@ -350,6 +374,7 @@ seismo_ebpf_decoder_finish (SeismoEbpfDecoder *self,
         {
           seismo_trace_builder_task_exited (self->builder, GPOINTER_TO_INT (key), state->exit_ns);
           g_hash_table_iter_remove (&iter);
+          self->last_tid = -1;
         }
     }
 }
@@ -372,9 +397,14 @@ decode_syscall (SeismoEbpfDecoder                *self,
 
       seismo_trace_builder_push_string (b, cut);
     }
+  else if (path != NULL && *path != '\0')
+    {
+      seismo_trace_builder_push_string (b, path);
+    }
   else
     {
-      seismo_trace_builder_push_string (b, path != NULL ? path : "");
+      /* Most syscalls take no path: skip interning the empty string (always id 0). */
+      seismo_trace_builder_push_string_id (b, 0);
     }
   seismo_trace_builder_end_event (b);
 
@@ -480,6 +510,7 @@ decode_exec (SeismoEbpfDecoder             *self,
     {
       seismo_trace_builder_task_exited (b, r->old_pid, r->hdr.time_ns);
       g_hash_table_remove (self->tasks, GINT_TO_POINTER (r->old_pid));
+      self->last_tid = -1;
     }
   seismo_trace_builder_set_task_pid (b, r->hdr.tid, r->hdr.pid);
   seismo_trace_builder_set_task_ppid (b, r->hdr.tid, r->ppid);
@@ -538,6 +569,7 @@ decode_probe (SeismoEbpfDecoder              *self,
               const struct seismo_ebpf_probe *r)
 {
   SeismoTraceBuilder *b = self->builder;
+  const SeismoEventType *type;
   guint n;
 
   if (r->probe >= self->n_probes)
@@ -560,11 +592,11 @@ decode_probe (SeismoEbpfDecoder              *self,
 
   see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
   n = self->probe_n_args[r->probe];
+  type = seismo_trace_builder_get_event_type (b, self->t_probe[r->probe]);
   seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid,
                                     self->t_probe[r->probe]);
   for (guint i = 0; i < n; i++)
     {
-      const SeismoEventType *type = seismo_trace_builder_get_event_type (b, self->t_probe[r->probe]);
       guint64 value = i < r->n_args ? r->args[i] : 0;
 
       if (type->fields[i].type == SEISMO_FIELD_INT)

@@ -152,14 +152,39 @@ struct seismo_ebpf_probe {
   seismo_u64 args[SEISMO_EBPF_MAX_ARGS];
 };
 
-/* Aggregation mode, per syscall number and CPU: log2 latency histogram, sum and enter count. */
+/*
+ * Per-thread state, kept in a hash map keyed by tid from a thread's first syscall to its exit and
+ * updated in place: the syscall in progress (start_ns 0 when none) for the in-kernel pairing, and
+ * in aggregation mode the syscalls it entered since they were last added to comm_counts. User
+ * space reads it back at the end for the calls still in progress and the uncounted calls.
+ */
+struct seismo_ebpf_thread {
+  seismo_u64 start_ns;
+  seismo_s64 id;
+  seismo_u64 args[SEISMO_EBPF_MAX_ARGS];
+  seismo_u32 cpu;
+  seismo_s32 tgid;
+  seismo_u64 calls;
+  char       comm[SEISMO_EBPF_COMM_LEN];
+};
+
+/* The path argument of a file syscall in progress, copied at its enter. */
+struct seismo_ebpf_pending_path {
+  seismo_u32 flags;    /* SEISMO_EBPF_PATH_TRUNCATED, SEISMO_EBPF_PATH_FAULT */
+  seismo_u32 pad;
+  char       path[SEISMO_EBPF_PATH_LEN];
+};
+
+/* Aggregation mode, per syscall number and CPU: log2 latency histogram, latency sum and calls
+ * (those that never return, like exit_group, only count in calls). */
 struct seismo_ebpf_syscall_stats {
   seismo_u64 buckets[SEISMO_EBPF_HIST_BUCKETS];
   seismo_u64 latency_sum_ns;
-  seismo_u64 enters;
+  seismo_u64 calls;
 };
 
-/* Aggregation mode: syscall entries per command name (bpftrace's @[comm] = count()). */
+/* Aggregation mode: syscalls per command name (bpftrace's @[comm] = count()), added from the
+ * per-thread counts when a thread execs or exits. */
 struct seismo_ebpf_comm_key {
   char comm[SEISMO_EBPF_COMM_LEN];
 };
@@ -174,4 +199,6 @@ _Static_assert (sizeof (struct seismo_ebpf_exec) == 312, "exec layout");
 _Static_assert (sizeof (struct seismo_ebpf_exit) == 48, "exit layout");
 _Static_assert (sizeof (struct seismo_ebpf_rename) == 64, "rename layout");
 _Static_assert (sizeof (struct seismo_ebpf_probe) == 88, "probe layout");
+_Static_assert (sizeof (struct seismo_ebpf_thread) == 96, "thread layout");
+_Static_assert (sizeof (struct seismo_ebpf_pending_path) == 264, "pending path layout");
 _Static_assert (sizeof (struct seismo_ebpf_syscall_stats) == 528, "syscall stats layout");

@@ -57,6 +57,8 @@ typedef struct {
   gboolean rename;
 } SeismoEbpfSelection;
 
+/* The event types -e can select, then the --probe forms. Strings owned by the array. */
+GPtrArray   *seismo_ebpf_list_events        (GError             **error);
 gboolean     seismo_ebpf_select_events      (char *const         *patterns,
                                              SeismoEbpfSelection *selection,
                                              GError             **error);
@@ -88,5 +90,42 @@ void               seismo_ebpf_decoder_finish      (SeismoEbpfDecoder         *s
                                                     guint64                    end_ns);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SeismoEbpfDecoder, seismo_ebpf_decoder_free)
+
+/* A launched command: forked at once, held before exec until the programs are attached. */
+typedef struct {
+  GPid      pid;            /* 0: none */
+  char     *name;
+  int       release_fd;     /* write a byte to let it exec; -1 once done */
+  int       exec_error_fd;  /* the exec's errno, or EOF when exec succeeded */
+  gboolean  reaped;
+  int       status;         /* wait status once reaped */
+} SeismoEbpfCommand;
+
+gboolean     seismo_ebpf_command_launch     (SeismoEbpfCommand *cmd,
+                                             char *const       *argv,
+                                             GError           **error);
+/* Lets it exec; fails with the reason when exec failed. */
+gboolean     seismo_ebpf_command_release    (SeismoEbpfCommand *cmd,
+                                             GError           **error);
+/* TRUE once it exited (and was reaped). */
+gboolean     seismo_ebpf_command_poll       (SeismoEbpfCommand *cmd);
+/* Drops a command never released; with kill_it, ends a running one (SIGTERM, then SIGKILL). */
+void         seismo_ebpf_command_end        (SeismoEbpfCommand *cmd,
+                                             gboolean           kill_it);
+
+/* Threads to record in the kernel's targets map. */
+void         seismo_ebpf_add_target         (int                targets_fd,
+                                             gint32             tid);
+/* -p PID: its threads; with children, those of its existing descendants too. */
+void         seismo_ebpf_seed_targets       (int                targets_fd,
+                                             gint32             pid,
+                                             gboolean           children);
+
+gboolean     seismo_ebpf_read_aggregates    (SeismoTraceBuilder *builder,
+                                             int                 stats_fd,
+                                             int                 comm_fd,
+                                             int                 threads_fd,
+                                             int                 ncpu,
+                                             GError            **error);
 
 G_END_DECLS

@@ -122,27 +122,12 @@ struct tp_task_rename {
 /* prev_state bits of a task that is gone after this switch (EXIT_DEAD, EXIT_ZOMBIE). */
 #define SEISMO_TASK_REPORT_DEAD 0x30
 
-/* A syscall in progress on one thread, waiting for its exit. */
-struct pending {
-  __u64 start_ns;
-  __s64 id;
-  __u64 args[SEISMO_EBPF_MAX_ARGS];
-  __u32 cpu;
-  __s32 tgid;
-};
-
-struct pending_path {
-  __u32 flags;
-  __u32 pad;
-  char  path[SEISMO_EBPF_PATH_LEN];
-};
-
 struct {
   __uint (type, BPF_MAP_TYPE_RINGBUF);
   __uint (max_entries, 16 << 20);          /* resized from buffer_kb before loading */
 } events SEC(".maps");
 
-/* Ring buffer reservations that failed, per CPU: reported as lost events. */
+/* Events lost to a full ring buffer (or a full threads map), per CPU: reported as lost events. */
 struct {
   __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
   __uint (max_entries, 1);
@@ -160,27 +145,29 @@ struct {
   __type (value, __u8);
 } targets SEC(".maps");
 
-/* In-kernel pairing of sys_enter with sys_exit, per thread. */
+/* In-kernel pairing of sys_enter with sys_exit (and aggregation counts), per thread. */
 struct {
   __uint (type, BPF_MAP_TYPE_HASH);
   __uint (max_entries, 32768);
   __type (key, __u32);
-  __type (value, struct pending);
-} pending SEC(".maps");
+  __type (value, struct seismo_ebpf_thread);
+} threads SEC(".maps");
 
+/* The path argument of the file syscall in progress, per thread. */
 struct {
   __uint (type, BPF_MAP_TYPE_HASH);
-  __uint (max_entries, 4096);
+  __uint (max_entries, 32768);
+  __uint (map_flags, BPF_F_NO_PREALLOC);
   __type (key, __u32);
-  __type (value, struct pending_path);
+  __type (value, struct seismo_ebpf_pending_path);
 } pending_paths SEC(".maps");
 
-/* Scratch space for a path: too large for the BPF stack next to everything else. */
+/* A blank value to create pending_paths entries from: too large for the BPF stack. */
 struct {
   __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
   __uint (max_entries, 1);
   __type (key, __u32);
-  __type (value, struct pending_path);
+  __type (value, struct seismo_ebpf_pending_path);
 } path_scratch SEC(".maps");
 
 /* Aggregation mode. */
@@ -192,20 +179,21 @@ struct {
 } syscall_stats SEC(".maps");
 
 struct {
-  __uint (type, BPF_MAP_TYPE_PERCPU_HASH);
+  __uint (type, BPF_MAP_TYPE_HASH);
   __uint (max_entries, 10240);
   __type (key, struct seismo_ebpf_comm_key);
   __type (value, __u64);
 } comm_counts SEC(".maps");
 
+/* Counts model events lost: a syscall record would have become an enter and an exit. */
 static __always_inline void
-count_drop (void)
+count_drop (__u64 events)
 {
   __u32 zero = 0;
   __u64 *n = bpf_map_lookup_elem (&drops, &zero);
 
   if (n)
-    *n += 1;
+    *n += events;
 }
 
 static __always_inline __u64
@@ -272,46 +260,74 @@ log2_bucket (__u64 v)
   return r + 1;
 }
 
-static __always_inline void
-aggregate_enter (long id)
+/* The calling thread's state, created at its first syscall; NULL (and a drop) when full. */
+static __always_inline struct seismo_ebpf_thread *
+current_thread (__u32 tid,
+                __s32 tgid)
 {
-  struct seismo_ebpf_comm_key key = {};
-  __u32 slot = id;
-  struct seismo_ebpf_syscall_stats *stats;
+  struct seismo_ebpf_thread *t = bpf_map_lookup_elem (&threads, &tid);
+
+  if (t)
+    return t;
+  {
+    struct seismo_ebpf_thread blank = {};
+
+    blank.tgid = tgid;
+    bpf_get_current_comm (blank.comm, sizeof blank.comm);
+    bpf_map_update_elem (&threads, &tid, &blank, BPF_NOEXIST);
+  }
+  t = bpf_map_lookup_elem (&threads, &tid);
+  if (!t)
+    count_drop (2);
+  return t;
+}
+
+/* Adds a thread's syscall count to its command name's, e.g. before exec renames it. */
+static __always_inline void
+flush_calls (struct seismo_ebpf_thread *t)
+{
+  struct seismo_ebpf_comm_key key;
   __u64 *count;
 
-  if (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS)
-    {
-      stats = bpf_map_lookup_elem (&syscall_stats, &slot);
-      if (stats)
-        stats->enters += 1;
-    }
-
-  bpf_get_current_comm (key.comm, sizeof key.comm);
+  if (t->calls == 0)
+    return;
+  __builtin_memcpy (key.comm, t->comm, sizeof key.comm);
   count = bpf_map_lookup_elem (&comm_counts, &key);
   if (count)
     {
-      *count += 1;
+      __sync_fetch_and_add (count, t->calls);
     }
-  else
+  else if (bpf_map_update_elem (&comm_counts, &key, &t->calls, BPF_NOEXIST) != 0)
     {
-      __u64 one = 1;
-
-      bpf_map_update_elem (&comm_counts, &key, &one, BPF_NOEXIST);
+      /* Someone else created it meanwhile. */
+      count = bpf_map_lookup_elem (&comm_counts, &key);
+      if (count)
+        __sync_fetch_and_add (count, t->calls);
     }
+  t->calls = 0;
+}
+
+static __always_inline struct seismo_ebpf_syscall_stats *
+syscall_stats_of (__s64 id)
+{
+  __u32 slot = id;
+
+  if (id < 0 || id >= SEISMO_EBPF_MAX_SYSCALLS)
+    return NULL;
+  return bpf_map_lookup_elem (&syscall_stats, &slot);
 }
 
 static __always_inline void
-emit_enter_only (__u64 pid_tgid,
-                 long  id,
-                 const struct pt_regs *regs)
+emit_enter_only (__u64                     pid_tgid,
+                 long                      id,
+                 const struct pt_regs     *regs)
 {
   struct seismo_ebpf_syscall *r;
 
   r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
   if (!r)
     {
-      count_drop ();
+      count_drop (1);
       return;
     }
   fill_header (&r->hdr, SEISMO_EBPF_REC_SYSCALL, bpf_ktime_get_ns (), pid_tgid);
@@ -329,34 +345,42 @@ emit_enter_only (__u64 pid_tgid,
   bpf_ringbuf_submit (r, submit_flags ());
 }
 
+/* Copies a file syscall's path at its enter, while the caller's memory surely holds it. */
 static __always_inline void
-stash_path (__u32        tid,
-            const void  *user_ptr)
+stash_path (__u32       tid,
+            const void *user_ptr)
 {
-  __u32 zero = 0;
-  struct pending_path *scratch = bpf_map_lookup_elem (&path_scratch, &zero);
+  struct seismo_ebpf_pending_path *pp = bpf_map_lookup_elem (&pending_paths, &tid);
   long n;
 
-  if (!scratch)
-    return;
-  scratch->flags = 0;
-  n = bpf_probe_read_user_str (scratch->path, sizeof scratch->path, user_ptr);
+  if (!pp)
+    {
+      __u32 zero = 0;
+      struct seismo_ebpf_pending_path *blank = bpf_map_lookup_elem (&path_scratch, &zero);
+
+      if (!blank)
+        return;
+      bpf_map_update_elem (&pending_paths, &tid, blank, BPF_NOEXIST);
+      pp = bpf_map_lookup_elem (&pending_paths, &tid);
+      if (!pp)
+        return;
+    }
+  n = bpf_probe_read_user_str (pp->path, sizeof pp->path, user_ptr);
   if (n < 0)
     {
-      scratch->path[0] = '\0';
-      scratch->flags = SEISMO_EBPF_PATH_FAULT;
+      pp->path[0] = '\0';
+      pp->flags = SEISMO_EBPF_PATH_FAULT;
     }
-  else if (n == sizeof scratch->path)
+  else
     {
-      scratch->flags = SEISMO_EBPF_PATH_TRUNCATED;
+      pp->flags = n == sizeof pp->path ? SEISMO_EBPF_PATH_TRUNCATED : 0;
     }
-  bpf_map_update_elem (&pending_paths, &tid, scratch, BPF_ANY);
 }
 
 /*
  * Raw syscalls use BTF-typed raw tracepoints (tp_btf): they are called directly from the
  * tracepoint site with the kernel's own arguments, without the classic tracepoint's perf
- * buffer copy, which matters on a path taken for every syscall.
+ * buffer copy, which matters on a path taken for every syscall of the system.
  */
 SEC ("tp_btf/sys_enter")
 int
@@ -364,105 +388,94 @@ BPF_PROG (seismo_sys_enter, struct pt_regs *regs, long id)
 {
   __u64 pid_tgid = bpf_get_current_pid_tgid ();
   __u32 tid = (__u32) pid_tgid;
-  struct pending p;
+  struct seismo_ebpf_thread *t;
   __u8 path_index;
 
   if (!current_is_target (pid_tgid) || !syscall_selected (id))
     return 0;
-
-  if (aggregate)
-    aggregate_enter (id);
+  t = current_thread (tid, pid_tgid >> 32);
+  if (!t)
+    return 0;
 
   if (id == nr_exit || id == nr_exit_group)
     {
-      if (!aggregate)
-        emit_enter_only (pid_tgid, id, regs);
+      if (aggregate)
+        {
+          struct seismo_ebpf_syscall_stats *stats = syscall_stats_of (id);
+
+          t->calls += 1;
+          if (stats)
+            stats->calls += 1;
+        }
+      else
+        {
+          emit_enter_only (pid_tgid, id, regs);
+        }
+      t->start_ns = 0;
       return 0;
     }
 
-  p.start_ns = bpf_ktime_get_ns ();
-  p.id = id;
-  p.tgid = pid_tgid >> 32;
+  t->id = id;
   if (aggregate)
     {
-      /* Only the start time matters for the latency histogram. */
-      p.cpu = 0;
-      __builtin_memset (p.args, 0, sizeof p.args);
-      bpf_map_update_elem (&pending, &tid, &p, BPF_ANY);
+      t->calls += 1;
+      t->start_ns = bpf_ktime_get_ns ();
       return 0;
     }
 
-  p.cpu = bpf_get_smp_processor_id ();
-  p.args[0] = regs->di;
-  p.args[1] = regs->si;
-  p.args[2] = regs->dx;
-  p.args[3] = regs->r10;
-  p.args[4] = regs->r8;
-  p.args[5] = regs->r9;
-  bpf_map_update_elem (&pending, &tid, &p, BPF_ANY);
+  t->cpu = bpf_get_smp_processor_id ();
+  t->args[0] = regs->di;
+  t->args[1] = regs->si;
+  t->args[2] = regs->dx;
+  t->args[3] = regs->r10;
+  t->args[4] = regs->r8;
+  t->args[5] = regs->r9;
 
   path_index = (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS) ? path_arg[id] : 0;
   if (path_index >= 1 && path_index <= SEISMO_EBPF_MAX_ARGS)
     {
-      const void *ptr = (const void *) p.args[0];
+      const void *ptr = (const void *) t->args[0];
 
       if (path_index == 2)
-        ptr = (const void *) p.args[1];
+        ptr = (const void *) t->args[1];
       else if (path_index == 3)
-        ptr = (const void *) p.args[2];
+        ptr = (const void *) t->args[2];
       else if (path_index == 4)
-        ptr = (const void *) p.args[3];
+        ptr = (const void *) t->args[3];
       else if (path_index == 5)
-        ptr = (const void *) p.args[4];
+        ptr = (const void *) t->args[4];
       else if (path_index == 6)
-        ptr = (const void *) p.args[5];
+        ptr = (const void *) t->args[5];
       stash_path (tid, ptr);
     }
+  /* Last, so the time excludes our own work. */
+  t->start_ns = bpf_ktime_get_ns ();
   return 0;
 }
 
 static __always_inline void
-aggregate_exit (__s64 id,
-                __u64 latency_ns)
+fill_syscall (struct seismo_ebpf_syscall      *r,
+              const struct seismo_ebpf_thread *t,
+              __u64                            start_ns,
+              __u64                            pid_tgid,
+              __u64                            now,
+              long                             ret,
+              __u32                            kind)
 {
-  __u32 slot = id;
-  struct seismo_ebpf_syscall_stats *stats;
-  __u64 bucket;
-
-  if (id < 0 || id >= SEISMO_EBPF_MAX_SYSCALLS)
-    return;
-  stats = bpf_map_lookup_elem (&syscall_stats, &slot);
-  if (!stats)
-    return;
-  bucket = log2_bucket (latency_ns);
-  if (bucket >= SEISMO_EBPF_HIST_BUCKETS)
-    bucket = SEISMO_EBPF_HIST_BUCKETS - 1;
-  stats->buckets[bucket] += 1;
-  stats->latency_sum_ns += latency_ns;
-}
-
-static __always_inline void
-fill_syscall (struct seismo_ebpf_syscall *r,
-              const struct pending       *p,
-              __u64                       pid_tgid,
-              __u64                       now,
-              long                        ret,
-              __u32                       kind)
-{
-  r->hdr.time_ns = p->start_ns;
+  r->hdr.time_ns = start_ns;
   r->hdr.kind = kind;
-  r->hdr.cpu = p->cpu;
+  r->hdr.cpu = t->cpu;
   r->hdr.tid = (__s32) pid_tgid;
   r->hdr.pid = pid_tgid >> 32;
-  r->id = p->id;
-  r->args[0] = p->args[0];
-  r->args[1] = p->args[1];
-  r->args[2] = p->args[2];
-  r->args[3] = p->args[3];
-  r->args[4] = p->args[4];
-  r->args[5] = p->args[5];
+  r->id = t->id;
+  r->args[0] = t->args[0];
+  r->args[1] = t->args[1];
+  r->args[2] = t->args[2];
+  r->args[3] = t->args[3];
+  r->args[4] = t->args[4];
+  r->args[5] = t->args[5];
   r->ret = ret;
-  r->duration_ns = now - p->start_ns;
+  r->duration_ns = now - start_ns;
   r->exit_cpu = bpf_get_smp_processor_id ();
   r->flags = 0;
 }
@@ -473,45 +486,53 @@ BPF_PROG (seismo_sys_exit, struct pt_regs *regs, long ret)
 {
   __u64 pid_tgid = bpf_get_current_pid_tgid ();
   __u32 tid = (__u32) pid_tgid;
-  struct pending *p;
-  __u64 now;
+  struct seismo_ebpf_thread *t;
+  __u64 start_ns, now;
   __s64 id;
 
-  p = bpf_map_lookup_elem (&pending, &tid);
-  if (!p)
+  /* Every syscall of the system comes here: the clock is read only for ours. */
+  t = bpf_map_lookup_elem (&threads, &tid);
+  if (!t || t->start_ns == 0)
     return 0;
   now = bpf_ktime_get_ns ();
-  id = p->id;
+  start_ns = t->start_ns;
+  t->start_ns = 0;
+  id = t->id;
 
   if (aggregate)
     {
-      aggregate_exit (id, now - p->start_ns);
-      bpf_map_delete_elem (&pending, &tid);
+      struct seismo_ebpf_syscall_stats *stats = syscall_stats_of (id);
+      __u64 latency = now - start_ns;
+      __u64 bucket = log2_bucket (latency);
+
+      if (!stats)
+        return 0;
+      if (bucket >= SEISMO_EBPF_HIST_BUCKETS)
+        bucket = SEISMO_EBPF_HIST_BUCKETS - 1;
+      stats->buckets[bucket] += 1;
+      stats->latency_sum_ns += latency;
+      stats->calls += 1;
       return 0;
     }
 
   if (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS && path_arg[id] != 0)
     {
-      struct pending_path *pp = bpf_map_lookup_elem (&pending_paths, &tid);
+      struct seismo_ebpf_pending_path *pp = bpf_map_lookup_elem (&pending_paths, &tid);
 
       if (pp)
         {
           struct seismo_ebpf_syscall_path *r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
 
-          if (r)
+          if (!r)
             {
-              fill_syscall (&r->sc, p, pid_tgid, now, ret, SEISMO_EBPF_REC_SYSCALL_PATH);
-              r->sc.flags = pp->flags;
-              __builtin_memcpy (r->path, pp->path, sizeof r->path);
-              r->path[sizeof r->path - 1] = '\0';
-              bpf_ringbuf_submit (r, submit_flags ());
+              count_drop (2);
+              return 0;
             }
-          else
-            {
-              count_drop ();
-            }
-          bpf_map_delete_elem (&pending_paths, &tid);
-          bpf_map_delete_elem (&pending, &tid);
+          fill_syscall (&r->sc, t, start_ns, pid_tgid, now, ret, SEISMO_EBPF_REC_SYSCALL_PATH);
+          r->sc.flags = pp->flags;
+          __builtin_memcpy (r->path, pp->path, sizeof r->path);
+          r->path[sizeof r->path - 1] = '\0';
+          bpf_ringbuf_submit (r, submit_flags ());
           return 0;
         }
     }
@@ -519,17 +540,14 @@ BPF_PROG (seismo_sys_exit, struct pt_regs *regs, long ret)
   {
     struct seismo_ebpf_syscall *r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
 
-    if (r)
+    if (!r)
       {
-        fill_syscall (r, p, pid_tgid, now, ret, SEISMO_EBPF_REC_SYSCALL);
-        bpf_ringbuf_submit (r, submit_flags ());
+        count_drop (2);
+        return 0;
       }
-    else
-      {
-        count_drop ();
-      }
+    fill_syscall (r, t, start_ns, pid_tgid, now, ret, SEISMO_EBPF_REC_SYSCALL);
+    bpf_ringbuf_submit (r, submit_flags ());
   }
-  bpf_map_delete_elem (&pending, &tid);
   return 0;
 }
 
@@ -561,7 +579,7 @@ seismo_sched_switch (struct tp_sched_switch *ctx)
         }
       else
         {
-          count_drop ();
+          count_drop (1);
         }
     }
 
@@ -586,7 +604,7 @@ handle_wakeup (struct tp_sched_wakeup *ctx,
   r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
   if (!r)
     {
-      count_drop ();
+      count_drop (1);
       return 0;
     }
   fill_header (&r->hdr, kind, bpf_ktime_get_ns (), bpf_get_current_pid_tgid ());
@@ -647,7 +665,7 @@ BPF_PROG (seismo_fork, struct task_struct *parent, struct task_struct *child)
   r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
   if (!r)
     {
-      count_drop ();
+      count_drop (1);
       return 0;
     }
   fill_header (&r->hdr, SEISMO_EBPF_REC_FORK, bpf_ktime_get_ns (), bpf_get_current_pid_tgid ());
@@ -670,12 +688,27 @@ seismo_exec (struct tp_sched_process_exec *ctx)
   struct seismo_ebpf_exec *r;
   long n;
 
-  if (!emit_exec || !current_is_target (pid_tgid))
+  if (!current_is_target (pid_tgid))
+    return 0;
+  if (aggregate)
+    {
+      __u32 tid = (__u32) pid_tgid;
+      struct seismo_ebpf_thread *t = bpf_map_lookup_elem (&threads, &tid);
+
+      /* Calls so far count under the old name. */
+      if (t)
+        {
+          flush_calls (t);
+          bpf_get_current_comm (t->comm, sizeof t->comm);
+        }
+      return 0;
+    }
+  if (!emit_exec)
     return 0;
   r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
   if (!r)
     {
-      count_drop ();
+      count_drop (1);
       return 0;
     }
   fill_header (&r->hdr, SEISMO_EBPF_REC_EXEC, bpf_ktime_get_ns (), pid_tgid);
@@ -699,20 +732,27 @@ seismo_exit (struct tp_sched_process_exit *ctx)
 {
   __u64 pid_tgid = bpf_get_current_pid_tgid ();
   __u32 tid = (__u32) pid_tgid;
+  bool target = current_is_target (pid_tgid);
+  struct seismo_ebpf_thread *t = bpf_map_lookup_elem (&threads, &tid);
   struct seismo_ebpf_exit *r;
 
-  bpf_map_delete_elem (&pending, &tid);
+  if (t)
+    {
+      if (aggregate)
+        flush_calls (t);
+      bpf_map_delete_elem (&threads, &tid);
+    }
   bpf_map_delete_elem (&pending_paths, &tid);
   /* Without switch records nobody sees its last switch: forget the thread now. */
   if (!system_wide && !emit_switch)
     bpf_map_delete_elem (&targets, &tid);
 
-  if (!emit_exit || !current_is_target (pid_tgid))
+  if (!emit_exit || !target)
     return 0;
   r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
   if (!r)
     {
-      count_drop ();
+      count_drop (1);
       return 0;
     }
   fill_header (&r->hdr, SEISMO_EBPF_REC_EXIT, bpf_ktime_get_ns (), pid_tgid);
@@ -734,7 +774,7 @@ seismo_rename (struct tp_task_rename *ctx)
   r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
   if (!r)
     {
-      count_drop ();
+      count_drop (1);
       return 0;
     }
   fill_header (&r->hdr, SEISMO_EBPF_REC_RENAME, bpf_ktime_get_ns (), bpf_get_current_pid_tgid ());
@@ -760,7 +800,7 @@ emit_probe (__u64 cookie,
   r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
   if (!r)
     {
-      count_drop ();
+      count_drop (1);
       return 0;
     }
   fill_header (&r->hdr, SEISMO_EBPF_REC_PROBE, bpf_ktime_get_ns (), pid_tgid);

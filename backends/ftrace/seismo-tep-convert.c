@@ -44,14 +44,22 @@ typedef struct {
   int size;
 } Loc;
 
+/* Layouts read without the generic loop: the bulk of any syscall trace. */
+typedef enum {
+  FAST_NONE,
+  FAST_SYS_ENTER,   /* raw_syscalls:sys_enter: 8-byte id, 6 × 8-byte args */
+  FAST_SYS_EXIT,    /* raw_syscalls:sys_exit: 8-byte id, 8-byte ret */
+} FastPath;
+
 typedef struct {
   guint     type_id;
+  FastPath  fast;
   guint     n_ops;
   Op       *ops;
   guint     min_size;     /* a record must hold every fixed field */
   TaskRole  role;
   /* Fields the task code reads; size 0 when the format lacks them. */
-  Loc       pid, comm, prev_pid, prev_comm, prev_state, next_pid, next_comm;
+  Loc       pid, comm, prev_pid, prev_comm, next_pid, next_comm;
   Loc       parent_pid, child_pid, child_comm, filename, newcomm;
 } ConvType;
 
@@ -64,16 +72,14 @@ typedef struct {
   char           bytes[STR_CACHE_MAX];
 } StrSlot;
 
-/* Linux pid_max is at most 2^22; per-tid state lives in flat arrays (untouched pages cost nothing). */
-#define MAX_TID (1 << 22)
+/* Linux pid_max is at most 2^22; per-tid comms live in pages allocated as tids show up. */
+#define MAX_TID        (1 << 22)
+#define TID_PAGE_SHIFT 12
 
 typedef struct {
   gint32 tgid;
   gint32 ppid;
 } TaskIds;
-
-/* sched_switch prev_state bits for a task that will not run again (EXIT_DEAD, EXIT_ZOMBIE). */
-#define STATE_DEAD_MASK 0x30
 
 struct _SeismoTepConverter
 {
@@ -84,6 +90,9 @@ struct _SeismoTepConverter
 
   Loc                 common_type;
   Loc                 common_pid;
+  gboolean            common_known;
+  SeismoTepEventLookup lookup;
+  gpointer            lookup_data;
 
   GPtrArray          *types;        /* ConvType* indexed by ftrace event id; NULL: not seen yet */
   ConvType            unknown;      /* marks ids without a format */
@@ -91,9 +100,8 @@ struct _SeismoTepConverter
 
   StrSlot            *str_cache;
 
-  guint32            *tid_comm;     /* string id + 1 of the comm last set; 0: none */
+  guint32           **tid_comm;     /* pages of string id + 1 of the comm last set; 0: none */
   guint64            *tid_seen;     /* bitmap: tid appeared as common_pid */
-  GHashTable         *exiting;      /* tids that passed sched_process_exit */
   GHashTable         *cmdlines;     /* tid → comm (char*) */
   GHashTable         *task_ids;     /* tid → TaskIds* */
 
@@ -388,6 +396,72 @@ symbols_from_tep (struct tep_print_flag_sym *syms,
   return (SeismoSymbol *) g_array_free (g_steal_pointer (&out), FALSE);
 }
 
+/*
+ * Print formats for events other sources (the ftrace text importer) also produce, so a trace
+ * looks the same whichever way it came in. Used only when the format has every field named.
+ */
+static const struct {
+  const char *system;
+  const char *name;
+  const char *print_fmt;
+} known_print_fmts[] = {
+  { "sched", "sched_switch",
+    "prev_comm={prev_comm} prev_pid={prev_pid} prev_prio={prev_prio} prev_state={prev_state} "
+    "==> next_comm={next_comm} next_pid={next_pid} next_prio={next_prio}" },
+  { "sched", "sched_wakeup", "comm={comm} pid={pid} prio={prio} target_cpu={target_cpu}" },
+  { "sched", "sched_wakeup_new", "comm={comm} pid={pid} prio={prio} target_cpu={target_cpu}" },
+  { "sched", "sched_waking", "comm={comm} pid={pid} prio={prio} target_cpu={target_cpu}" },
+  { "sched", "sched_process_fork",
+    "comm={parent_comm} pid={parent_pid} child_comm={child_comm} child_pid={child_pid}" },
+  { "raw_syscalls", "sys_enter", "NR {id} {args}" },
+  { "raw_syscalls", "sys_exit", "NR {id} = {ret}" },
+};
+
+static const SeismoSymbol irq_ret_symbols[] = {
+  { 0, "unhandled" },
+  { 1, "handled" },
+};
+
+static gboolean
+fmt_fields_exist (struct tep_event *event,
+                  const char       *fmt)
+{
+  for (const char *p = strchr (fmt, '{'); p; p = strchr (p + 1, '{'))
+    {
+      const char *close = strchr (p, '}');
+      g_autofree char *name = NULL;
+
+      if (close == NULL)
+        return FALSE;
+      name = g_strndup (p + 1, close - p - 1);
+      if (tep_find_field (event, name) == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The Seismo print format: a known one, else every field as name={name} in field order. */
+static char *
+build_print_fmt (struct tep_event *event)
+{
+  GString *fmt;
+
+  for (guint i = 0; i < G_N_ELEMENTS (known_print_fmts); i++)
+    if (g_strcmp0 (event->system, known_print_fmts[i].system) == 0 &&
+        g_strcmp0 (event->name, known_print_fmts[i].name) == 0 &&
+        fmt_fields_exist (event, known_print_fmts[i].print_fmt))
+      return g_strdup (known_print_fmts[i].print_fmt);
+
+  fmt = g_string_new (NULL);
+  for (struct tep_format_field *f = event->format.fields; f; f = f->next)
+    {
+      if (fmt->len)
+        g_string_append_c (fmt, ' ');
+      g_string_append_printf (fmt, "%s={%s}", f->name, f->name);
+    }
+  return g_string_free (fmt, FALSE);
+}
+
 /* Fills info (and, when op is not NULL, how to read the field) for one format field. */
 static void
 field_schema (struct tep_event        *event,
@@ -466,9 +540,11 @@ field_schema (struct tep_event        *event,
 
       info->size = field->size;
       o.size = field->size;
+      /* Addresses: declared pointers, %p, and longs shown in hex unless they are flag words. */
       if (field->flags & TEP_FIELD_IS_POINTER ||
           (conv == 'p') ||
-          ((conv == 'x' || conv == 'X') && field->size == long_size && field->size == 8))
+          ((conv == 'x' || conv == 'X') && field->size == long_size && field->size == 8 &&
+           !strstr (field->name, "flags") && !strstr (field->name, "mask")))
         {
           info->type = SEISMO_FIELD_POINTER;
           o.kind = OP_UINT;
@@ -553,6 +629,17 @@ field_schema (struct tep_event        *event,
       info->size = 4;
     }
 
+  if (g_strcmp0 (event->system, "raw_syscalls") == 0 && g_str_equal (field->name, "args"))
+    info->display = SEISMO_DISPLAY_HEX;
+  else if (g_strcmp0 (event->system, "irq") == 0 &&
+           g_strcmp0 (event->name, "irq_handler_exit") == 0 && g_str_equal (field->name, "ret"))
+    {
+      /* The kernel prints it with a ternary, not a symbol table. */
+      info->display = SEISMO_DISPLAY_SYMBOL;
+      info->symbols = irq_ret_symbols;
+      info->n_symbols = G_N_ELEMENTS (irq_ret_symbols);
+    }
+
   if (op)
     *op = o;
 }
@@ -564,7 +651,6 @@ seismo_tep_event_schema (struct tep_event *event,
                          char            **print_fmt)
 {
   g_autoptr(GHashTable) hints = analyse_print_fmt (event);
-  g_autoptr(GString) fmt = g_string_new (NULL);
   int long_size = tep_get_long_size (event->tep);
 
   if (long_size != 4 && long_size != 8)
@@ -576,12 +662,9 @@ seismo_tep_event_schema (struct tep_event *event,
 
       field_schema (event, f, hints, symbols, long_size, &info, NULL);
       g_array_append_val (fields, info);
-      if (fmt->len)
-        g_string_append_c (fmt, ' ');
-      g_string_append_printf (fmt, "%s={%s}", f->name, f->name);
     }
   if (print_fmt)
-    *print_fmt = g_string_free (g_steal_pointer (&fmt), FALSE);
+    *print_fmt = build_print_fmt (event);
 }
 
 char *
@@ -660,6 +743,20 @@ conv_type_free (gpointer data)
   g_free (ct);
 }
 
+static void
+learn_common_fields (SeismoTepConverter *self,
+                     struct tep_event   *event)
+{
+  for (struct tep_format_field *f = event->format.common_fields; f; f = f->next)
+    {
+      if (g_str_equal (f->name, "common_type"))
+        self->common_type = (Loc) { f->offset, f->size };
+      else if (g_str_equal (f->name, "common_pid"))
+        self->common_pid = (Loc) { f->offset, f->size };
+    }
+  self->common_known = TRUE;
+}
+
 SeismoTepConverter *
 seismo_tep_converter_new (struct tep_handle  *tep,
                           SeismoTraceBuilder *builder)
@@ -680,9 +777,8 @@ seismo_tep_converter_new (struct tep_handle  *tep,
   self->types = g_ptr_array_new ();
   self->symbols = g_ptr_array_new_with_free_func (g_free);
   self->str_cache = g_new0 (StrSlot, 1u << STR_CACHE_BITS);
-  self->tid_comm = g_new0 (guint32, MAX_TID);
+  self->tid_comm = g_new0 (guint32 *, MAX_TID >> TID_PAGE_SHIFT);
   self->tid_seen = g_new0 (guint64, MAX_TID / 64);
-  self->exiting = g_hash_table_new (NULL, NULL);
   self->cmdlines = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->task_ids = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->common_type = (Loc) { 0, 2 };
@@ -691,15 +787,7 @@ seismo_tep_converter_new (struct tep_handle  *tep,
   /* The common header is the same for every format; read its layout from any of them. */
   events = tep_list_events (tep, TEP_EVENT_SORT_ID);
   if (events && events[0])
-    {
-      for (struct tep_format_field *f = events[0]->format.common_fields; f; f = f->next)
-        {
-          if (g_str_equal (f->name, "common_type"))
-            self->common_type = (Loc) { f->offset, f->size };
-          else if (g_str_equal (f->name, "common_pid"))
-            self->common_pid = (Loc) { f->offset, f->size };
-        }
-    }
+    learn_common_fields (self, events[0]);
   for (guint i = 0; i < (1u << STR_CACHE_BITS); i++)
     self->str_cache[i].len = 0xff;
   return self;
@@ -720,13 +808,24 @@ seismo_tep_converter_free (SeismoTepConverter *self)
   g_ptr_array_unref (self->types);
   g_ptr_array_unref (self->symbols);
   g_free (self->str_cache);
+  for (guint i = 0; i < (MAX_TID >> TID_PAGE_SHIFT); i++)
+    g_free (self->tid_comm[i]);
   g_free (self->tid_comm);
   g_free (self->tid_seen);
-  g_hash_table_unref (self->exiting);
   g_hash_table_unref (self->cmdlines);
   g_hash_table_unref (self->task_ids);
   g_free (self->array_tmp);
   g_free (self);
+}
+
+void
+seismo_tep_converter_set_lookup (SeismoTepConverter  *self,
+                                 SeismoTepEventLookup lookup,
+                                 gpointer             data)
+{
+  g_return_if_fail (self != NULL);
+  self->lookup = lookup;
+  self->lookup_data = data;
 }
 
 void
@@ -758,6 +857,19 @@ seismo_tep_converter_add_cmdlines (SeismoTepConverter *self,
         }
       p = line_end + 1;
     }
+}
+
+void
+seismo_tep_converter_add_cmdline (SeismoTepConverter *self,
+                                  gint32              tid,
+                                  const char         *comm)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (comm != NULL);
+
+  if (tid > 0 && tid < MAX_TID && *comm &&
+      !g_hash_table_contains (self->cmdlines, GINT_TO_POINTER (tid)))
+    g_hash_table_insert (self->cmdlines, GINT_TO_POINTER (tid), g_strdup (comm));
 }
 
 void
@@ -806,7 +918,7 @@ compile_type (SeismoTepConverter *self,
 {
   g_autoptr(GArray) fields = g_array_new (FALSE, FALSE, sizeof (SeismoFieldInfo));
   g_autoptr(GHashTable) hints = analyse_print_fmt (event);
-  g_autoptr(GString) fmt = g_string_new (NULL);
+  g_autofree char *fmt = build_print_fmt (event);
   ConvType *ct = g_new0 (ConvType, 1);
   guint n = 0;
   const char *sys = event->system;
@@ -823,9 +935,6 @@ compile_type (SeismoTepConverter *self,
 
       field_schema (event, f, hints, self->symbols, self->long_size, &info, op);
       g_array_append_val (fields, info);
-      if (fmt->len)
-        g_string_append_c (fmt, ' ');
-      g_string_append_printf (fmt, "%s={%s}", f->name, f->name);
 
       switch (op->kind)
         {
@@ -836,16 +945,27 @@ compile_type (SeismoTepConverter *self,
       ct->min_size = MAX (ct->min_size, need);
     }
 
+  if (g_strcmp0 (sys, "raw_syscalls") == 0 && !self->swap && ct->n_ops == 2 &&
+      ct->ops[0].kind == OP_UINT && ct->ops[0].size == 8)
+    {
+      const Op *second = &ct->ops[1];
+
+      if (g_strcmp0 (name, "sys_enter") == 0 && second->kind == OP_UARR && second->size == 8 &&
+          second->len == 48 && second->offset == ct->ops[0].offset + 8)
+        ct->fast = FAST_SYS_ENTER;
+      else if (g_strcmp0 (name, "sys_exit") == 0 && second->kind == OP_INT && second->size == 8)
+        ct->fast = FAST_SYS_EXIT;
+    }
+
   ct->type_id = seismo_trace_builder_add_event_type (self->builder, sys, name,
                                                      (const SeismoFieldInfo *) (gpointer) fields->data,
-                                                     fields->len, fmt->str);
+                                                     fields->len, fmt);
 
   if (g_strcmp0 (sys, "sched") == 0 && g_strcmp0 (name, "sched_switch") == 0)
     {
       ct->role = TASK_SWITCH;
       ct->prev_pid = find_loc (event, "prev_pid");
       ct->prev_comm = find_loc (event, "prev_comm");
-      ct->prev_state = find_loc (event, "prev_state");
       ct->next_pid = find_loc (event, "next_pid");
       ct->next_comm = find_loc (event, "next_comm");
     }
@@ -896,7 +1016,12 @@ lookup_type (SeismoTepConverter *self,
     return ct;
 
   {
-    struct tep_event *event = tep_find_event (self->tep, id);
+    struct tep_event *event = self->lookup ? self->lookup (self->lookup_data, id)
+                                           : tep_find_event (self->tep, id);
+
+    /* Formats parsed on demand: the first one tells the common header layout. */
+    if (event && !self->common_known)
+      learn_common_fields (self, event);
 
     if (id >= self->types->len)
       g_ptr_array_set_size (self->types, id + 1);
@@ -915,6 +1040,18 @@ tid_ok (gint64 tid)
   return tid > 0 && tid < MAX_TID;
 }
 
+/* The comm slot of a valid tid. */
+static inline guint32 *
+tid_comm_slot (SeismoTepConverter *self,
+               gint64              tid)
+{
+  guint32 **page = &self->tid_comm[tid >> TID_PAGE_SHIFT];
+
+  if (G_UNLIKELY (*page == NULL))
+    *page = g_new0 (guint32, 1u << TID_PAGE_SHIFT);
+  return &(*page)[tid & ((1u << TID_PAGE_SHIFT) - 1)];
+}
+
 /* Records tid's comm when it differs from the last one set (p: not NUL-terminated, n bytes). */
 static void
 note_comm (SeismoTepConverter *self,
@@ -924,14 +1061,16 @@ note_comm (SeismoTepConverter *self,
            guint64             ts)
 {
   SeismoStringId id;
+  guint32 *slot;
   char buf[64];
 
   if (!tid_ok (tid) || n == 0)
     return;
   id = intern (self, p, n);
-  if (self->tid_comm[tid] == id + 1)
+  slot = tid_comm_slot (self, tid);
+  if (*slot == id + 1)
     return;
-  self->tid_comm[tid] = id + 1;
+  *slot = id + 1;
   n = MIN (n, sizeof buf - 1);
   memcpy (buf, p, n);
   buf[n] = '\0';
@@ -984,24 +1123,8 @@ task_effects (SeismoTepConverter *self,
   switch (ct->role)
     {
     case TASK_SWITCH:
-      {
-        gint64 prev = loc_int (self, data, size, ct->prev_pid, &ok);
-        gint64 state;
-
-        note_comm_field (self, data, size, ct->prev_pid, ct->prev_comm, ts);
-        note_comm_field (self, data, size, ct->next_pid, ct->next_comm, ts);
-        if (!ok || !tid_ok (prev))
-          break;
-        state = loc_int (self, data, size, ct->prev_state, &ok);
-        /* The switch away from a dead task is the last event that task runs. */
-        if ((ok && (state & STATE_DEAD_MASK) && state < 0x100) ||
-            g_hash_table_remove (self->exiting, GINT_TO_POINTER ((gint) prev)))
-          {
-            g_hash_table_remove (self->exiting, GINT_TO_POINTER ((gint) prev));
-            seismo_trace_builder_task_exited (self->builder, prev, ts);
-            self->tid_comm[prev] = 0;
-          }
-      }
+      note_comm_field (self, data, size, ct->prev_pid, ct->prev_comm, ts);
+      note_comm_field (self, data, size, ct->next_pid, ct->next_comm, ts);
       break;
 
     case TASK_WAKEUP:
@@ -1014,8 +1137,13 @@ task_effects (SeismoTepConverter *self,
         gboolean child_ok;
         gint64 child = loc_int (self, data, size, ct->child_pid, &child_ok);
 
+        if (!child_ok || !tid_ok (child))
+          break;
+        /* A reused tid starts a new task; the old one keeps its events. */
+        seismo_trace_builder_task_new (self->builder, child, ts);
+        *tid_comm_slot (self, child) = 0;
         note_comm_field (self, data, size, ct->child_pid, ct->child_comm, ts);
-        if (ok && child_ok && tid_ok (child) && tid_ok (parent))
+        if (ok && tid_ok (parent))
           seismo_trace_builder_set_task_ppid (self->builder, child, parent);
       }
       break;
@@ -1052,7 +1180,7 @@ task_effects (SeismoTepConverter *self,
         gint64 pid = loc_int (self, data, size, ct->pid, &ok);
 
         if (ok && tid_ok (pid))
-          g_hash_table_add (self->exiting, GINT_TO_POINTER ((gint) pid));
+          seismo_trace_builder_task_exited (self->builder, pid, ts);
       }
       break;
 
@@ -1130,6 +1258,29 @@ seismo_tep_converter_push (SeismoTepConverter *self,
     self->tid_seen[tid >> 6] |= G_GUINT64_CONSTANT (1) << (tid & 63);
 
   seismo_trace_builder_begin_event (b, ts, cpu, (gint32) tid, ct->type_id);
+
+  if (ct->fast == FAST_SYS_ENTER)
+    {
+      guint64 v[7];
+
+      memcpy (v, data + ct->ops[0].offset, sizeof v);
+      seismo_trace_builder_push_uint (b, v[0]);
+      seismo_trace_builder_push_uint_array (b, v + 1, 6);
+      seismo_trace_builder_end_event (b);
+      return TRUE;
+    }
+  if (ct->fast == FAST_SYS_EXIT)
+    {
+      guint64 nr, ret;
+
+      memcpy (&nr, data + ct->ops[0].offset, 8);
+      memcpy (&ret, data + ct->ops[1].offset, 8);
+      seismo_trace_builder_push_uint (b, nr);
+      seismo_trace_builder_push_int (b, (gint64) ret);
+      seismo_trace_builder_end_event (b);
+      return TRUE;
+    }
+
   for (guint i = 0; i < ct->n_ops; i++)
     {
       const Op *op = &ct->ops[i];
@@ -1242,7 +1393,7 @@ seismo_tep_converter_finish (SeismoTepConverter *self)
           const char *comm;
 
           bits &= bits - 1;
-          if (tid == 0 || self->tid_comm[tid] != 0)
+          if (tid == 0 || *tid_comm_slot (self, tid) != 0)
             continue;
           comm = g_hash_table_lookup (self->cmdlines, GINT_TO_POINTER (tid));
           if (comm)

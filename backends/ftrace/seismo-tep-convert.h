@@ -29,10 +29,24 @@ SeismoTepConverter *seismo_tep_converter_new            (struct tep_handle  *tep
                                                          SeismoTraceBuilder *builder);
 void                seismo_tep_converter_free           (SeismoTepConverter *self);
 
+/*
+ * Where formats come from when tep does not have them yet (trace.dat files parse formats on
+ * demand). Without one, tep_find_event().
+ */
+typedef struct tep_event *(*SeismoTepEventLookup) (gpointer data,
+                                                    int      id);
+void                seismo_tep_converter_set_lookup     (SeismoTepConverter  *self,
+                                                         SeismoTepEventLookup lookup,
+                                                         gpointer             data);
+
 /* Parses a saved_cmdlines table ("pid comm" per line): comms for tasks no event names. */
 void                seismo_tep_converter_add_cmdlines   (SeismoTepConverter *self,
                                                          const char         *text,
                                                          gsize               len);
+/* One task's comm for when no event names it (a /proc snapshot); the first one given stays. */
+void                seismo_tep_converter_add_cmdline    (SeismoTepConverter *self,
+                                                         gint32              tid,
+                                                         const char         *comm);
 /* Thread group and parent ids known from elsewhere (/proc); -1 leaves one unknown. */
 void                seismo_tep_converter_set_task_ids   (SeismoTepConverter *self,
                                                          gint32              tid,

@@ -57,6 +57,8 @@ typedef struct {
   guint                page_data_offset;
 
   struct tep_handle   *tep;
+  GHashTable          *formats;       /* event id → Format: parsed into tep when first seen */
+  GPtrArray           *blobs;         /* decompressed sections the formats point into */
   char                *cmdlines;
   gsize                cmdlines_len;
 
@@ -74,6 +76,13 @@ typedef struct {
 SeismoTraceDat *seismo_trace_dat_open      (const char      *path,
                                             GError         **error);
 void            seismo_trace_dat_free      (SeismoTraceDat  *self);
+
+/*
+ * The format of event id, parsed into self->tep the first time it is asked for: files carry every
+ * format of the machine, records use a few. NULL when the file has none for id.
+ */
+struct tep_event *seismo_trace_dat_event  (SeismoTraceDat *self,
+                                            int             id);
 
 /* Decompresses one block of the file's compression into dst (exactly dst_len bytes). */
 gboolean        seismo_trace_dat_uncompress (SeismoTraceDat *self,

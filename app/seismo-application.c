@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-app"
+
+#include <glib/gi18n.h>
+
+#include "seismo-application.h"
+#include "seismo-backend.h"
+#include "seismo-resources.h"
+#include "seismo-widgets.h"
+#include "seismo-window.h"
+
+struct _SeismoApplication
+{
+  AdwApplication  parent_instance;
+
+  /* owned */
+  GSettings      *settings;
+};
+
+G_DEFINE_FINAL_TYPE (SeismoApplication, seismo_application, ADW_TYPE_APPLICATION)
+
+static SeismoWindow *
+find_empty_window (SeismoApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
+    if (SEISMO_IS_WINDOW (l->data) && seismo_window_is_empty (l->data))
+      return l->data;
+  return NULL;
+}
+
+static SeismoWindow *
+new_window (SeismoApplication *self)
+{
+  return seismo_window_new (self);
+}
+
+void
+seismo_application_open_files (SeismoApplication *self,
+                               GFile            **files,
+                               guint              n_files)
+{
+  g_return_if_fail (SEISMO_IS_APPLICATION (self));
+
+  for (guint i = 0; i < n_files; i++)
+    {
+      SeismoWindow *window = find_empty_window (self);
+
+      if (window == NULL)
+        window = new_window (self);
+      seismo_window_open_file (window, files[i]);
+      gtk_window_present (GTK_WINDOW (window));
+    }
+}
+
+static void
+seismo_application_open (GApplication  *app,
+                         GFile        **files,
+                         int            n_files,
+                         const char    *hint)
+{
+  seismo_application_open_files (SEISMO_APPLICATION (app), files, (guint) n_files);
+}
+
+static void
+seismo_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (new_window (SEISMO_APPLICATION (app)));
+  gtk_window_present (window);
+}
+
+static GSettings *
+load_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, SEISMO_APP_ID, TRUE);
+  if (schema == NULL)
+    {
+      /* Running from the build tree: the schema is compiled next to the app. */
+      g_autoptr(GSettingsSchemaSource) local = NULL;
+      g_autofree char *dir = g_build_filename (SEISMO_BUILD_DIR, "app", "resources", NULL);
+
+      local = g_settings_schema_source_new_from_directory (dir, source, FALSE, NULL);
+      if (local != NULL)
+        schema = g_settings_schema_source_lookup (local, SEISMO_APP_ID, FALSE);
+    }
+  if (schema == NULL)
+    {
+      g_message ("GSettings schema %s not found; settings will not be kept", SEISMO_APP_ID);
+      return NULL;
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+action_quit (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  GApplication *app = user_data;
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+  /* Closing windows lets each one stop a recording and save its state. */
+  for (GList *l = windows; l; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+}
+
+static void
+action_new_window (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  gtk_window_present (GTK_WINDOW (new_window (user_data)));
+}
+
+static void
+action_about (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  static const char *developers[] = { "The Seismo authors", NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", gtk_application_get_active_window (app),
+                        "application-name", _("Seismo"),
+                        "application-icon", SEISMO_APP_ID,
+                        "version", PACKAGE_VERSION,
+                        "comments", _("Record and explore system traces: scheduler, syscalls, interrupts"),
+                        "developers", developers,
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "website", "https://github.com/seismo/seismo",
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", action_quit },
+  { "new-window", action_new_window },
+  { "about", action_about },
+};
+
+static void
+seismo_application_startup (GApplication *app)
+{
+  SeismoApplication *self = SEISMO_APPLICATION (app);
+  static const struct {
+    const char *action;
+    const char *accels[4];
+  } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.new-window", { "<Control>n", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.save", { "<Control>s", NULL } },
+    { "win.save-as", { "<Control><Shift>s", NULL } },
+    { "win.record", { "<Control>r", NULL } },
+    { "win.close", { "<Control>w", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.find-next", { "<Control>g", "F3", NULL } },
+    { "win.find-previous", { "<Control><Shift>g", "<Shift>F3", NULL } },
+    { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
+    { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
+    { "win.zoom-fit", { "<Control>0", "<Control>KP_0", NULL } },
+    { "win.zoom-range", { "<Control>e", NULL } },
+  };
+
+  G_APPLICATION_CLASS (seismo_application_parent_class)->startup (app);
+
+  seismo_widgets_init ();
+  seismo_backends_init ();
+  self->settings = load_settings ();
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+}
+
+static void
+seismo_application_dispose (GObject *object)
+{
+  SeismoApplication *self = SEISMO_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (seismo_application_parent_class)->dispose (object);
+}
+
+static void
+seismo_application_class_init (SeismoApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  /* The resources live in a static library: registered by hand, as nothing else would pull in
+   * their object file. */
+  seismo_register_resource ();
+
+  G_OBJECT_CLASS (klass)->dispose = seismo_application_dispose;
+  app_class->startup = seismo_application_startup;
+  app_class->activate = seismo_application_activate;
+  app_class->open = seismo_application_open;
+}
+
+static void
+seismo_application_init (SeismoApplication *self)
+{
+}
+
+/**
+ * seismo_application_new:
+ *
+ * Returns: (transfer full): the application
+ */
+SeismoApplication *
+seismo_application_new (void)
+{
+  return g_object_new (SEISMO_TYPE_APPLICATION,
+                       "application-id", SEISMO_APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/seismo/Seismo",
+                       NULL);
+}
+
+GSettings *
+seismo_application_get_settings (SeismoApplication *self)
+{
+  g_return_val_if_fail (SEISMO_IS_APPLICATION (self), NULL);
+  return self->settings;
+}
+
+static int
+compare_files (gconstpointer a,
+               gconstpointer b)
+{
+  g_autofree char *x = g_file_get_basename ((GFile *) a);
+  g_autofree char *y = g_file_get_basename ((GFile *) b);
+
+  return g_strcmp0 (x, y);
+}
+
+/**
+ * seismo_application_list_samples:
+ *
+ * The installed samples (PKGDATADIR/samples), or when Seismo runs from its source tree, the
+ * sample traces there. SEISMO_SAMPLES_DIR overrides both.
+ *
+ * Returns: (transfer full) (element-type GFile): the sample files, sorted by name
+ */
+GList *
+seismo_application_list_samples (void)
+{
+  g_autofree char *installed = g_build_filename (PKGDATADIR, "samples", NULL);
+  g_autofree char *source = g_build_filename (SEISMO_SOURCE_DIR, "tests", "data", NULL);
+  const char *dir = g_getenv ("SEISMO_SAMPLES_DIR");
+  g_autoptr(GDir) d = NULL;
+  GList *files = NULL;
+  const char *name;
+
+  if (dir == NULL)
+    dir = g_file_test (installed, G_FILE_TEST_IS_DIR) ? installed : source;
+  if ((d = g_dir_open (dir, 0, NULL)) == NULL)
+    return NULL;
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, ".seismo") && (dir != source || g_str_has_prefix (name, "sample")))
+      files = g_list_prepend (files, g_file_new_build_filename (dir, name, NULL));
+  return g_list_sort (files, compare_files);
+}

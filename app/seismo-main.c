@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-app"
+
+#include <locale.h>
+
+#include <glib/gi18n.h>
+
+#include "seismo-application.h"
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(SeismoApplication) app = NULL;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  g_set_application_name (_("Seismo"));
+  app = seismo_application_new ();
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}

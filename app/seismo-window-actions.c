@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-app"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "seismo-importer.h"
+#include "seismo-record-dialog.h"
+#include "seismo-window-private.h"
+
+/* Open */
+
+static void
+add_filters (GtkFileChooser *chooser)
+{
+  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (traces, _("Traces"));
+  gtk_file_filter_add_pattern (traces, "*.seismo");
+  gtk_file_filter_add_pattern (traces, "*.dat");
+  gtk_file_filter_add_pattern (traces, "*.txt");
+  gtk_file_filter_add_pattern (traces, "*.log");
+  gtk_file_filter_add_pattern (traces, "*.strace");
+  gtk_file_filter_add_pattern (traces, "*.trace");
+  gtk_file_chooser_add_filter (chooser, traces);
+  gtk_file_filter_set_name (all, _("All Files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (chooser, all);
+}
+
+static void
+on_open_response (GtkNativeDialog *dialog,
+                  int              response,
+                  SeismoWindow    *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      seismo_application_open_files (SEISMO_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
+                                     &file, 1);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+action_open (GtkWidget  *widget,
+             const char *name,
+             GVariant   *param)
+{
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Open Trace"), GTK_WINDOW (widget),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  add_filters (GTK_FILE_CHOOSER (dialog));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), widget);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+action_open_file (GtkWidget  *widget,
+                  const char *name,
+                  GVariant   *param)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (g_variant_get_string (param, NULL));
+
+  seismo_application_open_files (SEISMO_APPLICATION (gtk_window_get_application (GTK_WINDOW (widget))),
+                                 &file, 1);
+}
+
+static void
+action_cancel_open (GtkWidget  *widget,
+                    const char *name,
+                    GVariant   *param)
+{
+  SeismoWindow *self = SEISMO_WINDOW (widget);
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+}
+
+/* Save */
+
+typedef struct {
+  SeismoTrace *trace;
+  char        *path;
+} SaveJob;
+
+static void
+save_job_free (SaveJob *job)
+{
+  g_clear_object (&job->trace);
+  g_free (job->path);
+  g_free (job);
+}
+
+static void
+save_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SaveJob *job = task_data;
+  GError *error = NULL;
+
+  if (seismo_trace_save (job->trace, job->path, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+save_done (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  SeismoWindow *self = SEISMO_WINDOW (source);
+  g_autoptr(GFile) file = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_autofree char *heading = g_strdup_printf (_("Could not save “%s”"), name);
+
+      _seismo_window_show_error (self, heading, error->message);
+      return;
+    }
+  /* A saved recording no longer needs its temporary file. */
+  if (self->unsaved && self->record_path != NULL)
+    {
+      g_unlink (self->record_path);
+      g_clear_pointer (&self->record_path, g_free);
+    }
+  g_set_object (&self->file, file);
+  self->unsaved = FALSE;
+  adw_window_title_set_title (self->window_title, name);
+  {
+    g_autofree char *msg = g_strdup_printf (_("Saved “%s”"), name);
+    g_autofree char *uri = g_file_get_uri (file);
+    GtkRecentData recent = {
+      .mime_type = (char *) "application/octet-stream",
+      .app_name = (char *) "Seismo",
+      .app_exec = (char *) "seismo %u",
+    };
+
+    gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
+    _seismo_window_toast (self, msg);
+  }
+}
+
+void
+_seismo_window_save_to (SeismoWindow *self,
+                        GFile        *file)
+{
+  g_autoptr(GTask) task = NULL;
+  SaveJob *job;
+  char *path;
+
+  g_return_if_fail (self->trace != NULL);
+  if ((path = g_file_get_path (file)) == NULL)
+    {
+      _seismo_window_show_error (self, _("Could not save the trace"),
+                                 _("Only files on this computer can be written."));
+      return;
+    }
+  job = g_new0 (SaveJob, 1);
+  job->trace = g_object_ref (self->trace);
+  job->path = path;
+  task = g_task_new (self, NULL, save_done, g_object_ref (file));
+  g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
+  g_task_run_in_thread (task, save_thread);
+}
+
+static void
+on_save_response (GtkNativeDialog *dialog,
+                  int              response,
+                  SeismoWindow    *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *name = g_file_get_basename (file);
+
+      /* Seismo writes its own format; give the name the extension that says so. */
+      if (!g_str_has_suffix (name, ".seismo"))
+        {
+          g_autoptr(GFile) parent = g_file_get_parent (file);
+          g_autofree char *fixed = g_strconcat (name, ".seismo", NULL);
+
+          g_set_object (&file, g_file_get_child (parent, fixed));
+        }
+      _seismo_window_save_to (self, file);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+action_save_as (GtkWidget  *widget,
+                const char *name,
+                GVariant   *param)
+{
+  SeismoWindow *self = SEISMO_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *suggested = NULL;
+
+  dialog = gtk_file_chooser_native_new (_("Save Trace"), GTK_WINDOW (widget),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Seismo traces"));
+  gtk_file_filter_add_pattern (filter, "*.seismo");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  if (self->file != NULL)
+    {
+      g_autofree char *base = g_file_get_basename (self->file);
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL)
+        *dot = '\0';
+      suggested = g_strconcat (base, ".seismo", NULL);
+    }
+  else
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+      suggested = g_date_time_format (now, "recording-%Y-%m-%d-%H%M%S.seismo");
+    }
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+action_save (GtkWidget  *widget,
+             const char *name,
+             GVariant   *param)
+{
+  SeismoWindow *self = SEISMO_WINDOW (widget);
+  g_autofree char *base = self->file != NULL ? g_file_get_basename (self->file) : NULL;
+
+  /* Only a .seismo file we opened is saved in place; anything else asks for a name. */
+  if (self->file != NULL && !self->unsaved && g_str_has_suffix (base, ".seismo"))
+    _seismo_window_save_to (self, self->file);
+  else
+    action_save_as (widget, name, param);
+}
+
+static void
+action_close (GtkWidget  *widget,
+              const char *name,
+              GVariant   *param)
+{
+  gtk_window_close (GTK_WINDOW (widget));
+}
+
+static void
+action_record (GtkWidget  *widget,
+               const char *name,
+               GVariant   *param)
+{
+  GtkWindow *dialog = seismo_record_dialog_new (SEISMO_WINDOW (widget));
+
+  gtk_window_present (dialog);
+}
+
+/* Zoom */
+
+static void
+action_zoom (GtkWidget  *widget,
+             const char *name,
+             GVariant   *param)
+{
+  SeismoWindow *self = SEISMO_WINDOW (widget);
+
+  if (g_str_equal (name, "win.zoom-in"))
+    seismo_timeline_zoom_in (self->timeline);
+  else if (g_str_equal (name, "win.zoom-out"))
+    seismo_timeline_zoom_out (self->timeline);
+  else if (g_str_equal (name, "win.zoom-fit"))
+    seismo_timeline_zoom_fit (self->timeline);
+  else if (g_str_equal (name, "win.zoom-range"))
+    seismo_timeline_zoom_range (self->timeline);
+}
+
+/* Search: from the selected event on, the next (or previous) event whose name, task or fields
+ * contain the text, on a worker thread so that ten million events never block the window. */
+
+typedef struct {
+  SeismoTrace   *trace;
+  char          *needle;
+  SeismoEventId  from;
+  gboolean       backward;
+  SeismoEventId  found;
+  gboolean       wrapped;
+} SearchJob;
+
+static void
+search_job_free (SearchJob *job)
+{
+  g_clear_object (&job->trace);
+  g_free (job->needle);
+  g_free (job);
+}
+
+static gboolean
+event_matches (SeismoTrace   *trace,
+               SeismoEventId  e,
+               const char    *needle,
+               const guint8  *type_match,
+               const guint8  *task_match,
+               GString       *buf)
+{
+  const SeismoTaskId *tasks = seismo_trace_get_tasks (trace);
+  const guint16 *types = seismo_trace_get_types (trace);
+
+  if (type_match[types[e]] || (tasks[e] < seismo_trace_get_n_tasks (trace) && task_match[tasks[e]]))
+    return TRUE;
+  g_string_truncate (buf, 0);
+  seismo_trace_event_format_into (trace, e, buf);
+  return strcasestr (buf->str, needle) != NULL;
+}
+
+static void
+search_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  SearchJob *job = task_data;
+  gsize n = seismo_trace_get_n_events (job->trace);
+  guint n_types = seismo_trace_get_n_event_types (job->trace);
+  guint n_tasks = seismo_trace_get_n_tasks (job->trace);
+  g_autofree guint8 *type_match = g_new0 (guint8, MAX (n_types, 1));
+  g_autofree guint8 *task_match = g_new0 (guint8, MAX (n_tasks, 1));
+  g_autoptr(GString) buf = g_string_new (NULL);
+
+  /* Names are matched once per type and per task, not once per event. */
+  for (guint t = 0; t < n_types; t++)
+    type_match[t] = strcasestr (seismo_trace_get_event_type (job->trace, t)->full_name, job->needle) != NULL;
+  for (guint t = 0; t < n_tasks; t++)
+    {
+      const SeismoTask *task_info = seismo_trace_get_task (job->trace, t);
+
+      task_match[t] = strcasestr (seismo_trace_get_string (job->trace, task_info->comm), job->needle) != NULL;
+    }
+
+  job->found = SEISMO_NO_EVENT;
+  for (gsize k = 1; k <= n; k++)
+    {
+      SeismoEventId e;
+
+      e = (SeismoEventId) (job->backward ? (job->from + n - k) % n : (job->from + k) % n);
+      if ((k & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+          return;
+        }
+      if (event_matches (job->trace, e, job->needle, type_match, task_match, buf))
+        {
+          job->found = e;
+          job->wrapped = job->backward ? e >= job->from : e <= job->from;
+          break;
+        }
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+search_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  SeismoWindow *self = SEISMO_WINDOW (source);
+  SearchJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    return;
+  if (g_task_get_cancellable (G_TASK (result)) == self->search_cancellable)
+    g_clear_object (&self->search_cancellable);
+  if (job->found == SEISMO_NO_EVENT)
+    {
+      gtk_label_set_text (self->search_status, _("No match"));
+      return;
+    }
+  {
+    g_autofree char *status = g_strdup_printf (job->wrapped ? _("Event %u (wrapped around)") : _("Event %u"),
+                                               job->found);
+
+    gtk_label_set_text (self->search_status, status);
+  }
+  seismo_event_details_set_event (self->details, job->found);
+  seismo_timeline_set_selected_event (self->timeline, job->found);
+  seismo_event_list_set_selected_event (self->event_list, job->found);
+}
+
+static void
+start_search (SeismoWindow *self,
+              gboolean      backward)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  g_autoptr(GTask) task = NULL;
+  SearchJob *job;
+  guint selected;
+
+  if (self->trace == NULL || seismo_trace_get_n_events (self->trace) == 0)
+    return;
+  if (text == NULL || *text == '\0')
+    {
+      gtk_label_set_text (self->search_status, "");
+      return;
+    }
+  if (self->search_cancellable != NULL)
+    g_cancellable_cancel (self->search_cancellable);
+  g_set_object (&self->search_cancellable, g_cancellable_new ());
+  selected = seismo_timeline_get_selected_event (self->timeline);
+  job = g_new0 (SearchJob, 1);
+  job->trace = g_object_ref (self->trace);
+  job->needle = g_strdup (text);
+  job->backward = backward;
+  /* Without a selection, the first match from the start (or the end, backward). */
+  if (selected != SEISMO_NO_EVENT)
+    job->from = selected;
+  else
+    job->from = backward ? 0 : (SeismoEventId) (seismo_trace_get_n_events (self->trace) - 1);
+  gtk_label_set_text (self->search_status, _("Searching…"));
+  task = g_task_new (self, self->search_cancellable, search_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) search_job_free);
+  g_task_run_in_thread (task, search_thread);
+}
+
+static void
+action_find (GtkWidget  *widget,
+             const char *name,
+             GVariant   *param)
+{
+  SeismoWindow *self = SEISMO_WINDOW (widget);
+
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+action_find_next (GtkWidget  *widget,
+                  const char *name,
+                  GVariant   *param)
+{
+  SeismoWindow *self = SEISMO_WINDOW (widget);
+
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  start_search (self, g_str_equal (name, "win.find-previous"));
+}
+
+static void
+on_search_activate (SeismoWindow *self)
+{
+  start_search (self, FALSE);
+}
+
+static void
+on_search_next (SeismoWindow *self)
+{
+  start_search (self, FALSE);
+}
+
+static void
+on_search_previous (SeismoWindow *self)
+{
+  start_search (self, TRUE);
+}
+
+static void
+on_search_changed (SeismoWindow *self)
+{
+  if (self->search_cancellable != NULL)
+    g_cancellable_cancel (self->search_cancellable);
+  gtk_label_set_text (self->search_status, "");
+}
+
+void
+_seismo_window_class_init_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, action_open);
+  gtk_widget_class_install_action (widget_class, "win.open-file", "s", action_open_file);
+  gtk_widget_class_install_action (widget_class, "win.cancel-open", NULL, action_cancel_open);
+  gtk_widget_class_install_action (widget_class, "win.save", NULL, action_save);
+  gtk_widget_class_install_action (widget_class, "win.save-as", NULL, action_save_as);
+  gtk_widget_class_install_action (widget_class, "win.close", NULL, action_close);
+  gtk_widget_class_install_action (widget_class, "win.record", NULL, action_record);
+  gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, action_zoom);
+  gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, action_zoom);
+  gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, action_zoom);
+  gtk_widget_class_install_action (widget_class, "win.zoom-range", NULL, action_zoom);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, action_find);
+  gtk_widget_class_install_action (widget_class, "win.find-next", NULL, action_find_next);
+  gtk_widget_class_install_action (widget_class, "win.find-previous", NULL, action_find_next);
+
+  gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_next);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_previous);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+}

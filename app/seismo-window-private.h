@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "seismo-event-details.h"
+#include "seismo-event-list.h"
+#include "seismo-timeline-data.h"
+#include "seismo-window.h"
+
+G_BEGIN_DECLS
+
+struct _SeismoWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* template widgets */
+  AdwWindowTitle       *window_title;
+  AdwToastOverlay      *toast_overlay;
+  GtkStack             *stack;
+  AdwStatusPage        *empty_page;
+  AdwPreferencesGroup  *samples_group;
+  AdwPreferencesGroup  *recent_group;
+  AdwStatusPage        *loading_page;
+  GtkProgressBar       *progress_bar;
+  SeismoTimeline       *timeline;
+  SeismoEventList      *event_list;
+  SeismoEventDetails   *details;
+  GtkWidget            *search_button;
+  GtkSearchBar         *search_bar;
+  GtkSearchEntry       *search_entry;
+  GtkLabel             *search_status;
+  GtkRevealer          *record_bar;
+  GtkLabel             *record_status;
+  GtkWidget            *status_bar;
+  GtkLabel             *status_label;
+  GtkLabel             *markers_label;
+
+  /* owned */
+  GFile                *file;             /* what is shown; NULL for an unsaved recording */
+  SeismoTrace          *trace;
+  SeismoTimelineData   *data;
+  GCancellable         *load_cancellable;
+  GCancellable         *search_cancellable;
+  GPtrArray            *empty_rows;       /* rows added to the empty page's groups */
+  GSubprocess          *recorder;
+  char                 *record_path;
+  GString              *record_errors;
+  GCancellable         *record_cancellable;
+
+  guint                 progress_source;
+  gint                  load_permille;    /* atomic */
+  guint                 record_poll_source;
+  gint64                record_started;
+  guint64               record_seen_size;
+  gboolean              record_reloading;
+  gboolean              record_stopping;
+  gboolean              unsaved;
+};
+
+/* seismo-window.c */
+void     _seismo_window_show_trace        (SeismoWindow       *self,
+                                           SeismoTrace        *trace,
+                                           SeismoTimelineData *data);
+void     _seismo_window_show_error        (SeismoWindow       *self,
+                                           const char         *heading,
+                                           const char         *body);
+void     _seismo_window_toast             (SeismoWindow       *self,
+                                           const char         *text);
+void     _seismo_window_update_actions    (SeismoWindow       *self);
+/* Loads path on a worker thread; calls back on the main thread with the trace and data. */
+void     _seismo_window_load              (SeismoWindow       *self,
+                                           const char         *path,
+                                           GCancellable       *cancellable,
+                                           gint               *permille,
+                                           GAsyncReadyCallback callback,
+                                           gpointer            user_data);
+gboolean _seismo_window_load_finish       (SeismoWindow       *self,
+                                           GAsyncResult       *result,
+                                           SeismoTrace       **trace,
+                                           SeismoTimelineData **data,
+                                           GError            **error);
+
+/* seismo-window-actions.c */
+void     _seismo_window_class_init_actions (GtkWidgetClass    *widget_class);
+void     _seismo_window_save_to           (SeismoWindow       *self,
+                                           GFile              *file);
+
+/* seismo-window-record.c */
+void     _seismo_window_class_init_record (GtkWidgetClass     *widget_class);
+void     _seismo_window_stop_recording    (SeismoWindow       *self);
+gboolean _seismo_window_is_recording      (SeismoWindow       *self);
+
+G_END_DECLS

@@ -1,0 +1,609 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-app"
+
+#include <glib/gi18n.h>
+
+#include "seismo-error.h"
+#include "seismo-importer.h"
+#include "seismo-timeline-renderer.h"
+#include "seismo-window-private.h"
+
+G_DEFINE_FINAL_TYPE (SeismoWindow, seismo_window, ADW_TYPE_APPLICATION_WINDOW)
+
+/* Loading */
+
+typedef struct {
+  char               *path;
+  gint               *permille;
+  SeismoTrace        *trace;
+  SeismoTimelineData *data;
+} LoadJob;
+
+static void
+load_job_free (LoadJob *job)
+{
+  g_free (job->path);
+  g_clear_object (&job->trace);
+  g_clear_pointer (&job->data, seismo_timeline_data_unref);
+  g_free (job);
+}
+
+static void
+load_progress (double   fraction,
+               gpointer user_data)
+{
+  LoadJob *job = user_data;
+
+  /* Reading is most of the work; preparing the timeline is the last tenth. */
+  if (job->permille != NULL)
+    g_atomic_int_set (job->permille, (int) (CLAMP (fraction, 0, 1) * 900));
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadJob *job = task_data;
+  GError *error = NULL;
+
+  job->trace = seismo_trace_open (job->path, cancellable, load_progress, job, &error);
+  if (job->trace == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (job->permille != NULL)
+    g_atomic_int_set (job->permille, 920);
+  job->data = seismo_timeline_data_new (job->trace, cancellable);
+  if (job->data == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Opening was cancelled"));
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+_seismo_window_load (SeismoWindow       *self,
+                     const char         *path,
+                     GCancellable       *cancellable,
+                     gint               *permille,
+                     GAsyncReadyCallback callback,
+                     gpointer            user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  LoadJob *job = g_new0 (LoadJob, 1);
+
+  job->path = g_strdup (path);
+  job->permille = permille;
+  g_task_set_source_tag (task, _seismo_window_load);
+  g_task_set_task_data (task, job, (GDestroyNotify) load_job_free);
+  g_task_run_in_thread (task, load_thread);
+}
+
+gboolean
+_seismo_window_load_finish (SeismoWindow        *self,
+                            GAsyncResult        *result,
+                            SeismoTrace        **trace,
+                            SeismoTimelineData **data,
+                            GError             **error)
+{
+  LoadJob *job = g_task_get_task_data (G_TASK (result));
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  *trace = g_steal_pointer (&job->trace);
+  *data = g_steal_pointer (&job->data);
+  return TRUE;
+}
+
+static gboolean
+update_progress (gpointer user_data)
+{
+  SeismoWindow *self = user_data;
+
+  gtk_progress_bar_set_fraction (self->progress_bar, g_atomic_int_get (&self->load_permille) / 1000.0);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+open_done (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  SeismoWindow *self = SEISMO_WINDOW (source);
+  g_autoptr(GFile) file = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(SeismoTimelineData) data = NULL;
+
+  /* A later open replaced this one. */
+  if (g_task_get_cancellable (G_TASK (result)) != self->load_cancellable)
+    return;
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_object (&self->load_cancellable);
+
+  if (!_seismo_window_load_finish (self, result, &trace, &data, &error))
+    {
+      gtk_stack_set_visible_child_name (self->stack, self->trace != NULL ? "trace" : "empty");
+      _seismo_window_update_actions (self);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+          && !g_error_matches (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED))
+        {
+          g_autofree char *name = g_file_get_basename (file);
+          g_autofree char *heading = g_strdup_printf (_("Could not open “%s”"), name);
+
+          _seismo_window_show_error (self, heading, error->message);
+        }
+      return;
+    }
+
+  g_set_object (&self->file, file);
+  self->unsaved = FALSE;
+  _seismo_window_show_trace (self, trace, data);
+  {
+    g_autofree char *uri = g_file_get_uri (file);
+    GtkRecentData recent = {
+      .display_name = NULL,
+      .description = NULL,
+      .mime_type = (char *) "application/octet-stream",
+      .app_name = (char *) "Seismo",
+      .app_exec = (char *) "seismo %u",
+    };
+
+    gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
+  }
+  {
+    const char *warning = seismo_trace_get_metadata (trace, "load_warning");
+
+    if (warning != NULL)
+      _seismo_window_toast (self, warning);
+  }
+}
+
+void
+seismo_window_open_file (SeismoWindow *self,
+                         GFile        *file)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+
+  g_return_if_fail (SEISMO_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  name = g_file_get_basename (file);
+  if ((path = g_file_get_path (file)) == NULL)
+    {
+      g_autofree char *heading = g_strdup_printf (_("Could not open “%s”"), name);
+
+      _seismo_window_show_error (self, heading, _("Only files on this computer can be opened."));
+      return;
+    }
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  self->load_cancellable = g_cancellable_new ();
+  g_atomic_int_set (&self->load_permille, 0);
+  title = g_strdup_printf (_("Opening “%s”…"), name);
+  adw_status_page_set_title (self->loading_page, title);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  self->progress_source = g_timeout_add (50, update_progress, self);
+  _seismo_window_load (self, path, self->load_cancellable, &self->load_permille, open_done, g_object_ref (file));
+  _seismo_window_update_actions (self);
+}
+
+/* Showing a trace */
+
+static void
+update_status (SeismoWindow *self)
+{
+  g_autofree char *span = NULL;
+  g_autofree char *status = NULL;
+  g_autofree char *events = NULL;
+  g_autofree char *subtitle = NULL;
+  const char *source;
+  guint64 lost;
+
+  if (self->trace == NULL)
+    {
+      gtk_label_set_text (self->status_label, "");
+      adw_window_title_set_title (self->window_title, _("Seismo"));
+      adw_window_title_set_subtitle (self->window_title, NULL);
+      return;
+    }
+  span = seismo_format_duration ((double) (seismo_trace_get_end_ns (self->trace)
+                                           - seismo_trace_get_start_ns (self->trace)));
+  events = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'zu event", "%'zu events",
+                                         seismo_trace_get_n_events (self->trace)),
+                            seismo_trace_get_n_events (self->trace));
+  lost = seismo_trace_get_n_lost_events (self->trace);
+  status = g_strdup_printf (_("%s · %u CPUs · %u tasks · %s%s"), events,
+                            seismo_trace_get_n_cpus (self->trace), seismo_trace_get_n_tasks (self->trace),
+                            span, lost > 0 ? _(" · events were lost") : "");
+  gtk_label_set_text (self->status_label, status);
+
+  source = seismo_trace_get_metadata (self->trace, SEISMO_META_SOURCE);
+  if (self->file != NULL)
+    {
+      g_autofree char *name = g_file_get_basename (self->file);
+
+      adw_window_title_set_title (self->window_title, name);
+    }
+  else
+    adw_window_title_set_title (self->window_title, _seismo_window_is_recording (self) ? _("Recording") : _("Unsaved Recording"));
+  subtitle = source != NULL ? g_strdup_printf ("%s · %s", events, source) : g_strdup (events);
+  adw_window_title_set_subtitle (self->window_title, subtitle);
+}
+
+void
+_seismo_window_show_trace (SeismoWindow       *self,
+                           SeismoTrace        *trace,
+                           SeismoTimelineData *data)
+{
+  g_set_object (&self->trace, trace);
+  if (data != self->data)
+    {
+      g_clear_pointer (&self->data, seismo_timeline_data_unref);
+      self->data = seismo_timeline_data_ref (data);
+    }
+  seismo_timeline_set_data (self->timeline, data);
+  seismo_event_list_set_trace (self->event_list, trace);
+  seismo_event_details_set_data (self->details, data);
+  gtk_stack_set_visible_child_name (self->stack, "trace");
+  update_status (self);
+  _seismo_window_update_actions (self);
+}
+
+void
+_seismo_window_show_error (SeismoWindow *self,
+                           const char   *heading,
+                           const char   *body)
+{
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+void
+_seismo_window_toast (SeismoWindow *self,
+                      const char   *text)
+{
+  AdwToast *toast = adw_toast_new (text);
+
+  adw_toast_set_timeout (toast, 5);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+void
+_seismo_window_update_actions (SeismoWindow *self)
+{
+  GtkWidget *w = GTK_WIDGET (self);
+  gboolean has_trace = self->trace != NULL;
+  gboolean recording = _seismo_window_is_recording (self);
+  static const char *const trace_actions[] = {
+    "win.zoom-in", "win.zoom-out", "win.zoom-fit", "win.find", "win.find-next", "win.find-previous",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (trace_actions); i++)
+    gtk_widget_action_set_enabled (w, trace_actions[i], has_trace);
+  gtk_widget_action_set_enabled (w, "win.zoom-range",
+                                 has_trace && seismo_timeline_get_markers_text (self->timeline)[0] != '\0');
+  gtk_widget_action_set_enabled (w, "win.save", has_trace && !recording);
+  gtk_widget_action_set_enabled (w, "win.save-as", has_trace && !recording);
+  gtk_widget_action_set_enabled (w, "win.stop-recording", recording);
+  gtk_widget_action_set_enabled (w, "win.cancel-open", self->load_cancellable != NULL);
+  gtk_widget_set_sensitive (self->search_button, has_trace);
+  gtk_widget_set_visible (self->status_bar, has_trace);
+  if (!has_trace)
+    gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+}
+
+/* The empty state */
+
+static void
+clear_empty_rows (SeismoWindow *self)
+{
+  for (guint i = 0; i < self->empty_rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (self->empty_rows, i);
+      GtkWidget *group = gtk_widget_get_ancestor (row, ADW_TYPE_PREFERENCES_GROUP);
+
+      if (group != NULL)
+        adw_preferences_group_remove (ADW_PREFERENCES_GROUP (group), row);
+    }
+  g_ptr_array_set_size (self->empty_rows, 0);
+}
+
+static void
+add_file_row (SeismoWindow        *self,
+              AdwPreferencesGroup *group,
+              GFile               *file,
+              const char          *subtitle)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *path = g_file_get_path (file);
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *arrow = gtk_image_new_from_icon_name ("go-next-symbolic");
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), arrow);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.open-file");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", path);
+  adw_preferences_group_add (group, row);
+  g_ptr_array_add (self->empty_rows, row);
+}
+
+static void
+fill_empty_page (SeismoWindow *self)
+{
+  GList *samples = seismo_application_list_samples ();
+  GList *recent = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  guint n_recent = 0;
+
+  clear_empty_rows (self);
+  for (GList *l = samples; l; l = l->next)
+    add_file_row (self, self->samples_group, l->data, _("Bundled sample trace"));
+  gtk_widget_set_visible (GTK_WIDGET (self->samples_group), samples != NULL);
+
+  for (GList *l = recent; l != NULL && n_recent < 5; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      g_autoptr(GFile) file = NULL;
+      g_autofree char *parent = NULL;
+      g_autoptr(GFile) dir = NULL;
+
+      if (!gtk_recent_info_has_application (info, "Seismo") || !gtk_recent_info_exists (info))
+        continue;
+      file = g_file_new_for_uri (gtk_recent_info_get_uri (info));
+      if (!g_file_is_native (file))
+        continue;
+      dir = g_file_get_parent (file);
+      parent = dir != NULL ? g_file_get_path (dir) : NULL;
+      add_file_row (self, self->recent_group, file, parent != NULL ? parent : "");
+      n_recent++;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->recent_group), n_recent > 0);
+  g_list_free_full (samples, g_object_unref);
+  g_list_free_full (recent, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+static void
+on_stack_page_changed (SeismoWindow *self)
+{
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "empty") == 0)
+    fill_empty_page (self);
+}
+
+/* Selection: the timeline, the list and the details pane follow each other. */
+
+static void
+select_event (SeismoWindow *self,
+              guint         event)
+{
+  seismo_event_details_set_event (self->details, event);
+  seismo_timeline_set_selected_event (self->timeline, event);
+  seismo_event_list_set_selected_event (self->event_list, event);
+}
+
+static void
+on_timeline_selected (SeismoWindow *self)
+{
+  select_event (self, seismo_timeline_get_selected_event (self->timeline));
+}
+
+static void
+on_list_selected (SeismoWindow *self)
+{
+  select_event (self, seismo_event_list_get_selected_event (self->event_list));
+}
+
+static void
+on_details_activated (SeismoWindow       *self,
+                      guint               event,
+                      SeismoEventDetails *details)
+{
+  select_event (self, event);
+}
+
+static void
+on_markers_changed (SeismoWindow *self)
+{
+  gtk_label_set_text (self->markers_label, seismo_timeline_get_markers_text (self->timeline));
+  _seismo_window_update_actions (self);
+}
+
+/* Drag and drop */
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         SeismoWindow  *self)
+{
+  GSList *files = g_value_get_boxed (value);
+  g_autoptr(GPtrArray) array = g_ptr_array_new ();
+
+  for (GSList *l = files; l; l = l->next)
+    g_ptr_array_add (array, l->data);
+  if (array->len == 0)
+    return FALSE;
+  /* The first file opens here when this window is free, the others in windows of their own. */
+  if (seismo_window_is_empty (self))
+    {
+      seismo_window_open_file (self, g_ptr_array_index (array, 0));
+      g_ptr_array_remove_index (array, 0);
+    }
+  seismo_application_open_files (SEISMO_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
+                                 (GFile **) array->pdata, array->len);
+  return TRUE;
+}
+
+/* Window state */
+
+static void
+save_window_state (SeismoWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GSettings *settings = app != NULL ? seismo_application_get_settings (SEISMO_APPLICATION (app)) : NULL;
+  int width, height;
+
+  if (settings == NULL)
+    return;
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set (settings, "window-size", "(ii)", width, height);
+  g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+}
+
+static gboolean
+seismo_window_close_request (GtkWindow *window)
+{
+  SeismoWindow *self = SEISMO_WINDOW (window);
+
+  save_window_state (self);
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  if (self->search_cancellable != NULL)
+    g_cancellable_cancel (self->search_cancellable);
+  if (_seismo_window_is_recording (self))
+    _seismo_window_stop_recording (self);
+  return GTK_WINDOW_CLASS (seismo_window_parent_class)->close_request (window);
+}
+
+static void
+seismo_window_dispose (GObject *object)
+{
+  SeismoWindow *self = SEISMO_WINDOW (object);
+
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_handle_id (&self->record_poll_source, g_source_remove);
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  if (self->record_cancellable != NULL)
+    g_cancellable_cancel (self->record_cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_WINDOW);
+  g_clear_object (&self->file);
+  g_clear_object (&self->trace);
+  g_clear_pointer (&self->data, seismo_timeline_data_unref);
+  g_clear_object (&self->load_cancellable);
+  g_clear_object (&self->search_cancellable);
+  g_clear_object (&self->record_cancellable);
+  g_clear_object (&self->recorder);
+  g_clear_pointer (&self->record_path, g_free);
+  if (self->record_errors != NULL)
+    g_string_free (g_steal_pointer (&self->record_errors), TRUE);
+  g_clear_pointer (&self->empty_rows, g_ptr_array_unref);
+  G_OBJECT_CLASS (seismo_window_parent_class)->dispose (object);
+}
+
+static void
+seismo_window_class_init (SeismoWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = seismo_window_dispose;
+  window_class->close_request = seismo_window_close_request;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/seismo/Seismo/seismo-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, samples_group);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, recent_group);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, loading_page);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, event_list);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, details);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_status);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, record_bar);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, record_status);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, status_bar);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_button);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, markers_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_stack_page_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_timeline_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_list_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_details_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_markers_changed);
+
+  _seismo_window_class_init_actions (widget_class);
+  _seismo_window_class_init_record (widget_class);
+}
+
+static void
+seismo_window_init (SeismoWindow *self)
+{
+  GtkDropTarget *drop;
+
+  self->empty_rows = g_ptr_array_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  gtk_search_bar_set_key_capture_widget (self->search_bar, GTK_WIDGET (self->event_list));
+  fill_empty_page (self);
+  _seismo_window_update_actions (self);
+}
+
+/**
+ * seismo_window_new:
+ * @app: the application
+ *
+ * Returns: (transfer none): a new empty window, sized as the last one was
+ */
+SeismoWindow *
+seismo_window_new (SeismoApplication *app)
+{
+  SeismoWindow *self = g_object_new (SEISMO_TYPE_WINDOW, "application", app, NULL);
+  GSettings *settings = seismo_application_get_settings (app);
+
+  if (settings != NULL)
+    {
+      int width, height;
+
+      g_settings_get (settings, "window-size", "(ii)", &width, &height);
+      gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+      if (g_settings_get_boolean (settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+    }
+  return self;
+}
+
+gboolean
+seismo_window_is_empty (SeismoWindow *self)
+{
+  g_return_val_if_fail (SEISMO_IS_WINDOW (self), FALSE);
+  return self->trace == NULL && self->load_cancellable == NULL && !_seismo_window_is_recording (self);
+}
+
+SeismoTrace *
+seismo_window_get_trace (SeismoWindow *self)
+{
+  g_return_val_if_fail (SEISMO_IS_WINDOW (self), NULL);
+  return self->trace;
+}
+
+SeismoTimeline *
+seismo_window_get_timeline (SeismoWindow *self)
+{
+  g_return_val_if_fail (SEISMO_IS_WINDOW (self), NULL);
+  return self->timeline;
+}

@@ -1,0 +1,819 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-ebpf"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "seismo-ebpf-private.h"
+#include "seismo-ebpf.skel.h"
+#include "seismo-error.h"
+#include "seismo-syscalls.h"
+
+/*
+ * User side of the eBPF backend, in libbpf-bootstrap's shape: open the skeleton, set the
+ * read-only knobs, load, attach, drain the ring buffer on a worker thread, and destroy everything
+ * on every way out. Nothing is pinned, so the kernel also drops the programs if we are killed.
+ */
+
+#define DEFAULT_RING_KB   (16 * 1024)
+#define POLL_MS           50
+#define CONTROL_SLEEP_US  (20 * 1000)
+#define PROGRESS_US       (500 * 1000)
+#define LOG_TAIL_LINES    6
+
+/* libbpf reports through one process-wide callback; keep its last warnings for error messages. */
+static GMutex   libbpf_log_lock;
+static GString *libbpf_log;
+
+static int
+libbpf_print (enum libbpf_print_level level,
+              const char             *format,
+              va_list                 args)
+{
+  g_autofree char *line = NULL;
+
+  if (level == LIBBPF_DEBUG)
+    return 0;
+  line = g_strdup_vprintf (format, args);
+  g_strchomp (line);
+  g_debug ("%s", line);
+  if (level == LIBBPF_WARN)
+    {
+      g_mutex_lock (&libbpf_log_lock);
+      if (libbpf_log == NULL)
+        libbpf_log = g_string_new (NULL);
+      if (libbpf_log->len > 64 * 1024)
+        g_string_erase (libbpf_log, 0, libbpf_log->len - 32 * 1024);
+      g_string_append (libbpf_log, line);
+      g_string_append_c (libbpf_log, '\n');
+      g_mutex_unlock (&libbpf_log_lock);
+    }
+  return 0;
+}
+
+static void
+libbpf_log_reset (void)
+{
+  g_mutex_lock (&libbpf_log_lock);
+  if (libbpf_log != NULL)
+    g_string_truncate (libbpf_log, 0);
+  g_mutex_unlock (&libbpf_log_lock);
+}
+
+/* The last few lines libbpf warned about (the verifier's verdict is at the end), or "". */
+static char *
+libbpf_log_tail (void)
+{
+  g_autoptr (GString) tail = g_string_new (NULL);
+  g_auto (GStrv) lines = NULL;
+  guint n, first;
+
+  g_mutex_lock (&libbpf_log_lock);
+  lines = g_strsplit (libbpf_log != NULL ? libbpf_log->str : "", "\n", -1);
+  g_mutex_unlock (&libbpf_log_lock);
+  n = g_strv_length (lines);
+  while (n > 0 && *lines[n - 1] == '\0')
+    n--;
+  first = n > LOG_TAIL_LINES ? n - LOG_TAIL_LINES : 0;
+  for (guint i = first; i < n; i++)
+    g_string_append_printf (tail, "\n  %s", lines[i]);
+  return g_string_free (g_steal_pointer (&tail), FALSE);
+}
+
+static void
+set_libbpf_error (GError    **error,
+                  int         err,
+                  const char *format,
+                  ...) G_GNUC_PRINTF (3, 4);
+
+/* err is a negative errno from libbpf. */
+static void
+set_libbpf_error (GError    **error,
+                  int         err,
+                  const char *format,
+                  ...)
+{
+  g_autofree char *what = NULL;
+  g_autofree char *tail = libbpf_log_tail ();
+  va_list args;
+  int code = (err == -EPERM || err == -EACCES) ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_FAILED;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, SEISMO_ERROR, code, "%s: %s%s", what, g_strerror (-err), tail);
+}
+
+static guint64
+mono_now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+/* CAP_PERFMON (38) and CAP_BPF (39), or CAP_SYS_ADMIN (21), in the effective set. */
+static gboolean
+has_bpf_capabilities (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+  guint64 caps;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return FALSE;
+  line = strstr (status, "\nCapEff:\t");
+  if (line == NULL)
+    return FALSE;
+  caps = g_ascii_strtoull (line + strlen ("\nCapEff:\t"), NULL, 16);
+  return (caps & (G_GUINT64_CONSTANT (1) << 21))
+         || ((caps >> 38) & 3) == 3;
+}
+
+/* Why the backend cannot run here (NULL when it can), and the matching SeismoError code. */
+static char *
+unavailable_reason (int *code)
+{
+  char *reason = NULL;
+  int ret;
+
+  *code = SEISMO_ERROR_UNAVAILABLE;
+  if (!g_file_test ("/sys/kernel/btf/vmlinux", G_FILE_TEST_EXISTS))
+    reason = g_strdup ("the kernel exposes no BTF type information (/sys/kernel/btf/vmlinux is "
+                       "missing; the kernel needs CONFIG_DEBUG_INFO_BTF=y)");
+  else if (geteuid () != 0 && !has_bpf_capabilities ())
+    {
+      reason = g_strdup ("recording with eBPF needs root, or the CAP_BPF and CAP_PERFMON "
+                         "capabilities");
+      *code = SEISMO_ERROR_PERMISSION;
+    }
+  else if ((ret = libbpf_probe_bpf_map_type (BPF_MAP_TYPE_RINGBUF, NULL)) == 0)
+    reason = g_strdup ("the kernel has no BPF ring buffer (it needs Linux 5.8 or newer)");
+  else if (ret == -EPERM || ret == -EACCES)
+    {
+      reason = g_strdup_printf ("the kernel refused to load a BPF program (%s): run as root, "
+                                "and check kernel lockdown and kernel.unprivileged_bpf_disabled",
+                                g_strerror (-ret));
+      *code = SEISMO_ERROR_PERMISSION;
+    }
+  else if (ret < 0)
+    reason = g_strdup_printf ("could not probe the kernel's BPF support: %s",
+                              g_strerror (-ret));
+  return reason;
+}
+
+static gboolean
+seismo_ebpf_available (char **why)
+{
+  int code;
+  g_autofree char *reason = unavailable_reason (&code);
+
+  if (reason == NULL)
+    return TRUE;
+  if (why != NULL)
+    *why = g_steal_pointer (&reason);
+  return FALSE;
+}
+
+typedef struct {
+  /* Borrowed */
+  const SeismoRecordOptions *options;
+  SeismoTraceBuilder        *builder;
+  SeismoRecordControl       *ctl;
+
+  /* Owned */
+  struct seismo_ebpf_bpf    *skel;
+  GPtrArray                 *probe_links;   /* struct bpf_link * */
+  SeismoEbpfProbe           *probes;
+  guint                      n_probes;
+  SeismoEbpfSelection        selection;
+  SeismoEbpfDecoder         *decoder;
+  struct ring_buffer        *rb;
+  GThread                   *worker;
+  gint                       worker_stop;
+  int                        worker_error;  /* negative errno, read after joining */
+  guint64                    events_unpublished;
+  int                        n_possible_cpus;
+  guint64                   *drops_seen;    /* per possible CPU */
+  guint64                   *drops_now;
+
+  SeismoEbpfCommand          command;
+} Recorder;
+
+/* Ring buffer callback, on the worker thread. */
+static int
+on_sample (void  *ctx,
+           void  *data,
+           size_t size)
+{
+  Recorder *rec = ctx;
+  int n = seismo_ebpf_decoder_record (rec->decoder, data, size);
+
+  if (n < 0)
+    g_warning ("ignoring a malformed eBPF record (%zu bytes)", size);
+  else
+    rec->events_unpublished += n;
+  return 0;
+}
+
+static void
+publish_counters (Recorder *rec)
+{
+  int fd = bpf_map__fd (rec->skel->maps.drops);
+  guint32 zero = 0;
+  guint64 now = 0;
+
+  if (rec->events_unpublished != 0)
+    {
+      __atomic_fetch_add (&rec->ctl->events, rec->events_unpublished, __ATOMIC_RELAXED);
+      rec->events_unpublished = 0;
+    }
+
+  if (bpf_map_lookup_elem (fd, &zero, rec->drops_now) != 0)
+    return;
+  for (int cpu = 0; cpu < rec->n_possible_cpus; cpu++)
+    {
+      guint64 delta = rec->drops_now[cpu] - rec->drops_seen[cpu];
+
+      if (delta == 0)
+        continue;
+      if (now == 0)
+        now = mono_now_ns ();
+      seismo_trace_builder_add_lost_events (rec->builder, cpu, now, delta);
+      __atomic_fetch_add (&rec->ctl->lost, delta, __ATOMIC_RELAXED);
+      rec->drops_seen[cpu] = rec->drops_now[cpu];
+    }
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  Recorder *rec = data;
+  int ret;
+
+  while (!g_atomic_int_get (&rec->worker_stop))
+    {
+      ret = ring_buffer__poll (rec->rb, POLL_MS);
+      /* The kernel only wakes us once a backlog builds up; take the rest on each tick. */
+      if (ret >= 0 || ret == -EINTR)
+        ret = ring_buffer__consume (rec->rb);
+      if (ret < 0 && ret != -EINTR)
+        {
+          rec->worker_error = ret;
+          break;
+        }
+      publish_counters (rec);
+    }
+  ring_buffer__consume (rec->rb);
+  publish_counters (rec);
+  return NULL;
+}
+
+static void
+stop_worker (Recorder *rec)
+{
+  if (rec->worker == NULL)
+    return;
+  g_atomic_int_set (&rec->worker_stop, 1);
+  g_thread_join (g_steal_pointer (&rec->worker));
+}
+
+static void
+destroy_link (gpointer link)
+{
+  bpf_link__destroy (link);
+}
+
+static void
+detach_all (Recorder *rec)
+{
+  if (rec->probe_links != NULL)
+    g_ptr_array_set_size (rec->probe_links, 0);
+  if (rec->skel != NULL)
+    seismo_ebpf_bpf__detach (rec->skel);
+}
+
+/* libbpf attaches kprobes through the kprobe PMU, or the legacy tracefs kprobe_events. */
+static gboolean
+kprobes_supported (void)
+{
+  return g_file_test ("/sys/bus/event_source/devices/kprobe/type", G_FILE_TEST_EXISTS)
+         || g_file_test ("/sys/kernel/tracing/kprobe_events", G_FILE_TEST_EXISTS)
+         || g_file_test ("/sys/kernel/debug/tracing/kprobe_events", G_FILE_TEST_EXISTS);
+}
+
+static gboolean
+attach_probes (Recorder *rec,
+               GError  **error)
+{
+  for (guint i = 0; i < rec->n_probes; i++)
+    {
+      const SeismoEbpfProbe *probe = &rec->probes[i];
+      struct bpf_link *link = NULL;
+      int err;
+
+      switch (probe->kind)
+        {
+        case SEISMO_EBPF_KPROBE:
+        case SEISMO_EBPF_KRETPROBE:
+          {
+            LIBBPF_OPTS (bpf_kprobe_opts, opts,
+                         .bpf_cookie = i,
+                         .offset = probe->offset,
+                         .retprobe = probe->kind == SEISMO_EBPF_KRETPROBE);
+            struct bpf_program *prog = probe->kind == SEISMO_EBPF_KRETPROBE
+                                       ? rec->skel->progs.seismo_probe_return
+                                       : rec->skel->progs.seismo_probe_entry;
+
+            link = bpf_program__attach_kprobe_opts (prog, probe->function, &opts);
+          }
+          break;
+
+        case SEISMO_EBPF_UPROBE:
+        case SEISMO_EBPF_URETPROBE:
+          {
+            LIBBPF_OPTS (bpf_uprobe_opts, opts,
+                         .bpf_cookie = i,
+                         .retprobe = probe->kind == SEISMO_EBPF_URETPROBE,
+                         .func_name = probe->function);
+            struct bpf_program *prog = probe->kind == SEISMO_EBPF_URETPROBE
+                                       ? rec->skel->progs.seismo_probe_return
+                                       : rec->skel->progs.seismo_probe_entry;
+
+            /* Every process running the binary; the kernel side keeps only the targets. */
+            link = bpf_program__attach_uprobe_opts (prog, -1, probe->binary, probe->offset,
+                                                    &opts);
+          }
+          break;
+
+        case SEISMO_EBPF_USDT:
+          {
+            LIBBPF_OPTS (bpf_usdt_opts, opts, .usdt_cookie = i);
+
+            link = bpf_program__attach_usdt (rec->skel->progs.seismo_probe_usdt, -1,
+                                             probe->binary, probe->provider, probe->name, &opts);
+          }
+          break;
+        }
+
+      err = -errno;
+      if (link == NULL)
+        {
+          if ((probe->kind == SEISMO_EBPF_KPROBE || probe->kind == SEISMO_EBPF_KRETPROBE)
+              && !kprobes_supported ())
+            g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNAVAILABLE,
+                         "could not attach probe '%s': this kernel has no kprobes "
+                         "(CONFIG_KPROBES is off: no kprobe PMU and no kprobe_events)",
+                         probe->spec);
+          else if (err == -ENOENT && probe->binary != NULL
+              && !g_file_test (probe->binary, G_FILE_TEST_EXISTS)
+              && strchr (probe->binary, '/') != NULL)
+            g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                         "could not attach probe '%s': %s: no such file", probe->spec,
+                         probe->binary);
+          else
+            set_libbpf_error (error, err, "could not attach probe '%s'", probe->spec);
+          return FALSE;
+        }
+      g_ptr_array_add (rec->probe_links, link);
+    }
+  return TRUE;
+}
+
+static void
+set_rodata (Recorder *rec,
+            gint32    target_tgid,
+            guint64  *filter_bitmap,
+            gboolean  filter)
+{
+  const SeismoRecordOptions *o = rec->options;
+  struct seismo_ebpf_bpf__rodata *ro = rec->skel->rodata;
+  const SeismoEbpfSelection *sel = &rec->selection;
+
+  ro->system_wide = o->system_wide;
+  ro->target_tgid = target_tgid;
+  ro->follow_children = o->argv != NULL || o->children;
+  ro->self_tgid = getpid ();
+  ro->aggregate = o->aggregate;
+  ro->filter_syscalls = filter;
+  memcpy ((void *) ro->syscall_filter, filter_bitmap, sizeof ro->syscall_filter);
+  seismo_ebpf_syscall_path_args ((guint8 *) ro->path_arg);
+  ro->nr_exit = seismo_syscall_number (SEISMO_ARCH_X86_64, "exit");
+  ro->nr_exit_group = seismo_syscall_number (SEISMO_ARCH_X86_64, "exit_group");
+  ro->emit_switch = !o->aggregate && sel->sched_switch;
+  ro->emit_wakeup = !o->aggregate && sel->sched_wakeup;
+  ro->emit_waking = !o->aggregate && sel->sched_waking;
+  ro->emit_fork = !o->aggregate && sel->fork;
+  ro->emit_exec = !o->aggregate && sel->exec;
+  ro->emit_exit = !o->aggregate && sel->exit;
+  ro->emit_rename = !o->aggregate && sel->rename;
+}
+
+/* Loads only the programs this recording needs. */
+static void
+choose_programs (Recorder *rec)
+{
+  const SeismoRecordOptions *o = rec->options;
+  const struct seismo_ebpf_bpf__rodata *ro = rec->skel->rodata;
+  gboolean entry = FALSE, ret = FALSE, usdt = FALSE;
+  gboolean syscalls = o->aggregate || rec->selection.syscalls;
+
+  for (guint i = 0; i < rec->n_probes; i++)
+    {
+      if (rec->probes[i].kind == SEISMO_EBPF_USDT)
+        usdt = TRUE;
+      else if (seismo_ebpf_probe_returns (&rec->probes[i]))
+        ret = TRUE;
+      else
+        entry = TRUE;
+    }
+
+  bpf_program__set_autoload (rec->skel->progs.seismo_sys_enter, syscalls);
+  bpf_program__set_autoload (rec->skel->progs.seismo_sys_exit, syscalls);
+  bpf_program__set_autoload (rec->skel->progs.seismo_sched_switch, ro->emit_switch);
+  bpf_program__set_autoload (rec->skel->progs.seismo_sched_wakeup, ro->emit_wakeup);
+  bpf_program__set_autoload (rec->skel->progs.seismo_sched_waking, ro->emit_waking);
+  /* Fork also tracks the target's new threads and children. */
+  bpf_program__set_autoload (rec->skel->progs.seismo_fork, ro->emit_fork || !o->system_wide);
+  /* Exec also moves aggregated counts to the new name. */
+  bpf_program__set_autoload (rec->skel->progs.seismo_exec, ro->emit_exec || o->aggregate);
+  bpf_program__set_autoload (rec->skel->progs.seismo_rename, ro->emit_rename);
+  /* Exit always runs: it clears the pairing state of threads that die inside a syscall. */
+  bpf_program__set_autoload (rec->skel->progs.seismo_exit, TRUE);
+  bpf_program__set_autoload (rec->skel->progs.seismo_probe_entry, entry);
+  bpf_program__set_autoload (rec->skel->progs.seismo_probe_return, ret);
+  bpf_program__set_autoload (rec->skel->progs.seismo_probe_usdt, usdt);
+  /* Probes are attached one by one with their cookie, never by the skeleton. */
+  bpf_program__set_autoattach (rec->skel->progs.seismo_probe_entry, FALSE);
+  bpf_program__set_autoattach (rec->skel->progs.seismo_probe_return, FALSE);
+  bpf_program__set_autoattach (rec->skel->progs.seismo_probe_usdt, FALSE);
+}
+
+/* Syscalls still in progress when recording stopped become enters without an exit. */
+static void
+flush_pending (Recorder *rec)
+{
+  int fd = bpf_map__fd (rec->skel->maps.threads);
+  int paths_fd = bpf_map__fd (rec->skel->maps.pending_paths);
+  guint32 key, next;
+  guint32 *prev = NULL;
+
+  while (bpf_map_get_next_key (fd, prev, &next) == 0)
+    {
+      struct seismo_ebpf_thread t;
+      struct seismo_ebpf_pending_path pp;
+      struct seismo_ebpf_syscall_path r = { { { 0 } } };
+      gint64 id;
+
+      key = next;
+      prev = &key;
+      if (bpf_map_lookup_elem (fd, &key, &t) != 0 || t.start_ns == 0)
+        continue;
+      id = t.id;
+      r.sc.hdr.time_ns = t.start_ns;
+      r.sc.hdr.kind = SEISMO_EBPF_REC_SYSCALL;
+      r.sc.hdr.cpu = t.cpu;
+      r.sc.hdr.tid = key;
+      r.sc.hdr.pid = t.tgid;
+      r.sc.id = id;
+      memcpy (r.sc.args, t.args, sizeof r.sc.args);
+      r.sc.exit_cpu = t.cpu;
+      r.sc.flags = SEISMO_EBPF_SYSCALL_NO_EXIT;
+      if (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS && rec->skel->rodata->path_arg[id] != 0
+          && bpf_map_lookup_elem (paths_fd, &key, &pp) == 0)
+        {
+          r.sc.hdr.kind = SEISMO_EBPF_REC_SYSCALL_PATH;
+          r.sc.flags |= pp.flags & SEISMO_EBPF_PATH_TRUNCATED;
+          memcpy (r.path, pp.path, sizeof r.path);
+        }
+      rec->events_unpublished += MAX (seismo_ebpf_decoder_record (rec->decoder, &r,
+                                                                  sizeof r), 0);
+    }
+}
+
+static void
+set_metadata (Recorder *rec)
+{
+  const SeismoRecordOptions *o = rec->options;
+  SeismoTraceBuilder *b = rec->builder;
+  struct utsname uts;
+  g_autofree char *wall = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_real_time () * 1000);
+
+  seismo_trace_builder_set_metadata (b, SEISMO_META_SOURCE, "ebpf");
+  seismo_trace_builder_set_metadata (b, SEISMO_META_BACKEND, "ebpf");
+  seismo_trace_builder_set_metadata (b, SEISMO_META_CLOCK, "mono");
+  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
+  seismo_trace_builder_set_metadata (b, SEISMO_META_HOST, g_get_host_name ());
+  seismo_trace_builder_set_metadata (b, SEISMO_META_START_WALL, wall);
+  if (uname (&uts) == 0)
+    seismo_trace_builder_set_metadata (b, SEISMO_META_KERNEL, uts.release);
+  if (o->argv != NULL)
+    {
+      g_autoptr (GString) command = g_string_new (NULL);
+
+      for (guint i = 0; o->argv[i] != NULL; i++)
+        {
+          g_autofree char *quoted = g_shell_quote (o->argv[i]);
+
+          if (i > 0)
+            g_string_append_c (command, ' ');
+          g_string_append (command, quoted);
+        }
+      seismo_trace_builder_set_metadata (b, SEISMO_META_COMMAND, command->str);
+    }
+  seismo_trace_builder_set_metadata (b, "ebpf_mode", o->aggregate ? "aggregate" : "events");
+  seismo_trace_builder_set_n_cpus (b, sysconf (_SC_NPROCESSORS_CONF));
+}
+
+/* Ring size: a power-of-two number of pages, as the kernel requires. */
+static guint64
+ring_bytes (guint buffer_kb)
+{
+  guint64 bytes = (guint64) (buffer_kb != 0 ? buffer_kb : DEFAULT_RING_KB) * 1024;
+  guint64 page = sysconf (_SC_PAGESIZE);
+  guint64 size = page;
+
+  while (size < bytes && size < (G_GUINT64_CONSTANT (1) << 31))
+    size <<= 1;
+  return size;
+}
+
+static gboolean
+check_options (const SeismoRecordOptions *o,
+               GError                   **error)
+{
+  guint n_targets = (o->system_wide ? 1 : 0) + (o->pid > 0 ? 1 : 0) + (o->argv != NULL ? 1 : 0);
+
+  if (o->argv != NULL && o->argv[0] == NULL)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "the command is empty");
+      return FALSE;
+    }
+  if (n_targets == 0)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "nothing to record: give a command, a PID or system-wide");
+      return FALSE;
+    }
+  if (o->pid > 0 && o->argv != NULL)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "give either a PID or a command to launch, not both");
+      return FALSE;
+    }
+  if (o->pid > 0 && kill (o->pid, 0) != 0 && errno == ESRCH)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "no process with PID %d", (int) o->pid);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Waits for the end: stop flag, duration, the command's or the process's exit. */
+static gboolean
+control_loop (Recorder *rec,
+              GError  **error)
+{
+  const SeismoRecordOptions *o = rec->options;
+  SeismoRecordControl *ctl = rec->ctl;
+  gint64 start = g_get_monotonic_time ();
+  gint64 last_progress = start - PROGRESS_US;
+  gboolean stopped_early = FALSE;
+
+  for (;;)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      if (ctl->progress != NULL && now - last_progress >= PROGRESS_US)
+        {
+          ctl->progress (ctl->user_data);
+          last_progress = now;
+        }
+      if (g_atomic_int_get (&ctl->stop)
+          || (o->duration_s > 0 && now - start >= (gint64) (o->duration_s * G_USEC_PER_SEC)))
+        {
+          stopped_early = TRUE;
+          break;
+        }
+      if (rec->command.pid > 0 && seismo_ebpf_command_poll (&rec->command))
+        break;
+      if (o->pid > 0 && kill (o->pid, 0) != 0 && errno == ESRCH)
+        break;
+      if (!o->aggregate && (rec->worker == NULL || rec->worker_error != 0))
+        break;
+      g_usleep (CONTROL_SLEEP_US);
+    }
+
+  if (stopped_early)
+    seismo_ebpf_command_end (&rec->command, o->kill_on_stop);
+  if (rec->worker_error != 0)
+    {
+      set_libbpf_error (error, rec->worker_error, "could not read the eBPF ring buffer");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+seismo_ebpf_record (const SeismoRecordOptions *options,
+                    SeismoTraceBuilder        *builder,
+                    SeismoRecordControl       *ctl,
+                    GError                   **error)
+{
+  Recorder rec = { 0 };
+  guint64 filter_bitmap[SEISMO_EBPF_MAX_SYSCALLS / 64] = { 0 };
+  gboolean filter = options->syscalls != NULL && options->syscalls[0] != NULL;
+  g_autofree char *why = NULL;
+  gboolean ret = FALSE;
+  gint32 target_tgid = 0;
+  guint n_probes;
+  int err, code;
+
+  g_return_val_if_fail (options != NULL, FALSE);
+  g_return_val_if_fail (builder != NULL, FALSE);
+  g_return_val_if_fail (ctl != NULL, FALSE);
+
+  rec.options = options;
+  rec.builder = builder;
+  rec.ctl = ctl;
+  rec.command.release_fd = -1;
+  rec.command.exec_error_fd = -1;
+  ctl->exit_status = -1;
+
+  if (!check_options (options, error)
+      || !seismo_ebpf_select_events (options->events, &rec.selection, error)
+      || (filter && !seismo_ebpf_syscall_filter (options->syscalls, filter_bitmap, error)))
+    return FALSE;
+
+  n_probes = options->probes != NULL ? g_strv_length (options->probes) : 0;
+  if (n_probes > SEISMO_EBPF_MAX_PROBES)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "too many probes: %u (at most %d)", n_probes, SEISMO_EBPF_MAX_PROBES);
+      return FALSE;
+    }
+  rec.probes = g_new0 (SeismoEbpfProbe, MAX (n_probes, 1));
+  for (; rec.n_probes < n_probes; rec.n_probes++)
+    if (!seismo_ebpf_probe_parse (options->probes[rec.n_probes], &rec.probes[rec.n_probes],
+                                  error))
+      goto cleanup;
+
+  why = unavailable_reason (&code);
+  if (why != NULL)
+    {
+      g_set_error (error, SEISMO_ERROR, code, "the eBPF backend cannot run: %s", why);
+      goto cleanup;
+    }
+
+  libbpf_set_print (libbpf_print);
+  libbpf_log_reset ();
+  rec.n_possible_cpus = libbpf_num_possible_cpus ();
+  if (rec.n_possible_cpus <= 0)
+    {
+      set_libbpf_error (error, rec.n_possible_cpus, "could not count the possible CPUs");
+      goto cleanup;
+    }
+  rec.drops_seen = g_new0 (guint64, rec.n_possible_cpus);
+  rec.drops_now = g_new0 (guint64, rec.n_possible_cpus);
+  rec.probe_links = g_ptr_array_new_with_free_func (destroy_link);
+
+  rec.skel = seismo_ebpf_bpf__open ();
+  if (rec.skel == NULL)
+    {
+      set_libbpf_error (error, -errno, "could not open the eBPF programs");
+      goto cleanup;
+    }
+
+  if (options->argv != NULL)
+    {
+      if (!seismo_ebpf_command_launch (&rec.command, options->argv, error))
+        goto cleanup;
+      target_tgid = rec.command.pid;
+    }
+  else if (options->pid > 0)
+    {
+      target_tgid = options->pid;
+    }
+
+  set_rodata (&rec, options->system_wide ? 0 : target_tgid, filter_bitmap, filter);
+  choose_programs (&rec);
+  err = bpf_map__set_max_entries (rec.skel->maps.events, ring_bytes (options->buffer_kb));
+  if (err != 0)
+    {
+      set_libbpf_error (error, err, "could not size the eBPF ring buffer");
+      goto cleanup;
+    }
+  rec.skel->rodata->wakeup_bytes = ring_bytes (options->buffer_kb) / 4;
+
+  err = seismo_ebpf_bpf__load (rec.skel);
+  if (err != 0)
+    {
+      set_libbpf_error (error, err, "could not load the eBPF programs");
+      goto cleanup;
+    }
+
+  err = seismo_ebpf_bpf__attach (rec.skel);
+  if (err != 0)
+    {
+      set_libbpf_error (error, err, "could not attach the eBPF programs");
+      goto cleanup;
+    }
+  if (!attach_probes (&rec, error))
+    goto cleanup;
+
+  if (!options->system_wide)
+    {
+      int targets_fd = bpf_map__fd (rec.skel->maps.targets);
+
+      if (rec.command.pid > 0)
+        seismo_ebpf_add_target (targets_fd, rec.command.pid);
+      else
+        seismo_ebpf_seed_targets (targets_fd, options->pid, options->children);
+    }
+
+  set_metadata (&rec);
+  rec.decoder = seismo_ebpf_decoder_new (builder, &rec.selection, rec.probes, rec.n_probes);
+  if (rec.command.pid > 0)
+    {
+      g_autofree char *comm = NULL;
+
+      g_file_get_contents ("/proc/self/comm", &comm, NULL, NULL);
+      seismo_ebpf_decoder_know_task (rec.decoder, rec.command.pid, rec.command.pid, getpid (),
+                                     comm != NULL ? g_strchomp (comm) : NULL, mono_now_ns ());
+    }
+
+  if (!options->aggregate)
+    {
+      rec.rb = ring_buffer__new (bpf_map__fd (rec.skel->maps.events), on_sample, &rec, NULL);
+      if (rec.rb == NULL)
+        {
+          set_libbpf_error (error, -errno, "could not map the eBPF ring buffer");
+          goto cleanup;
+        }
+      rec.worker = g_thread_new ("seismo-ebpf-ring", worker_main, &rec);
+    }
+
+  /* Stopped while loading: the control loop drops the command without running it. */
+  if (rec.command.pid > 0 && !g_atomic_int_get (&ctl->stop)
+      && !seismo_ebpf_command_release (&rec.command, error))
+    goto cleanup;
+
+  if (!control_loop (&rec, error))
+    goto cleanup;
+  /* Detach first so that what is read next is everything there will ever be. */
+  detach_all (&rec);
+  if (options->aggregate)
+    {
+      if (!seismo_ebpf_read_aggregates (builder, bpf_map__fd (rec.skel->maps.syscall_stats),
+                                        bpf_map__fd (rec.skel->maps.comm_counts),
+                                        bpf_map__fd (rec.skel->maps.threads),
+                                        rec.n_possible_cpus, error))
+        goto cleanup;
+    }
+  else
+    {
+      stop_worker (&rec);
+      flush_pending (&rec);
+      publish_counters (&rec);
+      seismo_ebpf_decoder_finish (rec.decoder, mono_now_ns ());
+    }
+  ret = TRUE;
+
+cleanup:
+  detach_all (&rec);
+  stop_worker (&rec);
+  /* A command still held before exec, or running after a failure, is not left behind. */
+  if (!ret)
+    seismo_ebpf_command_end (&rec.command, TRUE);
+  if (rec.command.reaped)
+    ctl->exit_status = rec.command.status;
+  g_clear_pointer (&rec.command.name, g_free);
+  g_clear_pointer (&rec.rb, ring_buffer__free);
+  g_clear_pointer (&rec.probe_links, g_ptr_array_unref);
+  g_clear_pointer (&rec.skel, seismo_ebpf_bpf__destroy);
+  g_clear_pointer (&rec.decoder, seismo_ebpf_decoder_free);
+  for (guint i = 0; i < rec.n_probes; i++)
+    seismo_ebpf_probe_clear (&rec.probes[i]);
+  g_free (rec.probes);
+  g_free (rec.drops_seen);
+  g_free (rec.drops_now);
+  return ret;
+}
+
+const SeismoBackend seismo_ebpf_backend = {
+  .name = "ebpf",
+  .description = "eBPF (libbpf CO-RE): in-kernel syscall pairing, scheduler events, custom "
+                 "kprobes/uprobes/USDT probes and in-kernel aggregation",
+  .available = seismo_ebpf_available,
+  .list_events = seismo_ebpf_list_events,
+  .record = seismo_ebpf_record,
+};

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-ebpf"
+
+#include "seismo-backend.h"
+#include "seismo-ebpf-config.h"
+#include "seismo-error.h"
+
+/*
+ * The eBPF backend of a build that lacked its tools: it stays listed so that
+ * `seismo-cli record --list-backends` can say why it cannot run instead of not knowing it.
+ */
+
+static gboolean
+seismo_ebpf_available (char **why)
+{
+  if (why != NULL)
+    *why = g_strdup ("this build has no BPF support: " SEISMO_EBPF_MISSING);
+  return FALSE;
+}
+
+static gboolean
+seismo_ebpf_record (const SeismoRecordOptions *options,
+                    SeismoTraceBuilder        *builder,
+                    SeismoRecordControl       *ctl,
+                    GError                   **error)
+{
+  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNAVAILABLE,
+               "the eBPF backend cannot run: this build has no BPF support: %s",
+               SEISMO_EBPF_MISSING);
+  return FALSE;
+}
+
+const SeismoBackend seismo_ebpf_backend = {
+  .name = "ebpf",
+  .description = "eBPF (libbpf CO-RE): not part of this build",
+  .available = seismo_ebpf_available,
+  .list_events = NULL,
+  .record = seismo_ebpf_record,
+};

@@ -1,0 +1,1071 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-ftrace"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "seismo-error.h"
+#include "seismo-ftrace-private.h"
+#include "seismo-rb-page.h"
+#include "seismo-tep-convert.h"
+
+/*
+ * Recording: a private tracefs instance (seismo-<pid>) with the chosen tracepoints, optionally
+ * filtered on pids, read page by page from every CPU's trace_pipe_raw by a worker thread that
+ * converts the records straight into the builder. The calling thread watches the stop flag, the
+ * duration and the launched command.
+ */
+
+/* Per-CPU ring buffer, KiB. Holds ~2 s of a syscall-bound task with raw_syscalls + sched. */
+#define DEFAULT_BUFFER_KB 8192
+/*
+ * The reader wakes when a buffer is this full, or after READER_POLL_MS: early enough that the
+ * writer never catches up with it, late enough to read whole pages.
+ */
+#define BUFFER_PERCENT    "20"
+/* Raw pages kept unconverted while a burst lasts. */
+#define MAX_BACKLOG_BYTES (256u << 20)
+#define READER_POLL_MS    50
+/* The control loop's period: well under the 100 ms the stop flag allows. */
+#define CONTROL_US        20000
+/*
+ * Events younger than this are held back one round so that a record still being committed on
+ * another CPU cannot arrive after later ones were handed to the builder.
+ */
+#define HOLD_BACK_NS      (2 * G_GUINT64_CONSTANT (1000000))
+
+typedef struct {
+  guint               cpu;
+  int                 fd;         /* trace_pipe_raw, non-blocking, polled */
+  struct tracefs_cpu *tcpu;
+  GQueue              pages;      /* guint8[page_size], read but not walked */
+  guint8             *cur;        /* page being walked */
+  SeismoRbPage        walk;
+  gboolean            has_ev;
+  const guint8       *ev;
+  guint               ev_size;
+  guint64             ev_ts;
+  guint64             lost;       /* counted from page headers */
+} LiveCpu;
+
+typedef struct {
+  const SeismoRecordOptions *options;
+  SeismoTraceBuilder        *builder;
+  SeismoRecordControl       *ctl;
+  struct tracefs_instance   *instance;
+  struct tep_handle         *tep;
+  SeismoTepConverter        *conv;
+  SeismoRbLayout             layout;
+  LiveCpu                   *cpus;
+  guint                      n_cpus;
+  gsize                      page_size;
+  GPtrArray                 *free_pages;
+  gboolean                   mono_clock;
+
+  GThread                   *reader;
+  int                        wake[2];        /* a byte on wake[1] interrupts the reader's poll */
+  gint                       stop_reading;   /* atomic */
+  gint                       reader_failed;  /* atomic */
+  GError                    *reader_error;
+  gint64                     last_progress;
+  guint64                    backlog;        /* pages read since the last conversion */
+  guint64                    bad_pages;
+
+  GPid                       child;
+  gboolean                   child_running;
+  int                        release_fd;
+  int                        exec_error_fd;
+  GHashTable                *task_ids;       /* tid → ProcTask, from /proc */
+} Recorder;
+
+static guint64
+mono_now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+static gboolean
+set_errno_error (GError     **error,
+                 int          errsv,
+                 const char  *format,
+                 ...) G_GNUC_PRINTF (3, 4);
+
+/* Turns -1/errno from libtracefs into a message naming the operation. */
+static gboolean
+set_errno_error (GError     **error,
+                 int          errsv,
+                 const char  *format,
+                 ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, SEISMO_ERROR,
+               errsv == EPERM || errsv == EACCES ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_FAILED,
+               "%s: %s", what, g_strerror (errsv ? errsv : EIO));
+  return FALSE;
+}
+
+static gboolean
+instance_write (Recorder    *r,
+                const char  *file,
+                const char  *value,
+                GError     **error)
+{
+  if (tracefs_instance_file_write (r->instance, file, value) < 0)
+    return set_errno_error (error, errno, "could not write \"%s\" to %s/%s", value,
+                            tracefs_instance_get_name (r->instance), file);
+  return TRUE;
+}
+
+/* ---- /proc: thread groups and parents --------------------------------------------------------- */
+
+static gint32
+read_ppid (const char *pid_dir)
+{
+  g_autofree char *path = g_build_filename (pid_dir, "stat", NULL);
+  g_autofree char *text = NULL;
+  const char *close;
+  int state_ppid = -1;
+  char state;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return -1;
+  /* "pid (comm) S ppid …": the comm may hold spaces and parentheses, so parse after the last ')'. */
+  close = strrchr (text, ')');
+  if (close == NULL || sscanf (close + 1, " %c %d", &state, &state_ppid) != 2)
+    return -1;
+  return state_ppid;
+}
+
+typedef struct {
+  gint32  tgid;
+  gint32  ppid;
+  char   *comm;
+} ProcTask;
+
+static void
+proc_task_free (gpointer data)
+{
+  ProcTask *t = data;
+
+  g_free (t->comm);
+  g_free (t);
+}
+
+static GHashTable *
+proc_tasks_new (void)
+{
+  return g_hash_table_new_full (NULL, NULL, NULL, proc_task_free);
+}
+
+/*
+ * Adds every thread on the system not in ids yet: tid → thread group, parent, comm. Taken before
+ * and after recording, so tasks the trace never names still get their process and name.
+ */
+static void
+scan_proc (GHashTable *ids)
+{
+  DIR *proc = opendir ("/proc");
+  struct dirent *de;
+
+  if (proc == NULL)
+    return;
+  while ((de = readdir (proc)))
+    {
+      gint64 pid = g_ascii_strtoll (de->d_name, NULL, 10);
+      g_autofree char *dir = NULL;
+      g_autofree char *task_dir = NULL;
+      gint32 ppid;
+      DIR *tasks;
+      struct dirent *te;
+
+      if (pid <= 0)
+        continue;
+      dir = g_strdup_printf ("/proc/%s", de->d_name);
+      ppid = read_ppid (dir);
+      task_dir = g_strdup_printf ("%s/task", dir);
+      if (!(tasks = opendir (task_dir)))
+        continue;
+      while ((te = readdir (tasks)))
+        {
+          gint64 tid = g_ascii_strtoll (te->d_name, NULL, 10);
+          g_autofree char *comm_path = NULL;
+          ProcTask *t;
+
+          if (tid <= 0 || g_hash_table_contains (ids, GINT_TO_POINTER ((gint) tid)))
+            continue;
+          t = g_new0 (ProcTask, 1);
+          t->tgid = (gint32) pid;
+          t->ppid = ppid;
+          comm_path = g_strdup_printf ("%s/%s/comm", task_dir, te->d_name);
+          if (g_file_get_contents (comm_path, &t->comm, NULL, NULL))
+            g_strchomp (t->comm);
+          g_hash_table_insert (ids, GINT_TO_POINTER ((gint) tid), t);
+        }
+      closedir (tasks);
+    }
+  closedir (proc);
+}
+
+/* Tids of pid's threads and, with children, of every process descending from it. */
+static GArray *
+target_tids (GPid      pid,
+             gboolean  children)
+{
+  g_autoptr(GHashTable) ids = proc_tasks_new ();
+  g_autoptr(GHashTable) tree = g_hash_table_new (NULL, NULL);
+  GArray *tids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  GHashTableIter iter;
+  gpointer key, value;
+  gboolean grew = TRUE;
+
+  scan_proc (ids);
+  g_hash_table_add (tree, GINT_TO_POINTER (pid));
+  /* Grow the set of processes whose parent is in it until it stops growing. */
+  while (children && grew)
+    {
+      grew = FALSE;
+      g_hash_table_iter_init (&iter, ids);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          const ProcTask *t = value;
+
+          if (g_hash_table_contains (tree, GINT_TO_POINTER (t->ppid)) &&
+              g_hash_table_add (tree, GINT_TO_POINTER (t->tgid)))
+            grew = TRUE;
+        }
+    }
+  g_hash_table_iter_init (&iter, ids);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const ProcTask *t = value;
+      gint32 tid = GPOINTER_TO_INT (key);
+
+      if (g_hash_table_contains (tree, GINT_TO_POINTER (t->tgid)))
+        g_array_append_val (tids, tid);
+    }
+  return tids;
+}
+
+/* ---- reading ---------------------------------------------------------------------------------- */
+
+static guint8 *
+page_get (Recorder *r)
+{
+  if (r->free_pages->len)
+    return g_ptr_array_steal_index_fast (r->free_pages, r->free_pages->len - 1);
+  return g_malloc (r->page_size);
+}
+
+static void
+page_put (Recorder *r,
+          guint8   *page)
+{
+  g_ptr_array_add (r->free_pages, page);
+}
+
+static gboolean
+page_is_partial (Recorder     *r,
+                 const guint8 *page)
+{
+  gsize commit = seismo_rb_read_long (&r->layout, page + 8) & SEISMO_RB_COMMIT_MASK;
+
+  /* The kernel leaves room for at least one small record at the end of a full page. */
+  return commit + 64 < r->page_size - r->layout.data_offset;
+}
+
+/*
+ * Reads the CPU's full pages (with all, also the one the writer is filling). FALSE on a read
+ * error other than "no data".
+ */
+static gboolean
+read_cpu (Recorder  *r,
+          LiveCpu   *c,
+          gboolean   all,
+          guint     *n_pages,
+          GError   **error)
+{
+  for (;;)
+    {
+      guint8 *page = page_get (r);
+      int n = tracefs_cpu_read (c->tcpu, page, true);
+
+      if (n <= 0)
+        {
+          int errsv = errno;
+
+          page_put (r, page);
+          if (n == 0 || errsv == EAGAIN || errsv == EINTR)
+            return TRUE;
+          return set_errno_error (error, errsv, "could not read CPU %u of tracefs instance %s",
+                                  c->cpu, tracefs_instance_get_name (r->instance));
+        }
+      if ((gsize) n < r->page_size)
+        memset (page + n, 0, r->page_size - n);
+      g_queue_push_tail (&c->pages, page);
+      (*n_pages)++;
+      /*
+       * A page the writer had not filled yet: the buffer is drained. Reading on would take
+       * events one by one off the page the writer is using, which slows the traced process.
+       */
+      if (!all && page_is_partial (r, page))
+        return TRUE;
+    }
+}
+
+/* Makes c->ev the CPU's next record, walking queued pages. FALSE when none is queued. */
+static gboolean
+cpu_next (Recorder *r,
+          LiveCpu  *c)
+{
+  while (!c->has_ev)
+    {
+      if (c->cur)
+        {
+          const char *why = NULL;
+          int n = seismo_rb_page_next (&c->walk, &c->ev, &c->ev_size, &c->ev_ts, &why);
+
+          if (n > 0)
+            {
+              c->has_ev = TRUE;
+              break;
+            }
+          if (n < 0)
+            {
+              /* The kernel hands out whole pages: a bad one is a bug worth a note, not a stop. */
+              g_debug ("CPU %u: dropped a damaged page: %s", c->cpu, why);
+              r->bad_pages++;
+            }
+          page_put (r, c->cur);
+          c->cur = NULL;
+        }
+      if (g_queue_is_empty (&c->pages))
+        return FALSE;
+
+      {
+        guint8 *page = g_queue_pop_head (&c->pages);
+        guint64 missed = 0;
+        const char *why = seismo_rb_page_load (&c->walk, &r->layout, page, r->page_size, &missed);
+
+        if (why)
+          {
+            g_debug ("CPU %u: dropped a damaged page: %s", c->cpu, why);
+            r->bad_pages++;
+            page_put (r, page);
+            continue;
+          }
+        c->cur = page;
+        if (missed)
+          {
+            if (missed == G_MAXUINT64)
+              missed = 1;
+            c->lost += missed;
+            seismo_trace_builder_add_lost_events (r->builder, c->cpu, c->walk.ts, missed);
+            __atomic_add_fetch (&r->ctl->lost, missed, __ATOMIC_RELAXED);
+          }
+      }
+    }
+  return TRUE;
+}
+
+/* Hands the builder every queued record up to watermark, merged across CPUs by time. */
+static void
+emit (Recorder *r,
+      guint64   watermark)
+{
+  guint64 n = 0;
+
+  for (;;)
+    {
+      LiveCpu *best = NULL;
+
+      for (guint i = 0; i < r->n_cpus; i++)
+        {
+          LiveCpu *c = &r->cpus[i];
+
+          if (c->tcpu && cpu_next (r, c) && (best == NULL || c->ev_ts < best->ev_ts))
+            best = c;
+        }
+      if (best == NULL || best->ev_ts > watermark)
+        break;
+      seismo_tep_converter_push (r->conv, best->ev_ts, best->cpu, best->ev, best->ev_size);
+      best->has_ev = FALSE;
+      n++;
+    }
+  if (n)
+    __atomic_add_fetch (&r->ctl->events, n, __ATOMIC_RELAXED);
+}
+
+static gpointer
+reader_main (gpointer data)
+{
+  Recorder *r = data;
+  g_autofree struct pollfd *fds = g_new0 (struct pollfd, r->n_cpus + 1);
+
+  for (guint i = 0; i < r->n_cpus; i++)
+    {
+      fds[i].fd = r->cpus[i].tcpu ? r->cpus[i].fd : -1;
+      fds[i].events = POLLIN;
+    }
+  fds[r->n_cpus].fd = r->wake[0];
+  fds[r->n_cpus].events = POLLIN;
+
+  for (;;)
+    {
+      gboolean last = g_atomic_int_get (&r->stop_reading);
+      guint64 now;
+      guint n_pages = 0;
+      gint64 t;
+
+      /*
+       * Sleep until a buffer is buffer_percent full (the kernel wakes us), the stop request, or
+       * the timeout that keeps quiet CPUs' records flowing to the builder.
+       */
+      if (!last)
+        poll (fds, r->n_cpus + 1, READER_POLL_MS);
+      last = g_atomic_int_get (&r->stop_reading);
+
+      now = mono_now_ns ();
+      for (guint i = 0; i < r->n_cpus; i++)
+        if (r->cpus[i].tcpu && !read_cpu (r, &r->cpus[i], last, &n_pages, &r->reader_error))
+          {
+            g_atomic_int_set (&r->reader_failed, 1);
+            return NULL;
+          }
+      r->backlog += n_pages;
+
+      /*
+       * Converting costs CPU the traced work may want: while pages keep coming, only keep
+       * them (copying a page is cheap), and convert when things calm down, when the backlog
+       * grows large, or at the end. With the mono clock, every record older than "now" has
+       * been read on every CPU: those can go to the builder in order.
+       */
+      if (last || n_pages == 0 || r->backlog * r->page_size >= MAX_BACKLOG_BYTES)
+        {
+          emit (r, last || !r->mono_clock ? G_MAXUINT64
+                                          : (now > HOLD_BACK_NS ? now - HOLD_BACK_NS : 0));
+          r->backlog = 0;
+        }
+
+      t = g_get_monotonic_time ();
+      if (r->ctl->progress && t - r->last_progress >= G_USEC_PER_SEC / 2)
+        {
+          r->last_progress = t;
+          r->ctl->progress (r->ctl->user_data);
+        }
+      if (last)
+        return NULL;
+    }
+}
+
+/* ---- the launched command --------------------------------------------------------------------- */
+
+/*
+ * Forks the command; it waits on a pipe until the pid filter is in place and tracing is on, then
+ * execs. An exec failure comes back through a close-on-exec pipe.
+ */
+static gboolean
+spawn_stopped (Recorder  *r,
+               char     **argv,
+               GError   **error)
+{
+  int release[2], err[2];
+  pid_t pid;
+
+  if (pipe2 (release, O_CLOEXEC) < 0)
+    return set_errno_error (error, errno, "could not create a pipe");
+  if (pipe2 (err, O_CLOEXEC) < 0)
+    {
+      int errsv = errno;
+
+      close (release[0]);
+      close (release[1]);
+      return set_errno_error (error, errsv, "could not create a pipe");
+    }
+
+  pid = fork ();
+  if (pid < 0)
+    {
+      int errsv = errno;
+
+      close (release[0]);
+      close (release[1]);
+      close (err[0]);
+      close (err[1]);
+      return set_errno_error (error, errsv, "could not start %s", argv[0]);
+    }
+  if (pid == 0)
+    {
+      char go;
+      ssize_t n;
+      int errsv;
+
+      /* Only async-signal-safe calls from here to exec. */
+      close (release[1]);
+      close (err[0]);
+      do
+        n = read (release[0], &go, 1);
+      while (n < 0 && errno == EINTR);
+      if (n != 1)
+        _exit (127);
+      close (release[0]);
+      signal (SIGINT, SIG_DFL);
+      signal (SIGTERM, SIG_DFL);
+      execvp (argv[0], argv);
+      errsv = errno;
+      if (write (err[1], &errsv, sizeof errsv) < 0)
+        _exit (127);
+      _exit (127);
+    }
+
+  close (release[0]);
+  close (err[1]);
+  r->child = pid;
+  r->child_running = TRUE;
+  r->release_fd = release[1];
+  r->exec_error_fd = err[0];
+  return TRUE;
+}
+
+/* Lets the command exec; fails when exec did. */
+static gboolean
+release_child (Recorder  *r,
+               char     **argv,
+               GError   **error)
+{
+  char go = 'g';
+  int errsv = 0;
+  ssize_t n;
+
+  if (write (r->release_fd, &go, 1) != 1)
+    return set_errno_error (error, errno, "could not start %s", argv[0]);
+  close (r->release_fd);
+  r->release_fd = -1;
+  do
+    n = read (r->exec_error_fd, &errsv, sizeof errsv);
+  while (n < 0 && errno == EINTR);
+  close (r->exec_error_fd);
+  r->exec_error_fd = -1;
+  if (n == sizeof errsv)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "could not run %s: %s",
+                   argv[0], g_strerror (errsv));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+reap_child (Recorder *r,
+            gboolean  block)
+{
+  int status;
+  pid_t p;
+
+  if (!r->child_running)
+    return;
+  do
+    p = waitpid (r->child, &status, block ? 0 : WNOHANG);
+  while (p < 0 && errno == EINTR);
+  if (p == r->child)
+    {
+      r->child_running = FALSE;
+      r->ctl->exit_status = status;
+    }
+  else if (p < 0)
+    r->child_running = FALSE;
+}
+
+/* Stops a command still running when recording ended early: TERM, then KILL after 2 s. */
+static void
+stop_child (Recorder *r)
+{
+  gint64 deadline;
+
+  if (!r->child_running)
+    return;
+  if (r->release_fd >= 0)
+    {
+      /* Never released: closing the pipe makes it exit without running anything. */
+      close (r->release_fd);
+      r->release_fd = -1;
+      reap_child (r, TRUE);
+      return;
+    }
+  if (!r->options->kill_on_stop)
+    return;
+  kill (r->child, SIGTERM);
+  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (r->child_running && g_get_monotonic_time () < deadline)
+    {
+      reap_child (r, FALSE);
+      if (r->child_running)
+        g_usleep (10000);
+    }
+  if (r->child_running)
+    {
+      kill (r->child, SIGKILL);
+      reap_child (r, TRUE);
+    }
+}
+
+/* ---- setup ------------------------------------------------------------------------------------ */
+
+static gboolean
+setup_events (Recorder  *r,
+              GPtrArray *tracepoints,
+              GError   **error)
+{
+  g_autofree char *header = NULL;
+  int header_len = 0;
+
+  /*
+   * Formats of the enabled events only, parsed here: tracefs_local_events*() also parse
+   * /proc/kallsyms, which costs a few hundred milliseconds and is of no use to us.
+   */
+  r->tep = tep_alloc ();
+  tep_set_file_bigendian (r->tep, G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN
+                                                              : TEP_LITTLE_ENDIAN);
+  tep_set_local_bigendian (r->tep, G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN
+                                                               : TEP_LITTLE_ENDIAN);
+  tep_set_long_size (r->tep, sizeof (long));
+  tep_set_page_size (r->tep, getpagesize ());
+
+  for (guint i = 0; i < tracepoints->len; i++)
+    {
+      SeismoTracepoint *tp = g_ptr_array_index (tracepoints, i);
+      g_autofree char *file = g_strdup_printf ("events/%s/%s/enable", tp->system, tp->event);
+      g_autofree char *format = NULL;
+      int size = 0;
+
+      format = tracefs_event_file_read (NULL, tp->system, tp->event, "format", &size);
+      if (format == NULL || size <= 0)
+        return set_errno_error (error, errno, "could not read the format of %s:%s",
+                                tp->system, tp->event);
+      if (tep_parse_event (r->tep, format, size, tp->system) != 0)
+        g_debug ("the format of %s:%s parsed with errors", tp->system, tp->event);
+      if (tracefs_instance_file_write (r->instance, file, "1") < 0)
+        return set_errno_error (error, errno, "could not enable %s:%s", tp->system, tp->event);
+    }
+
+  header = tracefs_instance_file_read (NULL, "events/header_page", &header_len);
+  if (header == NULL || header_len <= 0 ||
+      !seismo_rb_layout_parse (&r->layout, header, header_len, G_BYTE_ORDER == G_BIG_ENDIAN))
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
+                   "could not read the ring-buffer page layout from events/header_page");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+setup_filter (Recorder  *r,
+              GError   **error)
+{
+  const SeismoRecordOptions *o = r->options;
+  g_autoptr(GString) pids = g_string_new (NULL);
+  gboolean follow;
+
+  if (o->argv)
+    {
+      g_string_printf (pids, "%d", (int) r->child);
+      /* A launched command is followed into the processes and threads it starts. */
+      follow = TRUE;
+    }
+  else if (o->pid > 0)
+    {
+      g_autoptr(GArray) tids = target_tids (o->pid, o->children);
+
+      if (tids->len == 0 && kill (o->pid, 0) == 0)
+        {
+          /* Mid-exec or otherwise unreadable in /proc: the pid alone is still a tid. */
+          gint32 tid = o->pid;
+
+          g_array_append_val (tids, tid);
+        }
+      if (tids->len == 0)
+        {
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                       "no process with pid %d", (int) o->pid);
+          return FALSE;
+        }
+      for (guint i = 0; i < tids->len; i++)
+        g_string_append_printf (pids, "%s%d", i ? " " : "", g_array_index (tids, gint32, i));
+      follow = o->children;
+    }
+  else
+    return TRUE;
+
+  if (!instance_write (r, "set_event_pid", pids->str, error))
+    return FALSE;
+  if (follow && tracefs_option_enable (r->instance, TRACEFS_OPTION_EVENT_FORK) < 0)
+    return set_errno_error (error, errno, "could not enable options/event-fork in %s",
+                            tracefs_instance_get_name (r->instance));
+  return TRUE;
+}
+
+static gboolean
+open_cpus (Recorder  *r,
+           GError   **error)
+{
+  long n = sysconf (_SC_NPROCESSORS_CONF);
+  g_autofree char *subbuf = tracefs_instance_file_read (r->instance, "buffer_subbuf_size_kb",
+                                                        NULL);
+
+  /* Sub-buffers can be larger than a page on recent kernels. */
+  r->page_size = subbuf ? g_ascii_strtoull (subbuf, NULL, 10) * 1024 : 0;
+  if (r->page_size == 0)
+    r->page_size = getpagesize ();
+  if (r->page_size < r->layout.data_offset + 64)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
+                   "ring-buffer pages of %" G_GSIZE_FORMAT " bytes", r->page_size);
+      return FALSE;
+    }
+  if (pipe2 (r->wake, O_CLOEXEC | O_NONBLOCK) < 0)
+    {
+      r->wake[0] = r->wake[1] = -1;
+      return set_errno_error (error, errno, "could not create a pipe");
+    }
+
+  r->n_cpus = n > 0 ? (guint) n : 1;
+  r->cpus = g_new0 (LiveCpu, r->n_cpus);
+  for (guint i = 0; i < r->n_cpus; i++)
+    {
+      LiveCpu *c = &r->cpus[i];
+      g_autofree char *file = g_strdup_printf ("per_cpu/cpu%u/trace_pipe_raw", i);
+
+      c->cpu = i;
+      g_queue_init (&c->pages);
+      /* Offline CPUs have no buffer: skip them. */
+      c->fd = tracefs_instance_file_open (r->instance, file, O_RDONLY | O_NONBLOCK);
+      if (c->fd < 0)
+        continue;
+      c->tcpu = tracefs_cpu_alloc_fd (c->fd, r->page_size, true);
+      if (c->tcpu == NULL)
+        {
+          close (c->fd);
+          c->fd = -1;
+        }
+    }
+  for (guint i = 0; i < r->n_cpus; i++)
+    if (r->cpus[i].tcpu)
+      {
+        r->free_pages = g_ptr_array_new_with_free_func (g_free);
+        return instance_write (r, "buffer_percent", BUFFER_PERCENT, error);
+      }
+  return set_errno_error (error, errno ? errno : ENODEV,
+                          "could not open the per-CPU buffers of tracefs instance %s",
+                          tracefs_instance_get_name (r->instance));
+}
+
+/* Kernel counts of lost records per CPU, for what the page headers did not report. */
+static void
+account_kernel_losses (Recorder *r)
+{
+  guint64 end_ts = r->mono_clock ? mono_now_ns () : 0;
+
+  for (guint i = 0; i < r->n_cpus; i++)
+    {
+      g_autofree char *file = g_strdup_printf ("per_cpu/cpu%u/stats", i);
+      g_autofree char *text = NULL;
+      guint64 kernel = 0;
+      const char *p;
+
+      if (!r->cpus[i].tcpu || !(text = tracefs_instance_file_read (r->instance, file, NULL)))
+        continue;
+      if ((p = strstr (text, "overrun:")))
+        kernel += g_ascii_strtoull (p + 8, NULL, 10);
+      if ((p = strstr (text, "dropped events:")))
+        kernel += g_ascii_strtoull (p + 15, NULL, 10);
+      if (kernel > r->cpus[i].lost)
+        {
+          guint64 extra = kernel - r->cpus[i].lost;
+
+          seismo_trace_builder_add_lost_events (r->builder, i, end_ts, extra);
+          __atomic_add_fetch (&r->ctl->lost, extra, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+static void
+set_metadata (Recorder *r)
+{
+  struct utsname u;
+
+  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_SOURCE, "ftrace");
+  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_BACKEND, "ftrace");
+  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_CLOCK,
+                                     r->mono_clock ? "mono" : "local");
+  if (uname (&u) == 0)
+    {
+      seismo_trace_builder_set_metadata (r->builder, SEISMO_META_KERNEL, u.release);
+      seismo_trace_builder_set_metadata (r->builder, SEISMO_META_HOST, u.nodename);
+      seismo_trace_builder_set_metadata (r->builder, SEISMO_META_ARCH,
+                                         g_str_equal (u.machine, "i686") ||
+                                         g_str_equal (u.machine, "i386") ? "i386" : "x86_64");
+    }
+  if (r->options->argv)
+    {
+      g_autofree char *cmd = g_strjoinv (" ", r->options->argv);
+
+      seismo_trace_builder_set_metadata (r->builder, SEISMO_META_COMMAND, cmd);
+    }
+  if (r->mono_clock)
+    {
+      g_autofree char *wall = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                               g_get_real_time () * 1000 -
+                                               (gint64) mono_now_ns ());
+
+      /* Add to an event's time to get wall-clock ns. */
+      seismo_trace_builder_set_metadata (r->builder, SEISMO_META_START_WALL, wall);
+    }
+}
+
+/* Asks the reader for its last round (everything left in the buffers) and waits for it. */
+static void
+stop_reader (Recorder *r)
+{
+  g_atomic_int_set (&r->stop_reading, 1);
+  if (write (r->wake[1], "x", 1) < 0 && errno != EAGAIN)
+    g_debug ("could not wake the reader: %s", g_strerror (errno));
+  g_thread_join (g_steal_pointer (&r->reader));
+}
+
+static void
+recorder_clear (Recorder *r)
+{
+  if (r->reader)
+    stop_reader (r);
+  stop_child (r);
+  for (guint i = 0; r->cpus && i < r->n_cpus; i++)
+    {
+      LiveCpu *c = &r->cpus[i];
+
+      if (c->tcpu)
+        tracefs_cpu_free_fd (c->tcpu);
+      if (c->fd >= 0)
+        close (c->fd);
+      g_free (c->cur);
+      g_queue_clear_full (&c->pages, g_free);
+    }
+  g_clear_pointer (&r->cpus, g_free);
+  if (r->instance)
+    seismo_ftrace_instance_destroy (g_steal_pointer (&r->instance));
+  g_clear_pointer (&r->conv, seismo_tep_converter_free);
+  g_clear_pointer (&r->tep, tep_free);
+  g_clear_pointer (&r->free_pages, g_ptr_array_unref);
+  g_clear_pointer (&r->task_ids, g_hash_table_unref);
+  g_clear_error (&r->reader_error);
+  if (r->release_fd >= 0)
+    close (r->release_fd);
+  if (r->exec_error_fd >= 0)
+    close (r->exec_error_fd);
+  if (r->wake[0] >= 0)
+    close (r->wake[0]);
+  if (r->wake[1] >= 0)
+    close (r->wake[1]);
+}
+
+/* ---- the backend ------------------------------------------------------------------------------ */
+
+static gboolean
+ftrace_available (char **why)
+{
+  const char *path = NULL;
+  int mounted = tracefs_tracing_dir_is_mounted (false, &path);
+
+  if (mounted <= 0)
+    {
+      if (geteuid () != 0)
+        {
+          *why = g_strdup ("tracefs is not mounted and only root can mount it "
+                           "(run seismo-cli record as root)");
+          return FALSE;
+        }
+      if (!g_file_test ("/sys/kernel/tracing", G_FILE_TEST_IS_DIR))
+        {
+          *why = g_strdup ("this kernel has no tracefs (/sys/kernel/tracing is missing)");
+          return FALSE;
+        }
+      return TRUE;
+    }
+  {
+    g_autofree char *instances = g_build_filename (path, "instances", NULL);
+
+    if (!g_file_test (instances, G_FILE_TEST_IS_DIR))
+      {
+        *why = g_strdup_printf ("%s has no instances folder (kernel too old for private "
+                                "tracing buffers)", path);
+        return FALSE;
+      }
+    if (access (instances, W_OK) != 0)
+      {
+        *why = g_strdup_printf ("needs root to create tracing instances in %s: %s",
+                                instances, g_strerror (errno));
+        return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+static GPtrArray *
+ftrace_list_events (GError **error)
+{
+  return seismo_ftrace_list_events (error);
+}
+
+static gboolean
+ftrace_record (const SeismoRecordOptions *options,
+               SeismoTraceBuilder        *builder,
+               SeismoRecordControl       *ctl,
+               GError                   **error)
+{
+  Recorder r = { 0 };
+  g_autoptr(GPtrArray) tracepoints = NULL;
+  g_autofree char *buffer_kb = NULL;
+  gboolean ok = FALSE;
+  gint64 start;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (options != NULL, FALSE);
+  g_return_val_if_fail (builder != NULL, FALSE);
+  g_return_val_if_fail (ctl != NULL, FALSE);
+
+  r.options = options;
+  r.builder = builder;
+  r.ctl = ctl;
+  r.release_fd = -1;
+  r.exec_error_fd = -1;
+  r.wake[0] = r.wake[1] = -1;
+  r.task_ids = proc_tasks_new ();
+  ctl->exit_status = -1;
+
+  if (!seismo_ftrace_tracing_dir (error))
+    goto out;
+  seismo_ftrace_remove_stale_instances ();
+  if (!(tracepoints = seismo_ftrace_resolve_events ((const char *const *) options->events, error)))
+    goto out;
+  if (!(r.instance = seismo_ftrace_instance_create (error)))
+    goto out;
+
+  buffer_kb = g_strdup_printf ("%u", options->buffer_kb ? options->buffer_kb : DEFAULT_BUFFER_KB);
+  if (tracefs_trace_off (r.instance) < 0)
+    {
+      set_errno_error (error, errno, "could not stop tracefs instance %s",
+                       tracefs_instance_get_name (r.instance));
+      goto out;
+    }
+  if (!instance_write (&r, "buffer_size_kb", buffer_kb, error))
+    goto out;
+  /* CLOCK_MONOTONIC timestamps line up with the other backends and with user space. */
+  r.mono_clock = tracefs_instance_file_write (r.instance, "trace_clock", "mono") >= 0;
+  if (!setup_events (&r, tracepoints, error))
+    goto out;
+  /* Before the command starts: its pre-exec copy of us must not lend it our name. */
+  scan_proc (r.task_ids);
+  if (options->argv && !spawn_stopped (&r, options->argv, error))
+    goto out;
+  if (!setup_filter (&r, error) || !open_cpus (&r, error))
+    goto out;
+
+  r.conv = seismo_tep_converter_new (r.tep, builder);
+  if (options->argv)
+    {
+      /* The name exec will give it, for when no event says (the kernel cuts it to 15 bytes). */
+      g_autofree char *base = g_path_get_basename (options->argv[0]);
+
+      base[MIN (strlen (base), 15)] = '\0';
+      seismo_tep_converter_add_cmdline (r.conv, r.child, base);
+    }
+  seismo_trace_builder_set_n_cpus (builder, r.n_cpus);
+  set_metadata (&r);
+
+  r.reader = g_thread_new ("seismo-ftrace", reader_main, &r);
+  if (tracefs_trace_on (r.instance) < 0)
+    {
+      set_errno_error (error, errno, "could not start tracefs instance %s",
+                       tracefs_instance_get_name (r.instance));
+      goto out;
+    }
+  if (options->argv && !release_child (&r, options->argv, error))
+    goto out;
+
+  start = g_get_monotonic_time ();
+  for (;;)
+    {
+      if (g_atomic_int_get (&ctl->stop) || g_atomic_int_get (&r.reader_failed))
+        break;
+      if (options->duration_s > 0 &&
+          g_get_monotonic_time () - start >= options->duration_s * G_USEC_PER_SEC)
+        break;
+      if (options->argv)
+        {
+          reap_child (&r, FALSE);
+          if (!r.child_running)
+            break;
+        }
+      else if (options->pid > 0 && kill (options->pid, 0) < 0 && errno == ESRCH)
+        break;
+      g_usleep (CONTROL_US);
+    }
+
+  /* Stop the buffer, then let the reader drain what is left and finish. */
+  tracefs_trace_off (r.instance);
+  stop_reader (&r);
+  if (r.reader_error)
+    {
+      g_propagate_error (error, g_steal_pointer (&r.reader_error));
+      goto out;
+    }
+  account_kernel_losses (&r);
+  if (r.bad_pages)
+    {
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, r.bad_pages);
+
+      seismo_trace_builder_set_metadata (builder, "damaged_pages", n);
+    }
+
+  scan_proc (r.task_ids);
+  g_hash_table_iter_init (&iter, r.task_ids);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const ProcTask *t = value;
+
+      seismo_tep_converter_set_task_ids (r.conv, GPOINTER_TO_INT (key), t->tgid, t->ppid);
+      if (t->comm)
+        seismo_tep_converter_add_cmdline (r.conv, GPOINTER_TO_INT (key), t->comm);
+    }
+  seismo_tep_converter_finish (r.conv);
+  ok = TRUE;
+
+out:
+  recorder_clear (&r);
+  return ok;
+}
+
+const SeismoBackend seismo_ftrace_backend = {
+  .name = "ftrace",
+  .description = "Kernel tracepoints through a private tracefs instance (libtracefs)",
+  .available = ftrace_available,
+  .list_events = ftrace_list_events,
+  .record = ftrace_record,
+};

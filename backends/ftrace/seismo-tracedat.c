@@ -1,0 +1,759 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-ftrace"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "seismo-error.h"
+#include "seismo-rb-page.h"
+#include "seismo-importer.h"
+#include "seismo-syscalls.h"
+#include "seismo-tep-convert.h"
+#include "seismo-tracedat-private.h"
+
+/*
+ * Loading: every (buffer, CPU) pair is a stream of ring-buffer pages. Worker threads read and
+ * decompress each stream's blocks (trace-cmd's compression chunks, or 1 MiB of plain pages) a few
+ * blocks ahead; the calling thread walks the pages, merges the streams by timestamp and hands each
+ * record to the converter. Events thus reach the builder already sorted, and memory holds only
+ * the blocks in flight, whatever the file size.
+ */
+
+#define PLAIN_BLOCK_BYTES (1u << 20)
+/* How far workers read ahead of the merge, per stream: enough to ride out a busy machine. */
+#define READ_AHEAD_BYTES  (8u << 20)
+#define MIN_SLOTS         2
+#define MAX_SLOTS         256
+#define MAX_CHUNK_BYTES   (64u << 20)
+
+typedef struct _Loader Loader;
+typedef struct _Stream Stream;
+
+enum { SLOT_EMPTY, SLOT_QUEUED, SLOT_READY, SLOT_FAILED };
+
+typedef struct {
+  Stream  *stream;
+  guint    index;
+  int      state;      /* under loader->lock */
+  guint8  *data;
+  gsize    len;
+  gsize    cap;
+  guint8  *zbuf;
+  gsize    zcap;
+  GError  *error;
+} Slot;
+
+typedef struct {
+  guint64 offset;     /* compressed bytes */
+  guint32 csize;
+  guint32 usize;
+} Chunk;
+
+struct _Stream
+{
+  Loader         *loader;
+  guint           order;
+  guint           cpu;
+  const char     *buffer;
+  guint           page_size;
+  gboolean        compressed;
+  guint64         offset;
+  guint64         size;
+  GArray         *chunks;     /* Chunk, when compressed */
+  guint           n_blocks;
+  Slot           *slots;
+  guint           n_slots;
+
+  Slot           *cur;        /* block being walked */
+  guint           cur_block;
+  gsize           page_off;
+  SeismoRbPage    page;
+
+  const guint8   *ev;         /* the stream's next event */
+  guint           ev_size;
+  guint64         ev_ts;
+};
+
+struct _Loader
+{
+  SeismoTraceDat     *td;
+  SeismoRbLayout      layout;
+  GThreadPool        *pool;
+  GMutex              lock;
+  GCond               cond;
+  GPtrArray          *streams;   /* Stream*, owned */
+  Stream            **heap;
+  guint               heap_len;
+  SeismoTraceBuilder *builder;
+  SeismoTepConverter *conv;
+  guint64             total_bytes;
+  guint64             done_bytes;
+  guint64             n_lost_unknown;
+};
+
+static inline guint32
+rd32 (const SeismoTraceDat *td,
+      const guint8         *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, 4);
+  return td->swap ? GUINT32_SWAP_LE_BE (v) : v;
+}
+
+/* Raw ring-buffer time → ns, as trace-cmd report shows it. */
+static inline guint64
+adjust_ts (const SeismoTraceDat *td,
+           guint64               ts)
+{
+  if (td->tsc_mult)
+    ts = (guint64) (((unsigned __int128) ts * td->tsc_mult) >> td->tsc_shift);
+  return ts + td->ts_offset;
+}
+
+static gboolean
+pread_full (SeismoTraceDat  *td,
+            guint8          *buf,
+            gsize            len,
+            guint64          offset,
+            GError         **error)
+{
+  gsize done = 0;
+
+  while (done < len)
+    {
+      ssize_t r = pread (td->fd, buf + done, len - done, offset + done);
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        {
+          int errsv = errno;
+
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
+                       "%s: could not read at offset %" G_GUINT64_FORMAT ": %s",
+                       td->path, offset + done, g_strerror (errsv));
+          return FALSE;
+        }
+      if (r == 0)
+        {
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_TRUNCATED,
+                       "%s: file ends at offset %" G_GUINT64_FORMAT ", inside CPU data",
+                       td->path, offset + done);
+          return FALSE;
+        }
+      done += r;
+    }
+  return TRUE;
+}
+
+/* ---- workers ---------------------------------------------------------------------------------- */
+
+static void
+ensure_cap (guint8 **buf,
+            gsize   *cap,
+            gsize    len)
+{
+  if (*cap < len)
+    {
+      g_free (*buf);
+      *buf = g_malloc (len);
+      *cap = len;
+    }
+}
+
+static gboolean
+produce_block (Slot    *slot,
+               GError **error)
+{
+  Stream *s = slot->stream;
+  SeismoTraceDat *td = s->loader->td;
+
+  if (s->compressed)
+    {
+      const Chunk *ch = &g_array_index (s->chunks, Chunk, slot->index);
+      g_autoptr(GError) local_error = NULL;
+
+      ensure_cap (&slot->zbuf, &slot->zcap, ch->csize);
+      ensure_cap (&slot->data, &slot->cap, ch->usize);
+      if (!pread_full (td, slot->zbuf, ch->csize, ch->offset, error))
+        return FALSE;
+      if (!seismo_trace_dat_uncompress (td, slot->zbuf, ch->csize, slot->data, ch->usize,
+                                        &local_error))
+        {
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
+                       "%s: CPU %u data chunk at offset %" G_GUINT64_FORMAT ": %s",
+                       td->path, s->cpu, ch->offset, local_error->message);
+          return FALSE;
+        }
+      slot->len = ch->usize;
+    }
+  else
+    {
+      guint64 start = (guint64) slot->index * PLAIN_BLOCK_BYTES;
+      gsize len = MIN (PLAIN_BLOCK_BYTES, s->size - start);
+
+      ensure_cap (&slot->data, &slot->cap, len);
+      if (!pread_full (td, slot->data, len, s->offset + start, error))
+        return FALSE;
+      slot->len = len;
+    }
+  return TRUE;
+}
+
+static void
+worker (gpointer data,
+        gpointer user_data)
+{
+  Slot *slot = data;
+  Loader *l = user_data;
+  GError *error = NULL;
+  gboolean ok = produce_block (slot, &error);
+
+  g_mutex_lock (&l->lock);
+  slot->state = ok ? SLOT_READY : SLOT_FAILED;
+  slot->error = error;
+  g_cond_broadcast (&l->cond);
+  g_mutex_unlock (&l->lock);
+}
+
+static void
+submit (Stream *s,
+        Slot   *slot,
+        guint   index)
+{
+  slot->index = index;
+  slot->state = SLOT_QUEUED;
+  g_thread_pool_push (s->loader->pool, slot, NULL);
+}
+
+/* ---- streams ---------------------------------------------------------------------------------- */
+
+static void
+stream_free (gpointer data)
+{
+  Stream *s = data;
+
+  for (guint i = 0; i < s->n_slots; i++)
+    {
+      g_free (s->slots[i].data);
+      g_free (s->slots[i].zbuf);
+      g_clear_error (&s->slots[i].error);
+    }
+  g_free (s->slots);
+  if (s->chunks)
+    g_array_unref (s->chunks);
+  g_free (s);
+}
+
+/* Compressed CPU data: a chunk count, then (compressed size, size, bytes) per chunk. */
+static gboolean
+read_chunk_table (Stream   *s,
+                  GError  **error)
+{
+  SeismoTraceDat *td = s->loader->td;
+  guint8 hdr[8];
+  guint32 count;
+  guint64 pos = s->offset;
+
+  if (!pread_full (td, hdr, 4, pos, error))
+    return FALSE;
+  count = rd32 (td, hdr);
+  pos += 4;
+  if (count > td->size / 8)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
+                   "%s: offset %" G_GUINT64_FORMAT ": CPU %u claims %u compressed chunks",
+                   td->path, s->offset, s->cpu, count);
+      return FALSE;
+    }
+  s->chunks = g_array_sized_new (FALSE, FALSE, sizeof (Chunk), count);
+  for (guint32 i = 0; i < count; i++)
+    {
+      Chunk ch;
+
+      if (!pread_full (td, hdr, 8, pos, error))
+        return FALSE;
+      ch.csize = rd32 (td, hdr);
+      ch.usize = rd32 (td, hdr + 4);
+      ch.offset = pos + 8;
+      if (ch.usize == 0 || ch.usize > MAX_CHUNK_BYTES || ch.usize % s->page_size != 0 ||
+          ch.offset > td->size || ch.csize > td->size - ch.offset)
+        {
+          g_set_error (error, SEISMO_ERROR, ch.offset + ch.csize > td->size &&
+                                            ch.usize % s->page_size == 0
+                                            ? SEISMO_ERROR_TRUNCATED : SEISMO_ERROR_CORRUPT,
+                       "%s: offset %" G_GUINT64_FORMAT ": CPU %u chunk %u of %u: %u bytes "
+                       "compressed into %u (file has %" G_GSIZE_FORMAT " bytes)",
+                       td->path, pos, s->cpu, i, count, ch.usize, ch.csize, td->size);
+          return FALSE;
+        }
+      g_array_append_val (s->chunks, ch);
+      pos = ch.offset + ch.csize;
+      s->loader->total_bytes += ch.csize;
+    }
+  s->n_blocks = count;
+  return TRUE;
+}
+
+static gboolean
+stream_wait (Stream  *s,
+             GError **error)
+{
+  Loader *l = s->loader;
+  Slot *slot = &s->slots[s->cur_block % s->n_slots];
+  int state;
+
+  g_mutex_lock (&l->lock);
+  while (slot->state == SLOT_QUEUED)
+    g_cond_wait (&l->cond, &l->lock);
+  state = slot->state;
+  g_mutex_unlock (&l->lock);
+
+  if (state != SLOT_READY)
+    {
+      g_propagate_error (error, g_steal_pointer (&slot->error));
+      return FALSE;
+    }
+  s->cur = slot;
+  s->page_off = 0;
+  return TRUE;
+}
+
+static void
+stream_release (Stream *s)
+{
+  Slot *slot = s->cur;
+  guint next = s->cur_block + s->n_slots;
+
+  s->loader->done_bytes += s->compressed
+                           ? g_array_index (s->chunks, Chunk, s->cur_block).csize
+                           : slot->len;
+  slot->state = SLOT_EMPTY;
+  s->cur = NULL;
+  s->cur_block++;
+  if (next < s->n_blocks)
+    submit (s, slot, next);
+}
+
+static gboolean G_GNUC_PRINTF (3, 4)
+page_corrupt (Stream      *s,
+              GError     **error,
+              const char  *format,
+              ...)
+{
+  SeismoTraceDat *td = s->loader->td;
+  g_autofree char *msg = NULL;
+  g_autofree char *where = NULL;
+  va_list args;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (s->compressed)
+    where = g_strdup_printf ("page %" G_GSIZE_FORMAT " of the chunk at offset %" G_GUINT64_FORMAT,
+                             s->page_off / s->page_size,
+                             g_array_index (s->chunks, Chunk, s->cur_block).offset);
+  else
+    where = g_strdup_printf ("page at offset %" G_GUINT64_FORMAT,
+                             s->offset + (guint64) s->cur_block * PLAIN_BLOCK_BYTES + s->page_off);
+  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: CPU %u%s%s, %s: %s", td->path,
+               s->cpu, *s->buffer ? " of buffer " : "", s->buffer, where, msg);
+  return FALSE;
+}
+
+static gboolean
+stream_load_page (Stream  *s,
+                  GError **error)
+{
+  Loader *l = s->loader;
+  const guint8 *page = s->cur->data + s->page_off;
+  gsize avail = MIN ((gsize) s->page_size, s->cur->len - s->page_off);
+  guint64 missed;
+  const char *why = seismo_rb_page_load (&s->page, &l->layout, page, avail, &missed);
+
+  if (why)
+    return page_corrupt (s, error, "%s", why);
+  if (missed)
+    {
+      if (missed == G_MAXUINT64)
+        {
+          /* The kernel knew events were lost but not how many: at least one. */
+          missed = 1;
+          l->n_lost_unknown++;
+        }
+      seismo_trace_builder_add_lost_events (l->builder, s->cpu, adjust_ts (l->td, s->page.ts),
+                                            missed);
+    }
+  return TRUE;
+}
+
+/* Advances to the stream's next event. Returns 1 with s->ev set, 0 at the end, -1 on error. */
+static int
+stream_next (Stream  *s,
+             GError **error)
+{
+  for (;;)
+    {
+      const char *why = NULL;
+      int r = s->cur ? seismo_rb_page_next (&s->page, &s->ev, &s->ev_size, &s->ev_ts, &why) : 0;
+
+      if (r > 0)
+        return 1;
+      if (r < 0)
+        {
+          page_corrupt (s, error, "%s", why);
+          return -1;
+        }
+
+      /* Next page, next block. */
+      if (s->cur)
+        {
+          s->page_off += s->page_size;
+          if (s->page_off >= s->cur->len)
+            stream_release (s);
+        }
+      if (s->cur == NULL)
+        {
+          if (s->cur_block >= s->n_blocks)
+            return 0;
+          if (!stream_wait (s, error))
+            return -1;
+        }
+      if (!stream_load_page (s, error))
+        return -1;
+    }
+}
+
+/* ---- merge ------------------------------------------------------------------------------------ */
+
+static inline gboolean
+stream_before (const Stream *a,
+               const Stream *b)
+{
+  /* trace-cmd report breaks ties by buffer, then by CPU: keep its order. */
+  return a->ev_ts < b->ev_ts || (a->ev_ts == b->ev_ts && a->order < b->order);
+}
+
+static void
+heap_sift_down (Loader *l,
+                guint   i)
+{
+  for (;;)
+    {
+      guint left = 2 * i + 1, right = left + 1, min = i;
+      Stream *tmp;
+
+      if (left < l->heap_len && stream_before (l->heap[left], l->heap[min]))
+        min = left;
+      if (right < l->heap_len && stream_before (l->heap[right], l->heap[min]))
+        min = right;
+      if (min == i)
+        return;
+      tmp = l->heap[i];
+      l->heap[i] = l->heap[min];
+      l->heap[min] = tmp;
+      i = min;
+    }
+}
+
+static void
+set_metadata (Loader *l)
+{
+  SeismoTraceDat *td = l->td;
+  SeismoTraceBuilder *b = l->builder;
+  g_autoptr(GString) names = g_string_new (NULL);
+  const char *arch = td->long_size == 4 ? "i386" : "x86_64";
+
+  seismo_trace_builder_set_metadata (b, SEISMO_META_SOURCE, "trace.dat");
+  seismo_trace_builder_set_metadata (b, SEISMO_META_ORIGINAL, td->path);
+  seismo_trace_builder_set_metadata (b, SEISMO_META_CLOCK, td->clock);
+  if (td->uname)
+    {
+      /* trace-cmd writes "sysname nodename release machine". */
+      g_auto(GStrv) parts = g_strsplit (td->uname, " ", -1);
+      guint n = g_strv_length (parts);
+
+      if (n >= 2)
+        seismo_trace_builder_set_metadata (b, SEISMO_META_HOST, parts[1]);
+      if (n >= 3)
+        seismo_trace_builder_set_metadata (b, SEISMO_META_KERNEL, parts[2]);
+      if (n >= 4)
+        {
+          const char *machine = parts[n - 1];
+
+          if (g_str_equal (machine, "i386") || g_str_equal (machine, "i686"))
+            arch = "i386";
+          else if (g_str_equal (machine, "x86_64") && td->long_size == 8)
+            arch = "x86_64";
+        }
+      seismo_trace_builder_set_metadata (b, "uname", td->uname);
+    }
+  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, arch);
+  if (td->tracer_version)
+    seismo_trace_builder_set_metadata (b, "trace_cmd_version", td->tracer_version);
+  seismo_trace_builder_set_metadata (b, "trace_dat_version", td->version == 7 ? "7" : "6");
+  seismo_trace_builder_set_metadata (b, "compression", td->compression_name);
+  for (guint i = 0; i < td->buffers->len; i++)
+    {
+      SeismoTdBuffer *buf = g_ptr_array_index (td->buffers, i);
+
+      g_string_append_printf (names, "%s%s", names->len ? "," : "",
+                              *buf->name ? buf->name : "(top)");
+    }
+  seismo_trace_builder_set_metadata (b, "buffers", names->str);
+}
+
+static gboolean
+add_streams (Loader  *l,
+             GError **error)
+{
+  SeismoTraceDat *td = l->td;
+  guint max_cpu = 0;
+  gboolean any_cpu = FALSE;
+
+  /* The top-level buffer first, as trace-cmd report orders them. */
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < td->buffers->len; i++)
+      {
+        SeismoTdBuffer *b = g_ptr_array_index (td->buffers, i);
+
+        if ((pass == 0) != (*b->name == '\0'))
+          continue;
+        for (guint c = 0; c < b->cpus->len; c++)
+          {
+            const SeismoTdCpu *cpu = &g_array_index (b->cpus, SeismoTdCpu, c);
+            Stream *s;
+
+            max_cpu = MAX (max_cpu, cpu->cpu);
+            any_cpu = TRUE;
+            if (cpu->size == 0)
+              continue;
+            s = g_new0 (Stream, 1);
+            s->loader = l;
+            s->order = l->streams->len;
+            s->cpu = cpu->cpu;
+            s->buffer = b->name;
+            s->page_size = b->page_size;
+            s->compressed = b->compressed;
+            s->offset = cpu->offset;
+            s->size = cpu->size;
+            g_ptr_array_add (l->streams, s);
+            if (s->compressed)
+              {
+                if (!read_chunk_table (s, error))
+                  return FALSE;
+              }
+            else
+              {
+                s->n_blocks = (s->size + PLAIN_BLOCK_BYTES - 1) / PLAIN_BLOCK_BYTES;
+                l->total_bytes += s->size;
+                if (PLAIN_BLOCK_BYTES % s->page_size != 0)
+                  {
+                    g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
+                                 "%s: page size %u does not divide the read size",
+                                 td->path, s->page_size);
+                    return FALSE;
+                  }
+              }
+            {
+              gsize block = s->compressed && s->n_blocks
+                            ? g_array_index (s->chunks, Chunk, 0).usize : PLAIN_BLOCK_BYTES;
+
+              s->n_slots = CLAMP (READ_AHEAD_BYTES / MAX (block, 1), MIN_SLOTS, MAX_SLOTS);
+              s->slots = g_new0 (Slot, s->n_slots);
+              for (guint k = 0; k < s->n_slots; k++)
+                s->slots[k].stream = s;
+            }
+          }
+      }
+  if (any_cpu)
+    seismo_trace_builder_set_n_cpus (l->builder, MAX (td->n_cpus, max_cpu + 1));
+  return TRUE;
+}
+
+static gboolean
+load_events (Loader              *l,
+             GCancellable        *cancellable,
+             SeismoProgressFunc   progress,
+             gpointer             progress_data,
+             GError             **error)
+{
+  guint64 n = 0;
+
+  /* Start every stream's read-ahead, then prime the merge with each stream's first event. */
+  for (guint i = 0; i < l->streams->len; i++)
+    {
+      Stream *s = g_ptr_array_index (l->streams, i);
+
+      for (guint k = 0; k < s->n_slots && k < s->n_blocks; k++)
+        submit (s, &s->slots[k], k);
+    }
+  l->heap = g_new (Stream *, MAX (l->streams->len, 1));
+  for (guint i = 0; i < l->streams->len; i++)
+    {
+      Stream *s = g_ptr_array_index (l->streams, i);
+      int r = stream_next (s, error);
+
+      if (r < 0)
+        return FALSE;
+      if (r > 0)
+        l->heap[l->heap_len++] = s;
+    }
+  for (guint i = l->heap_len / 2; i-- > 0;)
+    heap_sift_down (l, i);
+
+  while (l->heap_len > 0)
+    {
+      Stream *s = l->heap[0];
+      int r;
+
+      seismo_tep_converter_push (l->conv, adjust_ts (l->td, s->ev_ts), s->cpu, s->ev, s->ev_size);
+      r = stream_next (s, error);
+      if (r < 0)
+        return FALSE;
+      if (r == 0)
+        l->heap[0] = l->heap[--l->heap_len];
+      heap_sift_down (l, 0);
+
+      if (G_UNLIKELY ((++n & 0xffff) == 0))
+        {
+          if (g_cancellable_is_cancelled (cancellable))
+            {
+              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED,
+                           "%s: loading cancelled", l->td->path);
+              return FALSE;
+            }
+          if (progress && l->total_bytes)
+            progress ((double) l->done_bytes / l->total_bytes, progress_data);
+        }
+    }
+  if (progress)
+    progress (1.0, progress_data);
+  return TRUE;
+}
+
+/* For the timing note in debug output: wall time lies on a busy machine. */
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+static struct tep_event *
+lookup_format (gpointer data,
+               int      id)
+{
+  return seismo_trace_dat_event (data, id);
+}
+
+/* Waits for the workers so no block is being written when the streams are freed. */
+static void
+loader_clear (Loader *l)
+{
+  if (l->pool)
+    g_thread_pool_free (l->pool, TRUE, TRUE);
+  g_clear_pointer (&l->streams, g_ptr_array_unref);
+  g_free (l->heap);
+  g_clear_pointer (&l->conv, seismo_tep_converter_free);
+  g_clear_pointer (&l->builder, seismo_trace_builder_free);
+  g_mutex_clear (&l->lock);
+  g_cond_clear (&l->cond);
+}
+
+SeismoTrace *
+seismo_trace_dat_load (const char          *path,
+                       GCancellable        *cancellable,
+                       SeismoProgressFunc   progress,
+                       gpointer             progress_data,
+                       GError             **error)
+{
+  g_autoptr(SeismoTraceDat) td = NULL;
+  Loader l = { 0 };
+  SeismoTrace *trace = NULL;
+  guint n_threads;
+  gint64 t_start = g_get_monotonic_time ();
+  gint64 cpu_start = thread_cpu_us ();
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  td = seismo_trace_dat_open (path, error);
+  if (td == NULL)
+    return NULL;
+
+  g_mutex_init (&l.lock);
+  g_cond_init (&l.cond);
+  l.td = td;
+  l.layout.big_endian = td->big_endian;
+  l.layout.swap = td->swap;
+  l.layout.commit_size = td->page_commit_size;
+  l.layout.data_offset = td->page_data_offset;
+  l.streams = g_ptr_array_new_with_free_func (stream_free);
+  l.builder = seismo_trace_builder_new ();
+  l.conv = seismo_tep_converter_new (td->tep, l.builder);
+  seismo_tep_converter_set_lookup (l.conv, lookup_format, td);
+  if (td->cmdlines)
+    seismo_tep_converter_add_cmdlines (l.conv, td->cmdlines, td->cmdlines_len);
+  set_metadata (&l);
+
+  n_threads = CLAMP (g_get_num_processors (), 1, 8);
+  l.pool = g_thread_pool_new (worker, &l, n_threads, FALSE, NULL);
+
+  if (add_streams (&l, error) &&
+      load_events (&l, cancellable, progress, progress_data, error))
+    {
+      guint64 skipped = seismo_tep_converter_get_n_skipped (l.conv);
+      gint64 t_loaded = g_get_monotonic_time ();
+      gint64 cpu_loaded = thread_cpu_us ();
+
+      if (skipped)
+        {
+          g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, skipped);
+
+          /* Records of formats the file lacks or that are cut short: counted, not fatal. */
+          seismo_trace_builder_set_metadata (l.builder, "skipped_records", text);
+        }
+      seismo_tep_converter_finish (l.conv);
+      g_clear_pointer (&l.conv, seismo_tep_converter_free);
+      trace = seismo_trace_builder_finish (g_steal_pointer (&l.builder));
+      g_debug ("%s: %" G_GSIZE_FORMAT " events read in %.3f s (%.3f s of this thread's CPU), "
+               "model finished in %.3f s", path, seismo_trace_get_n_events (trace),
+               (t_loaded - t_start) / 1e6, (cpu_loaded - cpu_start) / 1e6,
+               (g_get_monotonic_time () - t_loaded) / 1e6);
+    }
+  loader_clear (&l);
+  return trace;
+}
+
+/* ---- importer --------------------------------------------------------------------------------- */
+
+static int
+trace_dat_sniff (const guint8 *head,
+                 gsize         len,
+                 const char   *path)
+{
+  if (len >= SEISMO_TRACEDAT_MAGIC_LEN &&
+      memcmp (head, SEISMO_TRACEDAT_MAGIC, SEISMO_TRACEDAT_MAGIC_LEN) == 0)
+    return 100;
+  return 0;
+}
+
+static const SeismoImporter trace_dat_importer = {
+  .name = "trace.dat",
+  .description = "trace-cmd trace.dat (versions 6 and 7)",
+  .sniff = trace_dat_sniff,
+  .load = seismo_trace_dat_load,
+};
+
+void seismo_ftrace_register_importers (void);
+
+void
+seismo_ftrace_register_importers (void)
+{
+  seismo_importer_register (&trace_dat_importer);
+}

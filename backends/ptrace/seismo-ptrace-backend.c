@@ -1,0 +1,529 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-ptrace"
+
+/*
+ * The ptrace backend: strace's view of a process tree (every syscall with decoded arguments, forks,
+ * execs, signals, exits), recorded into a SeismoTraceBuilder.
+ *
+ * One thread is the tracer: it launches (or seizes) the tracees and runs the wait loop here; what
+ * each stop means is seismo-ptrace-tracer.c's business. With a -e filter, launched commands get
+ * a seccomp-bpf program so that unwanted syscalls do not stop at all.
+ *
+ * A watcher thread makes sure the tracer notices a stop request, the duration and the progress
+ * interval even while every tracee sleeps: it wakes the tracer's waitpid() by running a child
+ * that exits at once.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "seismo-error.h"
+#include "seismo-ptrace-tracer.h"
+
+/* --- The watcher ------------------------------------------------------------------------- */
+
+static int
+waker_main (void *data)
+{
+  return 0;
+}
+
+#define WAKER_STACK_SIZE 16384
+
+/* Runs a child that exits at once: its exit ends the tracer's waitpid(). */
+static void
+wake_tracer (Recorder *r)
+{
+  /* CLONE_VFORK: this thread waits until the child has exited, so one stack is enough. */
+  clone (waker_main, r->waker_stack + WAKER_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+}
+
+static gpointer
+watcher_main (gpointer data)
+{
+  Recorder *r = data;
+
+  g_mutex_lock (&r->watch_lock);
+  while (!r->watch_quit)
+    {
+      gint64 idle_ns;
+      guint64 now;
+
+      g_cond_wait_until (&r->watch_cond, &r->watch_lock,
+                         g_get_monotonic_time () + 40 * G_TIME_SPAN_MILLISECOND);
+      if (r->watch_quit)
+        break;
+      now = mono_ns ();
+      idle_ns = (gint64) (now - __atomic_load_n (&r->loop_ns, __ATOMIC_RELAXED));
+      /* Only poke a tracer that sits in waitpid(): a busy one checks these itself. */
+      if (idle_ns > 30 * 1000000
+          && (g_atomic_int_get (&r->ctl->stop) || now >= r->deadline_ns
+              || now >= __atomic_load_n (&r->next_progress_ns, __ATOMIC_RELAXED)))
+        wake_tracer (r);
+    }
+  g_mutex_unlock (&r->watch_lock);
+  return NULL;
+}
+
+/* --- Setup ------------------------------------------------------------------------------- */
+
+static gboolean
+launch (Recorder  *r,
+        GError   **error)
+{
+  char *const *argv = r->options->argv;
+  g_autofree char *path = g_find_program_in_path (argv[0]);
+  g_autoptr(GArray) prog = NULL;
+  struct sock_fprog fprog = { 0 };
+  int status;
+  pid_t pid;
+  Tracee *t;
+
+  if (path == NULL)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "Could not run %s: command not found", argv[0]);
+      return FALSE;
+    }
+  if (r->seccomp)
+    {
+      prog = seismo_ptrace_filter_build_bpf (r->filter, seismo_ptrace_colocate_syscalls);
+      fprog.len = prog->len;
+      fprog.filter = (struct sock_filter *) (gpointer) prog->data;
+    }
+
+  pid = fork ();
+  if (pid < 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not start %s: fork: %s",
+                   argv[0], g_strerror (errsv));
+      return FALSE;
+    }
+  if (pid == 0)
+    {
+      /* Only async-signal-safe calls from here on: the parent may have threads. */
+      raise (SIGSTOP);
+      if (fprog.len > 0
+          && syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) != 0
+          && (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+              || syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) != 0))
+        {
+          static const char msg[] = "seismo: could not install the seccomp syscall filter\n";
+
+          (void) !write (STDERR_FILENO, msg, sizeof msg - 1);
+          _exit (127);
+        }
+      execv (path, argv);
+      {
+        static const char msg[] = "seismo: could not execute the command\n";
+
+        (void) !write (STDERR_FILENO, msg, sizeof msg - 1);
+      }
+      _exit (127);
+    }
+
+  if (waitpid (pid, &status, WSTOPPED) != pid || !WIFSTOPPED (status))
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not start %s: it did not stop",
+                   argv[0]);
+      return FALSE;
+    }
+  if (ptrace (PTRACE_SEIZE, pid, 0,
+              PTRACE_OPTIONS | PTRACE_O_EXITKILL | (r->seccomp ? PTRACE_O_TRACESECCOMP : 0)) < 0)
+    {
+      int errsv = errno;
+
+      kill (pid, SIGKILL);
+      waitpid (pid, &status, 0);
+      g_set_error (error, SEISMO_ERROR,
+                   errsv == EPERM ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_FAILED,
+                   "Could not trace %s: PTRACE_SEIZE: %s", argv[0], g_strerror (errsv));
+      return FALSE;
+    }
+  r->launched = pid;
+  t = seismo_ptrace_tracee_add (r, pid, pid);
+  /* Not its own program yet: recording starts at its exec. */
+  t->recording = FALSE;
+  g_strlcpy (t->comm, g_get_prgname () ? g_get_prgname () : "seismo", sizeof t->comm);
+  seismo_trace_builder_set_task_pid (r->builder, pid, pid);
+  seismo_trace_builder_set_task_ppid (r->builder, pid, getpid ());
+  seismo_ptrace_colocate_setup (r);
+  seismo_ptrace_colocate_update (r);
+  kill (pid, SIGCONT);
+  return TRUE;
+}
+
+/* The threads of pid (and with --children its descendants' threads), not yet traced. */
+static GArray *
+list_new_threads (Recorder *r,
+                  pid_t     pid)
+{
+  GArray *tids = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  g_autofree char *dir_path = g_strdup_printf ("/proc/%d/task", pid);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      pid_t tid = atoi (name);
+
+      if (tid > 0 && !g_hash_table_contains (r->tracees, GINT_TO_POINTER (tid)))
+        g_array_append_val (tids, tid);
+    }
+  return tids;
+}
+
+/* Processes whose parent chain leads to pid. */
+static GArray *
+list_descendants (pid_t pid)
+{
+  g_autoptr(GHashTable) parent = g_hash_table_new (NULL, NULL);
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  GHashTableIter iter;
+  gpointer key, value;
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      pid_t p = atoi (name), tgid, ppid;
+
+      if (p <= 0)
+        continue;
+      seismo_ptrace_read_proc_ids (p, &tgid, &ppid);
+      if (ppid > 0)
+        g_hash_table_insert (parent, GINT_TO_POINTER (p), GINT_TO_POINTER (ppid));
+    }
+  g_hash_table_iter_init (&iter, parent);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      pid_t p = GPOINTER_TO_INT (value);
+
+      for (guint depth = 0; p > 1 && depth < 4096; depth++)
+        {
+          if (p == pid)
+            {
+              pid_t d = GPOINTER_TO_INT (key);
+
+              g_array_append_val (out, d);
+              break;
+            }
+          p = GPOINTER_TO_INT (g_hash_table_lookup (parent, GINT_TO_POINTER (p)));
+        }
+    }
+  return out;
+}
+
+static gboolean
+attach_process (Recorder  *r,
+                pid_t      pid,
+                guint64    now,
+                GError   **error)
+{
+  pid_t tgid, ppid;
+
+  seismo_ptrace_read_proc_ids (pid, &tgid, &ppid);
+  /* Seize until a pass finds no new thread: threads may be created while we attach. */
+  for (;;)
+    {
+      g_autoptr(GArray) tids = list_new_threads (r, pid);
+      guint seized = 0;
+
+      for (guint i = 0; i < tids->len; i++)
+        {
+          pid_t tid = g_array_index (tids, pid_t, i);
+          Tracee *t;
+
+          if (ptrace (PTRACE_SEIZE, tid, 0, PTRACE_OPTIONS) < 0)
+            {
+              int errsv = errno;
+
+              if (errsv == ESRCH)
+                continue;
+              if (g_hash_table_size (r->tracees) > 0)
+                continue;
+              g_set_error (error, SEISMO_ERROR,
+                           errsv == EPERM ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_FAILED,
+                           "Could not attach to process %d: PTRACE_SEIZE: %s", pid,
+                           g_strerror (errsv));
+              return FALSE;
+            }
+          /* Seized tracees run on until stopped; the interrupt's stop is where tracing starts. */
+          ptrace (PTRACE_INTERRUPT, tid, 0, 0);
+          t = seismo_ptrace_tracee_add (r, tid, pid);
+          seismo_ptrace_read_proc_comm (tid, t->comm);
+          seismo_trace_builder_set_task_pid (r->builder, tid, pid);
+          if (ppid > 0)
+            seismo_trace_builder_set_task_ppid (r->builder, tid, ppid);
+          seismo_trace_builder_set_task_comm (r->builder, tid, t->comm, now);
+          seized++;
+        }
+      if (seized == 0)
+        break;
+    }
+  if (!g_hash_table_contains (r->tracees, GINT_TO_POINTER (pid)))
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "Could not attach to process %d: no such process", pid);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+set_metadata (Recorder *r)
+{
+  struct utsname uts;
+  char buf[64];
+
+  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_SOURCE, "ptrace");
+  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_BACKEND, "ptrace");
+  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_CLOCK, "mono");
+  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_ARCH, "x86_64");
+  if (uname (&uts) == 0)
+    seismo_trace_builder_set_metadata (r->builder, SEISMO_META_KERNEL, uts.release);
+  g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, g_get_real_time () * 1000);
+  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_START_WALL, buf);
+  if (r->options->syscalls)
+    {
+      g_autofree char *spec = g_strjoinv (",", r->options->syscalls);
+
+      seismo_trace_builder_set_metadata (r->builder, "syscall_filter", spec);
+    }
+  seismo_trace_builder_set_metadata (r->builder, "seccomp_prefilter", r->seccomp ? "yes" : "no");
+  if (r->options->pid > 0)
+    {
+      g_snprintf (buf, sizeof buf, "%d", r->options->pid);
+      seismo_trace_builder_set_metadata (r->builder, "attached_pid", buf);
+    }
+}
+
+static void
+recorder_clear (Recorder *r)
+{
+  seismo_ptrace_colocate_teardown (r);
+  if (r->watcher)
+    {
+      g_mutex_lock (&r->watch_lock);
+      r->watch_quit = TRUE;
+      g_cond_signal (&r->watch_cond);
+      g_mutex_unlock (&r->watch_lock);
+      g_thread_join (r->watcher);
+    }
+  g_mutex_clear (&r->watch_lock);
+  g_cond_clear (&r->watch_cond);
+  g_clear_pointer (&r->tracees, g_hash_table_unref);
+  g_clear_pointer (&r->schema, seismo_ptrace_schema_free);
+  g_clear_pointer (&r->filter, seismo_ptrace_filter_free);
+  if (r->quoted)
+    g_string_free (r->quoted, TRUE);
+  g_free (r->mem);
+  g_free (r->waker_stack);
+}
+
+static gboolean
+ptrace_record (const SeismoRecordOptions *options,
+               SeismoTraceBuilder        *builder,
+               SeismoRecordControl       *ctl,
+               GError                   **error)
+{
+  Recorder r = { 0 };
+  gboolean ok = FALSE;
+  guint64 now;
+
+  g_return_val_if_fail (options != NULL && builder != NULL && ctl != NULL, FALSE);
+
+  if ((options->argv == NULL || options->argv[0] == NULL) == (options->pid <= 0))
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "The ptrace backend records a command or a process: "
+                   "give one of -- CMD or -p PID");
+      return FALSE;
+    }
+  if (options->system_wide)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "The ptrace backend cannot record the whole system (-a); use ftrace or ebpf");
+      return FALSE;
+    }
+
+  r.options = options;
+  r.builder = builder;
+  r.ctl = ctl;
+  g_mutex_init (&r.watch_lock);
+  g_cond_init (&r.watch_cond);
+  r.tracees = g_hash_table_new_full (NULL, NULL, NULL, seismo_ptrace_tracee_free);
+  r.quoted = g_string_sized_new (256);
+  r.mem = g_malloc (SEISMO_PTRACE_PATH_MAX + 1);
+  r.waker_stack = g_malloc (WAKER_STACK_SIZE);
+  if (!(r.filter = seismo_ptrace_filter_new ((const char *const *) options->syscalls, error)))
+    goto cleanup;
+  r.schema = seismo_ptrace_schema_new (builder);
+  for (guint a = 0; a < SEISMO_ARCH_N; a++)
+    r.sigreturn_nr[a] = seismo_syscall_number (a, "rt_sigreturn");
+  /*
+   * The prefilter cannot be removed from a process: were we to detach and leave it running, its
+   * filtered syscalls would fail with ENOSYS. So only commands we kill when stopping get one.
+   */
+  r.seccomp = !r.filter->all && options->argv != NULL && options->kill_on_stop;
+  ctl->exit_status = -1;
+  set_metadata (&r);
+
+  now = mono_ns ();
+  r.deadline_ns = options->duration_s > 0 ? now + (guint64) (options->duration_s * 1e9)
+                                          : G_MAXUINT64;
+  r.next_progress_ns = now + 500000000;
+  if (options->argv != NULL)
+    {
+      if (!launch (&r, error))
+        goto cleanup;
+    }
+  else
+    {
+      if (!attach_process (&r, options->pid, now, error))
+        goto cleanup;
+      if (options->children)
+        {
+          g_autoptr(GArray) children = list_descendants (options->pid);
+
+          for (guint i = 0; i < children->len; i++)
+            attach_process (&r, g_array_index (children, pid_t, i), now, NULL);
+        }
+    }
+
+  r.loop_ns = now;
+  r.watcher = g_thread_new ("seismo-ptrace-watch", watcher_main, &r);
+
+  while (g_hash_table_size (r.tracees) > 0)
+    {
+      int status;
+      pid_t tid;
+
+      if (G_UNLIKELY (g_atomic_int_get (&ctl->stop) || now >= r.deadline_ns))
+        {
+          if (r.launched && options->kill_on_stop)
+            seismo_ptrace_kill_all (&r);
+          else
+            seismo_ptrace_detach_all (&r);
+          break;
+        }
+      tid = waitpid (-1, &status, __WALL);
+      now = mono_ns ();
+      if (G_UNLIKELY (tid < 0))
+        {
+          int errsv = errno;
+
+          if (errsv == EINTR)
+            continue;
+          if (errsv == ECHILD)
+            break;
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "waitpid: %s",
+                       g_strerror (errsv));
+          seismo_ptrace_kill_all (&r);
+          goto cleanup;
+        }
+      __atomic_store_n (&r.loop_ns, now, __ATOMIC_RELAXED);
+      r.stops++;
+      seismo_ptrace_handle_status (&r, tid, status, now);
+      if (G_UNLIKELY (now >= r.next_progress_ns))
+        {
+          __atomic_store_n (&ctl->events, r.events, __ATOMIC_RELAXED);
+          __atomic_store_n (&r.next_progress_ns, now + 500000000, __ATOMIC_RELAXED);
+          if (ctl->progress)
+            ctl->progress (ctl->user_data);
+        }
+    }
+  __atomic_store_n (&ctl->events, r.events, __ATOMIC_RELAXED);
+  {
+    char stops[32];
+
+    g_snprintf (stops, sizeof stops, "%" G_GUINT64_FORMAT, r.stops);
+    seismo_trace_builder_set_metadata (builder, "ptrace_stops", stops);
+  }
+  ok = TRUE;
+
+cleanup:
+  recorder_clear (&r);
+  return ok;
+}
+
+static gboolean
+ptrace_available (char **why)
+{
+  struct utsname uts;
+  int major = 0, minor = 0;
+  char scope[16];
+  int fd;
+
+  /* PTRACE_GET_SYSCALL_INFO appeared in Linux 5.3. */
+  if (uname (&uts) == 0 && sscanf (uts.release, "%d.%d", &major, &minor) == 2
+      && (major < 5 || (major == 5 && minor < 3)))
+    {
+      if (why)
+        *why = g_strdup_printf ("Linux %s lacks PTRACE_GET_SYSCALL_INFO (needs 5.3)", uts.release);
+      return FALSE;
+    }
+  if ((fd = open ("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC)) >= 0)
+    {
+      gssize n = read (fd, scope, sizeof scope - 1);
+
+      close (fd);
+      if (n > 0 && scope[0] == '3')
+        {
+          if (why)
+            *why = g_strdup ("ptrace is disabled (kernel.yama.ptrace_scope = 3)");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static GPtrArray *
+ptrace_list_events (GError **error)
+{
+  GPtrArray *list = g_ptr_array_new_with_free_func (g_free);
+  static const char *const classes[] = {
+    "%file", "%desc", "%net", "%process", "%memory", "%signal", "%ipc",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    g_ptr_array_add (list, g_strdup (classes[i]));
+  for (guint nr = 0; nr < seismo_syscall_table_size (SEISMO_ARCH_X86_64); nr++)
+    {
+      const char *name = seismo_syscall_name (SEISMO_ARCH_X86_64, nr);
+
+      if (name)
+        g_ptr_array_add (list, g_strdup (name));
+    }
+  return list;
+}
+
+const SeismoBackend seismo_ptrace_backend = {
+  .name = "ptrace",
+  .description = "Syscalls, signals and process events of one process tree (like strace)",
+  .available = ptrace_available,
+  .list_events = ptrace_list_events,
+  .record = ptrace_record,
+};
+
+void seismo_ptrace_register_importers (void);
+
+/* Called by seismo_backends_init(). */
+void
+seismo_ptrace_register_importers (void)
+{
+  seismo_strace_importer_register ();
+}

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# What tracing a syscall-heavy program costs with seismo's ptrace backend, next to strace: the
+# workload makes N write(2) calls of 7 bytes to /dev/null (seismo-ptrace-child writes N). Every
+# variant runs once per round, side by side, for ROUNDS rounds; the medians are compared.
+#
+#   bare            the workload alone
+#   strace          strace -f -o /dev/null
+#   seismo          seismo-cli record -b ptrace (the trace file written and all)
+#   strace !write   strace -f --seccomp-bpf -e trace='!write' -o /dev/null (for reference)
+#   seismo !write   seismo-cli record -b ptrace -e '!write' (seccomp prefilter)
+#
+# Targets (issue #4): seismo's overhead at most half of strace's; with write filtered out,
+# within 1.5x of the bare run. Wall time is what the targets are about; CPU time (user + system
+# of the whole process tree) is printed too, as it varies much less with other load on the
+# machine. The load average is printed before and after: ptrace's cost is mostly scheduling, so
+# a busy machine stretches every variant.
+#
+# Usage: bench/ptrace-overhead.sh BUILD_DIR [N=1000000] [ROUNDS=3]
+set -eu
+
+build=${1:?usage: $0 BUILD_DIR [N] [ROUNDS]}
+n=${2:-1000000}
+rounds=${3:-3}
+cli=$build/app/seismo-cli
+child=$build/tests/ptrace/seismo-ptrace-child
+for f in "$cli" "$child"; do
+  [ -x "$f" ] || { echo "$0: $f is missing: build $build first" >&2; exit 1; }
+done
+for p in strace /usr/bin/time; do
+  command -v "$p" >/dev/null || { echo "$0: $p is not installed" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+variants="bare strace seismo strace-nowrite seismo-nowrite"
+
+# One variant, in a shell of its own so that time(1) counts the CPU of the whole process tree.
+variant_script='
+  case $0 in
+    bare) "$2" writes "$3" ;;
+    strace) strace -f -o /dev/null "$2" writes "$3" ;;
+    seismo) "$1" record -b ptrace -o "$4/w.seismo" -- "$2" writes "$3" ;;
+    strace-nowrite) strace -f --seccomp-bpf -e "trace=!write" -o /dev/null "$2" writes "$3" ;;
+    seismo-nowrite) "$1" record -b ptrace -e "!write" -o "$4/f.seismo" -- "$2" writes "$3" ;;
+  esac'
+
+echo "ptrace overhead: $n write(2) calls, $rounds rounds, $(nproc) CPUs, Linux $(uname -r)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+r=1
+while [ "$r" -le "$rounds" ]; do
+  for v in $variants; do
+    start=$(date +%s%N)
+    /usr/bin/time -f "%U %S" -o "$tmp/cpu" sh -c "$variant_script" "$v" "$cli" "$child" "$n" "$tmp" \
+      >/dev/null 2>&1
+    end=$(date +%s%N)
+    cpu=$(awk '{ printf "%d", ($1 + $2) * 1000000 }' "$tmp/cpu")
+    echo "$v $(( (end - start) / 1000 )) $cpu" >> "$tmp/times"
+    printf '  round %d %-15s %8.3f s wall %8.3f s CPU\n' "$r" "$v" \
+      "$(echo "($end - $start) / 1000000000" | bc -l)" "$(echo "$cpu / 1000000" | bc -l)"
+  done
+  r=$((r + 1))
+done
+echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# median VARIANT COLUMN (2: wall, 3: CPU), in microseconds
+median () {
+  grep "^$1 " "$tmp/times" | cut -d' ' -f"$2" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+for col in 2 3; do
+  [ "$col" = 2 ] && what=wall || what=CPU
+  awk -v what="$what" -v bare="$(median bare $col)" -v st="$(median strace $col)" \
+      -v se="$(median seismo $col)" -v stnw="$(median strace-nowrite $col)" \
+      -v senw="$(median seismo-nowrite $col)" 'BEGIN {
+    printf "\n%s medians (s): bare %.3f  strace %.3f  seismo %.3f  strace !write %.3f  seismo !write %.3f\n",
+           what, bare / 1e6, st / 1e6, se / 1e6, stnw / 1e6, senw / 1e6
+    so = st - bare; eo = se - bare
+    printf "  overhead: strace %.3f s, seismo %.3f s, seismo/strace %.2f (target <= 0.50: %s)\n",
+           so / 1e6, eo / 1e6, eo / so, eo <= 0.5 * so ? "met" : "NOT met"
+    if (bare > 0)
+      printf "  filtered: seismo !write / bare %.2fx (target <= 1.50x: %s), strace !write / bare %.2fx\n",
+             senw / bare, senw <= 1.5 * bare ? "met" : "NOT met", stnw / bare
+  }'
+done

@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-histogram"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "seismo-histogram.h"
+
+/* bpftrace draws bars 52 characters wide; keeping it makes outputs easy to compare side by side. */
+#define BAR_WIDTH 52
+#define LOG2_BUCKETS 65
+
+struct _SeismoLatencyHistogram {
+  SeismoHistogramScale scale;
+  guint64              min;      /* LINEAR */
+  guint64              step;     /* LINEAR */
+  guint64              top;      /* LINEAR: lower edge of the overflow bucket */
+  guint                n_buckets;
+  guint64             *counts;
+  GArray              *values;   /* guint64, every value added */
+  gboolean             sorted;
+};
+
+SeismoLatencyHistogram *
+seismo_latency_histogram_new_log2 (void)
+{
+  SeismoLatencyHistogram *self = g_new0 (SeismoLatencyHistogram, 1);
+
+  self->scale = SEISMO_HISTOGRAM_LOG2;
+  self->n_buckets = LOG2_BUCKETS;
+  self->counts = g_new0 (guint64, self->n_buckets);
+  self->values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  return self;
+}
+
+SeismoLatencyHistogram *
+seismo_latency_histogram_new_linear (guint64 min,
+                                     guint64 max,
+                                     guint64 step)
+{
+  SeismoLatencyHistogram *self;
+  guint64 n;
+
+  g_return_val_if_fail (step > 0, NULL);
+  g_return_val_if_fail (max > min, NULL);
+
+  n = (max - min) / step + ((max - min) % step != 0);
+  g_return_val_if_fail (n < G_MAXUINT - 2, NULL);
+  g_return_val_if_fail (n <= (G_MAXUINT64 - min) / step, NULL);
+
+  self = g_new0 (SeismoLatencyHistogram, 1);
+  self->scale = SEISMO_HISTOGRAM_LINEAR;
+  self->min = min;
+  self->step = step;
+  self->top = min + n * step;
+  self->n_buckets = (guint) n + 2;
+  self->counts = g_new0 (guint64, self->n_buckets);
+  self->values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  return self;
+}
+
+void
+seismo_latency_histogram_free (SeismoLatencyHistogram *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->counts);
+  g_array_unref (self->values);
+  g_free (self);
+}
+
+SeismoHistogramScale
+seismo_latency_histogram_get_scale (SeismoLatencyHistogram *self)
+{
+  g_return_val_if_fail (self != NULL, SEISMO_HISTOGRAM_LOG2);
+  return self->scale;
+}
+
+guint
+seismo_latency_histogram_bucket_of (SeismoLatencyHistogram *self,
+                                    guint64                 value)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  if (self->scale == SEISMO_HISTOGRAM_LOG2)
+    return value == 0 ? 0 : 64 - __builtin_clzll (value);
+  if (value < self->min)
+    return 0;
+  if (value >= self->top)
+    return self->n_buckets - 1;
+  return 1 + (guint) ((value - self->min) / self->step);
+}
+
+void
+seismo_latency_histogram_add (SeismoLatencyHistogram *self,
+                              guint64                 value)
+{
+  g_return_if_fail (self != NULL);
+
+  self->counts[seismo_latency_histogram_bucket_of (self, value)]++;
+  g_array_append_val (self->values, value);
+  self->sorted = FALSE;
+}
+
+void
+seismo_latency_histogram_add_samples (SeismoLatencyHistogram *self,
+                                      GArray                 *samples)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (samples != NULL);
+
+  for (guint i = 0; i < samples->len; i++)
+    seismo_latency_histogram_add (self, g_array_index (samples, SeismoLatencySample, i).value);
+}
+
+guint
+seismo_latency_histogram_get_n_buckets (SeismoLatencyHistogram *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_buckets;
+}
+
+void
+seismo_latency_histogram_get_bucket (SeismoLatencyHistogram *self,
+                                     guint                   index,
+                                     SeismoLatencyBucket    *bucket)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (index < self->n_buckets);
+  g_return_if_fail (bucket != NULL);
+
+  bucket->count = self->counts[index];
+  if (self->scale == SEISMO_HISTOGRAM_LOG2)
+    {
+      bucket->lower = index == 0 ? 0 : G_GUINT64_CONSTANT (1) << (index - 1);
+      bucket->upper = index == 64 ? G_MAXUINT64 : G_GUINT64_CONSTANT (1) << index;
+    }
+  else if (index == 0)
+    {
+      bucket->lower = 0;
+      bucket->upper = self->min;
+    }
+  else if (index == self->n_buckets - 1)
+    {
+      bucket->lower = self->top;
+      bucket->upper = G_MAXUINT64;
+    }
+  else
+    {
+      bucket->lower = self->min + (index - 1) * self->step;
+      bucket->upper = bucket->lower + self->step;
+    }
+}
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+void
+seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
+                                      SeismoLatencySummary   *summary)
+{
+  const guint64 *v;
+  gsize n;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (summary != NULL);
+
+  memset (summary, 0, sizeof *summary);
+  if (!self->sorted)
+    {
+      g_array_sort (self->values, compare_u64);
+      self->sorted = TRUE;
+    }
+  v = (const guint64 *) self->values->data;
+  n = self->values->len;
+  if (n == 0)
+    return;
+  summary->count = n;
+  summary->min = v[0];
+  summary->max = v[n - 1];
+  for (gsize i = 0; i < n; i++)
+    summary->sum = v[i] > G_MAXUINT64 - summary->sum ? G_MAXUINT64 : summary->sum + v[i];
+  summary->avg = summary->sum / n;
+  summary->p50 = seismo_stats_percentile (v, n, 0.50);
+  summary->p90 = seismo_stats_percentile (v, n, 0.90);
+  summary->p99 = seismo_stats_percentile (v, n, 0.99);
+}
+
+/* bpftrace's power-of-1024 suffixes: 1024 → 1K, 3145728 → 3M. */
+static void
+append_log2_edge (GString *out,
+                  guint64  v)
+{
+  static const char suffix[] = " KMGTPE";
+  guint k = 0;
+
+  while (k < 6 && v >= 1024 && v % 1024 == 0)
+    {
+      v /= 1024;
+      k++;
+    }
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT, v);
+  if (k)
+    g_string_append_c (out, suffix[k]);
+}
+
+/* With time units, the largest unit that divides the value exactly: 20000 → 20us. */
+static void
+append_linear_edge (GString  *out,
+                    guint64   v,
+                    gboolean  time_units)
+{
+  static const struct {
+    guint64     div;
+    const char *unit;
+  } units[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" } };
+
+  if (time_units && v != 0)
+    for (guint u = 0; u < G_N_ELEMENTS (units); u++)
+      if (v % units[u].div == 0)
+        {
+          g_string_append_printf (out, "%" G_GUINT64_FORMAT "%s", v / units[u].div, units[u].unit);
+          return;
+        }
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT "%s", v, time_units && v != 0 ? "ns" : "");
+}
+
+char *
+seismo_latency_histogram_bucket_label (SeismoLatencyHistogram *self,
+                                       guint                   index,
+                                       gboolean                time_units)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (index < self->n_buckets, NULL);
+
+  if (self->scale == SEISMO_HISTOGRAM_LOG2)
+    {
+      if (index <= 1)
+        g_string_append_printf (out, "[%u]", index);
+      else
+        {
+          g_string_append_c (out, '[');
+          append_log2_edge (out, G_GUINT64_CONSTANT (1) << (index - 1));
+          g_string_append (out, ", ");
+          if (index == 64)
+            g_string_append (out, "16E");
+          else
+            append_log2_edge (out, G_GUINT64_CONSTANT (1) << index);
+          g_string_append_c (out, ')');
+        }
+    }
+  else if (index == 0)
+    {
+      g_string_append (out, "(..., ");
+      append_linear_edge (out, self->min, time_units);
+      g_string_append_c (out, ')');
+    }
+  else if (index == self->n_buckets - 1)
+    {
+      g_string_append_c (out, '[');
+      append_linear_edge (out, self->top, time_units);
+      g_string_append (out, ", ...)");
+    }
+  else
+    {
+      guint64 lower = self->min + (index - 1) * self->step;
+
+      g_string_append_c (out, '[');
+      append_linear_edge (out, lower, time_units);
+      g_string_append (out, ", ");
+      append_linear_edge (out, lower + self->step, time_units);
+      g_string_append_c (out, ')');
+    }
+  return g_string_free (out, FALSE);
+}
+
+void
+seismo_latency_histogram_format (SeismoLatencyHistogram *self,
+                                 gboolean                time_units,
+                                 GString                *out)
+{
+  guint first = G_MAXUINT, last = 0;
+  guint64 max_count = 0;
+  gsize width = 0;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (out != NULL);
+
+  for (guint i = 0; i < self->n_buckets; i++)
+    if (self->counts[i])
+      {
+        first = MIN (first, i);
+        last = i;
+        max_count = MAX (max_count, self->counts[i]);
+      }
+  if (first == G_MAXUINT)
+    return;
+  for (guint i = first; i <= last; i++)
+    {
+      char *label = seismo_latency_histogram_bucket_label (self, i, time_units);
+
+      width = MAX (width, strlen (label));
+      g_ptr_array_add (labels, label);
+    }
+  for (guint i = first; i <= last; i++)
+    {
+      guint bar = (guint) (self->counts[i] * BAR_WIDTH / max_count);
+
+      g_string_append_printf (out, "%-*s %8" G_GUINT64_FORMAT " |", (int) width,
+                              (const char *) g_ptr_array_index (labels,
+                                                                i - first), self->counts[i]);
+      for (guint k = 0; k < BAR_WIDTH; k++)
+        g_string_append_c (out, k < bar ? '@' : ' ');
+      g_string_append (out, "|\n");
+    }
+}
+
+/* ---- collecting latencies ---- */
+
+static const char *const kind_names[SEISMO_LATENCY_N] = {
+  [SEISMO_LATENCY_SYSCALL] = "syscall-latency",
+  [SEISMO_LATENCY_WAKEUP]  = "wakeup-latency",
+  [SEISMO_LATENCY_RUNTIME] = "runtime",
+  [SEISMO_LATENCY_IRQ]     = "irq-latency",
+  [SEISMO_LATENCY_SOFTIRQ] = "softirq-latency",
+};
+
+const char *
+seismo_latency_kind_to_string (SeismoLatencyKind kind)
+{
+  return kind < SEISMO_LATENCY_N ? kind_names[kind] : "unknown";
+}
+
+gboolean
+seismo_latency_kind_from_string (const char        *name,
+                                 SeismoLatencyKind *kind)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  for (guint k = 0; k < SEISMO_LATENCY_N; k++)
+    if (strcmp (kind_names[k], name) == 0)
+      {
+        *kind = k;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static int
+compare_samples (gconstpointer a,
+                 gconstpointer b)
+{
+  const SeismoLatencySample *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static void
+add_sample (GArray        *out,
+            const guint64 *ts,
+            SeismoEventId  start,
+            SeismoEventId  end)
+{
+  SeismoLatencySample s = { ts[end] - ts[start], start, end };
+
+  g_array_append_val (out, s);
+}
+
+GArray *
+seismo_latency_collect (SeismoTrace           *trace,
+                        SeismoLatencyKind      kind,
+                        const SeismoSelection *selection,
+                        int                    syscall)
+{
+  GArray *out;
+  const guint64 *ts;
+  gsize n;
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (kind < SEISMO_LATENCY_N, NULL);
+
+  out = g_array_new (FALSE, FALSE, sizeof (SeismoLatencySample));
+  ts = seismo_trace_get_times (trace);
+  if (kind == SEISMO_LATENCY_SYSCALL)
+    {
+      const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n);
+
+      for (gsize s = 0; s < n; s++)
+        if (spans[s].exit != SEISMO_NO_EVENT && (syscall < 0 || spans[s].syscall == syscall) &&
+            seismo_selection_has (selection, spans[s].enter, ts[spans[s].enter]))
+          add_sample (out, ts, spans[s].enter, spans[s].exit);
+      return out;
+    }
+  else
+    {
+      static const SeismoIntervalKind interval[SEISMO_LATENCY_N] = {
+        [SEISMO_LATENCY_WAKEUP]  = SEISMO_INTERVAL_WAKEUP,
+        [SEISMO_LATENCY_RUNTIME] = SEISMO_INTERVAL_RUN,
+        [SEISMO_LATENCY_IRQ]     = SEISMO_INTERVAL_IRQ,
+        [SEISMO_LATENCY_SOFTIRQ] = SEISMO_INTERVAL_SOFTIRQ,
+      };
+      const SeismoInterval *iv = seismo_trace_get_intervals (trace, interval[kind], &n);
+
+      for (gsize k = 0; k < n; k++)
+        {
+          SeismoEventId by;
+
+          if (iv[k].start == SEISMO_NO_EVENT || iv[k].end == SEISMO_NO_EVENT)
+            continue;
+          by = kind == SEISMO_LATENCY_RUNTIME ? iv[k].end : iv[k].start;
+          if (seismo_selection_has (selection, by, ts[by]))
+            add_sample (out, ts, iv[k].start, iv[k].end);
+        }
+      /* Runs are grouped by CPU; everything else is already in start order. */
+      if (kind == SEISMO_LATENCY_RUNTIME)
+        g_array_sort (out, compare_samples);
+    }
+  return out;
+}
+
+GArray *
+seismo_latency_collect_gaps (SeismoTrace           *trace,
+                             const guint64         *from_mask,
+                             const guint64         *to_mask,
+                             SeismoGapScope         scope,
+                             const SeismoSelection *selection)
+{
+  gsize n, n_words, n_keys;
+  const guint64 *ts;
+  const guint16 *cpus;
+  const SeismoTaskId *tasks;
+  g_autofree SeismoEventId *open = NULL;
+  GArray *out;
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (from_mask != NULL && to_mask != NULL, NULL);
+
+  n = seismo_trace_get_n_events (trace);
+  n_words = (n + 63) / 64;
+  ts = seismo_trace_get_times (trace);
+  cpus = seismo_trace_get_cpus (trace);
+  tasks = seismo_trace_get_tasks (trace);
+  n_keys = scope == SEISMO_GAP_SAME_TASK ? seismo_trace_get_n_tasks (trace)
+           : scope == SEISMO_GAP_SAME_CPU ? G_MAXUINT16 + 1 : 1;
+  open = g_new (SeismoEventId, MAX (n_keys, 1));
+  for (gsize k = 0; k < n_keys; k++)
+    open[k] = SEISMO_NO_EVENT;
+  out = g_array_new (FALSE, FALSE, sizeof (SeismoLatencySample));
+
+  for (gsize w = 0; w < n_words; w++)
+    {
+      guint64 bits = from_mask[w] | to_mask[w];
+
+      while (bits)
+        {
+          gsize i = w * 64 + __builtin_ctzll (bits);
+          gsize key = scope == SEISMO_GAP_SAME_TASK ? tasks[i]
+                      : scope == SEISMO_GAP_SAME_CPU ? cpus[i] : 0;
+
+          bits &= bits - 1;
+          if (i >= n)
+            break;
+          if ((to_mask[w] >> (i & 63)) & 1 && open[key] != SEISMO_NO_EVENT)
+            {
+              if (seismo_selection_has (selection, open[key], ts[open[key]]))
+                add_sample (out, ts, open[key], (SeismoEventId) i);
+              open[key] = SEISMO_NO_EVENT;
+            }
+          if ((from_mask[w] >> (i & 63)) & 1 && open[key] == SEISMO_NO_EVENT)
+            open[key] = (SeismoEventId) i;
+        }
+    }
+  return out;
+}
+
+guint64 *
+seismo_latency_samples_mask (SeismoTrace *trace,
+                             GArray      *samples,
+                             guint64      lower,
+                             guint64      upper)
+{
+  gsize n;
+  guint64 *mask;
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (samples != NULL, NULL);
+
+  n = seismo_trace_get_n_events (trace);
+  mask = g_new0 (guint64, MAX ((n + 63) / 64, 1));
+  for (guint i = 0; i < samples->len; i++)
+    {
+      const SeismoLatencySample *s = &g_array_index (samples, SeismoLatencySample, i);
+
+      if (s->value < lower || (upper != G_MAXUINT64 && s->value >= upper) || s->start >= n ||
+          s->end >= n)
+        continue;
+      mask[s->start / 64] |= G_GUINT64_CONSTANT (1) << (s->start % 64);
+      mask[s->end / 64] |= G_GUINT64_CONSTANT (1) << (s->end % 64);
+    }
+  return mask;
+}

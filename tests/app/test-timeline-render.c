@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The timeline drawn on an image surface: the right colors in the right rows at the right times. */
+
+#include <math.h>
+
+#include "seismo-gui-test-util.h"
+#include "seismo-timeline-renderer-private.h"
+
+#define WIDTH  1200
+#define HEIGHT 600
+
+typedef struct {
+  SeismoTrace            *trace;
+  SeismoTimelineData     *data;
+  SeismoTimelineRenderer *r;
+  cairo_surface_t        *surface;
+  SeismoTaskId            alpha;
+  SeismoTaskId            beta;
+  SeismoTaskId            beta2;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  user_data)
+{
+  f->trace = seismo_gui_test_small_trace ();
+  f->data = seismo_timeline_data_new (f->trace, NULL);
+  g_assert_nonnull (f->data);
+  f->r = seismo_timeline_renderer_new (f->data);
+  seismo_timeline_renderer_set_size (f->r, WIDTH, HEIGHT);
+  f->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  f->alpha = seismo_trace_find_task (f->trace, 100, SEISMO_TEST_T0 + 2000);
+  f->beta = seismo_trace_find_task (f->trace, 200, SEISMO_TEST_T0 + 2000);
+  f->beta2 = seismo_trace_find_task (f->trace, 201, SEISMO_TEST_T0 + 9500);
+  g_assert_cmpuint (f->alpha, !=, SEISMO_NO_TASK);
+  g_assert_cmpuint (f->beta, !=, SEISMO_NO_TASK);
+  g_assert_cmpuint (f->beta2, !=, SEISMO_NO_TASK);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  user_data)
+{
+  cairo_surface_destroy (f->surface);
+  seismo_timeline_renderer_free (f->r);
+  seismo_timeline_data_unref (f->data);
+  g_object_unref (f->trace);
+}
+
+static void
+draw (Fixture *f)
+{
+  cairo_t *cr = cairo_create (f->surface);
+
+  seismo_timeline_renderer_draw_cairo (f->r, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (f->surface);
+}
+
+static guint32
+pixel (Fixture *f,
+       double   x,
+       double   y)
+{
+  const guint8 *data = cairo_image_surface_get_data (f->surface);
+  int stride = cairo_image_surface_get_stride (f->surface);
+
+  g_assert_cmpfloat (x, >=, 0);
+  g_assert_cmpfloat (x, <, WIDTH);
+  g_assert_cmpfloat (y, >=, 0);
+  g_assert_cmpfloat (y, <, HEIGHT);
+  return *(const guint32 *) (data + (int) y * stride + 4 * (int) x);
+}
+
+static guint32
+color_of (Fixture *f,
+          guint    c)
+{
+  const SeismoColor *s = &f->r->palette[c];
+  const SeismoColor *bg = &f->r->palette[C_BG];
+  double a = s->alpha;
+
+  /* Translucent colors land on the opaque background. */
+  return 0xff000000u
+         | ((guint32) lround ((s->red * a + bg->red * (1 - a)) * 255) << 16)
+         | ((guint32) lround ((s->green * a + bg->green * (1 - a)) * 255) << 8)
+         | (guint32) lround ((s->blue * a + bg->blue * (1 - a)) * 255);
+}
+
+static void
+assert_color (guint32     got,
+              guint32     want,
+              const char *what)
+{
+  for (int shift = 0; shift < 32; shift += 8)
+    if (abs ((int) ((got >> shift) & 0xff) - (int) ((want >> shift) & 0xff)) > 2)
+      g_error ("%s: pixel is #%08x, expected #%08x", what, got, want);
+}
+
+static double
+x_at (Fixture *f,
+      guint64  rel_ns)
+{
+  return floor (seismo_timeline_renderer_ns_to_x (f->r, SEISMO_TEST_T0 + rel_ns));
+}
+
+static double
+row_top (Fixture      *f,
+         SeismoRowKind kind,
+         guint         id)
+{
+  double y, h;
+
+  if (!seismo_timeline_renderer_row_y (f->r, (SeismoRowKey) { kind, id }, &y, &h))
+    g_error ("row %d/%u is not shown", kind, id);
+  return y;
+}
+
+static void
+test_rows (Fixture       *f,
+           gconstpointer  user_data)
+{
+  guint n_processes;
+  const SeismoTimelineProcess *procs = seismo_timeline_data_get_processes (f->data, &n_processes);
+  double y_cpu0, y_cpu1, y_alpha, y_beta2;
+  guint beta_proc;
+
+  g_assert_cmpuint (seismo_timeline_data_get_n_cpus (f->data), ==, 2);
+  /* alpha alone; beta with its second thread. The idle task has no row. */
+  g_assert_cmpuint (n_processes, ==, 2);
+  g_assert_cmpint (procs[0].pid, ==, 100);
+  g_assert_cmpuint (procs[0].n_tasks, ==, 1);
+  g_assert_cmpint (procs[1].pid, ==, 200);
+  g_assert_cmpuint (procs[1].n_tasks, ==, 2);
+  g_assert_cmpuint (procs[1].main_task, ==, f->beta);
+  beta_proc = seismo_timeline_data_task_process (f->data, f->beta2);
+  g_assert_cmpuint (beta_proc, ==, 1);
+
+  y_cpu0 = row_top (f, SEISMO_ROW_CPU, 0);
+  y_cpu1 = row_top (f, SEISMO_ROW_CPU, 1);
+  y_alpha = row_top (f, SEISMO_ROW_TASK, f->alpha);
+  row_top (f, SEISMO_ROW_PROCESS, beta_proc);
+  y_beta2 = row_top (f, SEISMO_ROW_TASK, f->beta2);
+  g_assert_cmpfloat (y_cpu0, >=, SEISMO_TIMELINE_RULER_HEIGHT);
+  g_assert_cmpfloat (y_cpu0, <, y_cpu1);
+  g_assert_cmpfloat (y_cpu1, <, y_alpha);
+  g_assert_cmpfloat (y_alpha, <, y_beta2);
+
+  /* Hide, show, collapse, pin, move. */
+  seismo_timeline_renderer_hide_row (f->r, (SeismoRowKey) { SEISMO_ROW_TASK, f->alpha });
+  g_assert_false (seismo_timeline_renderer_row_y (f->r, (SeismoRowKey) { SEISMO_ROW_TASK, f->alpha }, &y_alpha, &y_cpu0));
+  g_assert_cmpuint (seismo_timeline_renderer_get_n_hidden (f->r), ==, 1);
+  seismo_timeline_renderer_show_all_rows (f->r);
+  g_assert_cmpuint (seismo_timeline_renderer_get_n_hidden (f->r), ==, 0);
+  row_top (f, SEISMO_ROW_TASK, f->alpha);
+
+  seismo_timeline_renderer_set_collapsed (f->r, (SeismoRowKey) { SEISMO_ROW_PROCESS, beta_proc }, TRUE);
+  g_assert_false (seismo_timeline_renderer_row_y (f->r, (SeismoRowKey) { SEISMO_ROW_TASK, f->beta2 }, &y_beta2, &y_cpu0));
+  seismo_timeline_renderer_set_collapsed (f->r, (SeismoRowKey) { SEISMO_ROW_PROCESS, beta_proc }, FALSE);
+
+  seismo_timeline_renderer_set_pinned (f->r, (SeismoRowKey) { SEISMO_ROW_TASK, f->beta2 }, TRUE);
+  g_assert_true (seismo_timeline_renderer_get_pinned (f->r, (SeismoRowKey) { SEISMO_ROW_TASK, f->beta2 }));
+  /* Pinned: right below the ruler, above the CPU rows. */
+  g_assert_cmpfloat (row_top (f, SEISMO_ROW_TASK, f->beta2), ==, SEISMO_TIMELINE_RULER_HEIGHT);
+  g_assert_cmpfloat (row_top (f, SEISMO_ROW_CPU, 0), >, SEISMO_TIMELINE_RULER_HEIGHT);
+  seismo_timeline_renderer_set_pinned (f->r, (SeismoRowKey) { SEISMO_ROW_TASK, f->beta2 }, FALSE);
+
+  y_cpu0 = row_top (f, SEISMO_ROW_CPU, 0);
+  seismo_timeline_renderer_move_row (f->r, (SeismoRowKey) { SEISMO_ROW_CPU, 0 }, +1);
+  g_assert_cmpfloat (row_top (f, SEISMO_ROW_CPU, 1), ==, y_cpu0);
+  g_assert_cmpfloat (row_top (f, SEISMO_ROW_CPU, 0), >, y_cpu0);
+}
+
+static void
+test_pixels (Fixture       *f,
+             gconstpointer  user_data)
+{
+  const SeismoTimelineTask *alpha = &f->data->tasks[f->alpha];
+  const SeismoTimelineTask *beta = &f->data->tasks[f->beta];
+  double cpu0, cpu1, row_alpha, row_beta;
+
+  draw (f);
+  cpu0 = row_top (f, SEISMO_ROW_CPU, 0);
+  cpu1 = row_top (f, SEISMO_ROW_CPU, 1);
+  row_alpha = row_top (f, SEISMO_ROW_TASK, f->alpha);
+  row_beta = row_top (f, SEISMO_ROW_TASK, f->beta);
+
+  /* CPU rows: alpha runs on CPU 0 from 1000 to 5000, then CPU 0 is idle (blank). Times are
+   * picked off the grid lines (every 2000 ns at this scale). */
+  assert_color (pixel (f, x_at (f, 3300), cpu0 + 10), color_of (f, C_TASK + alpha->color), "alpha on CPU 0");
+  assert_color (pixel (f, x_at (f, 1100), cpu0 + 18), color_of (f, C_TASK + alpha->color), "alpha starts");
+  assert_color (pixel (f, x_at (f, 7300), cpu0 + 10), color_of (f, C_BG), "CPU 0 idle");
+  assert_color (pixel (f, x_at (f, 6000), cpu1 + 10), color_of (f, C_TASK + beta->color), "beta on CPU 1");
+  /* The lost event on CPU 1 at 4000 is marked. */
+  assert_color (pixel (f, x_at (f, 4000), cpu1 + 3), color_of (f, C_LOST), "lost events");
+
+  /* Task rows: the run lane, the read() box, the failed write() box, the wakeup tick. */
+  assert_color (pixel (f, x_at (f, 3300), row_alpha + 4), color_of (f, C_TASK + alpha->color), "alpha runs");
+  assert_color (pixel (f, x_at (f, 7300), row_alpha + 4), color_of (f, C_BG), "alpha does not run");
+  assert_color (pixel (f, x_at (f, 2000), row_alpha + 22),
+                color_of (f, C_SYSCALL + (0 * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS), "read()");
+  assert_color (pixel (f, x_at (f, 2800), row_alpha + 22), color_of (f, C_BG), "after read()");
+  assert_color (pixel (f, x_at (f, 6500), row_beta + 22), color_of (f, C_SYSCALL_ERROR), "write() failed");
+  assert_color (pixel (f, x_at (f, 8000), row_beta + 27), color_of (f, C_TICK), "wakeup event tick");
+  assert_color (pixel (f, x_at (f, 7500), row_beta + 27), color_of (f, C_BG), "no tick");
+}
+
+static void
+test_zoom (Fixture       *f,
+           gconstpointer  user_data)
+{
+  double fit = seismo_timeline_renderer_get_ns_per_px (f->r);
+  double row_alpha, box_left, box_right;
+  guint32 box;
+  guint differing = 0;
+
+  /* Around read(): the box fills most of the view and carries its name. */
+  seismo_timeline_renderer_zoom_to (f->r, SEISMO_TEST_T0 + 1400, SEISMO_TEST_T0 + 2600);
+  g_assert_cmpfloat (seismo_timeline_renderer_get_ns_per_px (f->r), <, fit / 5);
+  draw (f);
+  row_alpha = row_top (f, SEISMO_ROW_TASK, f->alpha);
+  box_left = x_at (f, 1500);
+  box_right = x_at (f, 2500);
+  g_assert_cmpfloat (box_right - box_left, >, 500);
+  box = pixel (f, box_right - 4, row_alpha + 22);
+  for (double x = box_left + 2; x < box_left + 40; x++)
+    for (double y = row_alpha + 10; y < row_alpha + 22; y++)
+      differing += pixel (f, x, y) != box;
+  g_assert_cmpuint (differing, >, 10);   /* "read" is written in the box */
+
+  /* Zooming around a point keeps it in place. */
+  {
+    double x = 700, before = seismo_timeline_renderer_x_to_ns (f->r, x);
+
+    seismo_timeline_renderer_zoom (f->r, 0.5, x);
+    g_assert_cmpfloat (fabs (seismo_timeline_renderer_x_to_ns (f->r, x) - before), <, 1);
+  }
+  seismo_timeline_renderer_fit_all (f->r);
+  g_assert_cmpfloat (seismo_timeline_renderer_get_ns_per_px (f->r), ==, fit);
+}
+
+static void
+test_markers (Fixture       *f,
+              gconstpointer  user_data)
+{
+  guint64 a;
+  double y = row_top (f, SEISMO_ROW_TASK, f->alpha) + 15;
+
+  seismo_timeline_renderer_set_marker (f->r, 0, SEISMO_TEST_T0 + 4000);
+  seismo_timeline_renderer_set_marker (f->r, 1, SEISMO_TEST_T0 + 6000);
+  g_assert_true (seismo_timeline_renderer_get_marker (f->r, 0, &a));
+  g_assert_cmpuint (a, ==, SEISMO_TEST_T0 + 4000);
+  draw (f);
+  assert_color (pixel (f, x_at (f, 4000), y), color_of (f, C_MARKER_A), "marker A");
+  assert_color (pixel (f, x_at (f, 6000), y), color_of (f, C_MARKER_B), "marker B");
+  seismo_timeline_renderer_clear_marker (f->r, 0);
+  g_assert_false (seismo_timeline_renderer_get_marker (f->r, 0, NULL));
+}
+
+static void
+test_hit (Fixture       *f,
+          gconstpointer  user_data)
+{
+  double cpu0 = row_top (f, SEISMO_ROW_CPU, 0) + 10;
+  double row_alpha = row_top (f, SEISMO_ROW_TASK, f->alpha) + 15;
+  SeismoEventId e;
+  g_autofree char *text = NULL;
+  const SeismoSyscallSpan *span;
+
+  /* Nearest event on the CPU row: the switch to alpha at 1000. */
+  e = seismo_timeline_renderer_event_at (f->r, x_at (f, 1000) + 1, cpu0);
+  g_assert_cmpuint (e, !=, SEISMO_NO_EVENT);
+  g_assert_cmpuint (seismo_trace_event_time (f->trace, e), ==, SEISMO_TEST_T0 + 1000);
+  g_assert_cmpstr (seismo_trace_event_type (f->trace, e)->name, ==, "sched_switch");
+
+  /* Inside the read() box: its enter; the span pairs it with the exit. */
+  seismo_timeline_renderer_zoom_to (f->r, SEISMO_TEST_T0 + 1400, SEISMO_TEST_T0 + 2600);
+  e = seismo_timeline_renderer_event_at (f->r, x_at (f, 2000), row_alpha);
+  g_assert_cmpuint (e, !=, SEISMO_NO_EVENT);
+  g_assert_cmpstr (seismo_trace_event_type (f->trace, e)->name, ==, "sys_enter");
+  span = seismo_timeline_data_find_span (f->data, e);
+  g_assert_nonnull (span);
+  g_assert_cmpuint (span->enter, ==, e);
+  g_assert_cmpuint (seismo_trace_event_time (f->trace, span->exit), ==, SEISMO_TEST_T0 + 2500);
+  g_assert_true (seismo_timeline_data_find_span (f->data, span->exit) == span);
+  g_assert_cmpuint (seismo_timeline_data_span_end_ns (f->data, span), ==, SEISMO_TEST_T0 + 2500);
+
+  text = seismo_timeline_renderer_describe_at (f->r, x_at (f, 2000), row_alpha);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "alpha"));
+  g_assert_nonnull (strstr (text, "read()"));
+  g_assert_nonnull (strstr (text, "returned 10"));
+}
+
+/* Counts what a frame draws. */
+static guint n_rects;
+
+static void
+count_rects (gpointer           data,
+             const SeismoColor *color,
+             const double      *r,
+             guint              n)
+{
+  n_rects += n;
+}
+
+static void
+count_text (gpointer data, double x, double y, PangoLayout *layout, const SeismoColor *c)
+{
+}
+
+static cairo_t *
+count_begin_cairo (gpointer data, double x, double y, double w, double h)
+{
+  return data;
+}
+
+static void
+count_nothing (gpointer data)
+{
+}
+
+static void
+count_end_cairo (gpointer data, cairo_t *cr)
+{
+}
+
+static void
+count_push_clip (gpointer data, double x, double y, double w, double h)
+{
+}
+
+static void
+test_bounded (void)
+{
+  static const SeismoCanvas counter = {
+    count_rects, count_text, count_begin_cairo, count_end_cairo, count_push_clip, count_nothing,
+  };
+  g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (300000);
+  g_autoptr(SeismoTimelineData) data = seismo_timeline_data_new (trace, NULL);
+  g_autoptr(SeismoTimelineRenderer) r = seismo_timeline_renderer_new (data);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  guint n_rows = 0;
+  double duration;
+
+  seismo_timeline_renderer_set_size (r, WIDTH, 2000);
+  duration = seismo_timeline_renderer_get_duration (r);
+  for (guint p = 0; p < 10; p++)
+    seismo_timeline_renderer_set_collapsed (r, (SeismoRowKey) { SEISMO_ROW_PROCESS, p }, FALSE);
+  n_rows = seismo_timeline_renderer_get_rows_height (r) / ROW_HEIGHT_GROUP + 1;
+
+  /* Whatever the zoom, a frame draws a bounded number of rectangles per column and row. */
+  for (double zoom = 1; zoom <= 1e6; zoom *= 10)
+    {
+      seismo_timeline_renderer_set_view (r, duration / 3,
+                                         seismo_timeline_renderer_get_fit_ns_per_px (r) / zoom);
+      n_rects = 0;
+      seismo_timeline_renderer_draw (r, &counter, cr);
+      g_test_message ("zoom %gx: %u rectangles", zoom, n_rects);
+      g_assert_cmpuint (n_rects, <=, 5 * (WIDTH - SEISMO_TIMELINE_LABEL_WIDTH) * n_rows + 1000);
+      g_assert_cmpuint (n_rects, >, 0);
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_format (void)
+{
+  g_autofree char *a = seismo_format_duration (1234);
+  g_autofree char *b = seismo_format_duration (2.5e9);
+  g_autofree char *c = seismo_format_duration (999);
+  g_autofree char *d = seismo_format_time (1.5e9, 1e8);
+  g_autofree char *e = seismo_format_time (2e6, 1e6);
+  g_autofree char *f = seismo_format_time (500, 10);
+
+  g_assert_cmpstr (a, ==, "1.234 µs");
+  g_assert_cmpstr (b, ==, "2.500 s");
+  g_assert_cmpstr (c, ==, "999 ns");
+  g_assert_cmpstr (d, ==, "1.5 s");
+  g_assert_cmpstr (e, ==, "2 ms");
+  g_assert_cmpstr (f, ==, "500 ns");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/timeline/rows", Fixture, NULL, fixture_setup, test_rows, fixture_teardown);
+  g_test_add ("/timeline/pixels", Fixture, NULL, fixture_setup, test_pixels, fixture_teardown);
+  g_test_add ("/timeline/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
+  g_test_add ("/timeline/markers", Fixture, NULL, fixture_setup, test_markers, fixture_teardown);
+  g_test_add ("/timeline/hit", Fixture, NULL, fixture_setup, test_hit, fixture_teardown);
+  g_test_add_func ("/timeline/bounded", test_bounded);
+  g_test_add_func ("/timeline/format", test_format);
+  return g_test_run ();
+}

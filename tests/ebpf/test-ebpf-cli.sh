@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# seismo-cli record -b ebpf end to end: launched command and its exit status, --probe, --aggregate,
+# a bad probe, and SIGINT/SIGTERM on a system-wide recording releasing every program it loaded.
+# TAP output. usage: test-ebpf-cli.sh SEISMO_CLI SEISMO_EBPF_TARGET
+set -u
+CLI=$1
+TARGET=$2
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+n=0
+ok() { n=$((n+1)); echo "ok $n - $1"; }
+not_ok() { n=$((n+1)); echo "not ok $n - $1"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+
+why=$("$CLI" record --list-backends 2>&1 | grep '^ebpf ')
+if ! grep -q '^ebpf *available' <<<"$why"; then
+  echo "1..0 # SKIP ${why:-no ebpf backend listed}"
+  exit 0
+fi
+BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
+
+json() { python3 -c "import json, sys; d = json.load(open('$1')); print($2)"; }
+opens() { "$CLI" info "$1" >/dev/null 2>&1; }
+
+"$CLI" record -b ebpf -o "$DIR/s.seismo" -- "$TARGET" syscalls 50 2>"$DIR/err"
+check "records a launched command (exit 0)" test $? -eq 0
+"$CLI" info --json "$DIR/s.seismo" >"$DIR/s.json"
+check "the trace says source ebpf" test "$(json "$DIR/s.json" 'd["source"]')" = ebpf
+check "no event lost" test "$(json "$DIR/s.json" 'd["lost_events"]')" = 0
+check "syscalls were recorded" test "$(json "$DIR/s.json" 'd["event_types"]["raw_syscalls:sys_enter"]')" -gt 100
+
+"$CLI" record -b ebpf -o "$DIR/e.seismo" -- sh -c 'exit 3' 2>/dev/null
+check "the command's exit status is passed on" test $? -eq 3
+
+"$CLI" record -b ebpf -o "$DIR/u.seismo" --probe "usdt:$TARGET:seismo_test:tick" \
+  -- "$TARGET" usdt 7 2>/dev/null
+check "--probe usdt exits 0" test $? -eq 0
+"$CLI" info --json "$DIR/u.seismo" >"$DIR/u.json"
+check "--probe usdt: 7 hits" test "$(json "$DIR/u.json" 'd["event_types"]["usdt:seismo_test:tick"]')" = 7
+
+"$CLI" record -b ebpf --aggregate -o "$DIR/a.seismo" -- "$TARGET" syscalls 50 2>/dev/null
+check "--aggregate exits 0" test $? -eq 0
+"$CLI" info --json "$DIR/a.seismo" >"$DIR/a.json"
+check "--aggregate records no events" test "$(json "$DIR/a.json" 'd["events"]')" = 0
+
+err=$("$CLI" record -b ebpf -o "$DIR/b.seismo" --probe "uprobe:$TARGET:no_such_symbol" \
+  -- "$TARGET" uprobe 1 2>&1 >/dev/null)
+rc=$?
+check "a bad probe fails with 1" test $rc -eq 1
+check "the error names the probe" grep -q "uprobe:$TARGET:no_such_symbol" <<<"$err"
+
+# The program ids a running recorder holds, from its fds.
+prog_ids() {
+  local pid=$1 fd
+  for fd in /proc/"$pid"/fd/*; do
+    [[ $(readlink "$fd" 2>/dev/null) == anon_inode:bpf-prog ]] || continue
+    awk '/^prog_id:/ { print $2 }' /proc/"$pid"/fdinfo/"${fd##*/}" 2>/dev/null
+  done | sort -u
+}
+
+for sig in INT TERM; do
+  rm -f "$DIR/sig.seismo"
+  "$CLI" record -b ebpf -a -o "$DIR/sig.seismo" 2>/dev/null &
+  pid=$!
+  ids=
+  for _ in $(seq 100); do
+    ids=$(prog_ids "$pid")
+    [[ $(wc -w <<<"$ids") -ge 5 ]] && break
+    sleep 0.1
+  done
+  check "SIG$sig: the recorder loaded its programs" test -n "$ids"
+  sleep 0.3
+  kill -"$sig" "$pid"
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    not_ok "SIG$sig: the recorder stops within 10 s"
+    kill -KILL "$pid"
+  else
+    ok "SIG$sig: the recorder stops within 10 s"
+  fi
+  wait "$pid"
+  rc=$?
+  check "SIG$sig: the recorder exits normally (rc $rc)" test $rc -lt 128
+  check "SIG$sig: the trace was written" opens "$DIR/sig.seismo"
+  left=
+  for id in $ids; do
+    "$BPFTOOL" prog show id "$id" >/dev/null 2>&1 && left="$left $id"
+  done
+  check "SIG$sig: none of its programs is still loaded (bpftool prog show id)${left:+:$left}" \
+    test -z "$left"
+done
+
+echo "1..$n"

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-test"
+
+/*
+ * A process with a known syscall footprint, for recording tests and benchmarks:
+ *   seismo-ftrace-workload [--wait-stdin] [--writes N] [--getpids N] [--fd FD] [--exec]
+ *                          [--sleep S] [--time]
+ * optionally waits for a byte on stdin (so a recorder can attach first), writes N single bytes to /dev/null on descriptor FD (default 77, so its writes stand out), makes
+ * N raw getpid calls (no libc caching), optionally runs /bin/true through fork+exec, optionally
+ * sleeps, and with --time prints the loop's duration in ns on stderr. No other output.
+ */
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long
+arg_value (int    argc,
+           char **argv,
+           int   *i)
+{
+  if (*i + 1 >= argc)
+    {
+      fprintf (stderr, "seismo-ftrace-workload: %s needs a value\n", argv[*i]);
+      exit (2);
+    }
+  return strtol (argv[++*i], NULL, 10);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  long writes = 0, getpids = 0, fd = 77, sleep_s = 0;
+  int do_exec = 0, do_time = 0, wait_stdin = 0, null_fd;
+  struct timespec t0, t1;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--writes") == 0)
+        writes = arg_value (argc, argv, &i);
+      else if (strcmp (argv[i], "--getpids") == 0)
+        getpids = arg_value (argc, argv, &i);
+      else if (strcmp (argv[i], "--fd") == 0)
+        fd = arg_value (argc, argv, &i);
+      else if (strcmp (argv[i], "--sleep") == 0)
+        sleep_s = arg_value (argc, argv, &i);
+      else if (strcmp (argv[i], "--wait-stdin") == 0)
+        wait_stdin = 1;
+      else if (strcmp (argv[i], "--exec") == 0)
+        do_exec = 1;
+      else if (strcmp (argv[i], "--time") == 0)
+        do_time = 1;
+      else
+        {
+          fprintf (stderr, "seismo-ftrace-workload: unknown argument %s\n", argv[i]);
+          return 2;
+        }
+    }
+
+  null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null_fd < 0 || dup2 (null_fd, fd) < 0)
+    {
+      perror ("seismo-ftrace-workload: /dev/null");
+      return 1;
+    }
+
+  if (wait_stdin)
+    {
+      char go;
+
+      if (read (0, &go, 1) != 1)
+        return 1;
+    }
+
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  for (long i = 0; i < writes; i++)
+    if (write (fd, "x", 1) != 1)
+      return 1;
+  for (long i = 0; i < getpids; i++)
+    syscall (SYS_getpid);
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+
+  if (do_exec)
+    {
+      pid_t pid = fork ();
+      int status;
+
+      if (pid == 0)
+        {
+          execl ("/bin/true", "true", (char *) NULL);
+          _exit (127);
+        }
+      if (pid < 0 || waitpid (pid, &status, 0) != pid)
+        return 1;
+    }
+  if (sleep_s > 0)
+    sleep (sleep_s);
+  if (do_time)
+    fprintf (stderr, "%lld\n", (long long) (t1.tv_sec - t0.tv_sec) * 1000000000LL +
+                               (t1.tv_nsec - t0.tv_nsec));
+  return 0;
+}

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-test"
+
+/*
+ * Real recordings with the ftrace backend (root and tracefs; skipped with the backend's reason
+ * otherwise): a workload with a known number of write and getpid calls, launched or attached to,
+ * must show exactly those syscalls; the private instance must be gone afterwards, also when the
+ * recorder is stopped by SIGTERM, and a killed recorder's instance is removed by the next run.
+ */
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "seismo-backend.h"
+#include "seismo-error.h"
+#include "seismo-ftrace-private.h"
+#include "seismo-importer.h"
+#include "seismo-test-util.h"
+#include "seismo-varint.h"
+
+#define INSTANCES "/sys/kernel/tracing/instances"
+
+static const SeismoBackend *ftrace;
+
+static gboolean
+ready (void)
+{
+  g_autofree char *why = NULL;
+
+  if (ftrace == NULL || !ftrace->available (&why))
+    {
+      g_autofree char *msg = g_strdup_printf ("ftrace cannot record here: %s",
+                                              why ? why : "backend not built");
+
+      g_test_skip (msg);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Whether an instance of the process pid (seismo-<pid> or seismo-<pid>-<n>) exists. */
+static gboolean
+instance_of (pid_t pid)
+{
+  g_autoptr(GDir) dir = g_dir_open (INSTANCES, 0, NULL);
+  g_autofree char *name = g_strdup_printf ("seismo-%d", (int) pid);
+  g_autofree char *prefix = g_strdup_printf ("seismo-%d-", (int) pid);
+  const char *entry;
+
+  while (dir && (entry = g_dir_read_name (dir)))
+    if (g_str_equal (entry, name) || g_str_has_prefix (entry, prefix))
+      return TRUE;
+  return FALSE;
+}
+
+typedef struct {
+  guint64 writes;     /* write(77, …) */
+  guint64 getpids;
+  guint64 other;
+} Counts;
+
+/* Counts the workload's syscalls from the model's syscall spans. */
+static Counts
+count_syscalls (SeismoTrace *trace)
+{
+  Counts c = { 0 };
+  gsize n;
+  const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const char *name = seismo_trace_get_syscall_name (trace, spans[i].syscall);
+      SeismoTaskId task = seismo_trace_get_tasks (trace)[spans[i].enter];
+      const char *comm = seismo_trace_task_comm_at (trace, task,
+                                                    seismo_trace_event_time (trace, spans[i].enter));
+      SeismoValue v;
+
+      if (g_strcmp0 (comm, "seismo-ftrace-w") != 0)
+        continue;
+      if (g_strcmp0 (name, "getpid") == 0 || g_strcmp0 (name, "write") == 0)
+        g_assert_cmpuint (spans[i].exit, !=, SEISMO_NO_EVENT);
+      if (g_strcmp0 (name, "getpid") == 0)
+        c.getpids++;
+      else if (g_strcmp0 (name, "write") == 0)
+        {
+          guint64 fd = 0;
+
+          /* raw_syscalls: args[0]; syscalls:sys_enter_write: fd. */
+          if (seismo_trace_event_field_by_name (trace, spans[i].enter, "args", &v))
+            g_assert_nonnull (seismo_varint_get (v.data, v.data + v.len, &fd));
+          else if (seismo_trace_event_field_by_name (trace, spans[i].enter, "fd", &v))
+            fd = v.type == SEISMO_FIELD_INT ? (guint64) v.i : v.u;
+          if (fd == 77)
+            c.writes++;
+        }
+      else
+        c.other++;
+    }
+  return c;
+}
+
+static SeismoTrace *
+record (SeismoRecordOptions *options,
+        SeismoRecordControl *ctl,
+        GError             **error)
+{
+  SeismoTraceBuilder *builder = seismo_trace_builder_new ();
+
+  if (!ftrace->record (options, builder, ctl, error))
+    {
+      seismo_trace_builder_free (builder);
+      return NULL;
+    }
+  return seismo_trace_builder_finish (builder);
+}
+
+static void
+test_list_events (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  gboolean saw_switch = FALSE, saw_enter = FALSE;
+
+  if (!ready ())
+    return;
+  events = ftrace->list_events (&error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (events->len, >, 10);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const char *line = g_ptr_array_index (events, i);
+
+      saw_switch |= g_str_has_prefix (line, "sched:sched_switch  prev_comm:string prev_pid:int");
+      saw_enter |= g_str_equal (line, "raw_syscalls:sys_enter  id:uint(syscall) args:uint[](hex)");
+    }
+  g_assert_true (saw_switch);
+  g_assert_true (saw_enter);
+}
+
+static void
+test_resolve (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) tps = NULL;
+  const char *const one[] = { "sched:sched_switch", "sched/sched_switch", NULL };
+  const char *const glob[] = { "irq:irq_handler_*", NULL };
+  const char *const bad[] = { "sched:sched_switch", "nosuchsystem:*", NULL };
+
+  if (!ready ())
+    return;
+  tps = seismo_ftrace_resolve_events (one, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tps->len, ==, 1);
+  g_clear_pointer (&tps, g_ptr_array_unref);
+
+  tps = seismo_ftrace_resolve_events (glob, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tps->len, ==, 2);
+  g_clear_pointer (&tps, g_ptr_array_unref);
+
+  tps = seismo_ftrace_resolve_events (bad, &error);
+  g_assert_null (tps);
+  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "nosuchsystem:*"));
+}
+
+static void
+run_command_test (char **events,
+                  guint  writes,
+                  guint  getpids)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autofree char *w = g_strdup_printf ("%u", writes);
+  g_autofree char *g = g_strdup_printf ("%u", getpids);
+  char *argv[] = { (char *) SEISMO_FTRACE_WORKLOAD, "--writes", w, "--getpids", g, NULL };
+  SeismoRecordOptions options = { .events = events, .argv = argv, .kill_on_stop = TRUE };
+  SeismoRecordControl ctl = { 0 };
+  Counts c;
+
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ctl.exit_status, ==, 0);
+  g_assert_false (instance_of (getpid ()));
+
+  c = count_syscalls (trace);
+  g_test_message ("%u writes, %u getpids: model has %" G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT
+                  " (%" G_GUINT64_FORMAT " other syscalls), %" G_GUINT64_FORMAT " lost",
+                  writes, getpids, c.writes, c.getpids, c.other,
+                  seismo_trace_get_n_lost_events (trace));
+  g_assert_cmpuint (seismo_trace_get_n_lost_events (trace), ==, 0);
+  g_assert_cmpuint (c.writes, ==, writes);
+  g_assert_cmpuint (c.getpids, ==, getpids);
+  g_assert_cmpuint (ctl.events, ==, seismo_trace_get_n_events (trace));
+  g_assert_cmpstr (seismo_trace_get_metadata (trace, SEISMO_META_SOURCE), ==, "ftrace");
+  g_assert_cmpstr (seismo_trace_get_metadata (trace, SEISMO_META_CLOCK), ==, "mono");
+}
+
+static void
+test_command_raw_syscalls (void)
+{
+  char *events[] = { "raw_syscalls:*", "sched:*", NULL };
+
+  if (!ready ())
+    return;
+  run_command_test (events, 2000, 1500);
+}
+
+static void
+test_command_syscall_events (void)
+{
+  char *events[] = { "syscalls:sys_enter_write", "syscalls:sys_exit_write",
+                     "syscalls:sys_enter_getpid", "syscalls:sys_exit_getpid",
+                     "sched:sched_process_exec", NULL };
+
+  if (!ready ())
+    return;
+  run_command_test (events, 700, 300);
+}
+
+static void
+test_command_default_events (void)
+{
+  if (!ready ())
+    return;
+  run_command_test (NULL, 100, 100);
+}
+
+static void
+test_command_missing (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  char *argv[] = { "/nonexistent/seismo-no-such-program", NULL };
+  SeismoRecordOptions options = { .argv = argv };
+  SeismoRecordControl ctl = { 0 };
+
+  if (!ready ())
+    return;
+  trace = record (&options, &ctl, &error);
+  g_assert_null (trace);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "seismo-no-such-program"));
+  g_assert_false (instance_of (getpid ()));
+}
+
+typedef struct {
+  SeismoRecordOptions  options;
+  SeismoRecordControl  ctl;
+  SeismoTrace         *trace;
+  GError              *error;
+} Job;
+
+static gpointer
+record_thread (gpointer data)
+{
+  Job *job = data;
+
+  job->trace = record (&job->options, &job->ctl, &job->error);
+  return NULL;
+}
+
+static gboolean
+wait_for (gboolean (*cond) (pid_t),
+          pid_t      pid,
+          gboolean   want,
+          guint      ms)
+{
+  for (guint i = 0; i < ms / 10; i++)
+    {
+      if (cond (pid) == want)
+        return TRUE;
+      g_usleep (10000);
+    }
+  return cond (pid) == want;
+}
+
+static void
+test_attach_pid (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *argv[] = { (char *) SEISMO_FTRACE_WORKLOAD, "--wait-stdin", "--writes", "1234",
+                   "--getpids", "321", NULL };
+  char *events[] = { "raw_syscalls:*", NULL };
+  GPid pid;
+  int in_fd, status;
+  Job job = { .options = { .events = events, .children = TRUE } };
+  GThread *thread;
+  Counts c;
+
+  if (!ready ())
+    return;
+  g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                            &in_fd, NULL, NULL, &error);
+  g_assert_no_error (error);
+  job.options.pid = pid;
+  thread = g_thread_new ("record", record_thread, &job);
+
+  /* Release the workload once the recorder's instance is there and tracing. */
+  g_assert_true (wait_for (instance_of, getpid (), TRUE, 10000));
+  g_usleep (200000);
+  g_assert_cmpint (write (in_fd, "g", 1), ==, 1);
+  close (in_fd);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+
+  /* The recorder stops by itself once the process is gone. */
+  g_thread_join (thread);
+  g_assert_no_error (job.error);
+  g_assert_false (instance_of (getpid ()));
+  c = count_syscalls (job.trace);
+  g_assert_cmpuint (c.writes, ==, 1234);
+  g_assert_cmpuint (c.getpids, ==, 321);
+  g_assert_cmpuint (seismo_trace_get_n_lost_events (job.trace), ==, 0);
+  g_clear_object (&job.trace);
+}
+
+static void
+test_system_wide_duration (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  char *events[] = { "sched:sched_switch", "sched:sched_wakeup", NULL };
+  SeismoRecordOptions options = { .events = events, .system_wide = TRUE, .duration_s = 0.3 };
+  SeismoRecordControl ctl = { 0 };
+  gint64 start = g_get_monotonic_time ();
+
+  if (!ready ())
+    return;
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 300000);
+  g_assert_cmpuint (seismo_trace_get_n_events (trace), >, 0);
+  g_assert_nonnull (seismo_trace_find_event_type (trace, "sched:sched_switch"));
+  g_assert_false (instance_of (getpid ()));
+}
+
+static gboolean
+process_gone (pid_t pid)
+{
+  return kill (pid, 0) < 0 && errno == ESRCH;
+}
+
+static void
+own_group (gpointer data)
+{
+  setpgid (0, 0);
+}
+
+/*
+ * Starts `seismo-cli record` on a sleeping workload and waits until it is tracing. The CLI leads
+ * its own process group, so the whole of it can be killed (output not inherited: a left-over
+ * workload must not hold the test's stdout).
+ */
+static GPid
+start_cli (const char *out)
+{
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("SEISMO_CLI");
+  const char *argv[] = { cli, "record", "-b", "ftrace", "-e", "raw_syscalls:*", "-o", out, "--",
+                         SEISMO_FTRACE_WORKLOAD, "--writes", "10", "--sleep", "30", NULL };
+  GPid pid;
+
+  g_assert_nonnull (cli);
+  g_spawn_async (NULL, (char **) argv, NULL,
+                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                 own_group, NULL, &pid, &error);
+  g_assert_no_error (error);
+  g_assert_true (wait_for (instance_of, pid, TRUE, 10000));
+  g_usleep (300000);
+  return pid;
+}
+
+static void
+test_cli_sigterm (void)
+{
+  g_autofree char *out = seismo_test_temp_path ("sigterm.seismo");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  GPid pid;
+  int status;
+
+  if (!ready ())
+    return;
+  pid = start_cli (out);
+  kill (pid, SIGTERM);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_false (instance_of (pid));
+
+  /* Stopped cleanly: what was recorded is saved (the workload was killed on the way out). */
+  trace = seismo_trace_open (out, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_syscalls (trace).writes, ==, 10);
+}
+
+static void
+test_stale_instance (void)
+{
+  g_autofree char *out = seismo_test_temp_path ("killed.seismo");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  char *events[] = { "sched:sched_switch", NULL };
+  SeismoRecordOptions options = { .events = events, .system_wide = TRUE, .duration_s = 0.05 };
+  SeismoRecordControl ctl = { 0 };
+  GPid pid;
+  int status;
+
+  if (!ready ())
+    return;
+  pid = start_cli (out);
+  /* SIGKILL leaves no chance to clean up: the instance stays behind... */
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (wait_for (process_gone, pid, TRUE, 2000));
+  kill (-pid, SIGKILL);
+  /* Unless a recorder running elsewhere on the machine got to it first. */
+  if (!instance_of (pid))
+    g_test_message ("another recorder already removed seismo-%d", (int) pid);
+
+  /* ...until the next recording, which removes instances of dead recorders first. */
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+  g_assert_false (instance_of (pid));
+  g_assert_false (instance_of (getpid ()));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  seismo_backends_init ();
+  ftrace = seismo_backend_lookup ("ftrace");
+
+  g_test_add_func ("/ftrace/list-events", test_list_events);
+  g_test_add_func ("/ftrace/resolve-events", test_resolve);
+  g_test_add_func ("/ftrace/command/raw-syscalls", test_command_raw_syscalls);
+  g_test_add_func ("/ftrace/command/syscall-events", test_command_syscall_events);
+  g_test_add_func ("/ftrace/command/default-events", test_command_default_events);
+  g_test_add_func ("/ftrace/command/missing", test_command_missing);
+  g_test_add_func ("/ftrace/attach-pid", test_attach_pid);
+  g_test_add_func ("/ftrace/system-wide-duration", test_system_wide_duration);
+  g_test_add_func ("/ftrace/cli-sigterm", test_cli_sigterm);
+  g_test_add_func ("/ftrace/stale-instance", test_stale_instance);
+  return g_test_run ();
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-ptrace-child"
+
+/*
+ * The program the ptrace tests and benchmark trace. Plain libc, no GLib: every syscall it makes
+ * is one the test expects.
+ *
+ *   sequence      writes, a failing open, a fork+exec of true, a signal; exits 3
+ *   writes N      N write(2) of 7 bytes to /dev/null (the benchmark's workload)
+ *   sleeper       writes "ready\n", then a heartbeat byte every 10 ms, forever, to stderr
+ *   threads       two threads write 5 times each to /dev/null
+ */
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Known to the tests: keep in sync with test-ptrace.c. */
+#define SEQ_WRITES        3
+#define SEQ_MISSING_PATH  "/nonexistent/seismo-ptrace-test"
+#define SEQ_EXIT_CODE     3
+
+static volatile sig_atomic_t got_signal;
+
+static void
+on_usr1 (int sig)
+{
+  got_signal = sig;
+}
+
+static int
+run_sequence (void)
+{
+  int fd = open ("/dev/null", O_WRONLY);
+  char line[16];
+  char long_line[100];
+  struct sigaction sa;
+  pid_t pid;
+  int status;
+
+  if (fd < 0)
+    return 1;
+  for (int i = 0; i < SEQ_WRITES; i++)
+    {
+      snprintf (line, sizeof line, "seismo-%d\n", i);
+      if (write (fd, line, strlen (line)) < 0)
+        return 1;
+    }
+  /* Longer than the recorded 32 bytes: stored cut, with the marker. */
+  memset (long_line, 'x', sizeof long_line);
+  if (write (fd, long_line, sizeof long_line) < 0)
+    return 1;
+  close (fd);
+
+  if (open (SEQ_MISSING_PATH, O_RDONLY) >= 0)
+    return 1;
+
+  pid = fork ();
+  if (pid == 0)
+    {
+      execl ("/bin/true", "true", (char *) NULL);
+      _exit (127);
+    }
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    return 1;
+
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_usr1;
+  sigaction (SIGUSR1, &sa, NULL);
+  kill (getpid (), SIGUSR1);
+  return got_signal == SIGUSR1 ? SEQ_EXIT_CODE : 1;
+}
+
+static int
+run_writes (long n)
+{
+  int fd = open ("/dev/null", O_WRONLY);
+
+  if (fd < 0)
+    return 1;
+  for (long i = 0; i < n; i++)
+    if (write (fd, "seismo\n", 7) != 7)
+      return 1;
+  return 0;
+}
+
+static int
+run_sleeper (void)
+{
+  struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+  if (write (STDERR_FILENO, "ready\n", 6) != 6)
+    return 1;
+  for (;;)
+    {
+      nanosleep (&ts, NULL);
+      if (write (STDERR_FILENO, ".", 1) != 1)
+        return 1;
+    }
+}
+
+static void *
+thread_main (void *data)
+{
+  int fd = open ("/dev/null", O_WRONLY);
+
+  for (int i = 0; i < 5; i++)
+    if (write (fd, "thread\n", 7) != 7)
+      break;
+  close (fd);
+  return NULL;
+}
+
+static int
+run_threads (void)
+{
+  pthread_t threads[2];
+
+  for (int i = 0; i < 2; i++)
+    if (pthread_create (&threads[i], NULL, thread_main, NULL) != 0)
+      return 1;
+  for (int i = 0; i < 2; i++)
+    pthread_join (threads[i], NULL);
+  return 0;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  if (argc >= 2 && strcmp (argv[1], "sequence") == 0)
+    return run_sequence ();
+  if (argc >= 3 && strcmp (argv[1], "writes") == 0)
+    return run_writes (atol (argv[2]));
+  if (argc >= 2 && strcmp (argv[1], "sleeper") == 0)
+    return run_sleeper ();
+  if (argc >= 2 && strcmp (argv[1], "threads") == 0)
+    return run_threads ();
+  fprintf (stderr, "usage: %s sequence | writes N | sleeper | threads\n", argv[0]);
+  return 2;
+}

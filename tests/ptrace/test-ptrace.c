@@ -1,0 +1,767 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-test-ptrace"
+
+/*
+ * Real recordings with the ptrace backend of seismo-ptrace-child, whose syscalls are known: the
+ * decoded arguments, errno names, process events, the syscall filter (with and without the
+ * seccomp prefilter), attaching and detaching, and stopping.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "seismo-backend.h"
+#include "seismo-error.h"
+#include "seismo-syscalls.h"
+#include "seismo-trace-builder.h"
+
+/* Known to seismo-ptrace-child.c. */
+#define SEQ_WRITES        3
+#define SEQ_MISSING_PATH  "/nonexistent/seismo-ptrace-test"
+#define SEQ_EXIT_CODE     3
+
+static const SeismoBackend *backend;
+
+static gboolean
+can_trace (void)
+{
+  g_autofree char *why = NULL;
+
+  if (backend == NULL)
+    {
+      g_test_skip ("the ptrace backend is not in this build");
+      return FALSE;
+    }
+  if (!backend->available (&why))
+    {
+      g_test_skip (why);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static SeismoTrace *
+record (const SeismoRecordOptions *options,
+        SeismoRecordControl       *ctl,
+        GError                   **error)
+{
+  SeismoTraceBuilder *builder = seismo_trace_builder_new ();
+
+  if (!backend->record (options, builder, ctl, error))
+    {
+      seismo_trace_builder_free (builder);
+      return NULL;
+    }
+  return seismo_trace_builder_finish (builder);
+}
+
+static SeismoTrace *
+record_child (const char          *mode,
+              const char          *arg,
+              const char *const   *syscalls,
+              gboolean             kill_on_stop,
+              SeismoRecordControl *ctl)
+{
+  char *argv[] = { (char *) SEISMO_PTRACE_CHILD, (char *) mode, (char *) arg, NULL };
+  SeismoRecordOptions options = { 0 };
+  g_autoptr(GError) error = NULL;
+  SeismoTrace *trace;
+
+  options.argv = argv;
+  options.syscalls = (char **) syscalls;
+  options.kill_on_stop = kill_on_stop;
+  trace = record (&options, ctl, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace;
+}
+
+/* Events of one type (and of one tid unless 0), in time order. */
+static GArray *
+find_events (SeismoTrace *trace,
+             const char  *full_name,
+             gint32       tid)
+{
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (SeismoEventId));
+  gsize n = seismo_trace_get_n_events (trace);
+
+  for (SeismoEventId e = 0; e < n; e++)
+    {
+      const SeismoEventType *type = seismo_trace_event_type (trace, e);
+
+      if (g_str_equal (type->full_name, full_name)
+          && (tid == 0 || seismo_trace_event_task (trace, e)->tid == tid))
+        g_array_append_val (found, e);
+    }
+  return found;
+}
+
+static gint64
+field_int (SeismoTrace  *trace,
+           SeismoEventId event,
+           const char   *name)
+{
+  SeismoValue v;
+
+  g_assert_true (seismo_trace_event_field_by_name (trace, event, name, &v));
+  return v.type == SEISMO_FIELD_INT ? v.i : (gint64) v.u;
+}
+
+static const char *
+field_str (SeismoTrace  *trace,
+           SeismoEventId event,
+           const char   *name)
+{
+  SeismoValue v;
+
+  g_assert_true (seismo_trace_event_field_by_name (trace, event, name, &v));
+  g_assert_cmpint (v.type, ==, SEISMO_FIELD_STRING);
+  return v.str;
+}
+
+/* The exit event paired with an enter event by the data layer. */
+static SeismoEventId
+exit_of (SeismoTrace  *trace,
+         SeismoEventId enter)
+{
+  gsize n;
+  const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n);
+
+  for (gsize i = 0; i < n; i++)
+    if (spans[i].enter == enter)
+      return spans[i].exit;
+  g_assert_not_reached ();
+}
+
+/* The pid of the process that exec'd into the child with this mode. */
+static gint32
+child_pid (SeismoTrace *trace,
+           const char  *mode)
+{
+  g_autoptr(GArray) execs = find_events (trace, "sched:sched_process_exec", 0);
+  g_autofree char *needle = g_strdup_printf ("\"%s\"", mode);
+
+  for (guint i = 0; i < execs->len; i++)
+    {
+      SeismoEventId e = g_array_index (execs, SeismoEventId, i);
+
+      if (strstr (field_str (trace, e, "argv"), needle))
+        return (gint32) field_int (trace, e, "pid");
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_sequence (void)
+{
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) opens = NULL;
+  g_autoptr(GArray) writes = NULL;
+  g_autoptr(GArray) forks = NULL;
+  g_autoptr(GArray) signals = NULL;
+  g_autoptr(GArray) kills = NULL;
+  gint32 pid, child = -1;
+  SeismoEventId fork_event;
+  gint64 null_fd = -1;
+  gboolean saw_missing = FALSE, saw_usr1 = FALSE, child_exec = FALSE, child_exit = FALSE;
+  gboolean main_exit = FALSE;
+
+  if (!can_trace ())
+    return;
+  trace = record_child ("sequence", NULL, NULL, TRUE, &ctl);
+  g_assert_true (WIFEXITED (ctl.exit_status));
+  g_assert_cmpint (WEXITSTATUS (ctl.exit_status), ==, SEQ_EXIT_CODE);
+  g_assert_cmpstr (seismo_trace_get_metadata (trace, SEISMO_META_SOURCE), ==, "ptrace");
+  g_assert_cmpstr (seismo_trace_get_metadata (trace, SEISMO_META_CLOCK), ==, "mono");
+  pid = child_pid (trace, "sequence");
+
+  /* open("/dev/null") and the failing open of a known path. */
+  opens = find_events (trace, "syscalls:sys_enter_openat", pid);
+  for (guint i = 0; i < opens->len; i++)
+    {
+      SeismoEventId e = g_array_index (opens, SeismoEventId, i);
+      const char *filename = field_str (trace, e, "filename");
+      SeismoEventId x = exit_of (trace, e);
+
+      g_assert_cmpuint (x, !=, SEISMO_NO_EVENT);
+      if (g_str_equal (filename, "/dev/null"))
+        null_fd = field_int (trace, x, "ret");
+      if (g_str_equal (filename, SEQ_MISSING_PATH))
+        {
+          g_autofree char *text = seismo_trace_event_format (trace, x);
+
+          g_assert_cmpint (field_int (trace, e, "dfd"), ==, -100);
+          g_assert_cmpint (field_int (trace, e, "flags"), ==, 0);
+          g_assert_cmpint (field_int (trace, x, "ret"), ==, -ENOENT);
+          g_assert_cmpstr (seismo_errno_name ((int) -field_int (trace, x, "ret")), ==, "ENOENT");
+          g_assert_nonnull (strstr (text, "ENOENT"));
+          saw_missing = TRUE;
+        }
+    }
+  g_assert_true (saw_missing);
+  g_assert_cmpint (null_fd, >=, 0);
+
+  /* The writes, their data (escaped as strace does) and what they returned. */
+  writes = find_events (trace, "syscalls:sys_enter_write", pid);
+  g_assert_cmpuint (writes->len, ==, SEQ_WRITES + 1);
+  for (guint i = 0; i < writes->len; i++)
+    {
+      SeismoEventId e = g_array_index (writes, SeismoEventId, i);
+      g_autofree char *want = i < SEQ_WRITES ? g_strdup_printf ("seismo-%u\\n", i)
+                                             : g_strnfill (32, 'x');
+      gint64 count = i < SEQ_WRITES ? 9 : 100;
+
+      if (i == SEQ_WRITES)
+        {
+          char *cut = g_strconcat (want, SEISMO_FIELD_FLAG_TRUNCATED_MARKER, NULL);
+
+          g_free (want);
+          want = cut;
+        }
+      g_assert_cmpint (field_int (trace, e, "fd"), ==, null_fd);
+      g_assert_cmpstr (field_str (trace, e, "buf"), ==, want);
+      g_assert_cmpint (field_int (trace, e, "count"), ==, count);
+      g_assert_cmpint (field_int (trace, exit_of (trace, e), "ret"), ==, count);
+    }
+
+  /* The fork, its child's exec of true, the child's exit. */
+  forks = find_events (trace, "sched:sched_process_fork", pid);
+  g_assert_cmpuint (forks->len, ==, 1);
+  fork_event = g_array_index (forks, SeismoEventId, 0);
+  child = (gint32) field_int (trace, fork_event, "child_pid");
+  g_assert_cmpint (field_int (trace, fork_event, "parent_pid"), ==, pid);
+  {
+    g_autoptr(GArray) execs = find_events (trace, "sched:sched_process_exec", child);
+    g_autoptr(GArray) exits = find_events (trace, "sched:sched_process_exit", child);
+    g_autoptr(GArray) enters = find_events (trace, "syscalls:sys_enter_execve", child);
+    const SeismoTask *task = seismo_trace_event_task (trace,
+                                                      g_array_index (enters, SeismoEventId, 0));
+
+    g_assert_cmpuint (execs->len, ==, 1);
+    g_assert_cmpstr (field_str (trace, g_array_index (execs, SeismoEventId, 0), "filename"), ==,
+                     "/bin/true");
+    g_assert_cmpstr (field_str (trace, g_array_index (execs, SeismoEventId, 0), "argv"), ==,
+                     "[\"true\"]");
+    child_exec = TRUE;
+    g_assert_cmpuint (exits->len, ==, 1);
+    g_assert_cmpint (field_int (trace, g_array_index (exits, SeismoEventId, 0), "exit_code"), ==,
+                     0);
+    child_exit = TRUE;
+    g_assert_cmpint (task->pid, ==, child);
+    g_assert_cmpint (task->ppid, ==, pid);
+    g_assert_cmpstr (seismo_trace_get_string (trace, task->comm), ==, "true");
+  }
+  g_assert_true (child_exec && child_exit);
+
+  /* kill(getpid(), SIGUSR1), then its delivery. */
+  kills = find_events (trace, "syscalls:sys_enter_kill", pid);
+  g_assert_cmpuint (kills->len, ==, 1);
+  g_assert_cmpint (field_int (trace, g_array_index (kills, SeismoEventId, 0), "pid"), ==, pid);
+  g_assert_cmpint (field_int (trace, g_array_index (kills, SeismoEventId, 0), "sig"), ==, SIGUSR1);
+  signals = find_events (trace, "signal:signal_deliver", pid);
+  for (guint i = 0; i < signals->len; i++)
+    saw_usr1 |= field_int (trace, g_array_index (signals, SeismoEventId, i), "sig") == SIGUSR1;
+  g_assert_true (saw_usr1);
+
+  {
+    g_autoptr(GArray) exits = find_events (trace, "sched:sched_process_exit", pid);
+
+    g_assert_cmpuint (exits->len, ==, 1);
+    g_assert_cmpint (field_int (trace, g_array_index (exits, SeismoEventId, 0), "exit_code"), ==,
+                     SEQ_EXIT_CODE);
+    main_exit = TRUE;
+  }
+  g_assert_true (main_exit);
+}
+
+/* An i386 program: compat syscall numbers and 32-bit registers. */
+static void
+test_i386 (void)
+{
+  char *argv[] = { (char *) SEISMO_PTRACE_CHILD32, NULL };
+  SeismoRecordOptions options = { 0 };
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) opens = NULL;
+  g_autoptr(GArray) writes = NULL;
+  SeismoEventId missing;
+
+  if (!can_trace ())
+    return;
+  if (!*SEISMO_PTRACE_CHILD32)
+    {
+      g_test_skip ("the compiler cannot build i386 programs (-m32)");
+      return;
+    }
+  options.argv = argv;
+  options.kill_on_stop = TRUE;
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (WEXITSTATUS (ctl.exit_status), ==, 3);
+
+  /* i386 has open(2) where x86_64 programs use openat(2). */
+  opens = find_events (trace, "syscalls:sys_enter_open", 0);
+  g_assert_cmpuint (opens->len, ==, 2);
+  g_assert_cmpstr (field_str (trace, g_array_index (opens, SeismoEventId, 0), "filename"), ==,
+                   "/dev/null");
+  g_assert_cmpint (field_int (trace, g_array_index (opens, SeismoEventId, 0), "flags"), ==, 1);
+  missing = g_array_index (opens, SeismoEventId, 1);
+  g_assert_cmpstr (field_str (trace, missing, "filename"), ==, "/nonexistent/seismo-i386");
+  g_assert_cmpint (field_int (trace, exit_of (trace, missing), "ret"), ==, -ENOENT);
+  writes = find_events (trace, "syscalls:sys_enter_write", 0);
+  g_assert_cmpuint (writes->len, ==, 1);
+  g_assert_cmpstr (field_str (trace, g_array_index (writes, SeismoEventId, 0), "buf"), ==,
+                   "i386\\n");
+  g_assert_cmpint (field_int (trace, g_array_index (writes, SeismoEventId, 0), "count"), ==, 5);
+}
+
+static guint64
+stops_of (SeismoTrace *trace)
+{
+  const char *stops = seismo_trace_get_metadata (trace, "ptrace_stops");
+
+  g_assert_nonnull (stops);
+  return g_ascii_strtoull (stops, NULL, 10);
+}
+
+/* -e openat,%process: with the prefilter (killed on stop) or filtering in the tracer. */
+static void
+check_filtered (gboolean prefilter)
+{
+  static const char *const filter[] = { "openat", "%process", NULL };
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(SeismoTrace) trace = record_child ("sequence", NULL, filter, prefilter, &ctl);
+  gint32 pid = child_pid (trace, "sequence");
+  g_autoptr(GArray) writes = find_events (trace, "syscalls:sys_enter_write", 0);
+  g_autoptr(GArray) opens = find_events (trace, "syscalls:sys_enter_openat", pid);
+  g_autoptr(GArray) forks = find_events (trace, "sched:sched_process_fork", pid);
+  g_autoptr(GArray) kills = find_events (trace, "syscalls:sys_enter_kill", pid);
+  g_autoptr(GArray) closes = find_events (trace, "syscalls:sys_enter_close", 0);
+
+  g_assert_cmpint (WEXITSTATUS (ctl.exit_status), ==, SEQ_EXIT_CODE);
+  g_assert_cmpstr (seismo_trace_get_metadata (trace, "seccomp_prefilter"), ==,
+                   prefilter ? "yes" : "no");
+  g_assert_cmpuint (writes->len, ==, 0);
+  g_assert_cmpuint (closes->len, ==, 0);
+  g_assert_cmpuint (opens->len, >=, 2);
+  g_assert_cmpuint (forks->len, ==, 1);
+  g_assert_cmpuint (kills->len, ==, 1);
+}
+
+static void
+test_filter_prefilter (void)
+{
+  if (can_trace ())
+    check_filtered (TRUE);
+}
+
+static void
+test_filter_tracer (void)
+{
+  if (can_trace ())
+    check_filtered (FALSE);
+}
+
+/* With the prefilter, syscalls left out do not stop the tracee at all. */
+static void
+test_filter_no_stops (void)
+{
+  static const char *const no_write[] = { "!write", NULL };
+  static const char *const only_openat[] = { "openat", NULL };
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(SeismoTrace) filtered = NULL;
+  g_autoptr(SeismoTrace) negated = NULL;
+  g_autoptr(SeismoTrace) unfiltered = NULL;
+
+  if (!can_trace ())
+    return;
+  filtered = record_child ("writes", "20000", only_openat, TRUE, &ctl);
+  g_assert_cmpuint (stops_of (filtered), <, 200);
+  negated = record_child ("writes", "20000", no_write, TRUE, &ctl);
+  g_assert_cmpuint (stops_of (negated), <, 1000);
+  {
+    g_autoptr(GArray) writes = find_events (negated, "syscalls:sys_enter_write", 0);
+    g_autoptr(GArray) opens = find_events (negated, "syscalls:sys_enter_openat", 0);
+
+    g_assert_cmpuint (writes->len, ==, 0);
+    g_assert_cmpuint (opens->len, >, 0);
+  }
+  unfiltered = record_child ("writes", "20000", NULL, TRUE, &ctl);
+  g_assert_cmpuint (stops_of (unfiltered), >=, 40000);
+  {
+    g_autoptr(GArray) writes = find_events (unfiltered, "syscalls:sys_enter_write", 0);
+
+    g_assert_cmpuint (writes->len, ==, 20000);
+  }
+}
+
+static void
+test_bad_options (void)
+{
+  static const char *const unknown[] = { "openat", "nosuchsyscall", NULL };
+  static const char *const bad_class[] = { "%nosuchclass", NULL };
+  char *missing[] = { (char *) "/nonexistent/seismo-command", NULL };
+  SeismoRecordOptions options = { 0 };
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(GError) error = NULL;
+  SeismoTrace *trace;
+
+  if (!can_trace ())
+    return;
+  options.argv = missing;
+  trace = record (&options, &ctl, &error);
+  g_assert_null (trace);
+  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "/nonexistent/seismo-command"));
+  g_clear_error (&error);
+
+  {
+    char *argv[] = { (char *) SEISMO_PTRACE_CHILD, (char *) "sequence", NULL };
+
+    options.argv = argv;
+    options.syscalls = (char **) unknown;
+    trace = record (&options, &ctl, &error);
+    g_assert_null (trace);
+    g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "nosuchsyscall"));
+    g_clear_error (&error);
+
+    options.syscalls = (char **) bad_class;
+    trace = record (&options, &ctl, &error);
+    g_assert_null (trace);
+    g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+  }
+
+  /* Both a command and a pid. */
+  {
+    char *argv[] = { (char *) SEISMO_PTRACE_CHILD, (char *) "sequence", NULL };
+
+    options.syscalls = NULL;
+    options.argv = argv;
+    options.pid = getpid ();
+    trace = record (&options, &ctl, &error);
+    g_assert_null (trace);
+    g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+  }
+}
+
+static void
+test_threads (void)
+{
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) forks = NULL;
+  gint32 pid;
+
+  if (!can_trace ())
+    return;
+  trace = record_child ("threads", NULL, NULL, TRUE, &ctl);
+  pid = child_pid (trace, "threads");
+  forks = find_events (trace, "sched:sched_process_fork", pid);
+  g_assert_cmpuint (forks->len, ==, 2);
+  for (guint i = 0; i < forks->len; i++)
+    {
+      gint32 tid = (gint32) field_int (trace, g_array_index (forks, SeismoEventId, i), "child_pid");
+      g_autoptr(GArray) writes = find_events (trace, "syscalls:sys_enter_write", tid);
+      g_autoptr(GArray) exits = find_events (trace, "sched:sched_process_exit", tid);
+      const SeismoTask *task = seismo_trace_event_task (trace,
+                                                        g_array_index (writes, SeismoEventId, 0));
+
+      g_assert_cmpint (tid, !=, pid);
+      g_assert_cmpuint (writes->len, ==, 5);
+      g_assert_cmpuint (exits->len, ==, 1);
+      /* A thread of the process, not a process of its own. */
+      g_assert_cmpint (task->pid, ==, pid);
+    }
+}
+
+/* "State:" and "TracerPid:" of /proc/PID/status. */
+static void
+proc_status (GPid    pid,
+             char   *state,
+             gint64 *tracer)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", pid);
+  g_autofree char *text = NULL;
+  const char *p;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull ((p = strstr (text, "\nState:")));
+  *state = *(p + strspn (p + 7, " \t") + 7);
+  g_assert_nonnull ((p = strstr (text, "\nTracerPid:")));
+  *tracer = g_ascii_strtoll (p + strlen ("\nTracerPid:"), NULL, 10);
+}
+
+/* Reads what the sleeper wrote within timeout_ms; how many bytes. */
+static gsize
+read_heartbeat (int fd,
+                int timeout_ms)
+{
+  char buf[256];
+  gsize total = 0;
+  gint64 end = g_get_monotonic_time () + timeout_ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      GPollFD pfd = { fd, G_IO_IN, 0 };
+      gssize n;
+
+      if (g_poll (&pfd, 1, 20) <= 0)
+        continue;
+      if ((n = read (fd, buf, sizeof buf)) <= 0)
+        break;
+      total += (gsize) n;
+    }
+  return total;
+}
+
+static GPid
+spawn_sleeper (int *err_fd)
+{
+  char *argv[] = { (char *) SEISMO_PTRACE_CHILD, (char *) "sleeper", NULL };
+  g_autoptr(GError) error = NULL;
+  GPid pid;
+  char buf[8];
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                                           NULL, &pid, NULL, NULL, err_fd, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (read (*err_fd, buf, 6), ==, 6);
+  return pid;
+}
+
+static void
+stop_sleeper (GPid pid)
+{
+  int status;
+
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+}
+
+static void
+test_attach_detach (void)
+{
+  SeismoRecordOptions options = { 0 };
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) writes = NULL;
+  int err_fd;
+  GPid pid;
+  char state;
+  gint64 tracer;
+
+  if (!can_trace ())
+    return;
+  pid = spawn_sleeper (&err_fd);
+  options.pid = pid;
+  options.duration_s = 0.4;
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ctl.exit_status, ==, -1);
+  writes = find_events (trace, "syscalls:sys_enter_write", pid);
+  g_assert_cmpuint (writes->len, >=, 5);
+  g_assert_cmpstr (field_str (trace, g_array_index (writes, SeismoEventId, 0), "buf"), ==, ".");
+  g_assert_cmpint (g_ascii_strtoll (seismo_trace_get_metadata (trace, "attached_pid"), NULL, 10),
+                   ==, pid);
+
+  /* Detached: no tracer, not stopped, still beating. */
+  proc_status (pid, &state, &tracer);
+  g_assert_cmpint (tracer, ==, 0);
+  g_assert_true (state == 'S' || state == 'R');
+  g_assert_cmpuint (read_heartbeat (err_fd, 300), >, 5);
+  proc_status (pid, &state, &tracer);
+  g_assert_cmpint (tracer, ==, 0);
+  g_assert_true (state == 'S' || state == 'R');
+  stop_sleeper (pid);
+  close (err_fd);
+}
+
+/* --children: a shell's sleeper child is traced and detached too. */
+static void
+test_attach_children (void)
+{
+  g_autofree char *script = g_strdup_printf ("%s sleeper; true", SEISMO_PTRACE_CHILD);
+  char *argv[] = { (char *) "/bin/sh", (char *) "-c", script, NULL };
+  SeismoRecordOptions options = { 0 };
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) writes = NULL;
+  gint32 sleeper = -1;
+  int err_fd, status;
+  GPid shell;
+  char buf[8], state;
+  gint64 tracer;
+
+  if (!can_trace ())
+    return;
+  g_assert_true (g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                                           NULL, &shell, NULL, NULL, &err_fd, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (read (err_fd, buf, 6), ==, 6);
+  options.pid = shell;
+  options.children = TRUE;
+  options.duration_s = 0.3;
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+
+  writes = find_events (trace, "syscalls:sys_enter_write", 0);
+  g_assert_cmpuint (writes->len, >=, 5);
+  sleeper = seismo_trace_event_task (trace, g_array_index (writes, SeismoEventId, 0))->tid;
+  g_assert_cmpint (sleeper, !=, shell);
+  {
+    /* The shell itself is traced too: it sits in wait4. */
+    g_autoptr(GArray) shell_waits = find_events (trace, "syscalls:sys_enter_wait4", shell);
+
+    g_assert_cmpuint (shell_waits->len, ==, 1);
+  }
+  proc_status (sleeper, &state, &tracer);
+  g_assert_cmpint (tracer, ==, 0);
+  g_assert_true (state == 'S' || state == 'R');
+  proc_status (shell, &state, &tracer);
+  g_assert_cmpint (tracer, ==, 0);
+  g_assert_cmpuint (read_heartbeat (err_fd, 200), >, 3);
+  kill (sleeper, SIGKILL);
+  g_assert_cmpint (waitpid (shell, &status, 0), ==, shell);
+  close (err_fd);
+}
+
+typedef struct {
+  SeismoRecordControl *ctl;
+  gint64               set_at;
+} StopLater;
+
+static gpointer
+stop_later (gpointer data)
+{
+  StopLater *s = data;
+
+  g_usleep (300 * 1000);
+  s->set_at = g_get_monotonic_time ();
+  g_atomic_int_set (&s->ctl->stop, 1);
+  return NULL;
+}
+
+/* The sleeper, launched, stopped from another thread: killed or left running untraced. */
+static void
+check_stop (gboolean kill_on_stop)
+{
+  char *argv[] = { (char *) SEISMO_PTRACE_CHILD, (char *) "sleeper", NULL };
+  SeismoRecordOptions options = { 0 };
+  SeismoRecordControl ctl = { 0 };
+  StopLater later = { &ctl, 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  GThread *thread;
+  gint64 returned;
+  int saved_stderr = dup (STDERR_FILENO);
+  int null_fd = g_open ("/dev/null", O_WRONLY, 0);
+
+  /* Its heartbeat is noise in the test log. */
+  dup2 (null_fd, STDERR_FILENO);
+  options.argv = argv;
+  options.kill_on_stop = kill_on_stop;
+  thread = g_thread_new ("stop-later", stop_later, &later);
+  trace = record (&options, &ctl, &error);
+  returned = g_get_monotonic_time ();
+  dup2 (saved_stderr, STDERR_FILENO);
+  close (saved_stderr);
+  close (null_fd);
+  g_thread_join (thread);
+  g_assert_no_error (error);
+
+  /* Noticed within 100 ms (with slack for a loaded machine). */
+  g_assert_cmpint (returned - later.set_at, <, 250 * 1000);
+  if (kill_on_stop)
+    {
+      g_assert_true (WIFSIGNALED (ctl.exit_status));
+      g_assert_cmpint (WTERMSIG (ctl.exit_status), ==, SIGKILL);
+    }
+  else
+    {
+      gint32 pid = child_pid (trace, "sleeper");
+      char state;
+      gint64 tracer;
+
+      g_assert_cmpint (ctl.exit_status, ==, -1);
+      g_usleep (50 * 1000);
+      proc_status (pid, &state, &tracer);
+      g_assert_cmpint (tracer, ==, 0);
+      g_assert_true (state == 'S' || state == 'R');
+      stop_sleeper (pid);
+    }
+}
+
+static void
+test_stop_kill (void)
+{
+  if (can_trace ())
+    check_stop (TRUE);
+}
+
+static void
+test_stop_keep_running (void)
+{
+  if (can_trace ())
+    check_stop (FALSE);
+}
+
+static void
+test_duration (void)
+{
+  SeismoRecordOptions options = { 0 };
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  gint64 start;
+  int err_fd;
+  GPid pid;
+
+  if (!can_trace ())
+    return;
+  pid = spawn_sleeper (&err_fd);
+  options.pid = pid;
+  options.duration_s = 0.2;
+  start = g_get_monotonic_time ();
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 200 * 1000);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 600 * 1000);
+  stop_sleeper (pid);
+  close (err_fd);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  seismo_backends_init ();
+  backend = seismo_backend_lookup ("ptrace");
+
+  g_test_add_func ("/ptrace/sequence", test_sequence);
+  g_test_add_func ("/ptrace/filter-prefilter", test_filter_prefilter);
+  g_test_add_func ("/ptrace/filter-tracer", test_filter_tracer);
+  g_test_add_func ("/ptrace/filter-no-stops", test_filter_no_stops);
+  g_test_add_func ("/ptrace/bad-options", test_bad_options);
+  g_test_add_func ("/ptrace/threads", test_threads);
+  g_test_add_func ("/ptrace/i386", test_i386);
+  g_test_add_func ("/ptrace/attach-detach", test_attach_detach);
+  g_test_add_func ("/ptrace/attach-children", test_attach_children);
+  g_test_add_func ("/ptrace/stop-kill", test_stop_kill);
+  g_test_add_func ("/ptrace/stop-keep-running", test_stop_keep_running);
+  g_test_add_func ("/ptrace/duration", test_duration);
+  return g_test_run ();
+}

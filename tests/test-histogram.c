@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-test"
+
+#include <string.h>
+
+#include "seismo-filter.h"
+#include "seismo-histogram.h"
+#include "seismo-test-util.h"
+
+/* Latency histograms: bucket edges of both scales, exact summaries, the bpftrace-style text and
+ * the latencies collected from a trace against the spans and intervals they come from. */
+
+static void
+check_bucket_holds (SeismoLatencyHistogram *h,
+                    guint64                 v)
+{
+  SeismoLatencyBucket b;
+
+  seismo_latency_histogram_get_bucket (h, seismo_latency_histogram_bucket_of (h, v), &b);
+  g_assert_cmpuint (b.lower, <=, v);
+  g_assert_true (v < b.upper || b.upper == G_MAXUINT64);
+}
+
+static void
+test_log2_edges (void)
+{
+  static const struct {
+    guint64     value;
+    guint       index;
+    const char *label;
+  } cases[] = {
+    { 0, 0, "[0]" }, { 1, 1, "[1]" }, { 2, 2, "[2, 4)" }, { 3, 2, "[2, 4)" }, { 4, 3, "[4, 8)" },
+    { 7, 3, "[4, 8)" }, { 8, 4, "[8, 16)" }, { 511, 9, "[256, 512)" }, { 512, 10, "[512, 1K)" },
+    { 1023, 10, "[512, 1K)" }, { 1024, 11, "[1K, 2K)" }, { 4096, 13, "[4K, 8K)" },
+    { 8191, 13, "[4K, 8K)" }, { 1 << 20, 21, "[1M, 2M)" },
+    { G_GUINT64_CONSTANT (1) << 30, 31, "[1G, 2G)" },
+    { G_GUINT64_CONSTANT (1) << 63, 64, "[8E, 16E)" }, { G_MAXUINT64, 64, "[8E, 16E)" },
+  };
+  g_autoptr(SeismoLatencyHistogram) h = seismo_latency_histogram_new_log2 ();
+
+  g_assert_cmpuint (seismo_latency_histogram_get_n_buckets (h), ==, 65);
+  g_assert_cmpint (seismo_latency_histogram_get_scale (h), ==, SEISMO_HISTOGRAM_LOG2);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      guint idx = seismo_latency_histogram_bucket_of (h, cases[i].value);
+      g_autofree char *label = seismo_latency_histogram_bucket_label (h, idx, FALSE);
+
+      g_assert_cmpuint (idx, ==, cases[i].index);
+      g_assert_cmpstr (label, ==, cases[i].label);
+      check_bucket_holds (h, cases[i].value);
+    }
+  /* Consecutive buckets tile the number line. */
+  for (guint i = 0; i + 1 < 65; i++)
+    {
+      SeismoLatencyBucket a, b;
+
+      seismo_latency_histogram_get_bucket (h, i, &a);
+      seismo_latency_histogram_get_bucket (h, i + 1, &b);
+      g_assert_cmpuint (a.upper, ==, b.lower);
+    }
+}
+
+static void
+test_linear_edges (void)
+{
+  g_autoptr(SeismoLatencyHistogram) h = seismo_latency_histogram_new_linear (0, 100, 10);
+  g_autoptr(SeismoLatencyHistogram) odd = seismo_latency_histogram_new_linear (5, 50, 10);
+  g_autoptr(SeismoLatencyHistogram) us = seismo_latency_histogram_new_linear (0, 100000, 10000);
+  static const struct {
+    guint64     value;
+    guint       index;
+    const char *label;
+  } cases[] = {
+    { 0, 1, "[0, 10)" }, { 9, 1, "[0, 10)" }, { 10, 2, "[10, 20)" }, { 99, 10, "[90, 100)" },
+    { 100, 11, "[100, ...)" }, { 1000000000, 11, "[100, ...)" },
+  }, odd_cases[] = {
+    { 0, 0, "(..., 5)" }, { 4, 0, "(..., 5)" }, { 5, 1, "[5, 15)" }, { 14, 1, "[5, 15)" },
+    { 15, 2, "[15, 25)" }, { 54, 5, "[45, 55)" }, { 55, 6, "[55, ...)" },
+  };
+
+  g_assert_cmpuint (seismo_latency_histogram_get_n_buckets (h), ==, 12);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      guint idx = seismo_latency_histogram_bucket_of (h, cases[i].value);
+      g_autofree char *label = seismo_latency_histogram_bucket_label (h, idx, FALSE);
+
+      g_assert_cmpuint (idx, ==, cases[i].index);
+      g_assert_cmpstr (label, ==, cases[i].label);
+      check_bucket_holds (h, cases[i].value);
+    }
+  g_assert_cmpuint (seismo_latency_histogram_get_n_buckets (odd), ==, 7);
+  for (guint i = 0; i < G_N_ELEMENTS (odd_cases); i++)
+    {
+      guint idx = seismo_latency_histogram_bucket_of (odd, odd_cases[i].value);
+      g_autofree char *label = seismo_latency_histogram_bucket_label (odd, idx, FALSE);
+
+      g_assert_cmpuint (idx, ==, odd_cases[i].index);
+      g_assert_cmpstr (label, ==, odd_cases[i].label);
+      check_bucket_holds (odd, odd_cases[i].value);
+    }
+  {
+    g_autofree char *l1 = seismo_latency_histogram_bucket_label (us, 2, TRUE);
+    g_autofree char *l0 = seismo_latency_histogram_bucket_label (us, 1, TRUE);
+    g_autofree char *top = seismo_latency_histogram_bucket_label (us, 11, TRUE);
+
+    g_assert_cmpstr (l0, ==, "[0, 10us)");
+    g_assert_cmpstr (l1, ==, "[10us, 20us)");
+    g_assert_cmpstr (top, ==, "[100us, ...)");
+  }
+}
+
+static void
+test_summary_and_format (void)
+{
+  g_autoptr(SeismoLatencyHistogram) h = seismo_latency_histogram_new_log2 ();
+  g_autoptr(SeismoLatencyHistogram) empty = seismo_latency_histogram_new_log2 ();
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  SeismoLatencySummary s;
+  guint full = 0;
+
+  /* 100 down to 1, so the summary cannot rely on insertion order. */
+  for (guint64 v = 100; v >= 1; v--)
+    seismo_latency_histogram_add (h, v);
+  seismo_latency_histogram_get_summary (h, &s);
+  g_assert_cmpuint (s.count, ==, 100);
+  g_assert_cmpuint (s.min, ==, 1);
+  g_assert_cmpuint (s.max, ==, 100);
+  g_assert_cmpuint (s.sum, ==, 5050);
+  g_assert_cmpuint (s.avg, ==, 50);
+  g_assert_cmpuint (s.p50, ==, 50);
+  g_assert_cmpuint (s.p90, ==, 90);
+  g_assert_cmpuint (s.p99, ==, 99);
+
+  seismo_latency_histogram_format (h, FALSE, out);
+  lines = g_strsplit (out->str, "\n", -1);
+  /* [1] .. [64, 128): 7 buckets, then the empty string after the last newline. */
+  g_assert_cmpuint (g_strv_length (lines), ==, 8);
+  g_assert_true (g_str_has_prefix (lines[0], "[1] "));
+  g_assert_true (g_str_has_prefix (lines[6], "[64, 128) "));
+  for (guint i = 0; i < 7; i++)
+    {
+      const char *bar = strchr (lines[i], '|');
+      guint ats = 0;
+
+      g_assert_nonnull (bar);
+      g_assert_cmpuint (strlen (bar), ==, 54);
+      g_assert_true (g_str_has_suffix (lines[i], "|"));
+      for (const char *c = bar; *c; c++)
+        ats += *c == '@';
+      full += ats == 52;
+    }
+  /* [64, 128) holds 64..100, the most: its bar is the full width; [32, 64) gets 32 * 52 / 37. */
+  g_assert_cmpuint (full, ==, 1);
+  g_assert_nonnull (strstr (lines[6], "37 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|"));
+  g_assert_nonnull (strstr (lines[5], "[32, 64) "));
+  g_assert_nonnull (strstr (lines[5],
+                            "32 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@        |"));
+
+  g_string_truncate (out, 0);
+  seismo_latency_histogram_format (empty, FALSE, out);
+  g_assert_cmpuint (out->len, ==, 0);
+  seismo_latency_histogram_get_summary (empty, &s);
+  g_assert_cmpuint (s.count, ==, 0);
+  g_assert_cmpuint (s.max, ==, 0);
+}
+
+static void
+test_collect_syscalls (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (20000, 21);
+  g_autoptr(GArray) all = seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, NULL, -1);
+  g_autoptr(GArray) stats = seismo_stats_by_syscall (trace, NULL);
+  const guint64 *ts = seismo_trace_get_times (trace);
+  guint64 calls = 0;
+
+  for (guint i = 0; i < stats->len; i++)
+    calls += g_array_index (stats, SeismoSyscallStats, i).calls;
+  g_assert_cmpuint (all->len, ==, calls);
+  g_assert_cmpuint (all->len, >, 100);
+  for (guint i = 0; i < all->len; i++)
+    {
+      SeismoLatencySample *s = &g_array_index (all, SeismoLatencySample, i);
+
+      g_assert_cmpuint (s->value, ==, ts[s->end] - ts[s->start]);
+      if (i)
+        g_assert_cmpuint (g_array_index (all, SeismoLatencySample, i - 1).start, <, s->start);
+    }
+
+  /* One syscall: the same figures as the stats' row for it. */
+  for (guint i = 0; i < stats->len; i++)
+    {
+      SeismoSyscallStats *st = &g_array_index (stats, SeismoSyscallStats, i);
+      int idx = -1;
+      g_autoptr(GArray) one = NULL;
+      g_autoptr(SeismoLatencyHistogram) h = seismo_latency_histogram_new_log2 ();
+      SeismoLatencySummary sum;
+
+      for (guint k = 0; k < seismo_trace_get_n_syscall_names (trace); k++)
+        if (strcmp (seismo_trace_get_syscall_name (trace, k), st->name) == 0)
+          idx = (int) k;
+      g_assert_cmpint (idx, >=, 0);
+      one = seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, NULL, idx);
+      seismo_latency_histogram_add_samples (h, one);
+      seismo_latency_histogram_get_summary (h, &sum);
+      g_assert_cmpuint (sum.count, ==, st->calls);
+      g_assert_cmpuint (sum.sum, ==, st->total_ns);
+      g_assert_cmpuint (sum.min, ==, st->min_ns);
+      g_assert_cmpuint (sum.max, ==, st->max_ns);
+      g_assert_cmpuint (sum.p50, ==, st->p50_ns);
+      g_assert_cmpuint (sum.p99, ==, st->p99_ns);
+    }
+
+  /* A selection taken by the enter event: a filter on the CPU. */
+  {
+    g_autoptr(SeismoFilter) f = seismo_filter_compile (trace, "cpu == 2", NULL);
+    g_autofree guint64 *mask = seismo_filter_run (f, NULL, NULL);
+    SeismoSelection sel = { 0, G_MAXUINT64, mask };
+    g_autoptr(GArray) some = seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, &sel, -1);
+    guint expected = 0;
+
+    for (guint i = 0; i < all->len; i++)
+      expected += seismo_trace_event_cpu (trace,
+                                          g_array_index (all, SeismoLatencySample, i).start) == 2;
+    g_assert_cmpuint (some->len, ==, expected);
+    g_assert_cmpuint (some->len, <, all->len);
+  }
+}
+
+static void
+test_collect_intervals (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (20000, 22);
+  const SeismoIntervalKind kinds[] = {
+    SEISMO_INTERVAL_WAKEUP, SEISMO_INTERVAL_RUN, SEISMO_INTERVAL_IRQ,
+  };
+  const SeismoLatencyKind lkinds[] = {
+    SEISMO_LATENCY_WAKEUP, SEISMO_LATENCY_RUNTIME, SEISMO_LATENCY_IRQ,
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      gsize n;
+      const SeismoInterval *iv = seismo_trace_get_intervals (trace, kinds[k], &n);
+      g_autoptr(GArray) samples = seismo_latency_collect (trace, lkinds[k], NULL, -1);
+      guint expected = 0;
+      guint64 sum = 0, sum_expected = 0;
+
+      for (gsize i = 0; i < n; i++)
+        if (iv[i].start != SEISMO_NO_EVENT && iv[i].end != SEISMO_NO_EVENT)
+          {
+            expected++;
+            sum_expected += seismo_trace_interval_end_ns (trace, &iv[i]) -
+                            seismo_trace_interval_start_ns (trace, &iv[i]);
+          }
+      g_assert_cmpuint (samples->len, ==, expected);
+      g_assert_cmpuint (samples->len, >, 0);
+      for (guint i = 0; i < samples->len; i++)
+        {
+          sum += g_array_index (samples, SeismoLatencySample, i).value;
+          if (i)
+            g_assert_cmpuint (g_array_index (samples, SeismoLatencySample, i - 1).start, <=,
+                              g_array_index (samples, SeismoLatencySample, i).start);
+        }
+      g_assert_cmpuint (sum, ==, sum_expected);
+    }
+  {
+    SeismoLatencyKind k;
+
+    g_assert_true (seismo_latency_kind_from_string ("wakeup-latency", &k));
+    g_assert_cmpint (k, ==, SEISMO_LATENCY_WAKEUP);
+    g_assert_cmpstr (seismo_latency_kind_to_string (SEISMO_LATENCY_RUNTIME), ==, "runtime");
+    g_assert_false (seismo_latency_kind_from_string ("nope", &k));
+  }
+}
+
+static void
+test_gaps_and_mask (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (20000, 23);
+  g_autoptr(SeismoFilter) f = seismo_filter_compile (trace, "sched_switch", NULL);
+  gsize n = seismo_trace_get_n_events (trace), matched;
+  g_autofree guint64 *sw = seismo_filter_run (f, &matched, NULL);
+  g_autoptr(GArray) gaps = seismo_latency_collect_gaps (trace, sw, sw, SEISMO_GAP_SAME_CPU, NULL);
+  const guint64 *ts = seismo_trace_get_times (trace);
+  g_autofree gint64 *last = g_new (gint64, seismo_trace_get_n_cpus (trace));
+  guint expected = 0, k = 0;
+
+  /* Consecutive switches on each CPU, brute force. */
+  for (guint c = 0; c < seismo_trace_get_n_cpus (trace); c++)
+    last[c] = -1;
+  for (gsize i = 0; i < n; i++)
+    if ((sw[i / 64] >> (i % 64)) & 1)
+      {
+        guint c = seismo_trace_event_cpu (trace, i);
+
+        if (last[c] >= 0)
+          {
+            SeismoLatencySample *s;
+
+            g_assert_cmpuint (k, <, gaps->len);
+            s = &g_array_index (gaps, SeismoLatencySample, k++);
+            g_assert_cmpuint (s->start, ==, (guint64) last[c]);
+            g_assert_cmpuint (s->end, ==, i);
+            g_assert_cmpuint (s->value, ==, ts[i] - ts[last[c]]);
+            expected++;
+          }
+        last[c] = i;
+      }
+  g_assert_cmpuint (gaps->len, ==, expected);
+  g_assert_cmpuint (expected + seismo_trace_get_n_cpus (trace), >=, matched);
+
+  /* A bucket click: both ends of the samples in the bucket, nothing else. */
+  {
+    g_autofree guint64 *mask = seismo_latency_samples_mask (trace, gaps, 1024, 2048);
+    guint64 want = 0, got = 0;
+    g_autofree guint8 *ends = g_new0 (guint8, n);
+
+    for (guint i = 0; i < gaps->len; i++)
+      {
+        SeismoLatencySample *s = &g_array_index (gaps, SeismoLatencySample, i);
+
+        if (s->value >= 1024 && s->value < 2048)
+          ends[s->start] = ends[s->end] = 1;
+      }
+    for (gsize i = 0; i < n; i++)
+      {
+        want += ends[i];
+        got += (mask[i / 64] >> (i % 64)) & 1;
+        g_assert_cmpint ((mask[i / 64] >> (i % 64)) & 1, ==, ends[i]);
+      }
+    g_assert_cmpuint (got, ==, want);
+    g_assert_cmpuint (got, >, 0);
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/histogram/log2-edges", test_log2_edges);
+  g_test_add_func ("/histogram/linear-edges", test_linear_edges);
+  g_test_add_func ("/histogram/summary-and-format", test_summary_and_format);
+  g_test_add_func ("/histogram/collect-syscalls", test_collect_syscalls);
+  g_test_add_func ("/histogram/collect-intervals", test_collect_intervals);
+  g_test_add_func ("/histogram/gaps-and-mask", test_gaps_and_mask);
+  return g_test_run ();
+}

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-widgets"
+
+#include "seismo-event-list-model.h"
+
+/* Item */
+
+struct _SeismoEventItem
+{
+  GObject        parent_instance;
+  SeismoTrace   *trace;   /* owned */
+  SeismoEventId  event;
+};
+
+enum {
+  ITEM_PROP_0,
+  ITEM_PROP_INDEX,
+  ITEM_PROP_TIME,
+  ITEM_PROP_CPU,
+  ITEM_PROP_TASK,
+  ITEM_PROP_PID,
+  ITEM_PROP_NAME,
+  ITEM_PROP_INFO,
+  ITEM_N_PROPS
+};
+
+static GParamSpec *item_properties[ITEM_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (SeismoEventItem, seismo_event_item, G_TYPE_OBJECT)
+
+static char *
+format_time (SeismoEventItem *self)
+{
+  guint64 rel = seismo_trace_event_time (self->trace, self->event) - seismo_trace_get_start_ns (self->trace);
+
+  return g_strdup_printf ("%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
+                          rel / G_GUINT64_CONSTANT (1000000000), rel % G_GUINT64_CONSTANT (1000000000));
+}
+
+static void
+seismo_event_item_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  SeismoEventItem *self = SEISMO_EVENT_ITEM (object);
+  const SeismoTask *task = seismo_trace_event_task (self->trace, self->event);
+
+  switch (prop_id)
+    {
+    case ITEM_PROP_INDEX:
+      g_value_take_string (value, g_strdup_printf ("%u", self->event));
+      break;
+    case ITEM_PROP_TIME:
+      g_value_take_string (value, format_time (self));
+      break;
+    case ITEM_PROP_CPU:
+      g_value_take_string (value, g_strdup_printf ("%u", seismo_trace_event_cpu (self->trace, self->event)));
+      break;
+    case ITEM_PROP_TASK:
+      g_value_set_string (value, task != NULL
+                                 ? seismo_trace_task_comm_at (self->trace,
+                                                              seismo_trace_get_tasks (self->trace)[self->event],
+                                                              seismo_trace_event_time (self->trace, self->event))
+                                 : "");
+      break;
+    case ITEM_PROP_PID:
+      g_value_take_string (value, task != NULL ? g_strdup_printf ("%d", task->tid) : g_strdup (""));
+      break;
+    case ITEM_PROP_NAME:
+      g_value_set_string (value, seismo_trace_event_type (self->trace, self->event)->name);
+      break;
+    case ITEM_PROP_INFO:
+      g_value_take_string (value, seismo_trace_event_format (self->trace, self->event));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+seismo_event_item_finalize (GObject *object)
+{
+  SeismoEventItem *self = SEISMO_EVENT_ITEM (object);
+
+  g_clear_object (&self->trace);
+  G_OBJECT_CLASS (seismo_event_item_parent_class)->finalize (object);
+}
+
+static void
+seismo_event_item_class_init (SeismoEventItemClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = seismo_event_item_get_property;
+  object_class->finalize = seismo_event_item_finalize;
+
+  /* Read-only strings, computed on read: the list binds them to labels. */
+  item_properties[ITEM_PROP_INDEX] = g_param_spec_string ("index", NULL, NULL, NULL,
+                                                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  item_properties[ITEM_PROP_TIME] = g_param_spec_string ("time", NULL, NULL, NULL,
+                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  item_properties[ITEM_PROP_CPU] = g_param_spec_string ("cpu", NULL, NULL, NULL,
+                                                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  item_properties[ITEM_PROP_TASK] = g_param_spec_string ("task", NULL, NULL, NULL,
+                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  item_properties[ITEM_PROP_PID] = g_param_spec_string ("pid", NULL, NULL, NULL,
+                                                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  item_properties[ITEM_PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL,
+                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  item_properties[ITEM_PROP_INFO] = g_param_spec_string ("info", NULL, NULL, NULL,
+                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, ITEM_N_PROPS, item_properties);
+}
+
+static void
+seismo_event_item_init (SeismoEventItem *self)
+{
+}
+
+SeismoTrace *
+seismo_event_item_get_trace (SeismoEventItem *self)
+{
+  g_return_val_if_fail (SEISMO_IS_EVENT_ITEM (self), NULL);
+  return self->trace;
+}
+
+SeismoEventId
+seismo_event_item_get_event (SeismoEventItem *self)
+{
+  g_return_val_if_fail (SEISMO_IS_EVENT_ITEM (self), SEISMO_NO_EVENT);
+  return self->event;
+}
+
+/* Model */
+
+struct _SeismoEventListModel
+{
+  GObject        parent_instance;
+  SeismoTrace   *trace;    /* owned */
+  SeismoEventId *subset;   /* owned; NULL: every event */
+  gsize          n_subset;
+};
+
+static GType
+seismo_event_list_model_get_item_type (GListModel *model)
+{
+  return SEISMO_TYPE_EVENT_ITEM;
+}
+
+static guint
+seismo_event_list_model_get_n_items (GListModel *model)
+{
+  SeismoEventListModel *self = SEISMO_EVENT_LIST_MODEL (model);
+
+  if (self->subset != NULL)
+    return (guint) self->n_subset;
+  return (guint) MIN (seismo_trace_get_n_events (self->trace), G_MAXUINT);
+}
+
+static gpointer
+seismo_event_list_model_get_item (GListModel *model,
+                                  guint       position)
+{
+  SeismoEventListModel *self = SEISMO_EVENT_LIST_MODEL (model);
+  SeismoEventItem *item;
+
+  if (position >= seismo_event_list_model_get_n_items (model))
+    return NULL;
+  item = g_object_new (SEISMO_TYPE_EVENT_ITEM, NULL);
+  item->trace = g_object_ref (self->trace);
+  item->event = self->subset != NULL ? self->subset[position] : position;
+  return item;
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = seismo_event_list_model_get_item_type;
+  iface->get_n_items = seismo_event_list_model_get_n_items;
+  iface->get_item = seismo_event_list_model_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SeismoEventListModel, seismo_event_list_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+static void
+seismo_event_list_model_finalize (GObject *object)
+{
+  SeismoEventListModel *self = SEISMO_EVENT_LIST_MODEL (object);
+
+  g_clear_object (&self->trace);
+  g_clear_pointer (&self->subset, g_free);
+  G_OBJECT_CLASS (seismo_event_list_model_parent_class)->finalize (object);
+}
+
+static void
+seismo_event_list_model_class_init (SeismoEventListModelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = seismo_event_list_model_finalize;
+}
+
+static void
+seismo_event_list_model_init (SeismoEventListModel *self)
+{
+}
+
+/**
+ * seismo_event_list_model_new:
+ * @trace: the trace whose events are listed
+ *
+ * Returns: (transfer full): a model of every event of @trace
+ */
+SeismoEventListModel *
+seismo_event_list_model_new (SeismoTrace *trace)
+{
+  SeismoEventListModel *self;
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
+  self = g_object_new (SEISMO_TYPE_EVENT_LIST_MODEL, NULL);
+  self->trace = g_object_ref (trace);
+  return self;
+}
+
+void
+seismo_event_list_model_set_subset (SeismoEventListModel *self,
+                                    const SeismoEventId  *events,
+                                    gsize                 n_events)
+{
+  guint old_n;
+
+  g_return_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self));
+  old_n = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
+  g_clear_pointer (&self->subset, g_free);
+  self->n_subset = 0;
+  if (events != NULL)
+    {
+      self->subset = g_memdup2 (events, sizeof (SeismoEventId) * MAX (n_events, 1));
+      self->n_subset = MIN (n_events, G_MAXUINT);
+    }
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n,
+                              seismo_event_list_model_get_n_items (G_LIST_MODEL (self)));
+}
+
+SeismoTrace *
+seismo_event_list_model_get_trace (SeismoEventListModel *self)
+{
+  g_return_val_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self), NULL);
+  return self->trace;
+}
+
+SeismoEventId
+seismo_event_list_model_get_event (SeismoEventListModel *self,
+                                   guint                 position)
+{
+  g_return_val_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self), SEISMO_NO_EVENT);
+  if (position >= seismo_event_list_model_get_n_items (G_LIST_MODEL (self)))
+    return SEISMO_NO_EVENT;
+  return self->subset != NULL ? self->subset[position] : position;
+}
+
+guint
+seismo_event_list_model_find_event (SeismoEventListModel *self,
+                                    SeismoEventId         event)
+{
+  gsize lo = 0, hi;
+
+  g_return_val_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self), G_MAXUINT);
+  hi = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
+  if (self->subset == NULL)
+    return event < hi ? event : G_MAXUINT;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (self->subset[mid] < event)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < self->n_subset ? (guint) lo : G_MAXUINT;
+}

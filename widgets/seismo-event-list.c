@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-widgets"
+
+#include "seismo-event-list.h"
+
+struct _SeismoEventList
+{
+  GtkWidget             parent_instance;
+
+  /* template widgets */
+  GtkScrolledWindow    *scroller;
+  GtkColumnView        *column_view;
+
+  /* owned */
+  SeismoEventListModel *model;
+  GtkSingleSelection   *selection;
+
+  SeismoEventId         selected;
+  gboolean              syncing;
+};
+
+enum {
+  PROP_0,
+  PROP_SELECTED_EVENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (SeismoEventList, seismo_event_list, GTK_TYPE_WIDGET)
+
+static void
+on_selected_changed (SeismoEventList    *self,
+                     GParamSpec         *pspec,
+                     GtkSingleSelection *selection)
+{
+  guint pos = gtk_single_selection_get_selected (selection);
+  SeismoEventId event = pos == GTK_INVALID_LIST_POSITION ? SEISMO_NO_EVENT
+                        : seismo_event_list_model_get_event (self->model, pos);
+
+  if (self->syncing || event == self->selected)
+    return;
+  self->selected = event;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
+}
+
+/* GTK 4.8's GtkColumnView has no scroll_to(); its inner list view has the action. */
+static GtkWidget *
+find_list_view (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LIST_VIEW (child))
+        return child;
+      if ((found = find_list_view (child)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+scroll_to (SeismoEventList *self,
+           guint            position)
+{
+  GtkWidget *list_view = find_list_view (GTK_WIDGET (self->column_view));
+
+  if (list_view != NULL)
+    gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", position);
+}
+
+static void
+seismo_event_list_dispose (GObject *object)
+{
+  SeismoEventList *self = SEISMO_EVENT_LIST (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_EVENT_LIST);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->model);
+  G_OBJECT_CLASS (seismo_event_list_parent_class)->dispose (object);
+}
+
+static void
+seismo_event_list_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  SeismoEventList *self = SEISMO_EVENT_LIST (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_EVENT:
+      g_value_set_uint (value, self->selected);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+seismo_event_list_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  SeismoEventList *self = SEISMO_EVENT_LIST (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_EVENT:
+      seismo_event_list_set_selected_event (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+seismo_event_list_class_init (SeismoEventListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = seismo_event_list_dispose;
+  object_class->get_property = seismo_event_list_get_property;
+  object_class->set_property = seismo_event_list_set_property;
+
+  properties[PROP_SELECTED_EVENT] =
+    g_param_spec_uint ("selected-event", NULL, NULL, 0, G_MAXUINT, SEISMO_NO_EVENT,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (SEISMO_TYPE_EVENT_ITEM);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/seismo/widgets/seismo-event-list.ui");
+  gtk_widget_class_bind_template_child (widget_class, SeismoEventList, scroller);
+  gtk_widget_class_bind_template_child (widget_class, SeismoEventList, column_view);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "seismo-event-list");
+}
+
+static void
+seismo_event_list_init (SeismoEventList *self)
+{
+  self->selected = SEISMO_NO_EVENT;
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/**
+ * seismo_event_list_new:
+ *
+ * Returns: (transfer floating): a new, empty event list
+ */
+GtkWidget *
+seismo_event_list_new (void)
+{
+  return g_object_new (SEISMO_TYPE_EVENT_LIST, NULL);
+}
+
+void
+seismo_event_list_set_trace (SeismoEventList *self,
+                             SeismoTrace     *trace)
+{
+  g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
+  g_return_if_fail (trace == NULL || SEISMO_IS_TRACE (trace));
+
+  if (self->model != NULL && seismo_event_list_model_get_trace (self->model) == trace)
+    return;
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->selection, on_selected_changed, self);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->model);
+  if (trace != NULL)
+    {
+      self->model = seismo_event_list_model_new (trace);
+      self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
+      gtk_single_selection_set_autoselect (self->selection, FALSE);
+      gtk_single_selection_set_can_unselect (self->selection, TRUE);
+      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+      g_signal_connect_swapped (self->selection, "notify::selected",
+                                G_CALLBACK (on_selected_changed), self);
+    }
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  /* A grown trace keeps the selected event when it still exists. */
+  if (self->selected != SEISMO_NO_EVENT)
+    {
+      SeismoEventId keep = self->selected;
+
+      self->selected = SEISMO_NO_EVENT;
+      if (trace != NULL && keep < seismo_trace_get_n_events (trace))
+        seismo_event_list_set_selected_event (self, keep);
+      else
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
+    }
+}
+
+SeismoEventListModel *
+seismo_event_list_get_model (SeismoEventList *self)
+{
+  g_return_val_if_fail (SEISMO_IS_EVENT_LIST (self), NULL);
+  return self->model;
+}
+
+guint
+seismo_event_list_get_selected_event (SeismoEventList *self)
+{
+  g_return_val_if_fail (SEISMO_IS_EVENT_LIST (self), SEISMO_NO_EVENT);
+  return self->selected;
+}
+
+void
+seismo_event_list_set_selected_event (SeismoEventList *self,
+                                      guint            event)
+{
+  guint pos = G_MAXUINT;
+
+  g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
+  if (event == self->selected)
+    return;
+  if (self->model != NULL && event != SEISMO_NO_EVENT)
+    pos = seismo_event_list_model_find_event (self->model, event);
+  self->selected = event;
+  if (self->selection != NULL)
+    {
+      self->syncing = TRUE;
+      gtk_single_selection_set_selected (self->selection,
+                                         pos == G_MAXUINT ? GTK_INVALID_LIST_POSITION : pos);
+      self->syncing = FALSE;
+      if (pos != G_MAXUINT)
+        scroll_to (self, pos);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "seismo-event-list-model.h"
+
+G_BEGIN_DECLS
+
+#define SEISMO_TYPE_EVENT_LIST (seismo_event_list_get_type ())
+G_DECLARE_FINAL_TYPE (SeismoEventList, seismo_event_list, SEISMO, EVENT_LIST, GtkWidget)
+
+GtkWidget            *seismo_event_list_new                (void);
+/* Lists every event of trace (NULL: nothing). */
+void                  seismo_event_list_set_trace          (SeismoEventList *self,
+                                                            SeismoTrace     *trace);
+/* Borrowed; NULL without a trace. */
+SeismoEventListModel *seismo_event_list_get_model          (SeismoEventList *self);
+/* SEISMO_NO_EVENT when none. Selecting scrolls the row into view. */
+guint                 seismo_event_list_get_selected_event (SeismoEventList *self);
+void                  seismo_event_list_set_selected_event (SeismoEventList *self,
+                                                            guint            event);
+
+G_END_DECLS
