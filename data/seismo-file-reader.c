@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1183,6 +1184,23 @@ check_chunk (Reader       *r,
   return *reason == NULL;
 }
 
+/* The columns are written once, in full, right after they are allocated: with 4 KiB pages that is
+ * one page fault per ~100 events, a third of the decoding time. Transparent huge pages (when the
+ * system offers them on request) fault 2 MiB at a time. */
+static void
+prefer_huge_pages (gpointer mem,
+                   gsize    len)
+{
+#ifdef MADV_HUGEPAGE
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guintptr start = ((guintptr) mem + page - 1) & ~(guintptr) (page - 1);
+  guintptr end = ((guintptr) mem + len) & ~(guintptr) (page - 1);
+
+  if (len >= 4 * 1024 * 1024 && end > start)
+    madvise ((void *) start, end - start, MADV_HUGEPAGE);
+#endif
+}
+
 static gboolean
 read_chunks (Reader             *r,
              GArray             *chunks,
@@ -1256,6 +1274,12 @@ read_chunks (Reader             *r,
                  " bytes of event payload", payload_len);
   trace->payload_len = payload_len;
   _seismo_trace_alloc_events (trace, n_events);
+  prefer_huge_pages (trace->payload, payload_len);
+  prefer_huge_pages (trace->ts, n_events * sizeof (guint64));
+  prefer_huge_pages (trace->cpu, n_events * sizeof (guint16));
+  prefer_huge_pages (trace->type, n_events * sizeof (guint16));
+  prefer_huge_pages (trace->task, n_events * sizeof (SeismoTaskId));
+  prefer_huge_pages (trace->payload_off, n_events * sizeof (guint32));
   g_free (trace->block_base);
   trace->n_blocks = n_chunks;
   trace->block_base = g_new (guint64, n_chunks + 1);

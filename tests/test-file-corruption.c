@@ -136,9 +136,9 @@ test_truncate_two_chunks (void)
   const guint8 *data = g_bytes_get_data (bytes, &len);
   guint n_first = 0;
 
-  for (guint i = 0; i < 240; i++)
+  for (guint i = 0; i < 120; i++)
     {
-      gsize cut = i < 120 ? len - 1 - i : (gsize) g_rand_int_range (rand, 0, (gint32) len);
+      gsize cut = i < 60 ? len - 1 - i : (gsize) g_rand_int_range (rand, 0, (gint32) len);
       gsize n = 0;
 
       write_bytes (path, data, cut);
@@ -213,7 +213,7 @@ test_corrupt_unfinished (void)
   g_assert_true (g_file_get_contents (seismo_file_writer_get_partial_path (writer), &data, &len,
                                       NULL));
   bytes = g_bytes_new (data, len);
-  corrupt_cases (NULL, bytes, "unfinished-corrupt.seismo", 100, 25);
+  corrupt_cases (NULL, bytes, "unfinished-corrupt.seismo", 60, 25);
   seismo_file_writer_discard (writer);
 }
 
@@ -464,7 +464,7 @@ test_checksummed_lies (void)
 static void
 test_checksummed_lies_chunks (void)
 {
-  checksummed_lies (65536 + 500, 60, 27);
+  checksummed_lies (65536 + 500, 40, 27);
 }
 
 int

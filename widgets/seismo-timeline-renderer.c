@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
 
 #include "seismo-timeline-renderer-private.h"
@@ -1065,19 +1066,19 @@ draw_ruler (SeismoTimelineRenderer *self,
                                                          - (double) self->marker[0]);
 
         /* TRANSLATORS: the time between markers A and B */
-        line1 = g_strdup_printf ("B − A: %s", delta);
+        line1 = g_strdup_printf (_("B − A: %s"), delta);
       }
     else if (self->has_marker[0])
       {
         g_autofree char *t = seismo_format_time ((double) self->marker[0] - (double) self->data->start_ns, 1);
 
-        line1 = g_strdup_printf ("A: %s", t);
+        line1 = g_strdup_printf (_("A: %s"), t);
       }
     if (self->has_range)
       {
         g_autofree char *len = seismo_format_duration ((double) (self->range[1] - self->range[0]));
 
-        line2 = g_strdup_printf ("Range: %s", len);
+        line2 = g_strdup_printf (_("Range: %s"), len);
       }
     if (line1 != NULL)
       emit_text (self, 8, 2, SEISMO_TIMELINE_LABEL_WIDTH - 12, line1, C_TEXT, TRUE);

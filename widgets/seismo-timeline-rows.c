@@ -913,7 +913,12 @@ seismo_timeline_renderer_describe_at (SeismoTimelineRenderer *self,
 
             g_string_append_printf (out, "\n%s()", seismo_trace_get_syscall_name (trace, span->syscall));
             if (seismo_trace_syscall_span_ret (trace, span, &ret))
-              g_string_append_printf (out, _(" returned %" G_GINT64_FORMAT " after %s"), ret, dur);
+              {
+                g_autofree char *value = g_strdup_printf ("%" G_GINT64_FORMAT, ret);
+
+                /* TRANSLATORS: "read() returned 12 after 3.2 µs" */
+                g_string_append_printf (out, _(" returned %s after %s"), value, dur);
+              }
             else
               g_string_append_printf (out, _(" did not return (%s seen)"), dur);
           }
@@ -950,7 +955,11 @@ seismo_timeline_renderer_describe_at (SeismoTimelineRenderer *self,
     if (fabs ((double) d->lost[k].time_ns - (double) t) <= slop
         && ((hit.row.kind == SEISMO_ROW_CPU && d->lost[k].cpu == (int) hit.row.id)
             || (hit.row.kind == SEISMO_ROW_CPU_GROUP && d->lost[k].cpu < 0)))
-      g_string_append_printf (out, _("\n%" G_GUINT64_FORMAT " events lost here"), d->lost[k].count);
+      {
+        g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, d->lost[k].count);
+
+        g_string_append_printf (out, _("\n%s events lost here"), count);
+      }
 
   /* The events under the pointer, a few at most. */
   if (hit.row.kind == SEISMO_ROW_CPU || hit.row.kind == SEISMO_ROW_TASK)

@@ -457,6 +457,32 @@ choose_programs (Recorder *rec)
   bpf_program__set_autoattach (rec->skel->progs.seismo_probe_usdt, FALSE);
 }
 
+/* The classic tracepoints of the programs about to load must have the layout compiled in. */
+static gboolean
+check_tracepoints (Recorder *rec,
+                   GError  **error)
+{
+  const struct {
+    struct bpf_program *prog;
+    const char         *event;
+  } uses[] = {
+    { rec->skel->progs.seismo_sched_switch, "sched/sched_switch" },
+    { rec->skel->progs.seismo_sched_wakeup, "sched/sched_wakeup" },
+    { rec->skel->progs.seismo_sched_waking, "sched/sched_waking" },
+    { rec->skel->progs.seismo_exec, "sched/sched_process_exec" },
+    { rec->skel->progs.seismo_exit, "sched/sched_process_exit" },
+    { rec->skel->progs.seismo_rename, "task/task_rename" },
+  };
+  const char *events[G_N_ELEMENTS (uses) + 1];
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (uses); i++)
+    if (bpf_program__autoload (uses[i].prog))
+      events[n++] = uses[i].event;
+  events[n] = NULL;
+  return seismo_ebpf_check_tracepoints (events, error);
+}
+
 /* Syscalls still in progress when recording stopped become enters without an exit. */
 static void
 flush_pending (Recorder *rec)
@@ -706,6 +732,8 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
 
   set_rodata (&rec, options->system_wide ? 0 : target_tgid, filter_bitmap, filter);
   choose_programs (&rec);
+  if (!check_tracepoints (&rec, error))
+    goto cleanup;
   err = bpf_map__set_max_entries (rec.skel->maps.events, ring_bytes (options->buffer_kb));
   if (err != 0)
     {

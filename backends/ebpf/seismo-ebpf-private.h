@@ -121,6 +121,11 @@ void         seismo_ebpf_seed_targets       (int                targets_fd,
                                              gint32             pid,
                                              gboolean           children);
 
+/* Checks the running kernel's format files of events ("sched/sched_switch"…) against the
+ * contexts compiled into the programs; skipped when tracefs is not mounted. */
+gboolean     seismo_ebpf_check_tracepoints  (const char *const  *events,
+                                             GError            **error);
+
 gboolean     seismo_ebpf_read_aggregates    (SeismoTraceBuilder *builder,
                                              int                 stats_fd,
                                              int                 comm_fd,

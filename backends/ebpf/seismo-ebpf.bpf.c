@@ -2,11 +2,11 @@
 
 /*
  * Kernel side of the eBPF backend. Built with clang -target bpf and turned into
- * seismo-ebpf.skel.h by bpftool; see seismo-ebpf-record.c for the user side.
+ * seismo-ebpf.skel.h by bpftool; see seismo-ebpf-backend.c for the user side.
  *
- * There is no vmlinux.h: the classic tracepoints below declare their context exactly as the
- * kernel's format files describe it (/sys/kernel/tracing/events/<system>/<name>/format), a
- * layout that is part of the tracing ABI. The few kernel structures read directly (pt_regs,
+ * There is no vmlinux.h: the classic tracepoints declare their context exactly as the kernel's
+ * format files describe it (seismo-ebpf-tracepoints.h, checked against the running kernel's
+ * format files before loading). The few kernel structures read directly (pt_regs,
  * task_struct) are declared with only the members we use and preserve_access_index, so libbpf
  * relocates every access against the running kernel's BTF (CO-RE).
  */
@@ -46,6 +46,7 @@ struct task_struct {
 #include <bpf/usdt.bpf.h>
 
 #include "seismo-ebpf-events.h"
+#include "seismo-ebpf-tracepoints.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -70,54 +71,6 @@ const volatile bool  emit_exit = false;
 const volatile bool  emit_rename = false;
 /* Wake the reader only once this much is queued; it polls on a timer anyway. */
 const volatile __u64 wakeup_bytes = 1 << 20;
-
-/* Tracepoint contexts, from the format files. */
-struct trace_entry {
-  unsigned short type;
-  unsigned char  flags;
-  unsigned char  preempt_count;
-  int            pid;
-};
-
-struct tp_sched_switch {
-  struct trace_entry ent;
-  char               prev_comm[16];
-  int                prev_pid;
-  int                prev_prio;
-  long               prev_state;
-  char               next_comm[16];
-  int                next_pid;
-  int                next_prio;
-};
-
-struct tp_sched_wakeup {
-  struct trace_entry ent;
-  char               comm[16];
-  int                pid;
-  int                prio;
-  int                target_cpu;
-};
-
-struct tp_sched_process_exec {
-  struct trace_entry ent;
-  __u32              filename_loc;   /* __data_loc char[]: offset | length << 16 */
-  int                pid;
-  int                old_pid;
-};
-
-struct tp_sched_process_exit {
-  struct trace_entry ent;
-  char               comm[16];
-  int                pid;
-  int                prio;
-};
-
-struct tp_task_rename {
-  struct trace_entry ent;
-  int                pid;
-  char               oldcomm[16];
-  char               newcomm[16];
-};
 
 /* prev_state bits of a task that is gone after this switch (EXIT_DEAD, EXIT_ZOMBIE). */
 #define SEISMO_TASK_REPORT_DEAD 0x30
@@ -553,7 +506,7 @@ BPF_PROG (seismo_sys_exit, struct pt_regs *regs, long ret)
 
 SEC ("tracepoint/sched/sched_switch")
 int
-seismo_sched_switch (struct tp_sched_switch *ctx)
+seismo_sched_switch (struct seismo_tp_sched_switch *ctx)
 {
   bool prev_target = system_wide || tid_is_target (ctx->prev_pid);
   struct seismo_ebpf_sched_switch *r;
@@ -594,8 +547,8 @@ seismo_sched_switch (struct tp_sched_switch *ctx)
 }
 
 static __always_inline int
-handle_wakeup (struct tp_sched_wakeup *ctx,
-               __u32                   kind)
+handle_wakeup (struct seismo_tp_sched_wakeup *ctx,
+               __u32                          kind)
 {
   struct seismo_ebpf_sched_wakeup *r;
 
@@ -619,14 +572,14 @@ handle_wakeup (struct tp_sched_wakeup *ctx,
 
 SEC ("tracepoint/sched/sched_wakeup")
 int
-seismo_sched_wakeup (struct tp_sched_wakeup *ctx)
+seismo_sched_wakeup (struct seismo_tp_sched_wakeup *ctx)
 {
   return handle_wakeup (ctx, SEISMO_EBPF_REC_SCHED_WAKEUP);
 }
 
 SEC ("tracepoint/sched/sched_waking")
 int
-seismo_sched_waking (struct tp_sched_wakeup *ctx)
+seismo_sched_waking (struct seismo_tp_sched_wakeup *ctx)
 {
   return handle_wakeup (ctx, SEISMO_EBPF_REC_SCHED_WAKING);
 }
@@ -681,7 +634,7 @@ BPF_PROG (seismo_fork, struct task_struct *parent, struct task_struct *child)
 
 SEC ("tracepoint/sched/sched_process_exec")
 int
-seismo_exec (struct tp_sched_process_exec *ctx)
+seismo_exec (struct seismo_tp_sched_process_exec *ctx)
 {
   __u64 pid_tgid = bpf_get_current_pid_tgid ();
   struct task_struct *task;
@@ -728,7 +681,7 @@ seismo_exec (struct tp_sched_process_exec *ctx)
 
 SEC ("tracepoint/sched/sched_process_exit")
 int
-seismo_exit (struct tp_sched_process_exit *ctx)
+seismo_exit (struct seismo_tp_sched_process_exit *ctx)
 {
   __u64 pid_tgid = bpf_get_current_pid_tgid ();
   __u32 tid = (__u32) pid_tgid;
@@ -765,7 +718,7 @@ seismo_exit (struct tp_sched_process_exit *ctx)
 
 SEC ("tracepoint/task/task_rename")
 int
-seismo_rename (struct tp_task_rename *ctx)
+seismo_rename (struct seismo_tp_task_rename *ctx)
 {
   struct seismo_ebpf_rename *r;
 

@@ -227,6 +227,21 @@ list_descendants (pid_t pid)
   return out;
 }
 
+/* Why a seize may be refused: another tracer (a debugger, strace) holds the task. */
+static char *
+tracer_hint (pid_t tid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", tid);
+  g_autofree char *text = NULL;
+  const char *p;
+  int tracer;
+
+  if (g_file_get_contents (path, &text, NULL, NULL) && (p = strstr (text, "\nTracerPid:"))
+      && (tracer = atoi (p + strlen ("\nTracerPid:"))) > 0)
+    return g_strdup_printf (" (process %d is tracing it already)", tracer);
+  return g_strdup (" (seizing another user's process needs CAP_SYS_PTRACE)");
+}
+
 static gboolean
 attach_process (Recorder  *r,
                 pid_t      pid,
@@ -250,15 +265,18 @@ attach_process (Recorder  *r,
           if (ptrace (PTRACE_SEIZE, tid, 0, PTRACE_OPTIONS) < 0)
             {
               int errsv = errno;
+              g_autofree char *hint = NULL;
 
-              if (errsv == ESRCH)
+              /* Gone meanwhile, or a thread refusing after others were seized: skip it. */
+              if (errsv == ESRCH || g_hash_table_size (r->tracees) > 0)
                 continue;
-              if (g_hash_table_size (r->tracees) > 0)
-                continue;
+              if (errsv == EPERM)
+                hint = tracer_hint (tid);
+
               g_set_error (error, SEISMO_ERROR,
                            errsv == EPERM ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_FAILED,
-                           "Could not attach to process %d: PTRACE_SEIZE: %s", pid,
-                           g_strerror (errsv));
+                           "Could not attach to process %d: PTRACE_SEIZE: %s%s", pid,
+                           g_strerror (errsv), hint ? hint : "");
               return FALSE;
             }
           /* Seized tracees run on until stopped; the interrupt's stop is where tracing starts. */

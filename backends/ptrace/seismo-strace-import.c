@@ -786,6 +786,58 @@ parse_signal (Import     *im,
   im->n_events++;
 }
 
+/* "+++ exited with 0 +++", "+++ killed by SIGKILL (core dumped) +++" */
+static void
+parse_exit (Import     *im,
+            gint32      tid,
+            const char *what,
+            const char *end,
+            guint64     ts,
+            const char *file,
+            guint64     line_no)
+{
+  gint64 exit_code = -1, exit_signal = 0;
+  gboolean core = FALSE;
+  Task *t;
+  Pending *pend;
+
+  if (g_str_has_prefix (what, "exited with "))
+    exit_code = atoi (what + strlen ("exited with "));
+  else if (g_str_has_prefix (what, "killed by "))
+    {
+      const char *s = what + strlen ("killed by ");
+      char signame[32] = "";
+
+      sscanf (s, "%31[A-Z0-9_]", signame);
+      exit_signal = seismo_signal_from_name (signame);
+      core = g_strstr_len (s, end - s, "(core dumped)") != NULL;
+    }
+  else if (g_str_has_prefix (what, "superseded by execve"))
+    return;
+  else
+    {
+      skip_line (im, file, line_no);
+      return;
+    }
+  /* A call still in progress never returned. */
+  if ((pend = g_hash_table_lookup (im->pending, GINT_TO_POINTER (tid))))
+    {
+      emit_syscall (im, tid, pend->name, pend->args, strlen (pend->args), pend->ts, FALSE, 0, 0);
+      g_hash_table_remove (im->pending, GINT_TO_POINTER (tid));
+    }
+  t = task_get (im, tid);
+  seismo_trace_builder_begin_event (im->builder, ts, 0, tid,
+                                    seismo_ptrace_schema_exit_type (im->schema));
+  seismo_trace_builder_push_string (im->builder, t->comm);
+  seismo_trace_builder_push_int (im->builder, tid);
+  seismo_trace_builder_push_int (im->builder, exit_code);
+  seismo_trace_builder_push_int (im->builder, exit_signal);
+  seismo_trace_builder_push_uint (im->builder, core);
+  seismo_trace_builder_end_event (im->builder);
+  seismo_trace_builder_task_exited (im->builder, tid, ts);
+  im->n_events++;
+}
+
 /* "<... read resumed>"\177ELF"..., 832) = 832 <0.000017>": the end of an unfinished call. */
 static void
 parse_resumed (Import     *im,
@@ -871,7 +923,8 @@ parse_line (Import     *im,
   guint64 dur;
   gboolean valid;
 
-  if (p == end)
+  /* -k's stack frames, " > /usr/lib/libc.so.6(write+0x14) [0xf1234]", belong to the line above. */
+  if (p == end || g_str_has_prefix (p, " > "))
     return;
   im->n_lines++;
 
@@ -924,6 +977,18 @@ parse_line (Import     *im,
   /* strace's note on a change of personality: "[ Process PID=123 runs in 32 bit mode. ]". */
   if (g_str_has_prefix (p, "[ Process PID="))
     return;
+  /* -i's instruction pointer "[00007f4c1d2e5a17] ", -n's syscall number "[  59] ". */
+  while (*p == '[')
+    {
+      const char *bracket = strchr (p, ']');
+
+      if (bracket == NULL || bracket[1] != ' ')
+        {
+          skip_line (im, file, line_no);
+          return;
+        }
+      p = skip_spaces (bracket + 1, end);
+    }
   if (g_str_has_prefix (p, "--- "))
     {
       parse_signal (im, tid, p + 4, end, ts, file, line_no);
@@ -932,48 +997,7 @@ parse_line (Import     *im,
 
   if (g_str_has_prefix (p, "+++ "))
     {
-      const char *what = p + 4;
-      gint64 exit_code = -1, exit_signal = 0;
-      gboolean core = FALSE;
-      Task *t;
-      Pending *pend;
-
-      if (g_str_has_prefix (what, "exited with "))
-        exit_code = atoi (what + strlen ("exited with "));
-      else if (g_str_has_prefix (what, "killed by "))
-        {
-          const char *s = what + strlen ("killed by ");
-          char signame[32] = "";
-
-          sscanf (s, "%31[A-Z0-9_]", signame);
-          exit_signal = seismo_signal_from_name (signame);
-          core = g_strstr_len (s, end - s, "(core dumped)") != NULL;
-        }
-      else if (g_str_has_prefix (what, "superseded by execve"))
-        return;
-      else
-        {
-          skip_line (im, file, line_no);
-          return;
-        }
-      /* A call still in progress never returned. */
-      if ((pend = g_hash_table_lookup (im->pending, GINT_TO_POINTER (tid))))
-        {
-          emit_syscall (im, tid, pend->name, pend->args, strlen (pend->args), pend->ts, FALSE, 0,
-                        0);
-          g_hash_table_remove (im->pending, GINT_TO_POINTER (tid));
-        }
-      t = task_get (im, tid);
-      seismo_trace_builder_begin_event (im->builder, ts, 0, tid,
-                                        seismo_ptrace_schema_exit_type (im->schema));
-      seismo_trace_builder_push_string (im->builder, t->comm);
-      seismo_trace_builder_push_int (im->builder, tid);
-      seismo_trace_builder_push_int (im->builder, exit_code);
-      seismo_trace_builder_push_int (im->builder, exit_signal);
-      seismo_trace_builder_push_uint (im->builder, core);
-      seismo_trace_builder_end_event (im->builder);
-      seismo_trace_builder_task_exited (im->builder, tid, ts);
-      im->n_events++;
+      parse_exit (im, tid, p + 4, end, ts, file, line_no);
       return;
     }
 
@@ -1075,6 +1099,9 @@ line_looks_like_strace (const char *line,
       if (time_like)
         break;
     }
+  /* -n's syscall number and -i's instruction pointer. */
+  while (*p == '[' && (q = memchr (p, ']', (gsize) (end - p))) && q + 1 < end && q[1] == ' ')
+    p = skip_spaces (q + 1, end);
   if (g_str_has_prefix (p, "--- SIG") || g_str_has_prefix (p, "+++ exited with ")
       || g_str_has_prefix (p, "+++ killed by ") || g_str_has_prefix (p, "<... "))
     return TRUE;
@@ -1105,7 +1132,8 @@ score_head (const guint8 *head,
       /* The last line of a 4 KiB head is usually cut: ignore it. */
       if (nl == NULL)
         break;
-      if (nl > p)
+      /* -k's stack frames belong to the line above: neither for nor against. */
+      if (nl > p && !g_str_has_prefix (p, " > "))
         {
           if (memchr (p, '\0', (gsize) (nl - p)))
             return 0;

@@ -155,9 +155,10 @@ skipped_lines (SeismoTrace *trace)
 static void
 test_counts_match_strace (void)
 {
-  static const char *const styles[][4] = {
+  static const char *const styles[][5] = {
     { "-ttt", "-T", NULL },
     { "-tt", "-T", NULL },
+    { "-ttt", "-T", "-i", "-n", NULL },
     { "-t", NULL },
     { "-r", NULL },
     { NULL },
