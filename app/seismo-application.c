@@ -242,30 +242,55 @@ compare_files (gconstpointer a,
   return g_strcmp0 (x, y);
 }
 
+/* Whether this program runs from the build tree rather than from where `meson install` put it. */
+static gboolean
+running_uninstalled (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  return exe != NULL && g_str_has_prefix (exe, SEISMO_BUILD_DIR G_DIR_SEPARATOR_S);
+}
+
+/**
+ * seismo_application_get_samples_dir:
+ *
+ * Where the bundled sample traces are: $SEISMO_SAMPLES_DIR, else app/resources/samples in the
+ * source tree when Seismo runs uninstalled, else PKGDATADIR/samples.
+ *
+ * Returns: (transfer full): the folder
+ */
+char *
+seismo_application_get_samples_dir (void)
+{
+  const char *env = g_getenv ("SEISMO_SAMPLES_DIR");
+  g_autofree char *source = g_build_filename (SEISMO_SOURCE_DIR, "app", "resources", "samples", NULL);
+
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+  if (running_uninstalled () && g_file_test (source, G_FILE_TEST_IS_DIR))
+    return g_steal_pointer (&source);
+  return g_build_filename (PKGDATADIR, "samples", NULL);
+}
+
 /**
  * seismo_application_list_samples:
  *
- * The installed samples (PKGDATADIR/samples), or when Seismo runs from its source tree, the
- * sample traces there. SEISMO_SAMPLES_DIR overrides both.
+ * The .seismo files in seismo_application_get_samples_dir().
  *
  * Returns: (transfer full) (element-type GFile): the sample files, sorted by name
  */
 GList *
 seismo_application_list_samples (void)
 {
-  g_autofree char *installed = g_build_filename (PKGDATADIR, "samples", NULL);
-  g_autofree char *source = g_build_filename (SEISMO_SOURCE_DIR, "tests", "data", NULL);
-  const char *dir = g_getenv ("SEISMO_SAMPLES_DIR");
+  g_autofree char *dir = seismo_application_get_samples_dir ();
   g_autoptr(GDir) d = NULL;
   GList *files = NULL;
   const char *name;
 
-  if (dir == NULL)
-    dir = g_file_test (installed, G_FILE_TEST_IS_DIR) ? installed : source;
   if ((d = g_dir_open (dir, 0, NULL)) == NULL)
     return NULL;
   while ((name = g_dir_read_name (d)) != NULL)
-    if (g_str_has_suffix (name, ".seismo") && (dir != source || g_str_has_prefix (name, "sample")))
+    if (g_str_has_suffix (name, ".seismo"))
       files = g_list_prepend (files, g_file_new_build_filename (dir, name, NULL));
   return g_list_sort (files, compare_files);
 }

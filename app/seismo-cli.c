@@ -1117,6 +1117,7 @@ static const Command commands[] = {
   { "explain", "NAME…", "Explain a syscall, tracepoint, errno or task state", seismo_cli_explain },
   { "compare", "A B [--json]", "Compare syscall counts and latencies of two traces", seismo_cli_compare },
   { "compare-overhead", "[--runs N] [--json] -- CMD ARGS…", "Run CMD bare and under each backend; show the slowdown", seismo_cli_compare_overhead },
+  { "render", "FILE -o OUT.svg|pdf|png [--from T --to T] [--rows …] [--width W]", "Draw the timeline as a figure (see render --help)", seismo_cli_render },
 };
 
 static void
@@ -1126,8 +1127,10 @@ usage (FILE *out)
   const SeismoImporter *const *importers = seismo_importers_get (&n);
 
   fprintf (out, "Usage: seismo-cli COMMAND [ARGS…]\n\nCommands:\n");
+  /* Synopsis on the command's line, what it does indented below: the synopses are too long to
+   * share a line with the summary in 80 columns. */
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-8s %-46s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+    fprintf (out, "  %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].summary);
   fprintf (out, "\nReads:");
   for (guint i = 0; importers[i]; i++)
     fprintf (out, "%s %s", i ? "," : "", importers[i]->description);

@@ -7,6 +7,8 @@
 #include "seismo-syscalls.h"
 #include "seismo-trace-private.h"
 
+#define NO_SPAN G_MAXUINT32
+
 /*
  * Derived intervals, computed once in one pass over the sorted events: syscall spans (enter paired
  * with exit per task), task runs per CPU from sched_switch, wakeup-to-run latency, IRQ and softirq
@@ -14,16 +16,25 @@
  */
 
 typedef struct {
+  SeismoInterval *v;
+  gsize           len;
+} Intervals;
+
+typedef struct {
   SeismoTrace *trace;
   SeismoArch   arch;
   GHashTable  *syscall_ids;   /* name → index + 1 */
-  GArray      *spans;         /* SeismoSyscallSpan */
-  GArray      *runs;          /* per cpu: GArray of SeismoInterval */
-  GArray      *wakeups;
-  GArray      *irqs;
-  GArray      *softirqs;
-  SeismoEventId *pending_syscall;  /* per task */
-  guint16      *pending_nr;        /* per task: syscall index of the pending enter */
+  /* Each is allocated once with a bound counted beforehand (at most one span per enter, one run
+   * per switch and CPU, ...), so appending is a store. */
+  SeismoSyscallSpan *spans;
+  gsize        n_spans;
+  Intervals    runs;          /* all CPUs, in time order; key = cpu */
+  Intervals    wakeups;
+  Intervals    irqs;
+  Intervals    softirqs;
+  guint32      *pending_span;      /* per task: index in spans of the enter still open */
+  guint32      *type_syscall;      /* per event type: syscall index + 1 (0: not known yet) */
+  guint32       nr_syscall[1024];  /* per syscall number: syscall index + 1 (0: not known yet) */
   SeismoEventId *pending_wakeup;   /* per task */
   SeismoEventId *cpu_run_start;    /* per cpu */
   SeismoTaskId  *cpu_run_task;     /* per cpu */
@@ -75,6 +86,7 @@ syscall_index (Derive     *d,
   return (guint16) MIN (idx - 1, G_MAXUINT16);
 }
 
+/* Called for every syscall event: names are looked up once per event type or syscall number. */
 static guint16
 event_syscall (Derive                *d,
                SeismoEventId          ev,
@@ -83,28 +95,36 @@ event_syscall (Derive                *d,
   gint64 nr;
   const char *name;
   char buf[32];
+  guint16 idx;
 
   if (type->syscall != NULL)
-    return syscall_index (d, type->syscall);
+    {
+      if (d->type_syscall[type->id] == 0)
+        d->type_syscall[type->id] = syscall_index (d, type->syscall) + 1u;
+      return (guint16) (d->type_syscall[type->id] - 1);
+    }
   nr = field_int (d->trace, ev, type, SEISMO_ROLE_ID, -1);
+  if (nr >= 0 && nr < (gint64) G_N_ELEMENTS (d->nr_syscall) && d->nr_syscall[nr] != 0)
+    return (guint16) (d->nr_syscall[nr] - 1);
   if ((name = seismo_syscall_name (d->arch, nr)) == NULL)
     {
       g_snprintf (buf, sizeof buf, "syscall_%" G_GINT64_FORMAT, nr);
       name = buf;
     }
-  return syscall_index (d, name);
+  idx = syscall_index (d, name);
+  if (nr >= 0 && nr < (gint64) G_N_ELEMENTS (d->nr_syscall))
+    d->nr_syscall[nr] = idx + 1u;
+  return idx;
 }
 
-static void
-add_interval (GArray        *array,
+static inline void
+add_interval (Intervals     *array,
               SeismoEventId  start,
               SeismoEventId  end,
               SeismoTaskId   task,
               guint32        key)
 {
-  SeismoInterval iv = { .start = start, .end = end, .task = task, .key = key };
-
-  g_array_append_val (array, iv);
+  array->v[array->len++] = (SeismoInterval) { .start = start, .end = end, .task = task, .key = key };
 }
 
 static SeismoTaskId
@@ -126,7 +146,7 @@ on_switch (Derive                *d,
   guint cpu = trace->cpu[ev];
   gint64 prev_pid = field_int (trace, ev, type, SEISMO_ROLE_PREV_PID, -1);
   gint64 next_pid = field_int (trace, ev, type, SEISMO_ROLE_NEXT_PID, -1);
-  GArray *runs = g_array_index (d->runs, GArray *, cpu);
+  Intervals *runs = &d->runs;
   SeismoTaskId next;
 
   if (d->cpu_run_start[cpu] != SEISMO_NO_EVENT || d->cpu_run_task[cpu] != SEISMO_NO_TASK)
@@ -149,7 +169,7 @@ on_switch (Derive                *d,
 
   if (next != SEISMO_NO_TASK && d->pending_wakeup[next] != SEISMO_NO_EVENT)
     {
-      add_interval (d->wakeups, d->pending_wakeup[next], ev, next, cpu);
+      add_interval (&d->wakeups, d->pending_wakeup[next], ev, next, cpu);
       d->pending_wakeup[next] = SEISMO_NO_EVENT;
     }
 }
@@ -167,21 +187,18 @@ on_wakeup (Derive                *d,
     d->pending_wakeup[task] = ev;
 }
 
+/* A span is appended at its enter, so spans come out in enter order without a sort; the exit
+ * fills it in later. An enter while one is open leaves the open one unfinished. */
 static void
 on_syscall_enter (Derive                *d,
                   SeismoEventId          ev,
                   const SeismoEventType *type)
 {
   SeismoTaskId task = d->trace->task[ev];
+  SeismoSyscallSpan span = { ev, SEISMO_NO_EVENT, event_syscall (d, ev, type) };
 
-  if (d->pending_syscall[task] != SEISMO_NO_EVENT)
-    {
-      SeismoSyscallSpan span = { d->pending_syscall[task], SEISMO_NO_EVENT, d->pending_nr[task] };
-
-      g_array_append_val (d->spans, span);
-    }
-  d->pending_syscall[task] = ev;
-  d->pending_nr[task] = event_syscall (d, ev, type);
+  d->pending_span[task] = (guint32) d->n_spans;
+  d->spans[d->n_spans++] = span;
 }
 
 static void
@@ -190,29 +207,15 @@ on_syscall_exit (Derive                *d,
                  const SeismoEventType *type)
 {
   SeismoTaskId task = d->trace->task[ev];
-  guint16 nr;
+  SeismoSyscallSpan *span;
 
-  if (d->pending_syscall[task] == SEISMO_NO_EVENT)
+  if (d->pending_span[task] == NO_SPAN)
     return;
-  nr = event_syscall (d, ev, type);
-  {
-    /* An exit of another syscall means the enter we hold never returned (e.g. a lost event). */
-    SeismoSyscallSpan span = { d->pending_syscall[task],
-                               nr == d->pending_nr[task] ? ev : SEISMO_NO_EVENT,
-                               d->pending_nr[task] };
-
-    g_array_append_val (d->spans, span);
-  }
-  d->pending_syscall[task] = SEISMO_NO_EVENT;
-}
-
-static int
-compare_spans (gconstpointer a,
-               gconstpointer b)
-{
-  const SeismoSyscallSpan *x = a, *y = b;
-
-  return x->enter < y->enter ? -1 : x->enter > y->enter;
+  span = &d->spans[d->pending_span[task]];
+  /* An exit of another syscall means the enter we hold never returned (e.g. a lost event). */
+  if (event_syscall (d, ev, type) == span->syscall)
+    span->exit = ev;
+  d->pending_span[task] = NO_SPAN;
 }
 
 static int
@@ -228,12 +231,25 @@ compare_intervals (gconstpointer a,
 }
 
 static SeismoInterval *
-steal_sorted (GArray *array,
-              gsize  *n)
+steal_sorted (Intervals *array,
+              gsize     *n)
 {
   *n = array->len;
-  g_array_sort (array, compare_intervals);
-  return (SeismoInterval *) g_array_free (array, FALSE);
+  qsort (array->v, array->len, sizeof (SeismoInterval), compare_intervals);
+  return g_renew (SeismoInterval, array->v, MAX (array->len, 1));
+}
+
+/* Bounds for the derived arrays, from the per-type counts. */
+static gsize
+count_kind (SeismoTrace    *self,
+            SeismoEventKind kind)
+{
+  gsize n = 0;
+
+  for (guint t = 0; t < self->event_types->len; t++)
+    if (((const SeismoEventType *) g_ptr_array_index (self->event_types, t))->kind == kind)
+      n += self->type_counts[t];
+  return n;
 }
 
 void
@@ -242,7 +258,9 @@ _seismo_trace_derive (SeismoTrace *self)
   Derive d = { .trace = self };
   guint n_types = self->event_types->len;
   guint n_cpus = MAX (self->n_cpus, 1);
-  GArray *all_runs;
+  SeismoInterval *all_runs;
+  g_autofree guint8 *kinds = NULL;
+  gsize n_switch;
 
   g_free (self->type_counts);
   self->type_counts = g_new0 (guint64, MAX (n_types, 1));
@@ -256,22 +274,20 @@ _seismo_trace_derive (SeismoTrace *self)
   g_ptr_array_set_size (self->syscall_names, 0);
   d.arch = seismo_arch_from_string (seismo_trace_get_metadata (self, SEISMO_META_ARCH));
   d.syscall_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  d.spans = g_array_new (FALSE, FALSE, sizeof (SeismoSyscallSpan));
-  d.runs = g_array_new (FALSE, FALSE, sizeof (GArray *));
-  for (guint c = 0; c < n_cpus; c++)
-    {
-      GArray *a = g_array_new (FALSE, FALSE, sizeof (SeismoInterval));
-
-      g_array_append_val (d.runs, a);
-    }
-  d.wakeups = g_array_new (FALSE, FALSE, sizeof (SeismoInterval));
-  d.irqs = g_array_new (FALSE, FALSE, sizeof (SeismoInterval));
-  d.softirqs = g_array_new (FALSE, FALSE, sizeof (SeismoInterval));
-  d.pending_syscall = g_new (SeismoEventId, MAX (self->n_tasks, 1));
-  d.pending_nr = g_new0 (guint16, MAX (self->n_tasks, 1));
+  n_switch = count_kind (self, SEISMO_KIND_SCHED_SWITCH);
+  d.spans = g_new (SeismoSyscallSpan, MAX (count_kind (self, SEISMO_KIND_SYSCALL_ENTER), 1));
+  d.runs.v = g_new (SeismoInterval, n_switch + n_cpus);
+  d.wakeups.v = g_new (SeismoInterval, MAX (n_switch, 1));
+  d.irqs.v = g_new (SeismoInterval, MAX (count_kind (self, SEISMO_KIND_IRQ_EXIT), 1));
+  d.softirqs.v = g_new (SeismoInterval, MAX (count_kind (self, SEISMO_KIND_SOFTIRQ_EXIT), 1));
+  d.pending_span = g_new (guint32, MAX (self->n_tasks, 1));
+  d.type_syscall = g_new0 (guint32, MAX (n_types, 1));
   d.pending_wakeup = g_new (SeismoEventId, MAX (self->n_tasks, 1));
   for (guint t = 0; t < self->n_tasks; t++)
-    d.pending_syscall[t] = d.pending_wakeup[t] = SEISMO_NO_EVENT;
+    {
+      d.pending_span[t] = NO_SPAN;
+      d.pending_wakeup[t] = SEISMO_NO_EVENT;
+    }
   d.cpu_run_start = g_new (SeismoEventId, n_cpus);
   d.cpu_run_task = g_new (SeismoTaskId, n_cpus);
   d.cpu_irq = g_new (SeismoEventId, n_cpus);
@@ -282,13 +298,23 @@ _seismo_trace_derive (SeismoTrace *self)
       d.cpu_run_task[c] = SEISMO_NO_TASK;
     }
 
+  kinds = g_new (guint8, MAX (n_types, 1));
+  for (guint t = 0; t < n_types; t++)
+    kinds[t] = ((const SeismoEventType *) g_ptr_array_index (self->event_types, t))->kind;
+
   for (gsize i = 0; i < self->n_events; i++)
     {
-      const SeismoEventType *type = g_ptr_array_index (self->event_types, self->type[i]);
+      SeismoEventKind kind = kinds[self->type[i]];
+      const SeismoEventType *type;
       SeismoEventId ev = (SeismoEventId) i;
-      guint cpu = self->cpu[i];
+      guint cpu;
 
-      switch (type->kind)
+      /* Most events of a big trace need nothing here: skip them before touching their type. */
+      if (kind == SEISMO_KIND_GENERIC)
+        continue;
+      type = g_ptr_array_index (self->event_types, self->type[i]);
+      cpu = self->cpu[i];
+      switch (kind)
         {
         case SEISMO_KIND_SYSCALL_ENTER:
           on_syscall_enter (&d, ev, type);
@@ -314,7 +340,7 @@ _seismo_trace_derive (SeismoTrace *self)
               SeismoEventId start = d.cpu_irq[cpu];
               const SeismoEventType *st = g_ptr_array_index (self->event_types, self->type[start]);
 
-              add_interval (d.irqs, start, ev, self->task[start],
+              add_interval (&d.irqs, start, ev, self->task[start],
                             (guint32) field_int (self, start, st, SEISMO_ROLE_IRQ, 0));
               d.cpu_irq[cpu] = SEISMO_NO_EVENT;
             }
@@ -329,7 +355,7 @@ _seismo_trace_derive (SeismoTrace *self)
               SeismoEventId start = d.cpu_softirq[cpu];
               const SeismoEventType *st = g_ptr_array_index (self->event_types, self->type[start]);
 
-              add_interval (d.softirqs, start, ev, self->task[start],
+              add_interval (&d.softirqs, start, ev, self->task[start],
                             (guint32) field_int (self, start, st, SEISMO_ROLE_VEC, 0));
               d.cpu_softirq[cpu] = SEISMO_NO_EVENT;
             }
@@ -346,51 +372,45 @@ _seismo_trace_derive (SeismoTrace *self)
         }
     }
 
-  /* What is still open when the trace ends. */
-  for (guint t = 0; t < self->n_tasks; t++)
-    if (d.pending_syscall[t] != SEISMO_NO_EVENT)
-      {
-        SeismoSyscallSpan span = { d.pending_syscall[t], SEISMO_NO_EVENT, d.pending_nr[t] };
-
-        g_array_append_val (d.spans, span);
-      }
+  /* What is still open when the trace ends (open syscall spans already are, with no exit). */
   for (guint c = 0; c < n_cpus; c++)
     if (d.cpu_run_task[c] != SEISMO_NO_TASK)
-      add_interval (g_array_index (d.runs, GArray *, c), d.cpu_run_start[c], SEISMO_NO_EVENT,
+      add_interval (&d.runs, d.cpu_run_start[c], SEISMO_NO_EVENT,
                     d.cpu_run_task[c], c);
 
-  g_array_sort (d.spans, compare_spans);
   g_free (self->spans);
-  self->n_spans = d.spans->len;
-  self->spans = (SeismoSyscallSpan *) g_array_free (d.spans, FALSE);
+  self->n_spans = d.n_spans;
+  self->spans = g_renew (SeismoSyscallSpan, d.spans, MAX (d.n_spans, 1));
 
-  all_runs = g_array_new (FALSE, FALSE, sizeof (SeismoInterval));
+  /* Runs grouped by CPU, each CPU's in time order: a stable counting sort on the key. */
   g_free (self->cpu_run_off);
   self->cpu_run_off = g_new0 (gsize, n_cpus + 1);
+  for (gsize r = 0; r < d.runs.len; r++)
+    self->cpu_run_off[d.runs.v[r].key + 1]++;
   for (guint c = 0; c < n_cpus; c++)
-    {
-      GArray *runs = g_array_index (d.runs, GArray *, c);
+    self->cpu_run_off[c + 1] += self->cpu_run_off[c];
+  all_runs = g_new (SeismoInterval, MAX (d.runs.len, 1));
+  {
+    g_autofree gsize *fill = g_memdup2 (self->cpu_run_off, n_cpus * sizeof (gsize));
 
-      self->cpu_run_off[c] = all_runs->len;
-      g_array_append_vals (all_runs, runs->data, runs->len);
-      g_array_unref (runs);
-    }
-  self->cpu_run_off[n_cpus] = all_runs->len;
-  g_array_unref (d.runs);
+    for (gsize r = 0; r < d.runs.len; r++)
+      all_runs[fill[d.runs.v[r].key]++] = d.runs.v[r];
+  }
+  g_free (d.runs.v);
 
   for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
     g_clear_pointer (&self->intervals[k], g_free);
-  self->n_intervals[SEISMO_INTERVAL_RUN] = all_runs->len;
-  self->intervals[SEISMO_INTERVAL_RUN] = (SeismoInterval *) g_array_free (all_runs, FALSE);
-  self->intervals[SEISMO_INTERVAL_WAKEUP] = steal_sorted (d.wakeups,
+  self->n_intervals[SEISMO_INTERVAL_RUN] = self->cpu_run_off[n_cpus];
+  self->intervals[SEISMO_INTERVAL_RUN] = all_runs;
+  self->intervals[SEISMO_INTERVAL_WAKEUP] = steal_sorted (&d.wakeups,
                                                           &self->n_intervals[SEISMO_INTERVAL_WAKEUP]);
-  self->intervals[SEISMO_INTERVAL_IRQ] = steal_sorted (d.irqs, &self->n_intervals[SEISMO_INTERVAL_IRQ]);
-  self->intervals[SEISMO_INTERVAL_SOFTIRQ] = steal_sorted (d.softirqs,
+  self->intervals[SEISMO_INTERVAL_IRQ] = steal_sorted (&d.irqs, &self->n_intervals[SEISMO_INTERVAL_IRQ]);
+  self->intervals[SEISMO_INTERVAL_SOFTIRQ] = steal_sorted (&d.softirqs,
                                                            &self->n_intervals[SEISMO_INTERVAL_SOFTIRQ]);
 
   g_hash_table_unref (d.syscall_ids);
-  g_free (d.pending_syscall);
-  g_free (d.pending_nr);
+  g_free (d.pending_span);
+  g_free (d.type_syscall);
   g_free (d.pending_wakeup);
   g_free (d.cpu_run_start);
   g_free (d.cpu_run_task);

@@ -489,6 +489,9 @@ seismo_trace_get_task (SeismoTrace  *self,
 static void
 ensure_tid_tasks (SeismoTrace *self)
 {
+  /* Called per event by some loops: no lock once built (published last, below). */
+  if (g_atomic_pointer_get (&self->tid_tasks) != NULL)
+    return;
   g_mutex_lock (&self->index_lock);
   if (self->tid_tasks == NULL)
     {
@@ -504,7 +507,7 @@ ensure_tid_tasks (SeismoTrace *self)
           self->tid_next[t] = prev ? prev - 1 : SEISMO_NO_TASK;
           g_hash_table_insert (map, key, GUINT_TO_POINTER (t + 1));
         }
-      self->tid_tasks = map;
+      g_atomic_pointer_set (&self->tid_tasks, map);
     }
   g_mutex_unlock (&self->index_lock);
 }

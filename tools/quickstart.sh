@@ -8,7 +8,7 @@ if [[ ! -f build/build.ninja ]]; then
   meson setup build
 fi
 meson compile -C build
-sample=tests/data/sample.seismo
+sample=app/resources/samples/welcome.seismo
 if [[ -x build/app/seismo && ( -n ${DISPLAY:-} || -n ${WAYLAND_DISPLAY:-} ) ]]; then
   exec build/app/seismo "$sample"
 fi

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The bundled sample traces (app/resources/samples): each opens, was recorded by the backend its
+# lesson says, is small enough to ship, and shows what its lesson is about. TAP output.
+set -u
+CLI=$1
+SAMPLES=$2
+n=0; failed=0
+ok() { n=$((n+1)); echo "ok $n - $1"; }
+not_ok() { n=$((n+1)); failed=$((failed+1)); echo "not ok $n - $1"; }
+
+# name backend max_bytes python-condition-on-info-json
+check_sample() {
+  local name=$1 backend=$2 max=$3 cond=$4 f=$SAMPLES/$1
+  if [[ ! -f $f ]]; then not_ok "$name is bundled"; return; fi
+  local size; size=$(stat -c %s "$f")
+  if ((size <= max)); then ok "$name is $size bytes (<= $max)"; else not_ok "$name is $size bytes (> $max)"; fi
+  if ! json=$("$CLI" info --json "$f"); then not_ok "$name opens"; return; fi
+  ok "$name opens"
+  if python3 -c "
+import json, sys
+i = json.loads(sys.argv[1])
+t = i['event_types']
+assert i['source'] == sys.argv[2], i['source']
+assert i['lost_events'] == 0
+assert $cond
+" "$json" "$backend"; then ok "$name: recorded by $backend and shows its subject"
+  else not_ok "$name: recorded by $backend and shows its subject"; fi
+}
+
+check_sample welcome.seismo ftrace $((1024 * 1024)) \
+  "t.get('sched:sched_switch', 0) > 100 and t.get('raw_syscalls:sys_enter', 0) > 1000 and i['cpus'] >= 1"
+check_sample hello-syscalls.seismo ptrace $((2 * 1024 * 1024)) \
+  "t.get('syscalls:sys_enter_write', 0) >= 1 and t.get('syscalls:sys_enter_execve', 0) == 1"
+check_sample file-copy.seismo ptrace $((2 * 1024 * 1024)) \
+  "t.get('syscalls:sys_enter_openat', 0) >= 2 and any(k in t for k in ('syscalls:sys_enter_write', 'syscalls:sys_enter_copy_file_range', 'syscalls:sys_enter_sendfile64'))"
+check_sample cpu-fight.seismo ftrace $((2 * 1024 * 1024)) \
+  "t.get('sched:sched_switch', 0) > 20 and 'raw_syscalls:sys_enter' not in t"
+check_sample pipe-pingpong.seismo ebpf $((2 * 1024 * 1024)) \
+  "t.get('sched:sched_wakeup', 0) > 100 and t.get('raw_syscalls:sys_enter', 0) > 500"
+
+# The copy's paths are decoded: the source file name is in the trace.
+if "$CLI" report "$SAMPLES/file-copy.seismo" | grep -q 'source.bin'; then ok "file-copy has decoded paths"
+else not_ok "file-copy has decoded paths"; fi
+# Two spinners shared one CPU: both ran there.
+if [[ $("$CLI" stats --by task "$SAMPLES/cpu-fight.seismo" | awk '$3 == "spin"' | wc -l) -ge 2 ]]; then
+  ok "cpu-fight has two spin tasks"; else not_ok "cpu-fight has two spin tasks"; fi
+
+echo "1..$n"
+exit $((failed > 0))
