@@ -17,6 +17,8 @@ GSettings         *seismo_application_get_settings (SeismoApplication *self);
 void               seismo_application_open_files   (SeismoApplication *self,
                                                     GFile            **files,
                                                     guint              n_files);
+/* The folder of the sample traces shipped with Seismo. Caller frees. */
+char              *seismo_application_get_samples_dir (void);
 /* The sample traces shipped with Seismo. Caller frees the list (of GFile). */
 GList             *seismo_application_list_samples (void);
 

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-cli"
 
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +13,10 @@
 
 #include "seismo-backend.h"
 #include "seismo-cli.h"
+#include "seismo-file.h"
 #include "seismo-importer.h"
+
+#include <glib/gstdio.h>
 
 /* The recording in progress, for the signal handler (which only sets the stop flag). */
 static SeismoRecordControl *active_control;
@@ -26,7 +32,50 @@ typedef struct {
   SeismoRecordControl *ctl;
   gboolean             tty;
   gint64               start;
+  /* Streaming: what is recorded so far goes to OUTPUT.partial, so a viewer (the GUI) can show
+   * it live. NULL when the backend's progress runs off the thread that fills the builder. */
+  SeismoFileWriter    *writer;
+  SeismoTraceBuilder  *builder;
+  GError              *flush_error;
+  char                *live_path;   /* OUTPUT.live while the recording is small; then NULL */
 } Progress;
+
+/*
+ * The streamed file holds whole chunks of 65536 events only, so a slow recording (one program
+ * under ptrace) would show nothing live for a long time. While the recording is small, a complete
+ * snapshot of it is also written to OUTPUT.live (cheap at that size); past the limit the streamed
+ * file lags by at most a chunk, a small part of what it holds, and OUTPUT.live goes away.
+ */
+#define SEISMO_LIVE_SUFFIX        ".live"
+#define SEISMO_LIVE_SNAPSHOT_MAX  (4 * 65536)
+
+static void give_to_pkexec_user (const char *path);
+
+static void
+write_live_snapshot (Progress *p)
+{
+  g_autoptr(SeismoTrace) snapshot = NULL;
+  g_autofree char *tmp = NULL;
+
+  if (p->live_path == NULL)
+    return;
+  if (__atomic_load_n (&p->ctl->events, __ATOMIC_RELAXED) <= SEISMO_LIVE_SNAPSHOT_MAX)
+    snapshot = seismo_trace_builder_snapshot (p->builder);
+  if (snapshot == NULL || seismo_trace_get_n_events (snapshot) > SEISMO_LIVE_SNAPSHOT_MAX)
+    {
+      g_unlink (p->live_path);
+      g_clear_pointer (&p->live_path, g_free);
+      return;
+    }
+  /* Saved under another name, given to the user, then renamed: a reader never sees it half done
+   * or unreadable. A snapshot that cannot be written only costs the live view. */
+  tmp = g_strconcat (p->live_path, ".tmp", NULL);
+  if (!seismo_file_save (snapshot, tmp, NULL))
+    return;
+  give_to_pkexec_user (tmp);
+  if (g_rename (tmp, p->live_path) != 0)
+    g_unlink (tmp);
+}
 
 static void
 on_progress (gpointer user_data)
@@ -34,11 +83,119 @@ on_progress (gpointer user_data)
   Progress *p = user_data;
   double elapsed = (g_get_monotonic_time () - p->start) / 1e6;
 
+  if (p->writer != NULL && p->flush_error == NULL
+      && !seismo_file_writer_flush (p->writer, p->builder, &p->flush_error))
+    g_atomic_int_set (&p->ctl->stop, 1);   /* a full disk: stop rather than lose silently */
+  if (p->writer != NULL && p->flush_error == NULL)
+    write_live_snapshot (p);
   if (!p->tty)
     return;
   fprintf (stderr, "\rRecording: %.1f s, %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT " lost\033[K",
            elapsed, (guint64) __atomic_load_n (&p->ctl->events, __ATOMIC_RELAXED),
            (guint64) __atomic_load_n (&p->ctl->lost, __ATOMIC_RELAXED));
+}
+
+/* The GUI cannot signal a recorder that pkexec runs as root; it closes our stdin instead. */
+static gpointer
+watch_stdin (gpointer user_data)
+{
+  SeismoRecordControl *ctl = user_data;
+  char buf[256];
+  ssize_t n;
+
+  while ((n = read (STDIN_FILENO, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    ;
+  g_atomic_int_set (&ctl->stop, 1);
+  return NULL;
+}
+
+/* Under pkexec the trace belongs to the user who asked for it, who must be able to read it. */
+static void
+give_to_pkexec_user (const char *path)
+{
+  const char *uid = g_getenv ("PKEXEC_UID");
+  guint64 id;
+
+  if (uid == NULL || geteuid () != 0 || !g_ascii_string_to_unsigned (uid, 10, 1, G_MAXUINT32, &id, NULL))
+    return;
+  if (chown (path, (uid_t) id, (gid_t) -1) != 0)
+    g_printerr ("seismo-cli record: could not give %s to user %s: %s\n", path, uid, g_strerror (errno));
+}
+
+/*
+ * Under pkexec the recorder runs as root for a user who may not be: it writes only where that user
+ * could write, and follows (-p) only a process that user could trace anyway. The write check runs
+ * in a child that has become the user, so the kernel's own permission rules decide; the process
+ * check is ptrace's: same user ids throughout, and dumpable (/proc/PID is then the user's).
+ */
+static gboolean
+check_pkexec_request (const char  *output,
+                      GPid         pid,
+                      char       **message)
+{
+  const char *uid_text = g_getenv ("PKEXEC_UID");
+  g_autofree char *dir = NULL;
+  struct passwd *pw;
+  guint64 uid;
+  pid_t child;
+  int status = 0;
+
+  if (uid_text == NULL || geteuid () != 0)
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (uid_text, 10, 0, G_MAXUINT32, &uid, NULL) ||
+      (pw = getpwuid ((uid_t) uid)) == NULL)
+    {
+      *message = g_strdup_printf ("PKEXEC_UID=%s names no user", uid_text);
+      return FALSE;
+    }
+  if (uid == 0)
+    return TRUE;
+
+  dir = g_path_get_dirname (output);
+  child = fork ();
+  if (child == 0)
+    {
+      if (initgroups (pw->pw_name, pw->pw_gid) != 0 || setgid (pw->pw_gid) != 0 ||
+          setuid ((uid_t) uid) != 0)
+        _exit (3);
+      if (access (dir, W_OK | X_OK) != 0)
+        _exit (1);
+      if (access (output, F_OK) == 0 && access (output, W_OK) != 0)
+        _exit (2);
+      _exit (0);
+    }
+  if (child < 0 || waitpid (child, &status, 0) != child || !WIFEXITED (status) ||
+      WEXITSTATUS (status) != 0)
+    {
+      *message = g_strdup_printf ("user %s may not write %s (%s), so the recorder will not either",
+                                  pw->pw_name,
+                                  child > 0 && WIFEXITED (status) && WEXITSTATUS (status) == 2 ? output : dir,
+                                  child > 0 && WIFEXITED (status) && WEXITSTATUS (status) == 2
+                                    ? "the file is not writable" : "the folder is not writable");
+      return FALSE;
+    }
+
+  if (pid > 0)
+    {
+      g_autofree char *proc = g_strdup_printf ("/proc/%d", (int) pid);
+      g_autofree char *status_path = g_strdup_printf ("/proc/%d/status", (int) pid);
+      g_autofree char *contents = NULL;
+      struct stat st;
+      const char *line;
+      unsigned long r, e, s, f;
+
+      if (stat (proc, &st) != 0 || !g_file_get_contents (status_path, &contents, NULL, NULL) ||
+          (line = strstr (contents, "\nUid:")) == NULL ||
+          sscanf (line, "\nUid: %lu %lu %lu %lu", &r, &e, &s, &f) != 4 ||
+          st.st_uid != uid || r != uid || e != uid || s != uid || f != uid)
+        {
+          *message = g_strdup_printf ("user %s may not trace process %d (it is not theirs, or it "
+                                      "changed identity), so the recorder will not either",
+                                      pw->pw_name, (int) pid);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 static int
@@ -146,7 +303,7 @@ seismo_cli_record (int    argc,
   g_auto(GStrv) probes = NULL;
   g_auto(GStrv) command = NULL;
   gboolean system_wide = FALSE, children = FALSE, aggregate = FALSE, list_b = FALSE, list_e = FALSE;
-  gboolean keep_running = FALSE;
+  gboolean keep_running = FALSE, stop_on_eof = FALSE;
   gint pid = 0, buffer_kb = 0;
   double duration = 0;
   GOptionEntry entries[] = {
@@ -163,6 +320,8 @@ seismo_cli_record (int    argc,
     { "aggregate", 0, 0, G_OPTION_ARG_NONE, &aggregate, "ebpf: in-kernel histograms only", NULL },
     { "keep-running", 0, 0, G_OPTION_ARG_NONE, &keep_running, "Leave a launched command running when stopped early", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace here (.seismo)", "FILE" },
+    { "stop-on-stdin-close", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &stop_on_eof,
+      "Stop when standard input closes (how the GUI stops a recorder it may not signal)", NULL },
     { "list-backends", 0, 0, G_OPTION_ARG_NONE, &list_b, "Say which backends can run here", NULL },
     { "list-events", 0, 0, G_OPTION_ARG_NONE, &list_e, "List what the backend can record", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, "[-- CMD ARGS…]" },
@@ -178,6 +337,7 @@ seismo_cli_record (int    argc,
   SeismoRecordControl ctl = { .exit_status = -1 };
   Progress progress = { &ctl, isatty (STDERR_FILENO), g_get_monotonic_time () };
   SeismoTraceBuilder *builder;
+  g_autoptr(SeismoFileWriter) writer = NULL;
   g_autoptr(SeismoTrace) trace = NULL;
   gboolean ok;
   struct stat st;
@@ -244,6 +404,15 @@ seismo_cli_record (int    argc,
                   why ? why : "unknown reason");
       return SEISMO_EXIT_FAILED;
     }
+  {
+    g_autofree char *refused = NULL;
+
+    if (!check_pkexec_request (output, pid, &refused))
+      {
+        g_printerr ("seismo-cli record: %s\n", refused);
+        return SEISMO_EXIT_FAILED;
+      }
+  }
 
   event_list = split_list (events);
   probe_list = split_list (probes);
@@ -261,26 +430,48 @@ seismo_cli_record (int    argc,
   options.aggregate = aggregate;
   options.kill_on_stop = !keep_running;
 
-  ctl.progress = on_progress;
-  ctl.user_data = &progress;
   builder = seismo_trace_builder_new ();
-  ok = seismo_cli_record_into (backend, &options, builder, &ctl, &error);
-  if (progress.tty)
-    fprintf (stderr, "\r\033[K");
-
-  if (!ok)
+  /* Written as it records (OUTPUT.partial, renamed to OUTPUT at the end), so a viewer can follow. */
+  if ((writer = seismo_file_writer_new (output, &error)) == NULL)
     {
       g_printerr ("seismo-cli record: %s\n", error->message);
       seismo_trace_builder_free (builder);
       return SEISMO_EXIT_FAILED;
     }
+  give_to_pkexec_user (seismo_file_writer_get_partial_path (writer));
+  /* The eBPF backend reports progress from its control thread while a worker fills the builder;
+   * a flush there would race with it, so its trace is written at the end only. */
+  if (strcmp (backend->name, "ebpf") != 0)
+    {
+      progress.writer = writer;
+      progress.builder = builder;
+      progress.live_path = g_strconcat (output, SEISMO_LIVE_SUFFIX, NULL);
+    }
+  if (stop_on_eof)
+    g_thread_unref (g_thread_new ("seismo-stdin", watch_stdin, &ctl));
+  ctl.progress = on_progress;
+  ctl.user_data = &progress;
+  ok = seismo_cli_record_into (backend, &options, builder, &ctl, &error);
+  if (progress.tty)
+    fprintf (stderr, "\r\033[K");
+  if (progress.live_path != NULL)
+    g_unlink (progress.live_path);
+  g_clear_pointer (&progress.live_path, g_free);
+  if (ok && progress.flush_error != NULL)
+    {
+      ok = FALSE;
+      g_propagate_error (&error, g_steal_pointer (&progress.flush_error));
+    }
+  g_clear_error (&progress.flush_error);
 
-  trace = seismo_trace_builder_finish (builder);
-  if (!seismo_trace_save (trace, output, &error))
+  if (!ok || !seismo_file_writer_commit (writer, builder, &error))
     {
       g_printerr ("seismo-cli record: %s\n", error->message);
+      seismo_file_writer_discard (writer);
+      seismo_trace_builder_free (builder);
       return SEISMO_EXIT_FAILED;
     }
+  trace = seismo_trace_builder_finish (builder);
   {
     struct stat out_st = { 0 };
 

@@ -430,6 +430,92 @@ add_latency_json (JsonBuilder           *b,
   json_builder_end_object (b);
 }
 
+/* Histograms the recorder computed (eBPF --aggregate): they cover the whole recording, so
+ * --filter does not apply to them. */
+static void
+add_recorder_histograms_json (JsonBuilder *b,
+                              SeismoTrace *trace)
+{
+  guint n;
+  const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
+
+  json_builder_set_member_name (b, "histograms");
+  json_builder_begin_array (b);
+  for (guint h = 0; h < n; h++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, hist[h].name);
+      json_builder_set_member_name (b, "key");
+      json_builder_add_string_value (b, hist[h].key);
+      json_builder_set_member_name (b, "unit");
+      json_builder_add_string_value (b, hist[h].unit);
+      json_builder_set_member_name (b, "count");
+      json_builder_add_int_value (b, hist[h].total_count);
+      json_builder_set_member_name (b, "sum");
+      json_builder_add_int_value (b, hist[h].sum);
+      json_builder_set_member_name (b, "buckets");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < hist[h].n_buckets; i++)
+        if (hist[h].counts[i] != 0)
+          {
+            json_builder_begin_object (b);
+            json_builder_set_member_name (b, "lower");
+            json_builder_add_int_value (b, hist[h].lower[i]);
+            json_builder_set_member_name (b, "count");
+            json_builder_add_int_value (b, hist[h].counts[i]);
+            json_builder_end_object (b);
+          }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/* The same as text, the way bpftrace prints its maps: counts on one line, histograms as bars. */
+static void
+print_recorder_histograms (SeismoTrace *trace)
+{
+  guint n;
+  const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
+
+  if (n > 0)
+    g_print ("\nRecorded histograms (whole recording):\n");
+  for (guint h = 0; h < n; h++)
+    {
+      guint64 peak = 0;
+
+      if (hist[h].n_buckets <= 1)
+        {
+          g_print ("@%s[%s]: %" G_GUINT64_FORMAT " %s\n", hist[h].name, hist[h].key,
+                   hist[h].total_count, hist[h].unit);
+          continue;
+        }
+      g_print ("@%s[%s]: %" G_GUINT64_FORMAT " samples, sum %" G_GUINT64_FORMAT " %s\n",
+               hist[h].name, hist[h].key, hist[h].total_count, hist[h].sum, hist[h].unit);
+      for (guint i = 0; i < hist[h].n_buckets; i++)
+        peak = MAX (peak, hist[h].counts[i]);
+      for (guint i = 0; i < hist[h].n_buckets; i++)
+        {
+          g_autofree char *bar = NULL;
+          g_autofree char *range = NULL;
+
+          if (hist[h].counts[i] == 0)
+            continue;
+          bar = g_strnfill ((gsize) (hist[h].counts[i] * 40 / peak), '@');
+          if (i + 1 < hist[h].n_buckets)
+            range = g_strdup_printf ("[%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ")",
+                                     hist[h].lower[i], hist[h].lower[i + 1]);
+          else if (i > 0 && hist[h].lower[i] == 2 * hist[h].lower[i - 1])
+            range = g_strdup_printf ("[%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ")",
+                                     hist[h].lower[i], 2 * hist[h].lower[i]);   /* log2 */
+          else
+            range = g_strdup_printf ("[%" G_GUINT64_FORMAT ", ...)", hist[h].lower[i]);
+          g_print ("  %-24s %10" G_GUINT64_FORMAT " |%-40s|\n", range, hist[h].counts[i], bar);
+        }
+    }
+}
+
 static void
 stats_syscalls (SeismoTrace           *trace,
                 const SeismoSelection *sel,
@@ -484,6 +570,7 @@ stats_syscalls (SeismoTrace           *trace,
       json_builder_set_member_name (b, "total_ns");
       json_builder_add_int_value (b, total);
       add_latency_json (b, trace, sel);
+      add_recorder_histograms_json (b, trace);
       json_builder_end_object (b);
       print_json (b);
       return;
@@ -562,6 +649,7 @@ stats_tasks (SeismoTrace           *trace,
     {
       json_builder_end_array (b);
       add_latency_json (b, trace, sel);
+      add_recorder_histograms_json (b, trace);
       json_builder_end_object (b);
       print_json (b);
     }
@@ -612,6 +700,7 @@ stats_cpus (SeismoTrace           *trace,
     {
       json_builder_end_array (b);
       add_latency_json (b, trace, sel);
+      add_recorder_histograms_json (b, trace);
       json_builder_end_object (b);
       print_json (b);
     }
@@ -658,6 +747,7 @@ stats_events (SeismoTrace           *trace,
     {
       json_builder_end_array (b);
       add_latency_json (b, trace, sel);
+      add_recorder_histograms_json (b, trace);
       json_builder_end_object (b);
       print_json (b);
     }
@@ -709,6 +799,8 @@ cmd_stats (int    argc,
     stats_cpus (trace, mask ? &sel : NULL, json);
   else
     stats_syscalls (trace, mask ? &sel : NULL, json);
+  if (!json)
+    print_recorder_histograms (trace);
   return SEISMO_EXIT_OK;
 }
 

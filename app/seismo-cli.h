@@ -31,4 +31,8 @@ int seismo_cli_compare          (int    argc,
 int seismo_cli_compare_overhead (int    argc,
                                  char **argv);
 
+/* seismo-cli-render.c */
+int seismo_cli_render           (int    argc,
+                                 char **argv);
+
 G_END_DECLS

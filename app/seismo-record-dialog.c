@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 
@@ -50,7 +51,9 @@ struct _SeismoRecordDialog
   /* owned */
   GPtrArray       *backends;        /* const SeismoBackend* */
   GHashTable      *selected;        /* event name → TRUE */
-  GtkStringList   *events;
+  GtkStringList   *events;          /* every line the backend listed */
+  GtkStringList   *groups;          /* the tree's top level: groups with lines matching the search */
+  GHashTable      *group_lines;     /* group name → GtkStringList of its matching lines */
   GtkStringList   *processes;
   GCancellable    *cancellable;
 
@@ -108,32 +111,170 @@ on_event_toggled (GtkCheckButton     *check,
   update_events_status (self, NULL);
 }
 
+/*
+ * The events as a tree: ftrace's by subsystem ("sched" → sched:sched_switch…, where checking the
+ * subsystem records all of it, "sched:*"); ptrace's and eBPF's syscall classes (%file…) apart from
+ * single syscalls. The search keeps the lines that match and opens their groups.
+ */
+static char *
+event_group_of (const char *line)
+{
+  const char *colon = strchr (line, ':');
+  const char *space = strchr (line, ' ');
+
+  if (colon != NULL && (space == NULL || colon < space))
+    return g_strndup (line, colon - line);
+  if (line[0] == '%')
+    return g_strdup (_("Syscall classes"));
+  return g_strdup (_("Syscalls"));
+}
+
+/* eBPF lists the forms --probe takes (kprobe:FUNC…): hints for the Probes row, not events. */
+static gboolean
+is_probe_form (const char *line)
+{
+  return g_str_has_prefix (line, "kprobe:") || g_str_has_prefix (line, "kretprobe:")
+         || g_str_has_prefix (line, "uprobe:") || g_str_has_prefix (line, "uretprobe:")
+         || g_str_has_prefix (line, "usdt:");
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
+}
+
+static void
+rebuild_event_tree (SeismoRecordDialog *self)
+{
+  const char *search = gtk_editable_get_text (GTK_EDITABLE (self->events_search));
+  g_autofree char *needle = g_utf8_casefold (search != NULL ? search : "", -1);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->events));
+  g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func (g_free);
+
+  g_hash_table_remove_all (self->group_lines);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *line = gtk_string_list_get_string (self->events, i);
+      g_autofree char *group = NULL;
+      g_autofree char *folded = NULL;
+      GtkStringList *lines;
+
+      if (is_probe_form (line))
+        continue;
+      group = event_group_of (line);
+      folded = g_utf8_casefold (line, -1);
+      if (*needle != '\0' && strstr (folded, needle) == NULL)
+        {
+          g_autofree char *folded_group = g_utf8_casefold (group, -1);
+
+          if (strstr (folded_group, needle) == NULL)
+            continue;
+        }
+      if ((lines = g_hash_table_lookup (self->group_lines, group)) == NULL)
+        {
+          lines = gtk_string_list_new (NULL);
+          g_hash_table_insert (self->group_lines, g_strdup (group), lines);
+          g_ptr_array_add (order, g_strdup (group));
+        }
+      gtk_string_list_append (lines, line);
+    }
+  g_ptr_array_sort (order, compare_strings);
+  g_ptr_array_add (order, NULL);
+  gtk_string_list_splice (self->groups, 0, g_list_model_get_n_items (G_LIST_MODEL (self->groups)),
+                          (const char * const *) order->pdata);
+}
+
+static GListModel *
+create_event_children (gpointer item,
+                       gpointer user_data)
+{
+  SeismoRecordDialog *self = user_data;
+  GtkStringList *lines = g_hash_table_lookup (self->group_lines,
+                                              gtk_string_object_get_string (item));
+
+  return lines != NULL ? g_object_ref (G_LIST_MODEL (lines)) : NULL;
+}
+
+static void
+on_events_search_changed (SeismoRecordDialog *self)
+{
+  GtkTreeListModel *tree = GTK_TREE_LIST_MODEL (
+    gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_list_view_get_model (self->events_view))));
+
+  /* Groups open by themselves while searching, so the matches show. */
+  gtk_tree_list_model_set_autoexpand (tree, *gtk_editable_get_text (GTK_EDITABLE (self->events_search)) != '\0');
+  rebuild_event_tree (self);
+}
+
+static gboolean
+backend_is_ftrace (SeismoRecordDialog *self)
+{
+  const SeismoBackend *backend = current_backend (self);
+
+  return backend != NULL && g_str_equal (backend->name, "ftrace");
+}
+
 static void
 on_event_item_setup (SeismoRecordDialog *self,
                      GtkListItem        *item)
 {
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *check = gtk_check_button_new ();
+  GtkWidget *label = gtk_label_new (NULL);
 
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
   g_signal_connect (check, "toggled", G_CALLBACK (on_event_toggled), self);
-  gtk_list_item_set_child (item, check);
+  gtk_list_item_set_child (item, expander);
 }
 
 static void
 on_event_item_bind (SeismoRecordDialog *self,
                     GtkListItem        *item)
 {
-  GtkCheckButton *check = GTK_CHECK_BUTTON (gtk_list_item_get_child (item));
-  const char *line = gtk_string_object_get_string (gtk_list_item_get_item (item));
-  g_autofree char *name = g_strdup (line);
-  char *space = strchr (name, ' ');
+  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (item));
+  GtkTreeListRow *row = gtk_list_item_get_item (item);
+  GtkWidget *box = gtk_tree_expander_get_child (expander);
+  GtkCheckButton *check = GTK_CHECK_BUTTON (gtk_widget_get_first_child (box));
+  GtkLabel *label = GTK_LABEL (gtk_widget_get_next_sibling (GTK_WIDGET (check)));
+  g_autoptr(GtkStringObject) object = gtk_tree_list_row_get_item (row);
+  const char *line = gtk_string_object_get_string (object);
+  g_autofree char *name = NULL;
+  gboolean group = gtk_tree_list_row_get_depth (row) == 0;
 
-  /* Lines are "system:event  field:type …"; the first word is what seismo-cli takes. */
-  if (space != NULL)
-    *space = '\0';
+  gtk_tree_expander_set_list_row (expander, row);
   g_object_set_data (G_OBJECT (check), "event-name", NULL);
-  gtk_check_button_set_label (check, name);
-  gtk_check_button_set_active (check, g_hash_table_contains (self->selected, name));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (check), space != NULL ? line : NULL);
+  if (group)
+    {
+      GListModel *lines = g_hash_table_lookup (self->group_lines, line);
+      guint n = lines != NULL ? g_list_model_get_n_items (lines) : 0;
+      g_autofree char *text = g_strdup_printf ("%s (%u)", line, n);
+
+      gtk_label_set_text (label, text);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (box), NULL);
+      /* A whole ftrace subsystem is one choice ("sched:*"); other groups only gather. */
+      if (backend_is_ftrace (self))
+        name = g_strconcat (line, ":*", NULL);
+    }
+  else
+    {
+      const char *space = strchr (line, ' ');
+
+      /* Lines are "system:event  field:type …"; the first word is what seismo-cli takes. */
+      name = space != NULL ? g_strndup (line, space - line) : g_strdup (line);
+      gtk_label_set_text (label, name);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (box), space != NULL ? line : NULL);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (check), name != NULL);
+  gtk_check_button_set_active (check, name != NULL && g_hash_table_contains (self->selected, name));
+  if (name != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
   g_object_set_data_full (G_OBJECT (check), "event-name", g_steal_pointer (&name), g_free);
 }
 
@@ -141,7 +282,10 @@ static void
 on_event_item_unbind (SeismoRecordDialog *self,
                       GtkListItem        *item)
 {
-  g_object_set_data (G_OBJECT (gtk_list_item_get_child (item)), "event-name", NULL);
+  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (gtk_list_item_get_child (item)));
+
+  g_object_set_data (G_OBJECT (gtk_widget_get_first_child (box)), "event-name", NULL);
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (item)), NULL);
 }
 
 static void
@@ -184,6 +328,7 @@ list_events_done (GObject      *source,
   g_ptr_array_add (events, NULL);
   gtk_string_list_splice (self->events, 0, g_list_model_get_n_items (G_LIST_MODEL (self->events)),
                           (const char * const *) events->pdata);
+  rebuild_event_tree (self);
   update_events_status (self, NULL);
 }
 
@@ -197,6 +342,7 @@ load_events (SeismoRecordDialog *self)
     g_cancellable_cancel (self->cancellable);
   g_set_object (&self->cancellable, g_cancellable_new ());
   gtk_string_list_splice (self->events, 0, g_list_model_get_n_items (G_LIST_MODEL (self->events)), NULL);
+  rebuild_event_tree (self);
   if (backend == NULL || backend->list_events == NULL)
     {
       update_events_status (self, _("This backend has no list of events to choose from."));
@@ -222,6 +368,18 @@ on_backend_changed (SeismoRecordDialog *self)
   available = backend->available (&why);
   if (available)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self->backend_row), backend->description);
+  else if (geteuid () != 0)
+    {
+      g_autofree char *text = NULL;
+
+      /* The recorder runs as root through pkexec, where what this user lacks is usually there;
+       * if it is not, the recorder's own error says why. */
+      text = g_strdup_printf (_("%s. Needs administrator rights here (%s): you will be asked when "
+                                "recording starts."),
+                              backend->description, why != NULL ? why : _("unknown reason"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->backend_row), text);
+      available = TRUE;
+    }
   else
     {
       g_autofree char *text = g_strdup_printf (_("Cannot run here: %s"), why != NULL ? why : _("unknown reason"));
@@ -529,9 +687,14 @@ seismo_record_dialog_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
+  /* The events tree calls back into this dialog: gone before the dialog's fields. */
+  if (self->events_view != NULL)
+    gtk_list_view_set_model (self->events_view, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_RECORD_DIALOG);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->events);
+  g_clear_object (&self->groups);
+  g_clear_pointer (&self->group_lines, g_hash_table_unref);
   g_clear_object (&self->processes);
   g_clear_pointer (&self->selected, g_hash_table_unref);
   g_clear_pointer (&self->backends, g_ptr_array_unref);
@@ -603,6 +766,8 @@ seismo_record_dialog_init (SeismoRecordDialog *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->selected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->events = gtk_string_list_new (NULL);
+  self->groups = gtk_string_list_new (NULL);
+  self->group_lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->processes = gtk_string_list_new (NULL);
 
   self->backends = g_ptr_array_new ();
@@ -618,9 +783,13 @@ seismo_record_dialog_init (SeismoRecordDialog *self)
     }
   adw_combo_row_set_model (self->backend_row, G_LIST_MODEL (names));
 
-  filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->events)),
-                                        string_filter_for (self->events_search));
-  gtk_list_view_set_model (self->events_view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (filtered))));
+  {
+    GtkTreeListModel *tree = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->groups)), FALSE,
+                                                      FALSE, create_event_children, self, NULL);
+
+    gtk_list_view_set_model (self->events_view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (tree))));
+    g_signal_connect_swapped (self->events_search, "search-changed", G_CALLBACK (on_events_search_changed), self);
+  }
   filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->processes)),
                                         string_filter_for (self->pid_search));
   gtk_list_view_set_model (self->pid_view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (filtered))));

@@ -9,6 +9,7 @@
 #include "seismo-importer.h"
 #include "seismo-record-dialog.h"
 #include "seismo-window-private.h"
+#include "seismo-window-share.h"
 
 /* Open */
 
@@ -138,6 +139,7 @@ save_done (GObject      *source,
     }
   g_set_object (&self->file, file);
   self->unsaved = FALSE;
+  _seismo_window_share_trace_saved (self);
   adw_window_title_set_title (self->window_title, name);
   {
     g_autofree char *msg = g_strdup_printf (_("Saved “%s”"), name);
@@ -379,10 +381,11 @@ search_done (GObject      *source,
   SearchJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  /* Only the latest search speaks; an abandoned one may still have found something. */
+  if (!g_task_propagate_boolean (G_TASK (result), &error)
+      || g_task_get_cancellable (G_TASK (result)) != self->search_cancellable)
     return;
-  if (g_task_get_cancellable (G_TASK (result)) == self->search_cancellable)
-    g_clear_object (&self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
   if (job->found == SEISMO_NO_EVENT)
     {
       gtk_label_set_text (self->search_status, _("No match"));
@@ -477,8 +480,10 @@ on_search_previous (SeismoWindow *self)
 static void
 on_search_changed (SeismoWindow *self)
 {
+  /* A search for the old text is abandoned: nothing is running any more. */
   if (self->search_cancellable != NULL)
     g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
   gtk_label_set_text (self->search_status, "");
 }
 

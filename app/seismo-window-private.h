@@ -28,6 +28,7 @@ struct _SeismoWindow
   GtkSearchBar         *search_bar;
   GtkSearchEntry       *search_entry;
   GtkLabel             *search_status;
+  GtkRevealer          *root_banner;
   GtkRevealer          *record_bar;
   GtkLabel             *record_status;
   GtkWidget            *status_bar;
@@ -54,6 +55,12 @@ struct _SeismoWindow
   gboolean              record_reloading;
   gboolean              record_stopping;
   gboolean              unsaved;
+
+  /* filter bar and analysis panes (seismo-window-analysis.c) */
+  struct _SeismoWindowAnalysis *analysis;
+
+  struct _SeismoWindowTeach *teach;      /* seismo-window-teach.c */
+  struct _SeismoWindowShare *share;      /* seismo-window-share.c */
 };
 
 /* seismo-window.c */
@@ -83,6 +90,13 @@ gboolean _seismo_window_load_finish       (SeismoWindow       *self,
 void     _seismo_window_class_init_actions (GtkWidgetClass    *widget_class);
 void     _seismo_window_save_to           (SeismoWindow       *self,
                                            GFile              *file);
+
+/* seismo-window-analysis.c */
+typedef struct _SeismoWindowAnalysis SeismoWindowAnalysis;
+void     _seismo_window_class_init_analysis (GtkWidgetClass  *widget_class);
+void     _seismo_window_init_analysis     (SeismoWindow       *self);
+void     _seismo_window_analysis_set_trace (SeismoWindow      *self);
+void     _seismo_window_dispose_analysis  (SeismoWindow       *self);
 
 /* seismo-window-record.c */
 void     _seismo_window_class_init_record (GtkWidgetClass     *widget_class);

@@ -28,13 +28,17 @@ _seismo_window_is_recording (SeismoWindow *self)
   return self->recorder != NULL;
 }
 
-/* seismo-cli next to this program (build tree or prefix), else the installed one, else $PATH. */
+/* $SEISMO_RECORDER (tests), else seismo-cli next to this program (build tree or prefix), else the installed
+ * one, else $PATH. */
 static char *
 find_cli (void)
 {
   g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *installed = g_build_filename (SEISMO_BINDIR, "seismo-cli", NULL);
+  const char *env = g_getenv ("SEISMO_RECORDER");
 
+  if (env != NULL && g_file_test (env, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (env);
   if (self_exe != NULL)
     {
       g_autofree char *dir = g_path_get_dirname (self_exe);
@@ -66,23 +70,25 @@ update_record_status (SeismoWindow *self)
   gtk_label_set_text (self->record_status, text);
 }
 
+/* The recorder's output once committed; before that its snapshot (OUTPUT.live, written while the
+ * recording is small), else the streamed file (OUTPUT.partial, whole chunks only). */
 static const char *
 newest_record_file (SeismoWindow *self,
                     guint64      *size)
 {
-  static char partial[4096];
+  static const char *const suffixes[] = { "", ".live", SEISMO_FILE_PARTIAL_SUFFIX };
+  static char path[4096];
   struct stat st;
 
-  if (g_stat (self->record_path, &st) == 0)
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
     {
-      *size = (guint64) st.st_size;
-      return self->record_path;
-    }
-  g_snprintf (partial, sizeof partial, "%s%s", self->record_path, SEISMO_FILE_PARTIAL_SUFFIX);
-  if (g_stat (partial, &st) == 0)
-    {
-      *size = (guint64) st.st_size;
-      return partial;
+      g_snprintf (path, sizeof path, "%s%s", self->record_path, suffixes[i]);
+      if (g_stat (path, &st) == 0)
+        {
+          /* The size alone would miss a switch between two files of the same size. */
+          *size = (guint64) st.st_size ^ ((guint64) st.st_mtim.tv_nsec << 32) ^ (guint64) st.st_mtime;
+          return path;
+        }
     }
   return NULL;
 }
@@ -110,6 +116,12 @@ reload_done (GObject      *source,
     }
   if (self->recorder == NULL && !finished)
     return;  /* the final load is on its way */
+  /* Until the first events arrive, "Recording…" says more than an empty timeline. */
+  if (!finished && seismo_trace_get_n_events (trace) == 0 && self->trace == NULL)
+    {
+      update_record_status (self);
+      return;
+    }
   _seismo_window_show_trace (self, trace, data);
   if (self->recorder != NULL)
     update_record_status (self);
@@ -275,6 +287,7 @@ seismo_window_start_recording (SeismoWindow       *self,
   name = g_strdup_printf ("recording-%s-%d.seismo", stamp, (int) getpid ());
   g_clear_pointer (&self->record_path, g_free);
   self->record_path = g_build_filename (dir, name, NULL);
+  g_ptr_array_add (argv, g_strdup ("--stop-on-stdin-close"));
   g_ptr_array_add (argv, g_strdup ("-o"));
   g_ptr_array_add (argv, g_strdup (self->record_path));
   {

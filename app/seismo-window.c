@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-app"
 
+#include <unistd.h>
+
 #include <glib/gi18n.h>
 
 #include "seismo-error.h"
 #include "seismo-importer.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-window-private.h"
+#include "seismo-window-share.h"
+#include "seismo-window-teach.h"
 
 G_DEFINE_FINAL_TYPE (SeismoWindow, seismo_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -143,6 +147,7 @@ open_done (GObject      *source,
   g_set_object (&self->file, file);
   self->unsaved = FALSE;
   _seismo_window_show_trace (self, trace, data);
+  _seismo_window_share_trace_opened (self);
   {
     g_autofree char *uri = g_file_get_uri (file);
     GtkRecentData recent = {
@@ -254,6 +259,7 @@ _seismo_window_show_trace (SeismoWindow       *self,
   seismo_event_list_set_trace (self->event_list, trace);
   seismo_event_details_set_data (self->details, data);
   gtk_stack_set_visible_child_name (self->stack, "trace");
+  _seismo_window_analysis_set_trace (self);
   update_status (self);
   _seismo_window_update_actions (self);
 }
@@ -447,6 +453,13 @@ on_drop (GtkDropTarget *target,
   return TRUE;
 }
 
+/* The GUI never needs root (recording runs in seismo-cli record); say so when it has it. */
+static void
+on_root_banner_dismissed (SeismoWindow *self)
+{
+  gtk_revealer_set_reveal_child (self->root_banner, FALSE);
+}
+
 /* Window state */
 
 static void
@@ -469,6 +482,7 @@ seismo_window_close_request (GtkWindow *window)
   SeismoWindow *self = SEISMO_WINDOW (window);
 
   save_window_state (self);
+  _seismo_window_share_close (self);
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   if (self->search_cancellable != NULL)
@@ -489,7 +503,10 @@ seismo_window_dispose (GObject *object)
     g_cancellable_cancel (self->load_cancellable);
   if (self->record_cancellable != NULL)
     g_cancellable_cancel (self->record_cancellable);
+  _seismo_window_dispose_analysis (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_WINDOW);
+  _seismo_window_dispose_teach (self);
+  _seismo_window_dispose_share (self);
   g_clear_object (&self->file);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->data, seismo_timeline_data_unref);
@@ -529,6 +546,7 @@ seismo_window_class_init (SeismoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_status);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, root_banner);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, record_bar);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, record_status);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, status_bar);
@@ -540,9 +558,13 @@ seismo_window_class_init (SeismoWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_list_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_details_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_markers_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_root_banner_dismissed);
 
   _seismo_window_class_init_actions (widget_class);
   _seismo_window_class_init_record (widget_class);
+  _seismo_window_class_init_analysis (widget_class);
+  _seismo_window_class_init_teach (widget_class);
+  _seismo_window_class_init_share (widget_class);
 }
 
 static void
@@ -559,6 +581,11 @@ seismo_window_init (SeismoWindow *self)
 
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   gtk_search_bar_set_key_capture_widget (self->search_bar, GTK_WIDGET (self->event_list));
+  gtk_revealer_set_reveal_child (self->root_banner, geteuid () == 0);
+  _seismo_window_init_analysis (self);
+  /* After the analysis panes: "Explain" joins their stack. */
+  _seismo_window_init_teach (self);
+  _seismo_window_init_share (self);
   fill_empty_page (self);
   _seismo_window_update_actions (self);
 }

@@ -7,8 +7,12 @@
 #   record     seismo-cli record -b ebpf: every syscall of the target as a full record
 #   bpftrace   the loop while bpftrace counts raw_syscalls:sys_enter per comm
 #   aggregate  seismo-cli record -b ebpf --aggregate: in-kernel histograms only
-# The loop times itself (CLOCK_MONOTONIC around the loop), so recorder start-up and the writing
-# of the trace file are not part of the figures.
+# The loop measures itself (around the loop only, so recorder start-up and the writing of the
+# trace file are not part of it): its wall time, and the process's CPU time, where the kernel
+# side of a tracer (the BPF programs run in the traced thread) is charged. On a shared, loaded
+# machine the wall time mostly measures waiting for a CPU; the CPU time does not.
+# tracer_cpu is what the tracer process itself used: for bpftrace during the loop, for
+# seismo-cli its whole run (loading, draining the ring, writing the trace) minus the loop's.
 #
 # usage: bench/ebpf-overhead.sh [BUILD_DIR] [N] [REPEATS]     (as root)
 set -euo pipefail
@@ -18,16 +22,18 @@ n=${2:-1000000}
 repeats=${3:-5}
 cli=$build/app/seismo-cli
 target=$build/tests/ebpf/seismo-ebpf-target
+bpftrace_prog='tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'
 
-for f in "$cli" "$target"; do
-  [[ -x $f ]] || { echo "missing $f: build first (ninja -C $build)" >&2; exit 1; }
+for f in "$cli" "$target" /usr/bin/time; do
+  [[ -x $f ]] || { echo "missing $f (ninja -C $build; GNU time: apt-get install time)" >&2
+                   exit 1; }
 done
 
 tmp=$(mktemp -d)
 bpftrace_pid=
 cleanup() {
   if [[ -n $bpftrace_pid ]]; then
-    kill -INT "$bpftrace_pid" 2>/dev/null || true
+    kill -TERM "$bpftrace_pid" 2>/dev/null || true
     wait "$bpftrace_pid" 2>/dev/null || true
   fi
   rm -rf "$tmp"
@@ -35,43 +41,74 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Each run_* appends the loop's time in ns to $tmp/MODE.
+ticks=$(getconf CLK_TCK)
+# utime + stime of a process, in ns.
+proc_cpu_ns() { awk -v t="$ticks" '{ printf "%d\n", ($14 + $15) * 1e9 / t }' "/proc/$1/stat"; }
+
+# Each run_MODE appends "wall_ns cpu_ns tracer_cpu_ns" to $tmp/MODE.
 run_bare() {
-  "$target" write-loop "$n" >>"$tmp/bare"
+  echo "$("$target" write-loop "$n") 0" >>"$tmp/bare"
 }
 
-run_record() {
-  local line
-  "$cli" record -b ebpf -o "$tmp/record.seismo" -- "$target" write-loop "$n" \
-    >>"$tmp/record" 2>"$tmp/record.err" || { cat "$tmp/record.err" >&2; exit 1; }
+# seismo-cli record ARGS…: the loop's figures, the recorder's CPU, and the event counts.
+run_cli() {
+  local mode=$1 loop line total
+  shift
+  /usr/bin/time -f '%U %S' -o "$tmp/$mode.time" \
+    "$cli" record -b ebpf "$@" -o "$tmp/$mode.seismo" -- "$target" write-loop "$n" \
+    >"$tmp/$mode.loop" 2>"$tmp/$mode.err" || { cat "$tmp/$mode.err" >&2; exit 1; }
+  loop=$(cat "$tmp/$mode.loop")
+  # /usr/bin/time counts the reaped target too: take its loop out.
+  total=$(awk '{ printf "%d\n", ($1 + $2) * 1e9 }' "$tmp/$mode.time")
+  echo "$loop $((total - ${loop#* }))" >>"$tmp/$mode"
   # The CLI ends with "Recorded E events (L lost) in …".
-  line=$(grep -o 'Recorded [0-9]* events ([0-9]* lost)' "$tmp/record.err") \
-    || { cat "$tmp/record.err" >&2; exit 1; }
-  tr -d '(' <<<"$line" | awk '{ print $2, $4 }' >>"$tmp/record.counts"
+  line=$(grep -o 'Recorded [0-9]* events ([0-9]* lost)' "$tmp/$mode.err") \
+    || { cat "$tmp/$mode.err" >&2; exit 1; }
+  tr -d '(' <<<"$line" | awk '{ print $2, $4 }' >>"$tmp/$mode.counts"
 }
 
-run_aggregate() {
-  "$cli" record -b ebpf --aggregate -o "$tmp/aggregate.seismo" -- "$target" write-loop "$n" \
-    >>"$tmp/aggregate" 2>"$tmp/aggregate.err" || { cat "$tmp/aggregate.err" >&2; exit 1; }
+run_record() { run_cli record; }
+run_aggregate() { run_cli aggregate --aggregate; }
+
+# SIGINT makes bpftrace print its map and exit; on a loaded machine a first one was seen to get
+# lost, so repeat it for a while before giving up with SIGTERM.
+stop_bpftrace() {
+  for _ in $(seq 10); do
+    kill -INT "$bpftrace_pid" 2>/dev/null || break
+    for _ in $(seq 20); do
+      kill -0 "$bpftrace_pid" 2>/dev/null || break 2
+      sleep 0.1
+    done
+  done
+  kill -TERM "$bpftrace_pid" 2>/dev/null || true
+  wait "$bpftrace_pid" 2>/dev/null || true
 }
 
 run_bpftrace() {
-  bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }' \
-    >"$tmp/bpftrace.out" 2>&1 &
+  local before loop
+  bpftrace -e "$bpftrace_prog" >"$tmp/bpftrace.out" 2>&1 &
   bpftrace_pid=$!
-  for _ in $(seq 100); do
+  for _ in $(seq 200); do
     grep -q 'Attaching' "$tmp/bpftrace.out" && break
     sleep 0.1
   done
   sleep 0.5   # "Attaching" comes just before the attach itself
-  "$target" write-loop "$n" >>"$tmp/bpftrace"
-  kill -INT "$bpftrace_pid"
-  wait "$bpftrace_pid" 2>/dev/null || true
+  before=$(proc_cpu_ns "$bpftrace_pid")
+  loop=$("$target" write-loop "$n")
+  echo "$loop $(($(proc_cpu_ns "$bpftrace_pid") - before))" >>"$tmp/bpftrace"
+  stop_bpftrace
   bpftrace_pid=
+  # bpftrace prints its map on exit: the loop's writes must be in it.
+  grep -q 'seismo-ebpf-tar' "$tmp/bpftrace.out" \
+    || { echo "bpftrace counted nothing:" >&2; cat "$tmp/bpftrace.out" >&2; exit 1; }
 }
 
 modes=(bare record aggregate)
-command -v bpftrace >/dev/null && modes=(bare record bpftrace aggregate)
+if command -v bpftrace >/dev/null; then
+  modes=(bare record bpftrace aggregate)
+else
+  echo "bpftrace not found: no bpftrace column" >&2
+fi
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for ((r = 1; r <= repeats; r++)); do
@@ -81,16 +118,29 @@ for ((r = 1; r <= repeats; r++)); do
   echo "round $r/$repeats done" >&2
 done
 
-median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# median FILE COLUMN
+median() {
+  awk -v c="$2" '{ print $c }' "$1" | sort -n \
+    | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
 
-bare=$(median "$tmp/bare")
+bare_wall=$(median "$tmp/bare" 1)
+bare_cpu=$(median "$tmp/bare" 2)
 printf '%d write(2) to /dev/null, median of %d rounds (kernel %s, %d CPUs, load %s -> %s)\n' \
   "$n" "$repeats" "$(uname -r)" "$(nproc)" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-10s %12s %10s %9s\n' mode loop_ms ns/call x_bare
+printf '%-10s %10s %9s %10s %9s %8s %12s\n' \
+  mode wall_ms x_bare cpu_ms x_bare ns/call tracer_cpu_ms
 for m in "${modes[@]}"; do
-  awk -v m="$m" -v t="$(median "$tmp/$m")" -v b="$bare" -v n="$n" \
-    'BEGIN { printf "%-10s %12.1f %10.1f %9.2f\n", m, t / 1e6, t / n, t / b }'
+  awk -v m="$m" -v w="$(median "$tmp/$m" 1)" -v c="$(median "$tmp/$m" 2)" \
+      -v t="$(median "$tmp/$m" 3)" -v bw="$bare_wall" -v bc="$bare_cpu" -v n="$n" \
+    'BEGIN { printf "%-10s %10.1f %9.2f %10.1f %9.2f %8.1f %12.1f\n",
+             m, w / 1e6, w / bw, c / 1e6, c / bc, (c - bc) / n, t / 1e6 }'
 done
+echo "(ns/call: extra CPU per write(2) over the bare loop)"
 awk -v r="$repeats" '{ e += $1; l += $2 }
   END { printf "record: %d events recorded, %d lost in %d runs (default ring size)\n", e, l, r }' \
   "$tmp/record.counts"
+echo "per run (wall_ns cpu_ns tracer_cpu_ns):"
+for m in "${modes[@]}"; do
+  printf '  %-10s' "$m"; awk '{ printf " %s/%s", int($1 / 1e6), int($2 / 1e6) }' "$tmp/$m"; echo
+done

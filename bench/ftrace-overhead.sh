@@ -3,13 +3,16 @@
 # ftrace-overhead.sh [BUILD_DIR] [SYSCALLS] [RUNS]
 #
 # What recording costs a syscall-heavy process: a loop of SYSCALLS write/getpid calls (default
-# 1000000), timed by the process itself, run
+# 1000000), timed by the process itself (elapsed time, and the CPU time it spent: tracing's cost is
+# charged to the traced task's CPU time, while on a machine shared with other work its elapsed time
+# mostly measures the wait for a CPU), run
 #   bare       no tracing
 #   by-hand    sched:* + raw_syscalls:* enabled in a tracefs instance by hand, filtered on the
 #              process, nobody reading: the kernel's own cost for those events
 #   seismo     seismo-cli record -b ftrace -e sched:* -e raw_syscalls:* -- the same loop
 # RUNS times each (default 5), interleaved, medians reported. Seismo must lose no event at its
 # default buffer size and stay within 1.2x of by-hand. Needs root and tracefs.
+# Output: a table, then one "RESULT …" line for scripts.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,11 +22,16 @@ runs=${3:-5}
 cli=$build/app/seismo-cli
 workload=$build/tests/ftrace/seismo-ftrace-workload
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+T=/sys/kernel/tracing
+I=$T/instances/seismobench-$$
+cleanup() {
+  rm -rf "$tmp"
+  if [[ -d $I ]]; then echo 0 > "$I/tracing_on"; echo > "$I/set_event"; rmdir "$I"; fi
+}
+trap cleanup EXIT
 [[ -x $cli && -x $workload ]] || { echo "build first: $cli and $workload are missing" >&2; exit 1; }
 args=(--writes $(( n / 2 )) --getpids $(( n / 2 )) --time)
 
-T=/sys/kernel/tracing
 [[ -d $T/instances ]] || mount -t tracefs nodev $T
 
 bare() {
@@ -31,7 +39,7 @@ bare() {
 }
 
 by_hand() {
-  local I=$T/instances/seismobench-$$ ns
+  local ns
   mkdir "$I"
   echo 0 > "$I/tracing_on"
   # The size seismo uses by default (DEFAULT_BUFFER_KB in backends/ftrace), the clock too.
@@ -55,29 +63,37 @@ seismo() {
   local out
   out=$("$cli" record -b ftrace -e 'sched:*' -e 'raw_syscalls:*' -o "$tmp/rec.seismo" -- \
         "$workload" "${args[@]}" 2>&1 >/dev/null)
-  # The loop's time, then "Recorded N events (L lost) …".
-  echo "$(echo "$out" | grep -E '^[0-9]+$' | tail -1) \
+  # The loop's times ("WALL CPU"), then "Recorded N events (L lost) …".
+  echo "$(echo "$out" | grep -E '^[0-9]+ [0-9]+$' | tail -1) \
 $(echo "$out" | sed -n 's/^Recorded \([0-9]*\) events (\([0-9]*\) lost).*/\1 \2/p')"
 }
 
 median() { sort -n | sed -n "$(( (runs + 1) / 2 ))p"; }
 
-declare -a B H S E L
+declare -a BW BC HW HC SW SC E L
 for ((i = 0; i < runs; i++)); do
-  B+=("$(bare)")
-  H+=("$(by_hand)")
-  read -r s e l <<< "$(seismo)"
-  S+=("$s"); E+=("$e"); L+=("$l")
+  read -r w c <<< "$(bare)"; BW+=("$w"); BC+=("$c")
+  read -r w c <<< "$(by_hand)"; HW+=("$w"); HC+=("$c")
+  read -r w c e l <<< "$(seismo)"; SW+=("$w"); SC+=("$c"); E+=("$e"); L+=("$l")
 done
 
-b=$(printf '%s\n' "${B[@]}" | median)
-h=$(printf '%s\n' "${H[@]}" | median)
-s=$(printf '%s\n' "${S[@]}" | median)
+med() { printf '%s\n' "$@" | median; }
+bw=$(med "${BW[@]}"); bc=$(med "${BC[@]}")
+hw=$(med "${HW[@]}"); hc=$(med "${HC[@]}")
+sw=$(med "${SW[@]}"); sc=$(med "${SC[@]}")
 lost=$(printf '%s\n' "${L[@]}" | sort -n | tail -1)
-events=$(printf '%s\n' "${E[@]}" | median)
-printf '%d syscalls, %d runs each (median loop time)\n' "$n" "$runs"
-printf '  bare      %8.1f ms\n' "$(echo "$b / 1000000" | bc -l)"
-printf '  by-hand   %8.1f ms   %.2fx bare\n' "$(echo "$h / 1000000" | bc -l)" "$(echo "$h / $b" | bc -l)"
-printf '  seismo    %8.1f ms   %.2fx bare, %.3fx by-hand\n' "$(echo "$s / 1000000" | bc -l)" \
-  "$(echo "$s / $b" | bc -l)" "$(echo "$s / $h" | bc -l)"
+events=$(med "${E[@]}")
+ms() { echo "$1 / 1000000" | bc -l; }
+ratio() { echo "$1 / $2" | bc -l; }
+printf '%d syscalls, %d runs each, interleaved (medians)\n' "$n" "$runs"
+printf '             %10s %10s %10s   %10s %10s %10s\n' 'elapsed' 'x bare' 'x by-hand' 'CPU' \
+  'x bare' 'x by-hand'
+printf '  bare       %8.1f ms %10.2f %10s   %7.1f ms %10.2f %10s\n' "$(ms "$bw")" 1 '' "$(ms "$bc")" 1 ''
+printf '  by-hand    %8.1f ms %10.2f %10.2f   %7.1f ms %10.2f %10.2f\n' "$(ms "$hw")" \
+  "$(ratio "$hw" "$bw")" 1 "$(ms "$hc")" "$(ratio "$hc" "$bc")" 1
+printf '  seismo     %8.1f ms %10.2f %10.3f   %7.1f ms %10.2f %10.3f\n' "$(ms "$sw")" \
+  "$(ratio "$sw" "$bw")" "$(ratio "$sw" "$hw")" "$(ms "$sc")" "$(ratio "$sc" "$bc")" \
+  "$(ratio "$sc" "$hc")"
 printf '  seismo recorded %s events (median), most lost in one run: %s\n' "$events" "$lost"
+printf 'RESULT elapsed_vs_by_hand=%.3f cpu_vs_by_hand=%.3f lost=%s\n' "$(ratio "$sw" "$hw")" \
+  "$(ratio "$sc" "$hc")" "$lost"

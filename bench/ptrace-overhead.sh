@@ -9,6 +9,8 @@
 #   seismo          seismo-cli record -b ptrace (the trace file written and all)
 #   strace !write   strace -f --seccomp-bpf -e trace='!write' -o /dev/null (for reference)
 #   seismo !write   seismo-cli record -b ptrace -e '!write' (seccomp prefilter)
+#   floor           bench/ptrace-floor: a tracer that only waits and resumes at each stop, the
+#                   least any ptrace tracer can cost (two stops per syscall); for reference
 #
 # Targets (issue #4): seismo's overhead at most half of strace's; with write filtered out,
 # within 1.5x of the bare run. Wall time is what the targets are about; CPU time (user + system
@@ -16,15 +18,16 @@
 # machine. The load average is printed before and after: ptrace's cost is mostly scheduling, so
 # a busy machine stretches every variant.
 #
-# Usage: bench/ptrace-overhead.sh BUILD_DIR [N=1000000] [ROUNDS=3]
+# Usage: bench/ptrace-overhead.sh BUILD_DIR [N=1000000] [ROUNDS=5]
 set -eu
 
 build=${1:?usage: $0 BUILD_DIR [N] [ROUNDS]}
 n=${2:-1000000}
-rounds=${3:-3}
+rounds=${3:-5}
 cli=$build/app/seismo-cli
 child=$build/tests/ptrace/seismo-ptrace-child
-for f in "$cli" "$child"; do
+floor=$build/bench/ptrace-floor
+for f in "$cli" "$child" "$floor"; do
   [ -x "$f" ] || { echo "$0: $f is missing: build $build first" >&2; exit 1; }
 done
 for p in strace /usr/bin/time; do
@@ -34,7 +37,7 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-variants="bare strace seismo strace-nowrite seismo-nowrite"
+variants="bare strace seismo strace-nowrite seismo-nowrite floor"
 
 # One variant, in a shell of its own so that time(1) counts the CPU of the whole process tree.
 variant_script='
@@ -44,6 +47,7 @@ variant_script='
     seismo) "$1" record -b ptrace -o "$4/w.seismo" -- "$2" writes "$3" ;;
     strace-nowrite) strace -f --seccomp-bpf -e "trace=!write" -o /dev/null "$2" writes "$3" ;;
     seismo-nowrite) "$1" record -b ptrace -e "!write" -o "$4/f.seismo" -- "$2" writes "$3" ;;
+    floor) "$5" "$2" writes "$3" ;;
   esac'
 
 echo "ptrace overhead: $n write(2) calls, $rounds rounds, $(nproc) CPUs, Linux $(uname -r)"
@@ -52,7 +56,7 @@ r=1
 while [ "$r" -le "$rounds" ]; do
   for v in $variants; do
     start=$(date +%s%N)
-    /usr/bin/time -f "%U %S" -o "$tmp/cpu" sh -c "$variant_script" "$v" "$cli" "$child" "$n" "$tmp" \
+    /usr/bin/time -f "%U %S" -o "$tmp/cpu" sh -c "$variant_script" "$v" "$cli" "$child" "$n" "$tmp" "$floor" \
       >/dev/null 2>&1
     end=$(date +%s%N)
     cpu=$(awk '{ printf "%d", ($1 + $2) * 1000000 }' "$tmp/cpu")
@@ -73,12 +77,14 @@ for col in 2 3; do
   [ "$col" = 2 ] && what=wall || what=CPU
   awk -v what="$what" -v bare="$(median bare $col)" -v st="$(median strace $col)" \
       -v se="$(median seismo $col)" -v stnw="$(median strace-nowrite $col)" \
-      -v senw="$(median seismo-nowrite $col)" 'BEGIN {
-    printf "\n%s medians (s): bare %.3f  strace %.3f  seismo %.3f  strace !write %.3f  seismo !write %.3f\n",
-           what, bare / 1e6, st / 1e6, se / 1e6, stnw / 1e6, senw / 1e6
+      -v senw="$(median seismo-nowrite $col)" -v fl="$(median floor $col)" 'BEGIN {
+    printf "\n%s medians (s): bare %.3f  strace %.3f  seismo %.3f  strace !write %.3f  seismo !write %.3f  floor %.3f\n",
+           what, bare / 1e6, st / 1e6, se / 1e6, stnw / 1e6, senw / 1e6, fl / 1e6
     so = st - bare; eo = se - bare
     printf "  overhead: strace %.3f s, seismo %.3f s, seismo/strace %.2f (target <= 0.50: %s)\n",
            so / 1e6, eo / 1e6, eo / so, eo <= 0.5 * so ? "met" : "NOT met"
+    printf "  floor (stops alone): %.3f s overhead, floor/strace %.2f; seismo above the floor: %.3f s\n",
+           (fl - bare) / 1e6, (fl - bare) / so, (se - fl) / 1e6
     if (bare > 0)
       printf "  filtered: seismo !write / bare %.2fx (target <= 1.50x: %s), strace !write / bare %.2fx\n",
              senw / bare, senw <= 1.5 * bare ? "met" : "NOT met", stnw / bare

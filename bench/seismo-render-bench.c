@@ -2,8 +2,9 @@
 #define G_LOG_DOMAIN "seismo-bench"
 
 /*
- * seismo-render-bench [N_EVENTS] [WIDTH] [HEIGHT] [collapsed|expanded]: builds a synthetic scheduler + syscall trace of
- * N events (default 10M) with the builder API, prepares the timeline data, then renders timeline
+ * seismo-render-bench [N_EVENTS|FILE] [WIDTH] [HEIGHT] [collapsed|expanded]: builds a synthetic
+ * scheduler + syscall trace of N events (default 10M) with the builder API, or opens FILE (e.g.
+ * one written by `seismo-gen 10000000 FILE`), prepares the timeline data, then renders timeline
  * frames onto a Cairo image surface at several zoom levels and prints the median ms per frame.
  * The frame cost must not grow with the number of events in view.
  */
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "seismo-importer.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-trace-builder.h"
 
@@ -245,7 +247,8 @@ int
 main (int    argc,
       char **argv)
 {
-  guint64 n_events = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 10000000;
+  const char *file = argc > 1 && !g_ascii_isdigit (argv[1][0]) ? argv[1] : NULL;
+  guint64 n_events = argc > 1 && file == NULL ? g_ascii_strtoull (argv[1], NULL, 10) : 10000000;
   int width = argc > 2 ? atoi (argv[2]) : 1920;
   int height = argc > 3 ? atoi (argv[3]) : 1080;
   const char *only = argc > 4 ? argv[4] : NULL;
@@ -259,8 +262,20 @@ main (int    argc,
   double duration;
 
   t0 = g_get_monotonic_time ();
-  trace = generate (n_events);
-  g_print ("built %" G_GSIZE_FORMAT " events (%u tasks, %u CPUs) in %.2f s\n",
+  if (file != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if ((trace = seismo_trace_open (file, NULL, NULL, NULL, &error)) == NULL)
+        {
+          g_printerr ("seismo-render-bench: %s\n", error->message);
+          return 1;
+        }
+    }
+  else
+    trace = generate (n_events);
+  g_print ("%s", file != NULL ? "opened" : "built");
+  g_print (" %" G_GSIZE_FORMAT " events (%u tasks, %u CPUs) in %.2f s\n",
            seismo_trace_get_n_events (trace), seismo_trace_get_n_tasks (trace),
            seismo_trace_get_n_cpus (trace), (g_get_monotonic_time () - t0) / 1e6);
   t0 = g_get_monotonic_time ();

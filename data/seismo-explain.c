@@ -444,7 +444,12 @@ seismo_explain_trace_event (SeismoTrace   *trace,
     case SEISMO_KIND_SYSCALL_ENTER:
     case SEISMO_KIND_SYSCALL_EXIT:
       if (type->syscall != NULL)
-        add (out, seismo_explain_event (type->system, type->name));
+        {
+          add (out, seismo_explain_event (type->system, type->name));
+          /* An exit only carries the result: the call itself, with its arguments, follows. */
+          if (type->kind == SEISMO_KIND_SYSCALL_EXIT)
+            add (out, seismo_explain_syscall (type->syscall));
+        }
       else
         {
           if (type->roles[SEISMO_ROLE_ID] >= 0

@@ -40,4 +40,16 @@ gboolean seismo_export_csv         (SeismoTrace           *trace,
                                     const char            *path,
                                     GError               **error);
 
+/*
+ * A bundle: trace saved as a .seismo file (atomically, like seismo_file_save()) whose metadata
+ * also holds key = value, e.g. a view session for students (docs/file-format.md, "Sessions and
+ * bundles"). The trace itself is left as it was. Call from the thread that owns the trace: its
+ * metadata table changes for the duration of the save.
+ */
+gboolean seismo_export_bundle      (SeismoTrace           *trace,
+                                    const char            *key,
+                                    const char            *value,
+                                    const char            *path,
+                                    GError               **error);
+
 G_END_DECLS

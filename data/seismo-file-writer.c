@@ -1135,7 +1135,10 @@ seismo_file_writer_new (const char  *path,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   partial_path = g_strconcat (path, SEISMO_FILE_PARTIAL_SUFFIX, NULL);
-  fd = open (partial_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  /* A stale partial file is replaced, never written through: a recorder running as root (pkexec)
+   * must not follow a symlink someone left under that name. */
+  g_unlink (partial_path);
+  fd = open (partial_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0)
     {
       set_errno_error (error, errno, "create", partial_path);

@@ -154,9 +154,8 @@ node_join (FilterNodeKind  kind,
 
       if (c->kind == absorb)
         {
-          for (guint j = 0; j < children->len; j++)
-            if (j != i)
-              _seismo_filter_node_free (g_ptr_array_index (children, j));
+          /* children frees what it still holds (its free func) when emptied below; c is returned. */
+          g_ptr_array_index (children, i) = NULL;
           for (guint j = 0; j < kept->len; j++)
             _seismo_filter_node_free (g_ptr_array_index (kept, j));
           g_ptr_array_set_size (children, 0);

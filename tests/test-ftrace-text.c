@@ -521,8 +521,10 @@ test_report_live (void)
       g_autofree char *dat = NULL;
       g_autofree char *plain = NULL;
       g_autofree char *raw = NULL;
+      g_autofree char *lat = NULL;
       g_autofree char *out = NULL;
-      const char *modes[] = { "", "-R" };
+      /* Plain (irq-flags columns), raw fields, and the -l latency layout. */
+      const char *modes[] = { "", "-R", "-l" };
 
       if (!g_str_has_suffix (name, ".dat"))
         continue;
@@ -546,11 +548,14 @@ test_report_live (void)
           g_clear_pointer (&out, g_free);
           if (m == 0)
             plain = g_steal_pointer (&path);
-          else
+          else if (m == 1)
             raw = g_steal_pointer (&path);
+          else
+            lat = g_steal_pointer (&path);
         }
-      g_test_message ("comparing trace-cmd report of %s with its -R dump", name);
+      g_test_message ("comparing trace-cmd report and report -l of %s with its -R dump", name);
       check_report_against_raw (plain, raw);
+      check_report_against_raw (lat, raw);
       n_files++;
     }
   if (n_files == 0)

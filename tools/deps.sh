@@ -12,10 +12,14 @@ PKGS+=(libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd)
 PKGS+=(libbpf-dev bpftool clang llvm libseccomp-dev systemtap-sdt-dev linux-libc-dev)
 # app
 PKGS+=(libgtk-4-dev libadwaita-1-dev desktop-file-utils appstream xvfb xauth imagemagick dbus-x11)
+# recording from the app as a user (pkexec + polkit policy); xmllint validates the policy
+PKGS+=(pkexec polkitd libxml2-utils)
 # tests and benchmarks
-PKGS+=(strace valgrind bpftrace hyperfine)
+PKGS+=(strace valgrind bpftrace hyperfine time)
 # screenshots of the app (docs/screenshots)
 PKGS+=(xdotool)
+# exported SVG figures rasterised for docs/screenshots/export-svg.png
+PKGS+=(librsvg2-bin)
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -78,11 +78,22 @@ struct _SeismoTimelineData
 /* Hues of task and syscall colors; the renderer's palette has this many of each. */
 #define SEISMO_TIMELINE_N_TASK_COLORS 24
 
+/* In a hue byte: the item is drawn in the alert color (a syscall that failed). Known when the data
+ * is prepared, so a frame never decodes a payload to color a box. */
+#define SEISMO_TIMELINE_HUE_ALERT 0x80u
+
 static inline guint
 _seismo_seq_hue (const SeismoSeq *s,
                  gsize            i)
 {
-  return s->hues != NULL ? s->hues[i] : s->hue;
+  return (s->hues != NULL ? s->hues[i] : s->hue) & ~SEISMO_TIMELINE_HUE_ALERT;
+}
+
+static inline gboolean
+_seismo_seq_alert (const SeismoSeq *s,
+                   gsize            i)
+{
+  return s->hues != NULL && (s->hues[i] & SEISMO_TIMELINE_HUE_ALERT) != 0;
 }
 
 static inline guint64

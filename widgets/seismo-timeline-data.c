@@ -35,6 +35,8 @@ seq_build_starts (SeismoTimelineData *d,
 
 /* Colors of items whose color varies: a CPU's runs (by task), syscalls (by name), IRQs (hard or
  * soft). Kept contiguous so that a summary of many items reads no item. */
+G_STATIC_ASSERT (SEISMO_TIMELINE_N_TASK_COLORS <= SEISMO_TIMELINE_HUE_ALERT);
+
 static void
 seq_build_hues (SeismoTimelineData *d,
                 SeismoSeq          *s,
@@ -52,7 +54,14 @@ seq_build_hues (SeismoTimelineData *d,
             s->hues[i] = s->intervals[i].task < d->n_tasks ? d->tasks[s->intervals[i].task].color : 0;
           break;
         case SEISMO_SEQ_SPAN_IDX:
-          s->hues[i] = (d->spans[s->idx[i]].syscall * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS;
+          {
+            const SeismoSyscallSpan *span = &d->spans[s->idx[i]];
+            gint64 ret;
+
+            s->hues[i] = (span->syscall * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS;
+            if (seismo_trace_syscall_span_ret (d->trace, span, &ret) && ret < 0 && ret > -4096)
+              s->hues[i] |= SEISMO_TIMELINE_HUE_ALERT;
+          }
           break;
         case SEISMO_SEQ_INTERVAL_IDX:
         case SEISMO_SEQ_EVENTS:

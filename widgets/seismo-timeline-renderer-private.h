@@ -111,6 +111,8 @@ struct _SeismoTimelineRenderer
   gboolean              rows_dirty;
   int                   rows_height;
   int                   pinned_height;
+
+  GArray               *notes;          /* SeismoTimelineNote; owned (seismo-timeline-notes.c) */
 };
 
 void   _seismo_timeline_renderer_init_rows    (SeismoTimelineRenderer *self,
@@ -126,6 +128,10 @@ const char *_seismo_timeline_row_label        (SeismoTimelineRenderer *self,
 PangoLayout *_seismo_timeline_renderer_layout (SeismoTimelineRenderer *self,
                                                const char             *text,
                                                gboolean                small);
+/* seismo-timeline-notes.c: the notes' flags, drawn with the overlays. */
+void   _seismo_timeline_renderer_draw_notes   (SeismoTimelineRenderer *self,
+                                               const SeismoCanvas     *canvas,
+                                               gpointer                canvas_data);
 
 static inline guint64
 _seismo_timeline_x_to_abs (SeismoTimelineRenderer *self,

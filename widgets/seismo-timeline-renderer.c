@@ -159,6 +159,7 @@ seismo_timeline_renderer_free (SeismoTimelineRenderer *self)
   pango_font_description_free (self->font);
   pango_font_description_free (self->small_font);
   g_clear_pointer (&self->data, seismo_timeline_data_unref);
+  g_clear_pointer (&self->notes, g_array_unref);
   g_free (self);
 }
 
@@ -174,10 +175,13 @@ seismo_timeline_renderer_set_data (SeismoTimelineRenderer *self,
                                    SeismoTimelineData     *data)
 {
   SeismoTimelineRenderer old;
+  gboolean was_fit;
 
   g_return_if_fail (self != NULL && data != NULL);
   if (data == self->data)
     return;
+  /* A view showing all of a recording keeps showing all of it as it grows. */
+  was_fit = self->ns_per_px >= seismo_timeline_renderer_get_fit_ns_per_px (self) * 0.999;
 
   /* Keep the row states of the old data to carry them over by pid and tid. */
   old = *self;
@@ -197,7 +201,10 @@ seismo_timeline_renderer_set_data (SeismoTimelineRenderer *self,
   _seismo_timeline_renderer_init_rows (self, &old);
   _seismo_timeline_renderer_clear_rows (&old);
   seismo_timeline_data_unref (old.data);
-  seismo_timeline_renderer_set_view (self, self->view_start, self->ns_per_px);
+  if (was_fit)
+    seismo_timeline_renderer_fit_all (self);
+  else
+    seismo_timeline_renderer_set_view (self, self->view_start, self->ns_per_px);
 }
 
 void
@@ -794,10 +801,7 @@ span_failed (SeismoTimelineRenderer *self,
              const SeismoSeq        *s,
              gsize                   i)
 {
-  const SeismoSyscallSpan *span = &self->data->spans[s->idx[i]];
-  gint64 ret;
-
-  return seismo_trace_syscall_span_ret (self->data->trace, span, &ret) && ret < 0 && ret > -4096;
+  return _seismo_seq_alert (s, i);
 }
 
 static const char *
@@ -1125,6 +1129,7 @@ draw_overlays (SeismoTimelineRenderer *self,
       emit_text (self, x + 3, top - 17, 0, m == 0 ? "A" : "B", C_ON_ACCENT, TRUE);
     }
   flush (self, canvas, canvas_data);
+  _seismo_timeline_renderer_draw_notes (self, canvas, canvas_data);
 
   if (self->selected != SEISMO_NO_EVENT)
     {
@@ -1232,8 +1237,11 @@ cairo_fill_rects (gpointer           data,
   if (c->pixels != NULL && color->alpha >= 1.0f)
     {
       const int *clip = c->clips[c->n_clips - 1];
-      guint32 value = 0xff000000u | ((guint32) (color->red * 255 + 0.5f) << 16)
-                      | ((guint32) (color->green * 255 + 0.5f) << 8) | (guint32) (color->blue * 255 + 0.5f);
+      /* Rounded as Cairo rounds a source color (16 bits, then the top 8), so these pixels are
+       * the ones Cairo, and GSK's Cairo renderer in the window, would have drawn. */
+      guint32 value = 0xff000000u | ((((guint32) (color->red * 65535.0 + 0.5)) >> 8) << 16)
+                      | ((((guint32) (color->green * 65535.0 + 0.5)) >> 8) << 8)
+                      | (((guint32) (color->blue * 65535.0 + 0.5)) >> 8);
 
       cairo_surface_flush (cairo_get_target (cr));
       for (guint i = 0; i < n; i++)
@@ -1257,7 +1265,13 @@ cairo_fill_rects (gpointer           data,
     }
   cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha);
   for (guint i = 0; i < n; i++)
-    cairo_rectangle (cr, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+    {
+      cairo_rectangle (cr, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+      /* Translucent rectangles that overlap blend once each, as the window's color nodes do;
+       * one path would cover their union once. */
+      if (color->alpha < 1.0f)
+        cairo_fill (cr);
+    }
   cairo_fill (cr);
 }
 

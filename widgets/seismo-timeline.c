@@ -12,6 +12,8 @@ G_STATIC_ASSERT (sizeof (SeismoColor) == sizeof (GdkRGBA));
 
 #define ZOOM_STEP     1.5
 #define DRAG_SLOP_PX  4
+/* Presenter mode draws everything this much larger: fonts, rows, labels (see snapshot). */
+#define PRESENTER_SCALE 1.5
 
 struct _SeismoTimeline
 {
@@ -35,6 +37,9 @@ struct _SeismoTimeline
   double                  drag_start_view;
   SeismoRowKey            menu_row;
   SeismoEventId           selected;
+  /* Presenter mode: the renderer works in view pixels, widget pixels / scale. */
+  gboolean                presenter;
+  double                  scale;
 };
 
 enum {
@@ -42,6 +47,7 @@ enum {
   PROP_SELECTED_EVENT,
   PROP_MARKERS_TEXT,
   PROP_HAS_RANGE,
+  PROP_PRESENTER,
   N_PROPS,
   /* GtkScrollable */
   PROP_HADJUSTMENT = N_PROPS,
@@ -292,6 +298,63 @@ is_dark (GtkWidget *widget)
   return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
 }
 
+/* Presenter mode: the same frame, scaled up, with more contrast, and markers and the selection
+ * drawn again thick enough to see from the back of a room. */
+static void
+snapshot_presenter (SeismoTimeline *self,
+                    GtkSnapshot    *snapshot)
+{
+  SeismoTimelineRenderer *r = self->renderer;
+  SeismoTrace *trace = seismo_timeline_data_get_trace (seismo_timeline_renderer_get_data (r));
+  double width = gtk_widget_get_width (GTK_WIDGET (self)) / self->scale;
+  double height = gtk_widget_get_height (GTK_WIDGET (self)) / self->scale;
+  const double contrast = 1.3;
+  graphene_matrix_t matrix;
+  graphene_vec4_t offset;
+  static const GdkRGBA marker_colors[2] = { { 0.11, 0.44, 0.85, 1 }, { 0.75, 0.11, 0.16, 1 } };
+  GdkRGBA fg;
+  guint64 t;
+
+  /* Colors move away from mid-grey: (c - 0.5) * contrast + 0.5. */
+  graphene_matrix_init_scale (&matrix, contrast, contrast, contrast);
+  graphene_vec4_init (&offset, 0.5 * (1 - contrast), 0.5 * (1 - contrast), 0.5 * (1 - contrast), 0);
+  gtk_snapshot_push_color_matrix (snapshot, &matrix, &offset);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_scale (snapshot, self->scale, self->scale);
+  seismo_timeline_renderer_draw (r, &snapshot_canvas, snapshot);
+  for (guint m = 0; m < 2; m++)
+    if (seismo_timeline_renderer_get_marker (r, m, &t))
+      {
+        double x = seismo_timeline_renderer_ns_to_x (r, t);
+
+        if (x >= SEISMO_TIMELINE_LABEL_WIDTH && x < width)
+          gtk_snapshot_append_color (snapshot, &marker_colors[m],
+                                     &GRAPHENE_RECT_INIT (x - 1.5, SEISMO_TIMELINE_RULER_HEIGHT, 3,
+                                                          height - SEISMO_TIMELINE_RULER_HEIGHT));
+      }
+  if (self->selected != SEISMO_NO_EVENT && self->selected < seismo_trace_get_n_events (trace))
+    {
+      double x = seismo_timeline_renderer_ns_to_x (r, seismo_trace_event_time (trace, self->selected));
+
+      gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+      if (x >= SEISMO_TIMELINE_LABEL_WIDTH && x < width)
+        {
+          cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (x - 10, 0, 20, height));
+
+          gdk_cairo_set_source_rgba (cr, &fg);
+          cairo_rectangle (cr, x - 1.25, SEISMO_TIMELINE_RULER_HEIGHT, 2.5, height);
+          cairo_move_to (cr, x - 9, SEISMO_TIMELINE_RULER_HEIGHT - 12);
+          cairo_line_to (cr, x + 9, SEISMO_TIMELINE_RULER_HEIGHT - 12);
+          cairo_line_to (cr, x, SEISMO_TIMELINE_RULER_HEIGHT);
+          cairo_close_path (cr);
+          cairo_fill (cr);
+          cairo_destroy (cr);
+        }
+    }
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+
 /* GtkWidget */
 
 static void
@@ -304,6 +367,11 @@ seismo_timeline_snapshot (GtkWidget   *widget,
     return;
   seismo_timeline_renderer_set_dark (self->renderer, is_dark (widget));
   seismo_timeline_renderer_set_pango_context (self->renderer, gtk_widget_get_pango_context (widget));
+  if (self->presenter)
+    {
+      snapshot_presenter (self, snapshot);
+      return;
+    }
   seismo_timeline_renderer_draw (self->renderer, &snapshot_canvas, snapshot);
 }
 
@@ -316,7 +384,7 @@ seismo_timeline_size_allocate (GtkWidget *widget,
   SeismoTimeline *self = SEISMO_TIMELINE (widget);
 
   if (self->renderer != NULL)
-    seismo_timeline_renderer_set_size (self->renderer, width, height);
+    seismo_timeline_renderer_set_size (self->renderer, width / self->scale, height / self->scale);
   configure_adjustments (self);
   if (self->row_menu != NULL)
     gtk_popover_present (GTK_POPOVER (self->row_menu));
@@ -377,11 +445,11 @@ on_motion (GtkEventControllerMotion *controller,
            double                    y,
            SeismoTimeline           *self)
 {
-  self->pointer_x = x;
-  self->pointer_y = y;
+  self->pointer_x = x / self->scale;
+  self->pointer_y = y / self->scale;
   if (self->renderer == NULL)
     return;
-  seismo_timeline_renderer_set_hover_y (self->renderer, y);
+  seismo_timeline_renderer_set_hover_y (self->renderer, self->pointer_y);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -444,7 +512,8 @@ on_click_pressed (GtkGestureClick *gesture,
 
   gtk_widget_grab_focus (GTK_WIDGET (self));
   self->dragging = FALSE;
-  if (self->renderer == NULL || !seismo_timeline_renderer_hit (self->renderer, x, y, &hit))
+  if (self->renderer == NULL
+      || !seismo_timeline_renderer_hit (self->renderer, x / self->scale, y / self->scale, &hit))
     return;
   if (button == GDK_BUTTON_SECONDARY && hit.row.kind != SEISMO_ROW_RULER)
     {
@@ -473,6 +542,8 @@ on_click_released (GtkGestureClick *gesture,
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   guint64 t;
 
+  x /= self->scale;
+  y /= self->scale;
   if (self->renderer == NULL || self->dragging || button != GDK_BUTTON_PRIMARY
       || x < SEISMO_TIMELINE_LABEL_WIDTH)
     return;
@@ -498,6 +569,8 @@ on_drag_begin (GtkGestureDrag *gesture,
 {
   guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
 
+  x /= self->scale;
+  y /= self->scale;
   self->dragging = FALSE;
   self->drag_start_x = x;
   self->drag_on_ruler = y < SEISMO_TIMELINE_RULER_HEIGHT || button == GDK_BUTTON_MIDDLE;
@@ -519,6 +592,7 @@ on_drag_update (GtkGestureDrag *gesture,
 
   if (r == NULL)
     return;
+  dx /= self->scale;
   if (!self->dragging && fabs (dx) < DRAG_SLOP_PX)
     return;
   self->dragging = TRUE;
@@ -562,7 +636,7 @@ on_query_tooltip (GtkWidget      *widget,
 
   if (self->renderer == NULL || keyboard || self->dragging)
     return FALSE;
-  text = seismo_timeline_renderer_describe_at (self->renderer, x, y);
+  text = seismo_timeline_renderer_describe_at (self->renderer, x / self->scale, y / self->scale);
   if (text == NULL)
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
@@ -695,6 +769,9 @@ seismo_timeline_get_property (GObject    *object,
     case PROP_HAS_RANGE:
       g_value_set_boolean (value, seismo_timeline_get_has_range (self));
       break;
+    case PROP_PRESENTER:
+      g_value_set_boolean (value, self->presenter);
+      break;
     case PROP_HADJUSTMENT:
       g_value_set_object (value, self->hadjustment);
       break;
@@ -724,6 +801,9 @@ seismo_timeline_set_property (GObject      *object,
     {
     case PROP_SELECTED_EVENT:
       seismo_timeline_set_selected_event (self, g_value_get_uint (value));
+      break;
+    case PROP_PRESENTER:
+      seismo_timeline_set_presenter (self, g_value_get_boolean (value));
       break;
     case PROP_HADJUSTMENT:
       set_adjustment (self, &self->hadjustment, g_value_get_object (value),
@@ -767,6 +847,14 @@ seismo_timeline_class_init (SeismoTimelineClass *klass)
   properties[PROP_HAS_RANGE] =
     g_param_spec_boolean ("has-range", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * SeismoTimeline:presenter:
+   *
+   * Presenter mode: larger text and rows, more contrast, thick markers and selection.
+   */
+  properties[PROP_PRESENTER] =
+    g_param_spec_boolean ("presenter", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
   g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
@@ -815,6 +903,7 @@ seismo_timeline_init (SeismoTimeline *self)
   g_autoptr(GtkBuilder) builder = NULL;
 
   self->selected = SEISMO_NO_EVENT;
+  self->scale = 1;
   self->markers_text = g_strdup ("");
   self->pointer_x = SEISMO_TIMELINE_LABEL_WIDTH;
   gtk_widget_set_focusable (widget, TRUE);
@@ -885,7 +974,7 @@ seismo_timeline_set_data (SeismoTimeline     *self,
     {
       self->renderer = seismo_timeline_renderer_new (data);
       if (width > 0 && height > 0)
-        seismo_timeline_renderer_set_size (self->renderer, width, height);
+        seismo_timeline_renderer_set_size (self->renderer, width / self->scale, height / self->scale);
       seismo_timeline_renderer_fit_all (self->renderer);
     }
   if (self->renderer != NULL && self->selected != SEISMO_NO_EVENT)
@@ -959,8 +1048,9 @@ static double
 zoom_anchor (SeismoTimeline *self)
 {
   /* Around the pointer when it is over the timeline, else around the middle. */
-  if (self->pointer_x > SEISMO_TIMELINE_LABEL_WIDTH && gtk_widget_contains (GTK_WIDGET (self),
-                                                                            self->pointer_x, self->pointer_y))
+  if (self->pointer_x > SEISMO_TIMELINE_LABEL_WIDTH
+      && gtk_widget_contains (GTK_WIDGET (self), self->pointer_x * self->scale,
+                              self->pointer_y * self->scale))
     return self->pointer_x;
   return SEISMO_TIMELINE_LABEL_WIDTH
          + seismo_timeline_renderer_get_area_width (self->renderer) / 2.0;
@@ -1035,4 +1125,45 @@ seismo_timeline_clear_markers (SeismoTimeline *self)
   seismo_timeline_renderer_clear_range (self->renderer);
   update_markers_text (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+seismo_timeline_get_presenter (SeismoTimeline *self)
+{
+  g_return_val_if_fail (SEISMO_IS_TIMELINE (self), FALSE);
+  return self->presenter;
+}
+
+void
+seismo_timeline_set_presenter (SeismoTimeline *self,
+                               gboolean        presenter)
+{
+  double view_start = 0, ns_per_px = 0;
+
+  g_return_if_fail (SEISMO_IS_TIMELINE (self));
+  presenter = !!presenter;
+  if (presenter == self->presenter)
+    return;
+  if (self->renderer != NULL)
+    {
+      view_start = seismo_timeline_renderer_get_view_start (self->renderer);
+      ns_per_px = seismo_timeline_renderer_get_ns_per_px (self->renderer);
+    }
+  self->presenter = presenter;
+  self->scale = presenter ? PRESENTER_SCALE : 1;
+  if (self->renderer != NULL)
+    {
+      /* The same time range stays in view: fewer view pixels, so more ns per pixel. */
+      double old_width = seismo_timeline_renderer_get_area_width (self->renderer);
+
+      seismo_timeline_renderer_set_size (self->renderer, gtk_widget_get_width (GTK_WIDGET (self)) / self->scale,
+                                         gtk_widget_get_height (GTK_WIDGET (self)) / self->scale);
+      if (old_width > 0 && seismo_timeline_renderer_get_area_width (self->renderer) > 0)
+        seismo_timeline_renderer_set_view (self->renderer, view_start,
+                                           ns_per_px * old_width
+                                           / seismo_timeline_renderer_get_area_width (self->renderer));
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTER]);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  view_changed (self);
 }

@@ -35,5 +35,9 @@ void                    seismo_timeline_set_marker         (SeismoTimeline     *
                                                             guint               which,
                                                             guint64             time_ns);
 void                    seismo_timeline_clear_markers      (SeismoTimeline     *self);
+/* Presenter mode: larger, higher contrast, thick markers and selection. */
+gboolean                seismo_timeline_get_presenter      (SeismoTimeline     *self);
+void                    seismo_timeline_set_presenter      (SeismoTimeline     *self,
+                                                            gboolean            presenter);
 
 G_END_DECLS

@@ -23,6 +23,7 @@
  */
 
 #define DEFAULT_RING_KB   (16 * 1024)
+#define MIN_RING_BATCHES  8
 #define POLL_MS           50
 #define CONTROL_SLEEP_US  (20 * 1000)
 #define PROGRESS_US       (500 * 1000)
@@ -138,6 +139,13 @@ has_bpf_capabilities (void)
          || ((caps >> 38) & 3) == 3;
 }
 
+static gboolean
+tracepoint_ids_readable (void)
+{
+  return access ("/sys/kernel/tracing/events/sched/sched_switch/id", R_OK) == 0
+         || access ("/sys/kernel/debug/tracing/events/sched/sched_switch/id", R_OK) == 0;
+}
+
 /* Why the backend cannot run here (NULL when it can), and the matching SeismoError code. */
 static char *
 unavailable_reason (int *code)
@@ -153,6 +161,14 @@ unavailable_reason (int *code)
     {
       reason = g_strdup ("recording with eBPF needs root, or the CAP_BPF and CAP_PERFMON "
                          "capabilities");
+      *code = SEISMO_ERROR_PERMISSION;
+    }
+  else if (geteuid () != 0 && !tracepoint_ids_readable ())
+    {
+      /* Attaching to a tracepoint starts with reading its id from tracefs. */
+      reason = g_strdup ("the tracepoint ids under /sys/kernel/tracing/events are not readable "
+                         "by this user, which CAP_BPF and CAP_PERFMON do not change: run as root, "
+                         "or mount tracefs with a group this user is in (gid=…,mode=0750)");
       *code = SEISMO_ERROR_PERMISSION;
     }
   else if ((ret = libbpf_probe_bpf_map_type (BPF_MAP_TYPE_RINGBUF, NULL)) == 0)
@@ -483,6 +499,35 @@ check_tracepoints (Recorder *rec,
   return seismo_ebpf_check_tracepoints (events, error);
 }
 
+/* Syscall records still staged on each CPU when recording stopped. */
+static void
+flush_batches (Recorder *rec)
+{
+  int fd = bpf_map__fd (rec->skel->maps.batches);
+  g_autofree struct seismo_ebpf_batch *batches = g_new (struct seismo_ebpf_batch,
+                                                        rec->n_possible_cpus);
+  guint32 zero = 0;
+
+  if (bpf_map_lookup_elem (fd, &zero, batches) != 0)
+    {
+      g_warning ("could not read the staged eBPF syscall records: %s", g_strerror (errno));
+      return;
+    }
+  for (int cpu = 0; cpu < rec->n_possible_cpus; cpu++)
+    {
+      int n;
+
+      if (batches[cpu].count == 0)
+        continue;
+      batches[cpu].hdr.kind = SEISMO_EBPF_REC_BATCH;
+      n = seismo_ebpf_decoder_record (rec->decoder, &batches[cpu], sizeof batches[cpu]);
+      if (n < 0)
+        g_warning ("ignoring malformed staged eBPF syscall records of CPU %d", cpu);
+      else
+        rec->events_unpublished += n;
+    }
+}
+
 /* Syscalls still in progress when recording stopped become enters without an exit. */
 static void
 flush_pending (Recorder *rec)
@@ -559,13 +604,14 @@ set_metadata (Recorder *rec)
   seismo_trace_builder_set_n_cpus (b, sysconf (_SC_NPROCESSORS_CONF));
 }
 
-/* Ring size: a power-of-two number of pages, as the kernel requires. */
+/* Ring size: a power-of-two number of pages, as the kernel requires, and room for a few
+ * batches of syscall records (a smaller ring could never take one). */
 static guint64
 ring_bytes (guint buffer_kb)
 {
-  guint64 bytes = (guint64) (buffer_kb != 0 ? buffer_kb : DEFAULT_RING_KB) * 1024;
-  guint64 page = sysconf (_SC_PAGESIZE);
-  guint64 size = page;
+  guint64 bytes = MAX ((guint64) (buffer_kb != 0 ? buffer_kb : DEFAULT_RING_KB) * 1024,
+                       MIN_RING_BATCHES * sizeof (struct seismo_ebpf_batch));
+  guint64 size = sysconf (_SC_PAGESIZE);
 
   while (size < bytes && size < (G_GUINT64_CONSTANT (1) << 31))
     size <<= 1;
@@ -810,6 +856,7 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   else
     {
       stop_worker (&rec);
+      flush_batches (&rec);
       flush_pending (&rec);
       publish_counters (&rec);
       seismo_ebpf_decoder_finish (rec.decoder, mono_now_ns ());

@@ -608,6 +608,59 @@ decode_probe (SeismoEbpfDecoder              *self,
   return TRUE;
 }
 
+/* Size of a record a batch may hold, 0 for a kind it may not. */
+static gsize
+batched_record_size (guint32 kind)
+{
+  if (kind == SEISMO_EBPF_REC_SYSCALL)
+    return sizeof (struct seismo_ebpf_syscall);
+  if (kind == SEISMO_EBPF_REC_SYSCALL_PATH)
+    return sizeof (struct seismo_ebpf_syscall_path);
+  return 0;
+}
+
+/* Syscall records back to back, each one's kind giving its size. Checked whole before any is
+ * decoded, so a malformed batch adds nothing. */
+static int
+decode_batch (SeismoEbpfDecoder *self,
+              const void        *data,
+              gsize              size)
+{
+  const struct seismo_ebpf_batch *batch = data;
+  gsize header = G_STRUCT_OFFSET (struct seismo_ebpf_batch, data);
+  gsize offset;
+  guint records = 0;
+  int events = 0;
+
+  if (size < header || batch->len > size - header || batch->len > SEISMO_EBPF_BATCH_BYTES)
+    return -1;
+  for (offset = 0; offset < batch->len; records++)
+    {
+      const struct seismo_ebpf_header *hdr = (const void *) (batch->data + offset);
+      gsize record_size;
+
+      if (batch->len - offset < sizeof *hdr
+          || (record_size = batched_record_size (hdr->kind)) == 0
+          || batch->len - offset < record_size)
+        return -1;
+      offset += record_size;
+    }
+  if (records != batch->count)
+    return -1;
+
+  for (offset = 0; offset < batch->len;)
+    {
+      const struct seismo_ebpf_header *hdr = (const void *) (batch->data + offset);
+      gsize record_size = batched_record_size (hdr->kind);
+      int n = seismo_ebpf_decoder_record (self, hdr, record_size);
+
+      if (n > 0)
+        events += n;
+      offset += record_size;
+    }
+  return events;
+}
+
 int
 seismo_ebpf_decoder_record (SeismoEbpfDecoder *self,
                             const void        *data,
@@ -621,6 +674,9 @@ seismo_ebpf_decoder_record (SeismoEbpfDecoder *self,
 #define NEED(type) G_STMT_START { if (size < sizeof (type)) return -1; } G_STMT_END
   switch (hdr->kind)
     {
+    case SEISMO_EBPF_REC_BATCH:
+      return decode_batch (self, data, size);
+
     case SEISMO_EBPF_REC_SYSCALL:
       NEED (struct seismo_ebpf_syscall);
       if (!self->selection.syscalls)
@@ -697,3 +753,4 @@ seismo_ebpf_decoder_record (SeismoEbpfDecoder *self,
     }
 #undef NEED
 }
+

@@ -35,6 +35,10 @@ typedef int64_t  seismo_s64;
 #define SEISMO_EBPF_MAX_ARGS      6
 /* How many --probe specs one recording can attach. */
 #define SEISMO_EBPF_MAX_PROBES    64
+/* Syscall records are staged per CPU and sent this many bytes at a time (see struct
+ * seismo_ebpf_batch); a batch still staged this long after its first record goes out anyway. */
+#define SEISMO_EBPF_BATCH_BYTES   8192
+#define SEISMO_EBPF_BATCH_MAX_NS  (50 * 1000 * 1000)
 
 enum seismo_ebpf_record_kind {
   SEISMO_EBPF_REC_SYSCALL = 1,      /* struct seismo_ebpf_syscall */
@@ -47,6 +51,7 @@ enum seismo_ebpf_record_kind {
   SEISMO_EBPF_REC_EXIT,             /* struct seismo_ebpf_exit */
   SEISMO_EBPF_REC_RENAME,           /* struct seismo_ebpf_rename */
   SEISMO_EBPF_REC_PROBE,            /* struct seismo_ebpf_probe */
+  SEISMO_EBPF_REC_BATCH,            /* struct seismo_ebpf_batch */
 };
 
 /* Flags of a syscall record. */
@@ -153,6 +158,23 @@ struct seismo_ebpf_probe {
 };
 
 /*
+ * Syscall records (SEISMO_EBPF_REC_SYSCALL and _SYSCALL_PATH, back to back) staged in a per-CPU
+ * map and sent to the ring buffer as one record. Every ring buffer reservation touches the
+ * ring's lock, its two positions and a data page; on a kernel that flushes the TLB at every
+ * syscall (page table isolation) that costs more than the rest of the program: paying it once
+ * per batch instead of once per syscall more than halved the sys_exit program's cost (see
+ * bench/ebpf-overhead.sh). Only the sys_exit program writes a batch: the kernel never runs one
+ * program twice at once on a CPU, so the per-CPU batch needs no lock. hdr.time_ns is the first
+ * record's time (for the age limit); user space reads what is still staged when recording stops.
+ */
+struct seismo_ebpf_batch {
+  struct seismo_ebpf_header hdr;
+  seismo_u32 len;      /* bytes of data in use */
+  seismo_u32 count;    /* records in data */
+  char       data[SEISMO_EBPF_BATCH_BYTES];
+};
+
+/*
  * Per-thread state, kept in a hash map keyed by tid from a thread's first syscall to its exit and
  * updated in place: the syscall in progress (start_ns 0 when none) for the in-kernel pairing, and
  * in aggregation mode the syscalls it entered since they were last added to comm_counts. User
@@ -199,6 +221,11 @@ _Static_assert (sizeof (struct seismo_ebpf_exec) == 312, "exec layout");
 _Static_assert (sizeof (struct seismo_ebpf_exit) == 48, "exit layout");
 _Static_assert (sizeof (struct seismo_ebpf_rename) == 64, "rename layout");
 _Static_assert (sizeof (struct seismo_ebpf_probe) == 88, "probe layout");
+_Static_assert (sizeof (struct seismo_ebpf_batch) == 32 + SEISMO_EBPF_BATCH_BYTES,
+                "batch layout");
+_Static_assert (sizeof (struct seismo_ebpf_syscall) % 8 == 0
+                && sizeof (struct seismo_ebpf_syscall_path) % 8 == 0,
+                "batched records stay aligned");
 _Static_assert (sizeof (struct seismo_ebpf_thread) == 96, "thread layout");
 _Static_assert (sizeof (struct seismo_ebpf_pending_path) == 264, "pending path layout");
 _Static_assert (sizeof (struct seismo_ebpf_syscall_stats) == 528, "syscall stats layout");

@@ -123,6 +123,14 @@ struct {
   __type (value, struct seismo_ebpf_pending_path);
 } path_scratch SEC(".maps");
 
+/* Syscall records waiting to go to the ring buffer in one piece (struct seismo_ebpf_batch). */
+struct {
+  __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint (max_entries, 1);
+  __type (key, __u32);
+  __type (value, struct seismo_ebpf_batch);
+} batches SEC(".maps");
+
 /* Aggregation mode. */
 struct {
   __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -433,6 +441,55 @@ fill_syscall (struct seismo_ebpf_syscall      *r,
   r->flags = 0;
 }
 
+/* Sends the staged records to the ring buffer; they count as lost when it is full. */
+static __always_inline void
+batch_flush (struct seismo_ebpf_batch *b)
+{
+  /* 64 bits: a 32-bit length gets zero-extended into a copy the bound below does not cover. */
+  __u64 len = b->len;
+
+  if (len > SEISMO_EBPF_BATCH_BYTES)
+    len = SEISMO_EBPF_BATCH_BYTES;
+  b->hdr.kind = SEISMO_EBPF_REC_BATCH;
+  if (b->count != 0
+      && bpf_ringbuf_output (&events, b, __builtin_offsetof (struct seismo_ebpf_batch, data) + len,
+                             submit_flags ()) != 0)
+    count_drop (2 * (__u64) b->count);   /* an enter and an exit each */
+  b->len = 0;
+  b->count = 0;
+}
+
+/* Room for a record of size bytes at the end of the batch, sending the batch first when full. */
+static __always_inline void *
+batch_slot (struct seismo_ebpf_batch *b,
+            __u32                     size,
+            __u64                     now)
+{
+  __u32 len = b->len;
+
+  if (len > SEISMO_EBPF_BATCH_BYTES - size)
+    {
+      batch_flush (b);
+      b->hdr.time_ns = now;
+      len = 0;
+    }
+  /* Also tells the verifier the record stays inside data. */
+  if (len > SEISMO_EBPF_BATCH_BYTES - size)
+    return NULL;
+  return b->data + len;
+}
+
+static __always_inline void
+batch_added (struct seismo_ebpf_batch *b,
+             __u32                     size,
+             __u64                     now)
+{
+  b->len += size;
+  b->count += 1;
+  if (now - b->hdr.time_ns >= SEISMO_EBPF_BATCH_MAX_NS)
+    batch_flush (b);
+}
+
 SEC ("tp_btf/sys_exit")
 int
 BPF_PROG (seismo_sys_exit, struct pt_regs *regs, long ret)
@@ -440,7 +497,9 @@ BPF_PROG (seismo_sys_exit, struct pt_regs *regs, long ret)
   __u64 pid_tgid = bpf_get_current_pid_tgid ();
   __u32 tid = (__u32) pid_tgid;
   struct seismo_ebpf_thread *t;
+  struct seismo_ebpf_batch *b;
   __u64 start_ns, now;
+  __u32 zero = 0;
   __s64 id;
 
   /* Every syscall of the system comes here: the clock is read only for ours. */
@@ -468,38 +527,38 @@ BPF_PROG (seismo_sys_exit, struct pt_regs *regs, long ret)
       return 0;
     }
 
+  b = bpf_map_lookup_elem (&batches, &zero);
+  if (!b)
+    return 0;
+  if (b->count == 0)
+    b->hdr.time_ns = now;
+
   if (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS && path_arg[id] != 0)
     {
       struct seismo_ebpf_pending_path *pp = bpf_map_lookup_elem (&pending_paths, &tid);
 
       if (pp)
         {
-          struct seismo_ebpf_syscall_path *r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+          struct seismo_ebpf_syscall_path *r = batch_slot (b, sizeof *r, now);
 
           if (!r)
-            {
-              count_drop (2);
-              return 0;
-            }
+            return 0;
           fill_syscall (&r->sc, t, start_ns, pid_tgid, now, ret, SEISMO_EBPF_REC_SYSCALL_PATH);
           r->sc.flags = pp->flags;
           __builtin_memcpy (r->path, pp->path, sizeof r->path);
           r->path[sizeof r->path - 1] = '\0';
-          bpf_ringbuf_submit (r, submit_flags ());
+          batch_added (b, sizeof *r, now);
           return 0;
         }
     }
 
   {
-    struct seismo_ebpf_syscall *r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+    struct seismo_ebpf_syscall *r = batch_slot (b, sizeof *r, now);
 
     if (!r)
-      {
-        count_drop (2);
-        return 0;
-      }
+      return 0;
     fill_syscall (r, t, start_ns, pid_tgid, now, ret, SEISMO_EBPF_REC_SYSCALL);
-    bpf_ringbuf_submit (r, submit_flags ());
+    batch_added (b, sizeof *r, now);
   }
   return 0;
 }

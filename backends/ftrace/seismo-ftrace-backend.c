@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,6 +35,12 @@
 #define BUFFER_PERCENT    "20"
 /* Raw pages kept unconverted while a burst lasts. */
 #define MAX_BACKLOG_BYTES (256u << 20)
+/*
+ * Records converted between two reads of the buffers: a few milliseconds of work, so that the
+ * reader is never away long enough for the kernel to fill a buffer (8 MiB lasts about a second
+ * of a syscall-bound task on a busy machine; converting a whole backlog at once takes longer).
+ */
+#define EMIT_SLICE        16384
 #define READER_POLL_MS    50
 /* The control loop's period: well under the 100 ms the stop flag allows. */
 #define CONTROL_US        20000
@@ -77,7 +84,7 @@ typedef struct {
   gint                       reader_failed;  /* atomic */
   GError                    *reader_error;
   gint64                     last_progress;
-  guint64                    backlog;        /* pages read since the last conversion */
+  guint64                    backlog;        /* pages read and not walked yet */
   guint64                    bad_pages;
 
   GPid                       child;
@@ -320,6 +327,7 @@ read_cpu (Recorder  *r,
         memset (page + n, 0, r->page_size - n);
       g_queue_push_tail (&c->pages, page);
       (*n_pages)++;
+      r->backlog++;
       /*
        * A page the writer had not filled yet: the buffer is drained. Reading on would take
        * events one by one off the page the writer is using, which slows the traced process.
@@ -363,6 +371,8 @@ cpu_next (Recorder *r,
         guint64 missed = 0;
         const char *why = seismo_rb_page_load (&c->walk, &r->layout, page, r->page_size, &missed);
 
+        r->backlog--;
+
         if (why)
           {
             g_debug ("CPU %u: dropped a damaged page: %s", c->cpu, why);
@@ -384,12 +394,17 @@ cpu_next (Recorder *r,
   return TRUE;
 }
 
-/* Hands the builder every queued record up to watermark, merged across CPUs by time. */
-static void
+/*
+ * Hands the builder queued records up to watermark, merged across CPUs by time, at most max of
+ * them. TRUE when it stopped at max with records left below the watermark.
+ */
+static gboolean
 emit (Recorder *r,
-      guint64   watermark)
+      guint64   watermark,
+      guint64   max)
 {
   guint64 n = 0;
+  gboolean more = FALSE;
 
   for (;;)
     {
@@ -404,12 +419,18 @@ emit (Recorder *r,
         }
       if (best == NULL || best->ev_ts > watermark)
         break;
+      if (n == max)
+        {
+          more = TRUE;
+          break;
+        }
       seismo_tep_converter_push (r->conv, best->ev_ts, best->cpu, best->ev, best->ev_size);
       best->has_ev = FALSE;
       n++;
     }
   if (n)
     __atomic_add_fetch (&r->ctl->events, n, __ATOMIC_RELAXED);
+  return more;
 }
 
 static gpointer
@@ -417,6 +438,8 @@ reader_main (gpointer data)
 {
   Recorder *r = data;
   g_autofree struct pollfd *fds = g_new0 (struct pollfd, r->n_cpus + 1);
+  gboolean pending = FALSE;   /* records left to convert after the last slice */
+  gboolean busy = FALSE;      /* the last round read pages */
 
   for (guint i = 0; i < r->n_cpus; i++)
     {
@@ -429,16 +452,17 @@ reader_main (gpointer data)
   for (;;)
     {
       gboolean last = g_atomic_int_get (&r->stop_reading);
-      guint64 now;
+      guint64 now, watermark;
       guint n_pages = 0;
       gint64 t;
 
       /*
        * Sleep until a buffer is buffer_percent full (the kernel wakes us), the stop request, or
-       * the timeout that keeps quiet CPUs' records flowing to the builder.
+       * the timeout that keeps quiet CPUs' records flowing to the builder; not at all when
+       * things are calm and records wait for conversion.
        */
       if (!last)
-        poll (fds, r->n_cpus + 1, READER_POLL_MS);
+        poll (fds, r->n_cpus + 1, pending && !busy ? 0 : READER_POLL_MS);
       last = g_atomic_int_get (&r->stop_reading);
 
       now = mono_now_ns ();
@@ -448,19 +472,26 @@ reader_main (gpointer data)
             g_atomic_int_set (&r->reader_failed, 1);
             return NULL;
           }
-      r->backlog += n_pages;
 
       /*
        * Converting costs CPU the traced work may want: while pages keep coming, only keep
-       * them (copying a page is cheap), and convert when things calm down, when the backlog
-       * grows large, or at the end. With the mono clock, every record older than "now" has
-       * been read on every CPU: those can go to the builder in order.
+       * them (copying a page is cheap), and convert when things calm down or when the backlog
+       * grows large, a slice at a time so the buffers are read again soon; at the end, all.
+       * With the mono clock, every record older than "now" has been read on every CPU: those
+       * can go to the builder in order.
        */
-      if (last || n_pages == 0 || r->backlog * r->page_size >= MAX_BACKLOG_BYTES)
+      busy = n_pages > 0;
+      watermark = !r->mono_clock ? G_MAXUINT64 : (now > HOLD_BACK_NS ? now - HOLD_BACK_NS : 0);
+      if (last)
+        emit (r, G_MAXUINT64, G_MAXUINT64);
+      else if (!busy)
+        pending = emit (r, watermark, EMIT_SLICE);
+      else
         {
-          emit (r, last || !r->mono_clock ? G_MAXUINT64
-                                          : (now > HOLD_BACK_NS ? now - HOLD_BACK_NS : 0));
-          r->backlog = 0;
+          /* A burst too long to keep: bring the backlog back under its bound. */
+          while (r->backlog * r->page_size >= MAX_BACKLOG_BYTES &&
+                 (pending = emit (r, watermark, EMIT_SLICE)))
+            continue;
         }
 
       t = g_get_monotonic_time ();
@@ -909,17 +940,32 @@ ftrace_available (char **why)
     }
   {
     g_autofree char *instances = g_build_filename (path, "instances", NULL);
+    struct stat st;
 
-    if (!g_file_test (instances, G_FILE_TEST_IS_DIR))
+    /* tracefs is root's alone (mode 0700): only ENOENT means the kernel lacks instances. */
+    if (stat (instances, &st) < 0)
       {
-        *why = g_strdup_printf ("%s has no instances folder (kernel too old for private "
-                                "tracing buffers)", path);
+        int errsv = errno;
+
+        if (errsv == EACCES || errsv == EPERM)
+          *why = g_strdup_printf ("no permission to use %s (%s): run as root",
+                                  path, g_strerror (errsv));
+        else if (errsv == ENOENT)
+          *why = g_strdup_printf ("%s has no instances folder (kernel too old for private "
+                                  "tracing buffers)", path);
+        else
+          *why = g_strdup_printf ("cannot use %s: %s", instances, g_strerror (errsv));
+        return FALSE;
+      }
+    if (!S_ISDIR (st.st_mode))
+      {
+        *why = g_strdup_printf ("%s is not a folder", instances);
         return FALSE;
       }
     if (access (instances, W_OK) != 0)
       {
-        *why = g_strdup_printf ("needs root to create tracing instances in %s: %s",
-                                instances, g_strerror (errno));
+        *why = g_strdup_printf ("no permission to create tracing instances in %s (%s): "
+                                "run as root", instances, g_strerror (errno));
         return FALSE;
       }
   }
@@ -961,7 +1007,14 @@ ftrace_record (const SeismoRecordOptions *options,
 
   if (!seismo_ftrace_tracing_dir (error))
     goto out;
-  seismo_ftrace_remove_stale_instances ();
+  {
+    guint stale = seismo_ftrace_remove_stale_instances ();
+
+    /* Said, not silent: the user may wonder where a killed recording's buffers went. */
+    if (stale > 0)
+      g_message ("removed %u stale tracefs instance%s left by a killed recorder", stale,
+                 stale == 1 ? "" : "s");
+  }
   if (!(tracepoints = seismo_ftrace_resolve_events ((const char *const *) options->events, error)))
     goto out;
   if (!(r.instance = seismo_ftrace_instance_create (error)))

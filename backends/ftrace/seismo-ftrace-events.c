@@ -96,8 +96,12 @@ seismo_ftrace_resolve_events (const char *const  *patterns,
   systems = tracefs_event_systems (dir);
   if (systems == NULL)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNAVAILABLE,
-                   "could not list the tracepoints in %s/events: %s", dir, g_strerror (errno));
+      int errsv = errno;
+      gboolean denied = errsv == EACCES || errsv == EPERM;
+
+      g_set_error (error, SEISMO_ERROR, denied ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_UNAVAILABLE,
+                   "could not list the tracepoints in %s/events: %s%s", dir, g_strerror (errsv),
+                   denied ? " (tracefs is readable by root only: run as root)" : "");
       return NULL;
     }
   qsort (systems, tracefs_list_size (systems), sizeof (char *), str_ptr_cmp);

@@ -1045,9 +1045,12 @@ seismo_trace_dat_open (const char  *path,
     td->version = 7;
   else
     {
+      /* Escaped: the bytes come from the file, and a message must be UTF-8 (a GTK label shows it). */
+      g_autofree char *shown = g_strescape (version, NULL);
+
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
                    "%s: trace.dat version \"%.8s\" (versions 6 and 7 are supported)",
-                   path, version);
+                   path, shown);
       return NULL;
     }
 
@@ -1108,9 +1111,12 @@ seismo_trace_dat_open (const char  *path,
 #endif
       else
         {
+          /* Escaped: the name comes from the file, and a message must be UTF-8. */
+          g_autofree char *shown = g_strescape (comp_name, NULL);
+
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                       "%s: compressed with \"%s\", which this build cannot read",
-                       path, comp_name);
+                       "%s: compressed with \"%.32s\", which this build cannot read",
+                       path, shown);
           return NULL;
         }
       if (!parse_v7 (td, options_offset, error))

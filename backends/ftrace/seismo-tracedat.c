@@ -618,7 +618,7 @@ load_events (Loader              *l,
         l->heap[0] = l->heap[--l->heap_len];
       heap_sift_down (l, 0);
 
-      if (G_UNLIKELY ((++n & 0xffff) == 0))
+      if (G_UNLIKELY ((++n & 0x3fff) == 0))
         {
           if (g_cancellable_is_cancelled (cancellable))
             {
@@ -629,6 +629,13 @@ load_events (Loader              *l,
           if (progress && l->total_bytes)
             progress ((double) l->done_bytes / l->total_bytes, progress_data);
         }
+    }
+  /* A cancel during the last stretch still wins over a finished load. */
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED, "%s: loading cancelled",
+                   l->td->path);
+      return FALSE;
     }
   if (progress)
     progress (1.0, progress_data);

@@ -16,6 +16,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -40,6 +42,11 @@ waker_main (void *data)
 }
 
 #define WAKER_STACK_SIZE 16384
+
+/* Progress reports: every half second, unless they cost more than 1/50 of the time. */
+#define PROGRESS_INTERVAL_NS      G_GUINT64_CONSTANT (500000000)
+#define PROGRESS_INTERVAL_MAX_NS  G_GUINT64_CONSTANT (10000000000)
+#define PROGRESS_SHARE            50
 
 /* Runs a child that exits at once: its exit ends the tracer's waitpid(). */
 static void
@@ -78,6 +85,138 @@ watcher_main (gpointer data)
 
 /* --- Setup ------------------------------------------------------------------------------- */
 
+/*
+ * Under pkexec the recorder runs as root on behalf of the user named by PKEXEC_UID: it traces
+ * only what that user could trace without it, and runs commands as that user. -1 when the
+ * caller acts for itself (not root, no PKEXEC_UID, or root asked).
+ */
+static gboolean
+pkexec_user (gint64  *uid,
+             GError **error)
+{
+  const char *text = g_getenv ("PKEXEC_UID");
+  guint64 value;
+
+  *uid = -1;
+  if (text == NULL || geteuid () != 0)
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32 - 1, &value, NULL))
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "PKEXEC_UID=%s names no user: refusing to trace on its behalf", text);
+      return FALSE;
+    }
+  if (value != 0)
+    *uid = (gint64) value;
+  return TRUE;
+}
+
+/* The identity a launched command takes under pkexec, prepared before fork(). */
+typedef struct {
+  gboolean drop;
+  uid_t    uid;
+  gid_t    gid;
+  gid_t    groups[256];
+  int      n_groups;
+} Identity;
+
+static gboolean
+identity_of_user (Identity  *id,
+                  uid_t      uid,
+                  GError   **error)
+{
+  struct passwd *pw = getpwuid (uid);
+
+  if (pw == NULL)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "PKEXEC_UID=%u names no user: refusing to run a command as them", uid);
+      return FALSE;
+    }
+  id->drop = TRUE;
+  id->uid = uid;
+  id->gid = pw->pw_gid;
+  id->n_groups = G_N_ELEMENTS (id->groups);
+  if (getgrouplist (pw->pw_name, pw->pw_gid, id->groups, &id->n_groups) < 0)
+    {
+      /* More groups than we carry: the primary one only, never more than the user has. */
+      id->groups[0] = pw->pw_gid;
+      id->n_groups = 1;
+    }
+  return TRUE;
+}
+
+/* What the launched child reports when it could not become the command. */
+typedef enum {
+  LAUNCH_IDENTITY = 1,
+  LAUNCH_SECCOMP,
+  LAUNCH_EXEC,
+} LaunchStage;
+
+typedef struct {
+  int stage;
+  int err;
+} LaunchFailure;
+
+/*
+ * An ELF file for i386 that the kernel refused: its 32-bit emulation is off (built without
+ * IA32_EMULATION, booted with ia32_emulation=off, or a hypervisor that does not allow it).
+ */
+static gboolean
+is_elf32 (const char *path)
+{
+  guint8 ident[5] = { 0 };
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  gssize n;
+
+  if (fd < 0)
+    return FALSE;
+  n = read (fd, ident, sizeof ident);
+  close (fd);
+  return n == sizeof ident && memcmp (ident, "\177ELF", 4) == 0 && ident[4] == 1;
+}
+
+/*
+ * After the launched child is gone or running its command: when it died before its exec, the
+ * error saying why. Non-blocking: a child that is still starting has said nothing yet.
+ */
+static gboolean
+check_launch (Recorder  *r,
+              GError   **error)
+{
+  LaunchFailure failure = { 0 };
+  const char *argv0;
+  g_autofree char *path = NULL;
+  gssize n;
+
+  if (r->launch_err_fd < 0)
+    return TRUE;
+  argv0 = r->options->argv[0];
+  n = read (r->launch_err_fd, &failure, sizeof failure);
+  close (r->launch_err_fd);
+  r->launch_err_fd = -1;
+  if (n != sizeof failure)
+    return TRUE;
+  if (failure.stage == LAUNCH_IDENTITY)
+    g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_PERMISSION,
+                 "Could not run %s as user %" G_GINT64_FORMAT ": %s", argv0, r->for_uid,
+                 g_strerror (failure.err));
+  else if (failure.stage == LAUNCH_SECCOMP)
+    g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
+                 "Could not run %s: installing the seccomp syscall filter: %s", argv0,
+                 g_strerror (failure.err));
+  else
+    g_set_error (error, SEISMO_ERROR,
+                 failure.err == EACCES || failure.err == EPERM ? SEISMO_ERROR_PERMISSION
+                                                                : SEISMO_ERROR_FAILED,
+                 "Could not run %s: execve: %s%s", argv0, g_strerror (failure.err),
+                 failure.err == ENOEXEC && (path = g_find_program_in_path (argv0)) != NULL
+                 && is_elf32 (path)
+                   ? " (an i386 program, and this kernel runs none: its 32-bit emulation is off)"
+                   : "");
+  return FALSE;
+}
+
 static gboolean
 launch (Recorder  *r,
         GError   **error)
@@ -86,6 +225,8 @@ launch (Recorder  *r,
   g_autofree char *path = g_find_program_in_path (argv[0]);
   g_autoptr(GArray) prog = NULL;
   struct sock_fprog fprog = { 0 };
+  Identity id = { 0 };
+  int err_pipe[2];
   int status;
   pid_t pid;
   Tracee *t;
@@ -103,37 +244,66 @@ launch (Recorder  *r,
       fprog.filter = (struct sock_filter *) (gpointer) prog->data;
     }
 
+  if (r->for_uid >= 0 && !identity_of_user (&id, (uid_t) r->for_uid, error))
+    return FALSE;
+  /* The child tells what failed through this pipe; a successful exec closes it. */
+  if (pipe2 (err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not start %s: pipe: %s",
+                   argv[0], g_strerror (errsv));
+      return FALSE;
+    }
   pid = fork ();
   if (pid < 0)
     {
       int errsv = errno;
 
+      close (err_pipe[0]);
+      close (err_pipe[1]);
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not start %s: fork: %s",
                    argv[0], g_strerror (errsv));
       return FALSE;
     }
   if (pid == 0)
     {
-      /* Only async-signal-safe calls from here on: the parent may have threads. */
-      raise (SIGSTOP);
-      if (fprog.len > 0
-          && syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) != 0
-          && (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-              || syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) != 0))
-        {
-          static const char msg[] = "seismo: could not install the seccomp syscall filter\n";
+      LaunchFailure failure;
 
-          (void) !write (STDERR_FILENO, msg, sizeof msg - 1);
+      /* Only async-signal-safe calls from here on: the parent may have threads. */
+      close (err_pipe[0]);
+      raise (SIGSTOP);
+      /*
+       * Under pkexec, the command is the user's, not root's: from before its exec on. And since
+       * a root tracer would let set-user-ID programs it runs keep their privileges, it gets
+       * none (no_new_privs): it can do nothing under us that the user could not do.
+       */
+      failure.stage = LAUNCH_IDENTITY;
+      if (id.drop
+          && (setgroups ((size_t) id.n_groups, id.groups) != 0
+              || setresgid (id.gid, id.gid, id.gid) != 0
+              || setresuid (id.uid, id.uid, id.uid) != 0
+              || prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0))
+        {
+          failure.err = errno;
+          (void) !write (err_pipe[1], &failure, sizeof failure);
           _exit (127);
         }
-      execv (path, argv);
-      {
-        static const char msg[] = "seismo: could not execute the command\n";
-
-        (void) !write (STDERR_FILENO, msg, sizeof msg - 1);
-      }
+      failure.stage = LAUNCH_SECCOMP;
+      if (fprog.len == 0
+          || syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) == 0
+          || (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+              && syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) == 0))
+        {
+          failure.stage = LAUNCH_EXEC;
+          execv (path, argv);
+        }
+      failure.err = errno;
+      (void) !write (err_pipe[1], &failure, sizeof failure);
       _exit (127);
     }
+  close (err_pipe[1]);
+  r->launch_err_fd = err_pipe[0];
 
   if (waitpid (pid, &status, WSTOPPED) != pid || !WIFSTOPPED (status))
     {
@@ -262,6 +432,17 @@ attach_process (Recorder  *r,
           pid_t tid = g_array_index (tids, pid_t, i);
           Tracee *t;
 
+          if (r->for_uid >= 0 && !seismo_ptrace_task_is_users (tid, (uid_t) r->for_uid))
+            {
+              /* A thread that changed identity after others were seized is let go below. */
+              if (g_hash_table_size (r->tracees) > 0)
+                continue;
+              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_PERMISSION,
+                           "Could not attach to process %d: it is not user %" G_GINT64_FORMAT
+                           "'s (PKEXEC_UID), who asked for the recording and may not trace it",
+                           pid, r->for_uid);
+              return FALSE;
+            }
           if (ptrace (PTRACE_SEIZE, tid, 0, PTRACE_OPTIONS) < 0)
             {
               int errsv = errno;
@@ -282,6 +463,13 @@ attach_process (Recorder  *r,
           /* Seized tracees run on until stopped; the interrupt's stop is where tracing starts. */
           ptrace (PTRACE_INTERRUPT, tid, 0, 0);
           t = seismo_ptrace_tracee_add (r, tid, pid);
+          /* It may have exec'd a set-user-ID program between the check and the seize. */
+          if (r->for_uid >= 0 && !seismo_ptrace_task_is_users (tid, (uid_t) r->for_uid))
+            {
+              t->recording = FALSE;
+              t->release = TRUE;
+              continue;
+            }
           seismo_ptrace_read_proc_comm (tid, t->comm);
           seismo_trace_builder_set_task_pid (r->builder, tid, pid);
           if (ppid > 0)
@@ -341,6 +529,8 @@ recorder_clear (Recorder *r)
       g_mutex_unlock (&r->watch_lock);
       g_thread_join (r->watcher);
     }
+  if (r->launch_err_fd >= 0)
+    close (r->launch_err_fd);
   g_mutex_clear (&r->watch_lock);
   g_cond_clear (&r->watch_cond);
   g_clear_pointer (&r->tracees, g_hash_table_unref);
@@ -381,6 +571,9 @@ ptrace_record (const SeismoRecordOptions *options,
   r.options = options;
   r.builder = builder;
   r.ctl = ctl;
+  r.launch_err_fd = -1;
+  if (!pkexec_user (&r.for_uid, error))
+    return FALSE;
   g_mutex_init (&r.watch_lock);
   g_cond_init (&r.watch_cond);
   r.tracees = g_hash_table_new_full (NULL, NULL, NULL, seismo_ptrace_tracee_free);
@@ -403,7 +596,7 @@ ptrace_record (const SeismoRecordOptions *options,
   now = mono_ns ();
   r.deadline_ns = options->duration_s > 0 ? now + (guint64) (options->duration_s * 1e9)
                                           : G_MAXUINT64;
-  r.next_progress_ns = now + 500000000;
+  r.next_progress_ns = now + PROGRESS_INTERVAL_NS;
   if (options->argv != NULL)
     {
       if (!launch (&r, error))
@@ -458,13 +651,30 @@ ptrace_record (const SeismoRecordOptions *options,
       seismo_ptrace_handle_status (&r, tid, status, now);
       if (G_UNLIKELY (now >= r.next_progress_ns))
         {
+          guint64 interval = PROGRESS_INTERVAL_NS;
+
           __atomic_store_n (&ctl->events, r.events, __ATOMIC_RELAXED);
-          __atomic_store_n (&r.next_progress_ns, now + 500000000, __ATOMIC_RELAXED);
           if (ctl->progress)
-            ctl->progress (ctl->user_data);
+            {
+              guint64 spent;
+
+              /*
+               * The callback runs on this thread, and every tracee waits for it (seismo-cli
+               * writes the file so far, and a snapshot of a small recording, each time): space
+               * the calls so that they take at most 1/PROGRESS_SHARE of the time.
+               */
+              ctl->progress (ctl->user_data);
+              spent = mono_ns () - now;
+              now += spent;
+              interval = CLAMP (spent * PROGRESS_SHARE, PROGRESS_INTERVAL_NS,
+                                PROGRESS_INTERVAL_MAX_NS);
+            }
+          __atomic_store_n (&r.next_progress_ns, now + interval, __ATOMIC_RELAXED);
         }
     }
   __atomic_store_n (&ctl->events, r.events, __ATOMIC_RELAXED);
+  if (!check_launch (&r, error))
+    goto cleanup;
   {
     char stops[32];
 

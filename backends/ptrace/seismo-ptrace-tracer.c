@@ -17,7 +17,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -209,6 +211,27 @@ seismo_ptrace_read_proc_comm (pid_t tid,
       buf[strcspn (buf, "\n")] = '\0';
       g_strlcpy (comm, buf, 16);
     }
+}
+
+gboolean
+seismo_ptrace_task_is_users (pid_t tid,
+                             uid_t uid)
+{
+  char buf[1024];
+  char path[64];
+  struct stat st;
+  const char *p;
+  unsigned long ids[4];
+
+  g_snprintf (path, sizeof path, "/proc/%d", tid);
+  if (stat (path, &st) != 0 || st.st_uid != uid || !read_proc (tid, "status", buf, sizeof buf)
+      || (p = strstr (buf, "\nUid:")) == NULL
+      || sscanf (p, "\nUid: %lu %lu %lu %lu", &ids[0], &ids[1], &ids[2], &ids[3]) != 4)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    if (ids[i] != uid)
+      return FALSE;
+  return TRUE;
 }
 
 /* Thread group id and parent pid of tid, from /proc; -1 when unknown. */
@@ -419,7 +442,10 @@ push_arg (Recorder                  *r,
     }
 }
 
-/* Appends the syscall in progress: its enter event, and its exit event when finished. */
+/*
+ * Appends the syscall in progress: its enter event (unless already appended, see
+ * emit_entry_now), and its exit event when finished.
+ */
 static void
 emit_syscall (Recorder *r,
               Tracee   *t,
@@ -428,15 +454,22 @@ emit_syscall (Recorder *r,
               gboolean  finished)
 {
   SeismoPtraceSyscall *sc = seismo_ptrace_schema_get (r->schema, t->arch, (gint64) t->nr);
+  guint n = finished ? 2 : 1;
 
   seismo_ptrace_schema_ensure_types (r->schema, sc);
-  seismo_trace_builder_begin_event (r->builder, t->entry_ns, 0, t->tid, sc->enter_type);
-  if (sc->raw)
-    seismo_trace_builder_push_uint_array (r->builder, t->args, 6);
+  if (!t->entry_emitted)
+    {
+      seismo_trace_builder_begin_event (r->builder, t->entry_ns, 0, t->tid, sc->enter_type);
+      if (sc->raw)
+        seismo_trace_builder_push_uint_array (r->builder, t->args, 6);
+      else
+        for (guint i = 0; i < sc->n_args; i++)
+          push_arg (r, t, sc, i, ret, finished);
+      seismo_trace_builder_end_event (r->builder);
+    }
   else
-    for (guint i = 0; i < sc->n_args; i++)
-      push_arg (r, t, sc, i, ret, finished);
-  seismo_trace_builder_end_event (r->builder);
+    n--;
+  t->entry_emitted = FALSE;
 
   if (finished)
     {
@@ -444,7 +477,7 @@ emit_syscall (Recorder *r,
       seismo_trace_builder_push_int (r->builder, ret);
       seismo_trace_builder_end_event (r->builder);
     }
-  count_events (r, finished ? 2 : 1);
+  count_events (r, n);
 }
 
 /* Resumes a tracee: to its next syscall stop, or (under the prefilter) its next seccomp stop. */
@@ -551,6 +584,29 @@ end_unfinished (Recorder *r,
   clear_exec_strings (t);
 }
 
+/*
+ * A fork or exec event comes in the middle of its syscall. Appending the syscall's enter event
+ * first keeps the trace in time order (a single-threaded recording then needs no sort at the
+ * end). Its arguments are all known by now, except an output buffer: none of these calls has
+ * one, so the rest waits for the exit as usual.
+ */
+static void
+emit_entry_now (Recorder *r,
+                Tracee   *t)
+{
+  SeismoPtraceSyscall *sc;
+  gint64 ret;
+
+  if (!t->in_syscall || !t->recording || t->entry_emitted || !load_syscall (r, t, &ret)
+      || !seismo_ptrace_filter_wants (r->filter, t->arch, (gint64) t->nr))
+    return;
+  sc = seismo_ptrace_schema_get (r->schema, t->arch, (gint64) t->nr);
+  if (sc->has_out)
+    return;
+  emit_syscall (r, t, 0, 0, FALSE);
+  t->entry_emitted = TRUE;
+}
+
 static void
 emit_fork (Recorder   *r,
            Tracee     *parent,
@@ -602,6 +658,7 @@ on_fork (Recorder *r,
 
   if (!t->recording)
     return;
+  emit_entry_now (r, t);
   seismo_trace_builder_set_task_pid (r->builder, child_tid, tgid);
   seismo_trace_builder_set_task_ppid (r->builder, child_tid, tgid == child_tid ? t->pid : ppid);
   seismo_trace_builder_set_task_comm (r->builder, child_tid, child->comm, now);
@@ -724,11 +781,23 @@ on_exec (Recorder *r,
       seismo_trace_builder_task_exited (r->builder, old_tid, now);
     }
 
+  /*
+   * Under pkexec a root tracer would let a set-user-ID program keep its privileges: from then on
+   * it is not the user's to watch, so it runs on untraced, as it would have without us.
+   */
+  if (r->for_uid >= 0 && !seismo_ptrace_task_is_users (t->tid, (uid_t) r->for_uid))
+    {
+      end_unfinished (r, t, now);
+      t->release = TRUE;
+      return;
+    }
+
   t->recording = TRUE;
   clear_exec_strings (t);
   t->exec_filename = read_exec_filename (r, t, ptrace (PTRACE_GETREGS, t->tid, 0, &regs) == 0
                                                 && regs.cs == 0x23);
   t->exec_argv = read_exec_argv (r, t);
+  emit_entry_now (r, t);
   seismo_ptrace_read_proc_comm (t->tid, t->comm);
   seismo_trace_builder_set_task_pid (r->builder, t->tid, t->pid);
   seismo_trace_builder_set_task_comm (r->builder, t->tid, t->comm, now);
@@ -807,6 +876,19 @@ lookup_or_adopt (Recorder *r,
   return t;
 }
 
+/* Lets a tracee go at one of its stops, handing back a signal it was about to get. */
+static void
+release (Recorder *r,
+         Tracee   *t,
+         int       sig,
+         int       event)
+{
+  ptrace (PTRACE_DETACH, t->tid, 0,
+          (void *) (glong) (event == 0 && sig != (SIGTRAP | 0x80) ? sig : 0));
+  tracee_remove (r, t);
+  seismo_ptrace_colocate_update (r);
+}
+
 /* Handles one waitpid() report. */
 void
 seismo_ptrace_handle_status (Recorder *r,
@@ -829,6 +911,11 @@ seismo_ptrace_handle_status (Recorder *r,
 
   sig = WSTOPSIG (status);
   event = (status >> 16) & 0xff;
+  if (G_UNLIKELY (t->release))
+    {
+      release (r, t, sig, event);
+      return;
+    }
   if (G_LIKELY (sig == (SIGTRAP | 0x80)))
     {
       on_syscall_stop (r, t, now);
@@ -850,6 +937,11 @@ seismo_ptrace_handle_status (Recorder *r,
       break;
     case PTRACE_EVENT_EXEC:
       on_exec (r, t, now);
+      if (t->release)
+        {
+          release (r, t, sig, event);
+          return;
+        }
       break;
     case PTRACE_EVENT_SECCOMP:
       /* The prefilter's stop is the entry of a syscall we trace. */

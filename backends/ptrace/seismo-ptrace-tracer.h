@@ -25,6 +25,8 @@ typedef struct {
   guint    in_syscall : 1;     /* entry seen, exit next */
   guint    recording : 1;      /* FALSE for the launched child until its first exec */
   guint    own_affinity : 1;   /* it set its CPU affinity itself: co-location leaves it alone */
+  guint    release : 1;        /* not ours to watch (pkexec): detach at its next stop */
+  guint    entry_emitted : 1;  /* the enter event of the syscall in progress is appended */
   guint    arch : 2;           /* SeismoArch of the syscall in progress */
   guint64  entry_ns;
   guint64  nr;
@@ -42,6 +44,8 @@ typedef struct {
   SeismoPtraceFilter        *filter;
   gboolean                   seccomp;       /* tracees run under our seccomp prefilter */
   pid_t                      launched;      /* 0 when attached */
+  int                        launch_err_fd; /* why the launched child could not exec, or -1 */
+  gint64                     for_uid;       /* under pkexec, the user asking (PKEXEC_UID); or -1 */
   GHashTable                *tracees;       /* tid → Tracee */
   Tracee                    *last;          /* the tracee of the previous stop */
   gint64                     sigreturn_nr[SEISMO_ARCH_N];
@@ -87,6 +91,9 @@ Tracee  *seismo_ptrace_tracee_add         (Recorder *r,
 void     seismo_ptrace_tracee_free        (gpointer  data);
 void     seismo_ptrace_read_proc_comm     (pid_t     tid,
                                            char      comm[16]);
+/* All of tid's user ids are uid, and it is dumpable (its /proc entry is uid's). */
+gboolean seismo_ptrace_task_is_users      (pid_t     tid,
+                                           uid_t     uid);
 /* Thread group id and parent pid of tid, from /proc; -1 when unknown. */
 void     seismo_ptrace_read_proc_ids      (pid_t     tid,
                                            pid_t    *tgid,

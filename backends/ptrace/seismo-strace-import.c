@@ -8,7 +8,7 @@
  *
  * Lines that are not strace's (interleaved program output, a line cut short at the end of the
  * file) are counted in the "skipped_lines" metadata; a file with no strace line at all is an
- * error.
+ * error. The summary table strace -C appends is strace's: counted apart ("strace_summary_lines").
  */
 
 #include <errno.h>
@@ -54,6 +54,8 @@ typedef struct {
   guint64             n_lines;
   guint64             n_events;
   guint64             skipped;
+  guint64             summary_lines; /* strace -C's table at the end: known, not events */
+  gboolean            in_summary;
   guint64             first_skipped_line;
   char               *first_skipped_file;
   char               *command;     /* argv of the first exec */
@@ -903,6 +905,45 @@ parse_resumed (Import     *im,
     g_hash_table_remove (im->pending, GINT_TO_POINTER (tid));
 }
 
+/*
+ * strace -C (and -c with -o) ends with its summary table: a header ("% time     seconds ..." or,
+ * with -U, the column names starting "syscall"), dashes, one row per syscall, dashes, and
+ * "total". TRUE when the line belongs to it.
+ */
+static gboolean
+summary_line (Import     *im,
+              const char *line,
+              gsize       len)
+{
+  const char *p = line, *end = line + len, *last;
+
+  if (!im->in_summary)
+    {
+      if (g_str_has_prefix (line, "% time")
+          || (g_str_has_prefix (line, "syscall ") && strstr (line, " calls") != NULL))
+        {
+          im->in_summary = TRUE;
+          im->summary_lines++;
+          return TRUE;
+        }
+      return FALSE;
+    }
+  /* A table cut short (no "total"): the trace goes on, and a syscall line has parentheses. */
+  if (memchr (line, '(', len) != NULL)
+    {
+      im->in_summary = FALSE;
+      return FALSE;
+    }
+  im->summary_lines++;
+  p = skip_spaces (p, end);
+  for (last = end; last > p && last[-1] != ' '; last--)
+    ;
+  if ((end - p >= 5 && strncmp (p, "total", 5) == 0 && (end - p == 5 || p[5] == ' '))
+      || (end - last == 5 && strncmp (last, "total", 5) == 0))
+    im->in_summary = FALSE;
+  return TRUE;
+}
+
 /* Parses one line of a file whose lines belong to file_pid (-1: they start with the pid). */
 static void
 parse_line (Import     *im,
@@ -925,6 +966,8 @@ parse_line (Import     *im,
 
   /* -k's stack frames, " > /usr/lib/libc.so.6(write+0x14) [0xf1234]", belong to the line above. */
   if (p == end || g_str_has_prefix (p, " > "))
+    return;
+  if (G_UNLIKELY ((*p == '%' || *p == 's' || im->in_summary) && summary_line (im, p, len)))
     return;
   im->n_lines++;
 
@@ -1304,10 +1347,12 @@ parse_file (Import     *im,
             gint32      default_pid,
             GError    **error)
 {
-  const char *p = data, *end = data + len;
+  /* An empty file maps to NULL, and NULL + 0 is undefined. */
+  const char *p = data, *end = len > 0 ? data + len : data;
   guint64 line_no = 0;
   g_autoptr(GString) line = g_string_sized_new (256);
 
+  im->in_summary = FALSE;
   while (p < end)
     {
       const char *nl = memchr (p, '\n', (gsize) (end - p));
@@ -1487,6 +1532,11 @@ strace_load (const char         *path,
                                                 im.first_skipped_line);
 
       seismo_trace_builder_set_metadata (builder, "first_skipped_line", where);
+    }
+  if (im.summary_lines > 0)
+    {
+      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, im.summary_lines);
+      seismo_trace_builder_set_metadata (builder, "strace_summary_lines", buf);
     }
   if (ff)
     {

@@ -2,7 +2,7 @@
 /*
  * Stands in for `seismo-cli record` in tests/app (the window looks for seismo-cli next to its own
  * program): streams a synthetic trace to OUTPUT.partial with SeismoFileWriter, a chunk at a
- * time, until SIGINT or 20 s, then commits it to OUTPUT. So the live view and Stop are tested
+ * time, until SIGINT or 90 s, then commits it to OUTPUT. So the live view and Stop are tested
  * without privileges or tracefs.
  */
 #include <signal.h>
@@ -27,7 +27,8 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   SeismoGuiTestGen *gen;
   const char *output = NULL;
-  gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  gint64 end = g_get_monotonic_time () + 90 * G_USEC_PER_SEC;
+  guint rounds = 0;
 
   for (int i = 1; i + 1 < argc; i++)
     if (g_str_equal (argv[i], "-o"))
@@ -44,13 +45,18 @@ main (int    argc,
       return 1;
     }
   gen = seismo_gui_test_gen_new (builder);
+  /* A dozen chunks, then idle until stopped: enough to see it grow, little enough to reload
+   * quickly on a loaded machine. */
   while (!stop && g_get_monotonic_time () < end)
     {
-      seismo_gui_test_gen_append (gen, 70000);
-      if (!seismo_file_writer_flush (writer, builder, &error))
+      if (rounds++ < 12)
         {
-          g_printerr ("fake seismo-cli: %s\n", error->message);
-          return 1;
+          seismo_gui_test_gen_append (gen, 70000);
+          if (!seismo_file_writer_flush (writer, builder, &error))
+            {
+              g_printerr ("fake seismo-cli: %s\n", error->message);
+              return 1;
+            }
         }
       g_usleep (150 * 1000);
     }

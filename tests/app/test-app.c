@@ -16,6 +16,7 @@
 
 static char *dir;
 static char *trace_path;
+static char *real_cli;   /* --real-cli PATH: also record live with the real seismo-cli */
 static gboolean checks_done;
 
 typedef gboolean (*Condition) (gpointer data);
@@ -78,6 +79,20 @@ two_windows_loaded (gpointer data)
   for (GList *l = windows; l; l = l->next)
     loaded += SEISMO_IS_WINDOW (l->data) && seismo_window_get_trace (l->data) != NULL;
   return loaded == 2;
+}
+
+static gboolean search_changed;
+
+static void
+on_search_changed (gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *) data;
 }
 
 static GtkSingleSelection *
@@ -148,7 +163,13 @@ check_window (SeismoApplication *app,
   seismo_timeline_clear_markers (timeline);
 
   /* Search: the next event about "write" after the selection. */
+  search_changed = FALSE;
+  g_signal_connect_swapped (window->search_entry, "search-changed", G_CALLBACK (on_search_changed),
+                            &search_changed);
   gtk_editable_set_text (GTK_EDITABLE (window->search_entry), "write");
+  /* The entry says "search-changed" a moment after the text changed, which abandons a search. */
+  g_assert_true (wait_for (flag_is_set, &search_changed, 20000));
+  g_signal_handlers_disconnect_by_func (window->search_entry, on_search_changed, &search_changed);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.find-next", NULL);
   g_assert_true (wait_for (search_done, window, 20000));
   e = seismo_timeline_get_selected_event (timeline);
@@ -244,11 +265,14 @@ recording_over (gpointer data)
   return !_seismo_window_is_recording (window) && !window->record_reloading;
 }
 
-/* The window runs tests/app's stand-in seismo-cli, which streams a trace until stopped. */
+/* With args NULL the window runs tests/app's stand-in seismo-cli, which streams a synthetic trace
+ * until stopped; else $SEISMO_RECORDER (the real seismo-cli) with those arguments. */
 static void
-check_recording (SeismoApplication *app)
+check_recording (SeismoApplication  *app,
+                 const char * const *real_args)
 {
-  const char *args[] = { "record", "-b", "ptrace", "-a", NULL };
+  const char *fake_args[] = { "record", "-b", "ptrace", "-a", NULL };
+  const char * const *args = real_args != NULL ? real_args : fake_args;
   SeismoWindow *window;
 
   if (geteuid () != 0)
@@ -256,6 +280,7 @@ check_recording (SeismoApplication *app)
       g_test_message ("not root: recording would ask pkexec for a password; not tested");
       return;
     }
+  g_test_message ("recording with %s", real_args != NULL ? "the real seismo-cli" : "the stand-in");
   window = seismo_window_new (app);
   gtk_window_present (GTK_WINDOW (window));
   seismo_window_start_recording (window, args);
@@ -264,21 +289,32 @@ check_recording (SeismoApplication *app)
   g_assert_false (seismo_window_is_empty (window));
 
   /* Live: the timeline shows the partial file and follows it as it grows. */
-  g_assert_true (wait_for (recording_live, window, 20000));
+  g_assert_true (wait_for (recording_live, window, 60000));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "trace");
   live_events = seismo_trace_get_n_events (seismo_window_get_trace (window));
   g_assert_cmpuint (live_events, >, 0);
-  g_assert_true (wait_for (recording_grew, window, 20000));
+  g_assert_true (wait_for (recording_grew, window, 60000));
   g_assert_true (_seismo_window_is_recording (window));
   live_events = seismo_trace_get_n_events (seismo_window_get_trace (window));
 
   /* Stop: the recorder commits, the whole recording shows, ready to be saved. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.stop-recording", NULL);
-  g_assert_true (wait_for (recording_over, window, 20000));
+  g_assert_true (wait_for (recording_over, window, 60000));
   g_assert_nonnull (seismo_window_get_trace (window));
   g_assert_cmpuint (seismo_trace_get_n_events (seismo_window_get_trace (window)), >=, live_events);
   g_assert_true (window->unsaved);
   g_assert_true (g_file_test (window->record_path, G_FILE_TEST_EXISTS));
+  if (real_args != NULL)
+    {
+      g_autofree char *live = g_strconcat (window->record_path, ".live", NULL);
+      g_autofree char *partial = g_strconcat (window->record_path, ".partial", NULL);
+      SeismoTrace *trace = seismo_window_get_trace (window);
+
+      /* A real recording of the shell loop: its syscalls are there, the side files are gone. */
+      g_assert_false (g_file_test (live, G_FILE_TEST_EXISTS));
+      g_assert_false (g_file_test (partial, G_FILE_TEST_EXISTS));
+      g_assert_cmpstr (seismo_trace_get_metadata (trace, SEISMO_META_BACKEND), ==, "ptrace");
+    }
   g_unlink (window->record_path);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -294,7 +330,19 @@ run_checks (gpointer user_data)
   window = windows->data;
   check_window (app, window);
   check_record_dialog (window);
-  check_recording (app);
+  check_recording (app, NULL);
+  if (real_cli != NULL && geteuid () == 0)
+    {
+      /* Live for real: seismo-cli record with ptrace on a loop that runs until Stop. */
+      const char *args[] = {
+        "record", "-b", "ptrace", "--", "sh", "-c",
+        "while :; do cat /proc/self/stat > /dev/null; sleep 0.05; done", NULL
+      };
+
+      g_setenv ("SEISMO_RECORDER", real_cli, TRUE);
+      check_recording (app, args);
+      g_unsetenv ("SEISMO_RECORDER");
+    }
 
   /* Another file opens in a window of its own; a new window starts empty, with the samples. */
   {
@@ -357,6 +405,12 @@ main (int    argc,
   /* Settings stay in memory; the schema comes from the build tree. */
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  if (argc >= 3 && g_str_equal (argv[argc - 2], "--real-cli"))
+    {
+      real_cli = argv[argc - 1];
+      argc -= 2;
+      argv[argc] = NULL;
+    }
   g_test_init (&argc, &argv, NULL);
   if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
     {

@@ -292,6 +292,34 @@ test_hit (Fixture       *f,
   g_assert_nonnull (strstr (text, "returned 10"));
 }
 
+/* A recording shown live: new data of the grown trace replaces the old. A view showing it all
+ * keeps showing it all; a zoomed view stays where it was. */
+static void
+test_grow (void)
+{
+  g_autoptr(SeismoTrace) small = seismo_gui_test_busy_trace (2000);
+  g_autoptr(SeismoTrace) grown = seismo_gui_test_busy_trace (20000);
+  g_autoptr(SeismoTimelineData) small_data = seismo_timeline_data_new (small, NULL);
+  g_autoptr(SeismoTimelineData) grown_data = seismo_timeline_data_new (grown, NULL);
+  g_autoptr(SeismoTimelineRenderer) r = seismo_timeline_renderer_new (small_data);
+  double start, npp;
+
+  seismo_timeline_renderer_set_size (r, WIDTH, HEIGHT);
+  seismo_timeline_renderer_fit_all (r);
+  g_assert_cmpuint (seismo_trace_get_end_ns (grown), >, seismo_trace_get_end_ns (small));
+  seismo_timeline_renderer_set_data (r, grown_data);
+  g_assert_cmpfloat (seismo_timeline_renderer_get_ns_per_px (r), ==,
+                     seismo_timeline_renderer_get_fit_ns_per_px (r));
+
+  seismo_timeline_renderer_set_data (r, small_data);
+  seismo_timeline_renderer_zoom (r, 1.0 / 8, SEISMO_TIMELINE_LABEL_WIDTH + 100);
+  start = seismo_timeline_renderer_get_view_start (r);
+  npp = seismo_timeline_renderer_get_ns_per_px (r);
+  seismo_timeline_renderer_set_data (r, grown_data);
+  g_assert_cmpfloat (seismo_timeline_renderer_get_ns_per_px (r), ==, npp);
+  g_assert_cmpfloat (seismo_timeline_renderer_get_view_start (r), ==, start);
+}
+
 /* Counts what a frame draws. */
 static guint n_rects;
 
@@ -394,6 +422,7 @@ main (int    argc,
   g_test_add ("/timeline/markers", Fixture, NULL, fixture_setup, test_markers, fixture_teardown);
   g_test_add ("/timeline/hit", Fixture, NULL, fixture_setup, test_hit, fixture_teardown);
   g_test_add_func ("/timeline/bounded", test_bounded);
+  g_test_add_func ("/timeline/grow", test_grow);
   g_test_add_func ("/timeline/format", test_format);
   return g_test_run ();
 }

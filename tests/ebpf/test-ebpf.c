@@ -844,6 +844,81 @@ test_syscall_filter_parse (void)
   g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
 }
 
+/* Staged syscall records arrive as one batch record: decoded as the records it holds, and
+ * refused as a whole when its lengths do not add up. */
+static void
+test_batch_decode (void)
+{
+  SeismoEbpfSelection selection = { .syscalls = TRUE };
+  g_autoptr (SeismoTraceBuilder) builder = seismo_trace_builder_new ();
+  g_autoptr (SeismoEbpfDecoder) decoder = seismo_ebpf_decoder_new (builder, &selection, NULL, 0);
+  g_autofree struct seismo_ebpf_batch *batch = g_new0 (struct seismo_ebpf_batch, 1);
+  struct seismo_ebpf_syscall sc = { { 0 } };
+  struct seismo_ebpf_syscall_path sp = { { { 0 } } };
+  g_autoptr (SeismoTrace) trace = NULL;
+  gint64 nr_write = seismo_syscall_number (SEISMO_ARCH_X86_64, "write");
+  gint64 nr_openat = seismo_syscall_number (SEISMO_ARCH_X86_64, "openat");
+
+  batch->hdr.kind = SEISMO_EBPF_REC_BATCH;
+  sc.hdr.kind = SEISMO_EBPF_REC_SYSCALL;
+  sc.hdr.tid = sc.hdr.pid = 4242;
+  sc.id = nr_write;
+  sc.ret = 1;
+  for (guint i = 0; i < 2; i++)
+    {
+      sc.hdr.time_ns = 1000 + i * 100;
+      sc.duration_ns = 10;
+      memcpy (batch->data + batch->len, &sc, sizeof sc);
+      batch->len += sizeof sc;
+      batch->count++;
+    }
+  sp.sc = sc;
+  sp.sc.hdr.kind = SEISMO_EBPF_REC_SYSCALL_PATH;
+  sp.sc.hdr.time_ns = 2000;
+  sp.sc.id = nr_openat;
+  sp.sc.ret = -ENOENT;
+  g_strlcpy (sp.path, "/nonexistent", sizeof sp.path);
+  memcpy (batch->data + batch->len, &sp, sizeof sp);
+  batch->len += sizeof sp;
+  batch->count++;
+
+  /* Lengths that do not add up: a short buffer, a count that disagrees, a cut record. */
+  g_assert_cmpint (seismo_ebpf_decoder_record (decoder, batch, 32 + batch->len - 8), ==, -1);
+  batch->count++;
+  g_assert_cmpint (seismo_ebpf_decoder_record (decoder, batch, sizeof *batch), ==, -1);
+  batch->count--;
+  batch->len -= 8;
+  g_assert_cmpint (seismo_ebpf_decoder_record (decoder, batch, sizeof *batch), ==, -1);
+  batch->len += 8;
+
+  g_assert_cmpint (seismo_ebpf_decoder_record (decoder, batch, sizeof *batch), ==, 6);
+  seismo_ebpf_decoder_finish (decoder, 10000);
+  g_clear_pointer (&decoder, seismo_ebpf_decoder_free);
+  trace = seismo_trace_builder_finish (g_steal_pointer (&builder));
+  /* Nothing of the refused batches: an enter and an exit per record of the good one. */
+  g_assert_cmpuint (seismo_trace_get_n_events (trace), ==, 6);
+  g_assert_cmpuint (count_spans (trace, "write", TRUE, 1), ==, 2);
+  g_assert_cmpuint (count_spans (trace, "openat", TRUE, -ENOENT), ==, 1);
+}
+
+/* The tracepoint contexts compiled into the programs match this kernel's format files. */
+static void
+test_tracepoint_layouts (void)
+{
+  const char *events[] = { "sched/sched_switch", "sched/sched_wakeup", "sched/sched_waking",
+                           "sched/sched_process_exec", "sched/sched_process_exit",
+                           "task/task_rename", NULL };
+  g_autoptr (GError) error = NULL;
+
+  if (access ("/sys/kernel/tracing/events/sched/sched_switch/format", R_OK) != 0)
+    {
+      g_test_skip ("tracefs is not mounted at /sys/kernel/tracing or not readable");
+      return;
+    }
+  g_assert_true (seismo_ebpf_check_tracepoints (events, &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -852,6 +927,8 @@ main (int    argc,
 
   g_test_add_func ("/ebpf/probe-parse", test_probe_parse);
   g_test_add_func ("/ebpf/syscall-filter-parse", test_syscall_filter_parse);
+  g_test_add_func ("/ebpf/batch-decode", test_batch_decode);
+  g_test_add_func ("/ebpf/tracepoint-layouts", test_tracepoint_layouts);
   g_test_add_func ("/ebpf/available", test_available);
   g_test_add_func ("/ebpf/syscalls", test_syscalls);
   g_test_add_func ("/ebpf/syscall-filter", test_syscall_filter);

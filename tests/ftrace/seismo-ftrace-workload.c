@@ -4,10 +4,14 @@
 /*
  * A process with a known syscall footprint, for recording tests and benchmarks:
  *   seismo-ftrace-workload [--wait-stdin] [--writes N] [--getpids N] [--fd FD] [--exec]
- *                          [--sleep S] [--time]
- * optionally waits for a byte on stdin (so a recorder can attach first), writes N single bytes to /dev/null on descriptor FD (default 77, so its writes stand out), makes
- * N raw getpid calls (no libc caching), optionally runs /bin/true through fork+exec, optionally
- * sleeps, and with --time prints the loop's duration in ns on stderr. No other output.
+ *                          [--ready FILE] [--sleep S] [--time]
+ * optionally waits for a byte on stdin (so a recorder can attach first), writes N single bytes to
+ * /dev/null on descriptor FD (default 77, so its writes stand out), makes N raw getpid calls (no
+ * libc caching), optionally runs /bin/true through fork+exec, optionally creates FILE (so a test
+ * knows the calls are made without guessing how long that takes on a busy machine), optionally
+ * sleeps, and with --time prints the loop's duration in ns on stderr: "WALL CPU", the elapsed time
+ * and the CPU time the process spent in it (user and kernel, tracing included: on a machine shared
+ * with other work the better measure of what tracing costs). No other output.
  */
 
 #include <fcntl.h>
@@ -38,7 +42,8 @@ main (int    argc,
 {
   long writes = 0, getpids = 0, fd = 77, sleep_s = 0;
   int do_exec = 0, do_time = 0, wait_stdin = 0, null_fd;
-  struct timespec t0, t1;
+  const char *ready = NULL;
+  struct timespec t0, t1, c0, c1;
 
   for (int i = 1; i < argc; i++)
     {
@@ -50,6 +55,8 @@ main (int    argc,
         fd = arg_value (argc, argv, &i);
       else if (strcmp (argv[i], "--sleep") == 0)
         sleep_s = arg_value (argc, argv, &i);
+      else if (strcmp (argv[i], "--ready") == 0 && i + 1 < argc)
+        ready = argv[++i];
       else if (strcmp (argv[i], "--wait-stdin") == 0)
         wait_stdin = 1;
       else if (strcmp (argv[i], "--exec") == 0)
@@ -79,11 +86,13 @@ main (int    argc,
     }
 
   clock_gettime (CLOCK_MONOTONIC, &t0);
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &c0);
   for (long i = 0; i < writes; i++)
     if (write (fd, "x", 1) != 1)
       return 1;
   for (long i = 0; i < getpids; i++)
     syscall (SYS_getpid);
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &c1);
   clock_gettime (CLOCK_MONOTONIC, &t1);
 
   if (do_exec)
@@ -99,10 +108,22 @@ main (int    argc,
       if (pid < 0 || waitpid (pid, &status, 0) != pid)
         return 1;
     }
+  if (ready)
+    {
+      int ready_fd = open (ready, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+      if (ready_fd < 0)
+        {
+          perror (ready);
+          return 1;
+        }
+      close (ready_fd);
+    }
   if (sleep_s > 0)
     sleep (sleep_s);
   if (do_time)
-    fprintf (stderr, "%lld\n", (long long) (t1.tv_sec - t0.tv_sec) * 1000000000LL +
-                               (t1.tv_nsec - t0.tv_nsec));
+    fprintf (stderr, "%lld %lld\n",
+             (long long) (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec),
+             (long long) (c1.tv_sec - c0.tv_sec) * 1000000000LL + (c1.tv_nsec - c0.tv_nsec));
   return 0;
 }

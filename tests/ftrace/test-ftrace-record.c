@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -53,6 +54,34 @@ instance_of (pid_t pid)
   while (dir && (entry = g_dir_read_name (dir)))
     if (g_str_equal (entry, name) || g_str_has_prefix (entry, prefix))
       return TRUE;
+  return FALSE;
+}
+
+/*
+ * Whether an instance of the process pid is tracing with its pid filter in place. A new instance
+ * starts with tracing on: the recorder turns it off, then sets events and set_event_pid, then
+ * turns it on, so only both together say it is ready.
+ */
+static gboolean
+instance_tracing (pid_t pid)
+{
+  g_autoptr(GDir) dir = g_dir_open (INSTANCES, 0, NULL);
+  g_autofree char *name = g_strdup_printf ("seismo-%d", (int) pid);
+  g_autofree char *prefix = g_strdup_printf ("seismo-%d-", (int) pid);
+  const char *entry;
+
+  while (dir && (entry = g_dir_read_name (dir)))
+    if (g_str_equal (entry, name) || g_str_has_prefix (entry, prefix))
+      {
+        g_autofree char *path = g_build_filename (INSTANCES, entry, "tracing_on", NULL);
+        g_autofree char *pids_path = g_build_filename (INSTANCES, entry, "set_event_pid", NULL);
+        g_autofree char *on = NULL;
+        g_autofree char *pids = NULL;
+
+        if (g_file_get_contents (pids_path, &pids, NULL, NULL) && g_ascii_isdigit (pids[0]) &&
+            g_file_get_contents (path, &on, NULL, NULL) && on[0] == '1')
+          return TRUE;
+      }
   return FALSE;
 }
 
@@ -229,6 +258,58 @@ test_command_default_events (void)
   run_command_test (NULL, 100, 100);
 }
 
+/*
+ * A one-page buffer cannot keep up with 100000 writes (200000 records): the kernel overwrites, and
+ * every record must be either in the model or counted as lost, on the CPU it was lost on, at a time
+ * within the recording.
+ */
+static void
+test_command_lost (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  char *argv[] = { (char *) SEISMO_FTRACE_WORKLOAD, "--writes", "100000", NULL };
+  char *events[] = { "raw_syscalls:*", NULL };
+  SeismoRecordOptions options = { .events = events, .argv = argv, .buffer_kb = 4 };
+  SeismoRecordControl ctl = { 0 };
+  const SeismoLostEvents *lost;
+  guint n_lost;
+  guint64 sum = 0, start = G_MAXUINT64, end = 0;
+  guint64 n_events;
+  gint64 t0 = g_get_monotonic_time ();
+
+  if (!ready ())
+    return;
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ctl.exit_status, ==, 0);
+  g_assert_false (instance_of (getpid ()));
+
+  n_events = seismo_trace_get_n_events (trace);
+  g_assert_cmpuint (n_events, >, 0);
+  start = seismo_trace_event_time (trace, 0);
+  end = seismo_trace_event_time (trace, n_events - 1);
+  lost = seismo_trace_get_lost_events (trace, &n_lost);
+  for (guint i = 0; i < n_lost; i++)
+    {
+      g_assert_cmpint (lost[i].cpu, >=, 0);
+      g_assert_cmpint (lost[i].cpu, <, (gint) seismo_trace_get_n_cpus (trace));
+      g_assert_cmpuint (lost[i].count, >, 0);
+      /* No later than the end of the recording (the kernel's final counts are dated then). */
+      g_assert_cmpuint (lost[i].time_ns, >=, start);
+      g_assert_cmpuint (lost[i].time_ns, <=, end + (g_get_monotonic_time () - t0) * 1000);
+      sum += lost[i].count;
+    }
+  g_test_message ("%" G_GUINT64_FORMAT " events recorded, %" G_GUINT64_FORMAT " lost in %u "
+                  "entries", n_events, sum, n_lost);
+  g_assert_cmpuint (sum, ==, seismo_trace_get_n_lost_events (trace));
+  g_assert_cmpuint (sum, ==, ctl.lost);
+  g_assert_cmpuint (sum, >, 0);
+  /* 100000 writes are 200000 records, plus the process's start and exit. */
+  g_assert_cmpuint (n_events + sum, >=, 200000);
+  g_assert_cmpuint (n_events + sum, <, 200000 + 1000);
+}
+
 static void
 test_command_missing (void)
 {
@@ -282,9 +363,10 @@ static void
 test_attach_pid (void)
 {
   g_autoptr(GError) error = NULL;
+  /* --exec: a child (fork, then exec of /bin/true) that --children must follow. */
   char *argv[] = { (char *) SEISMO_FTRACE_WORKLOAD, "--wait-stdin", "--writes", "1234",
-                   "--getpids", "321", NULL };
-  char *events[] = { "raw_syscalls:*", NULL };
+                   "--getpids", "321", "--exec", NULL };
+  char *events[] = { "raw_syscalls:*", "sched:sched_process_exec", NULL };
   GPid pid;
   int in_fd, status;
   Job job = { .options = { .events = events, .children = TRUE } };
@@ -300,8 +382,7 @@ test_attach_pid (void)
   thread = g_thread_new ("record", record_thread, &job);
 
   /* Release the workload once the recorder's instance is there and tracing. */
-  g_assert_true (wait_for (instance_of, getpid (), TRUE, 10000));
-  g_usleep (200000);
+  g_assert_true (wait_for (instance_tracing, getpid (), TRUE, 60000));
   g_assert_cmpint (write (in_fd, "g", 1), ==, 1);
   close (in_fd);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
@@ -315,6 +396,23 @@ test_attach_pid (void)
   g_assert_cmpuint (c.writes, ==, 1234);
   g_assert_cmpuint (c.getpids, ==, 321);
   g_assert_cmpuint (seismo_trace_get_n_lost_events (job.trace), ==, 0);
+  /* The child forked after recording began: its syscalls are there, under its own tid. */
+  {
+    const SeismoEventType *exec = seismo_trace_find_event_type (job.trace,
+                                                                "sched:sched_process_exec");
+    gboolean child_seen = FALSE;
+
+    g_assert_nonnull (exec);
+    for (gsize i = 0; i < seismo_trace_get_n_events (job.trace) && !child_seen; i++)
+      {
+        const SeismoTask *task = seismo_trace_event_task (job.trace, i);
+
+        child_seen = task->tid != pid &&
+                     g_str_equal (seismo_trace_get_string (job.trace, task->comm), "true") &&
+                     seismo_trace_event_type (job.trace, i) == exec;
+      }
+    g_assert_true (child_seen);
+  }
   g_clear_object (&job.trace);
 }
 
@@ -351,27 +449,41 @@ own_group (gpointer data)
   setpgid (0, 0);
 }
 
+static gboolean
+file_exists (const char *path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
 /*
- * Starts `seismo-cli record` on a sleeping workload and waits until it is tracing. The CLI leads
- * its own process group, so the whole of it can be killed (output not inherited: a left-over
- * workload must not hold the test's stdout).
+ * Starts `seismo-cli record` on a workload that makes its 10 writes, says so through a file, then
+ * sleeps; returns once those writes are made and the recorder's instance exists. The CLI leads its
+ * own process group, so the whole of it can be killed (output not inherited: a left-over workload
+ * must not hold the test's stdout).
  */
 static GPid
 start_cli (const char *out)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *ready = g_strconcat (out, ".ready", NULL);
   const char *cli = g_getenv ("SEISMO_CLI");
   const char *argv[] = { cli, "record", "-b", "ftrace", "-e", "raw_syscalls:*", "-o", out, "--",
-                         SEISMO_FTRACE_WORKLOAD, "--writes", "10", "--sleep", "30", NULL };
+                         SEISMO_FTRACE_WORKLOAD, "--writes", "10", "--ready", ready,
+                         "--sleep", "30", NULL };
   GPid pid;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
 
   g_assert_nonnull (cli);
+  g_unlink (ready);
   g_spawn_async (NULL, (char **) argv, NULL,
                  G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                  own_group, NULL, &pid, &error);
   g_assert_no_error (error);
-  g_assert_true (wait_for (instance_of, pid, TRUE, 10000));
-  g_usleep (300000);
+  /* Generous: on a loaded machine starting the workload can take seconds. */
+  while (!file_exists (ready) && g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+  g_assert_true (file_exists (ready));
+  g_assert_true (instance_of (pid));
   return pid;
 }
 
@@ -389,7 +501,10 @@ test_cli_sigterm (void)
   pid = start_cli (out);
   kill (pid, SIGTERM);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  /* It left by its own exit (not killed by the signal), its instance destroyed. */
+  g_assert_true (WIFEXITED (status));
   g_assert_false (instance_of (pid));
+  kill (-pid, SIGKILL);
 
   /* Stopped cleanly: what was recorded is saved (the workload was killed on the way out). */
   trace = seismo_trace_open (out, NULL, NULL, NULL, &error);
@@ -441,6 +556,7 @@ main (int    argc,
   g_test_add_func ("/ftrace/command/raw-syscalls", test_command_raw_syscalls);
   g_test_add_func ("/ftrace/command/syscall-events", test_command_syscall_events);
   g_test_add_func ("/ftrace/command/default-events", test_command_default_events);
+  g_test_add_func ("/ftrace/command/lost-events", test_command_lost);
   g_test_add_func ("/ftrace/command/missing", test_command_missing);
   g_test_add_func ("/ftrace/attach-pid", test_attach_pid);
   g_test_add_func ("/ftrace/system-wide-duration", test_system_wide_duration);

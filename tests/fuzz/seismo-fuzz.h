@@ -9,17 +9,19 @@ G_BEGIN_DECLS
  * Fuzz targets: one function per parser, fed arbitrary bytes. Each returns normally when the
  * parser gave a clean result (a usable trace, a compiled filter) or a clean GError, and aborts
  * (g_assert, g_error, or a sanitizer) on anything else. The libFuzzer programs (seismo-fuzz-NAME,
- * built with -Dfuzzing=enabled) and the regression test (test-fuzz-regressions, always built)
- * call the same functions, so every crasher kept in tests/data/fuzz-regressions/NAME/ is replayed
- * by the normal test run.
+ * built with -Dfuzzing=true and CC=clang, run by tools/fuzz.sh) and the replay test
+ * (test-fuzz-replay, always built) call the same functions, so every seed in
+ * tests/fuzz/corpus/NAME/ and every crasher kept in tests/fuzz/regressions/NAME/ is replayed by the
+ * normal test run.
  */
 
 typedef void (*SeismoFuzzFunc) (const guint8 *data,
                                 gsize         size);
 
 typedef struct {
-  const char     *name;     /* "seismo-file": also the folder of its regression inputs */
+  const char     *name;     /* "seismo-file": also the folder of its corpus and regressions */
   SeismoFuzzFunc  func;
+  gboolean        binary;   /* a binary format: the replay test also truncates and corrupts seeds */
 } SeismoFuzzTarget;
 
 /* Sets up what every target needs (importers, a scratch folder, fatal criticals). Idempotent. */

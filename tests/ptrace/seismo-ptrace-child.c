@@ -9,6 +9,9 @@
  *   writes N      N write(2) of 7 bytes to /dev/null (the benchmark's workload)
  *   sleeper       writes "ready\n", then a heartbeat byte every 10 ms, forever, to stderr
  *   threads       two threads write 5 times each to /dev/null
+ *   decode        calls whose arguments are constants to decode: socket, fcntl, ioctl, mmap,
+ *                 and an open of a path longer than PATH_MAX (ENAMETOOLONG)
+ *   thread-sleeper the sleeper's heartbeat from a second thread as well
  */
 
 #include <fcntl.h>
@@ -17,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -130,6 +136,50 @@ run_threads (void)
   return 0;
 }
 
+/* Keep in sync with test-ptrace.c. */
+#define DECODE_LONG_PATH 5000
+
+static int
+run_decode (void)
+{
+  char *path = malloc (DECODE_LONG_PATH + 1);
+  int sock, n = 0;
+  void *map;
+
+  if (path == NULL)
+    return 1;
+  sock = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (sock < 0 || fcntl (sock, F_GETFL) < 0 || ioctl (sock, FIONREAD, &n) != 0)
+    return 1;
+  map = mmap (NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED)
+    return 1;
+  munmap (map, 4096);
+  close (sock);
+  /* "/aaaa…": too long for the kernel, and for the recorder's 4096 bytes. */
+  path[0] = '/';
+  memset (path + 1, 'a', DECODE_LONG_PATH - 1);
+  path[DECODE_LONG_PATH] = '\0';
+  if (open (path, O_RDONLY) >= 0)
+    return 1;
+  free (path);
+  return 0;
+}
+
+static void *
+beat_main (void *data)
+{
+  struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+  for (;;)
+    {
+      nanosleep (&ts, NULL);
+      if (write (STDERR_FILENO, ":", 1) != 1)
+        break;
+    }
+  return NULL;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -142,6 +192,17 @@ main (int    argc,
     return run_sleeper ();
   if (argc >= 2 && strcmp (argv[1], "threads") == 0)
     return run_threads ();
-  fprintf (stderr, "usage: %s sequence | writes N | sleeper | threads\n", argv[0]);
+  if (argc >= 2 && strcmp (argv[1], "decode") == 0)
+    return run_decode ();
+  if (argc >= 2 && strcmp (argv[1], "thread-sleeper") == 0)
+    {
+      pthread_t thread;
+
+      if (pthread_create (&thread, NULL, beat_main, NULL) != 0)
+        return 1;
+      return run_sleeper ();
+    }
+  fprintf (stderr, "usage: %s sequence | writes N | sleeper | threads | decode | thread-sleeper\n",
+           argv[0]);
   return 2;
 }

@@ -11,7 +11,10 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <grp.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
@@ -282,6 +285,111 @@ test_sequence (void)
   g_assert_true (main_exit);
 }
 
+/* The event's text as seismo-cli report prints it contains want. */
+static void
+assert_formatted (SeismoTrace  *trace,
+                  SeismoEventId event,
+                  const char   *want)
+{
+  g_autofree char *text = seismo_trace_event_format (trace, event);
+
+  if (strstr (text, want) == NULL)
+    g_error ("\"%s\" lacks \"%s\"", text, want);
+}
+
+/* The one event of a type in the child's process. */
+static SeismoEventId
+only_event (SeismoTrace *trace,
+            const char  *full_name,
+            gint32       pid)
+{
+  g_autoptr(GArray) found = find_events (trace, full_name, pid);
+
+  g_assert_cmpuint (found->len, ==, 1);
+  return g_array_index (found, SeismoEventId, 0);
+}
+
+/* Constants decoded by name (socket, fcntl, ioctl, mmap), and a path cut at 4096 bytes. */
+static void
+test_decode (void)
+{
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) opens = NULL;
+  g_autoptr(GArray) mmaps = NULL;
+  gboolean saw_long = FALSE, saw_mmap = FALSE;
+  gint32 pid;
+
+  if (!can_trace ())
+    return;
+  trace = record_child ("decode", NULL, NULL, TRUE, &ctl);
+  g_assert_cmpint (WEXITSTATUS (ctl.exit_status), ==, 0);
+  pid = child_pid (trace, "decode");
+
+  assert_formatted (trace, only_event (trace, "syscalls:sys_enter_socket", pid),
+                    "family=AF_INET type=SOCK_DGRAM|SOCK_CLOEXEC protocol=0");
+  assert_formatted (trace, only_event (trace, "syscalls:sys_enter_fcntl", pid), "cmd=F_GETFL");
+  assert_formatted (trace, only_event (trace, "syscalls:sys_enter_ioctl", pid), "cmd=FIONREAD");
+
+  mmaps = find_events (trace, "syscalls:sys_enter_mmap", pid);
+  for (guint i = 0; i < mmaps->len; i++)
+    {
+      SeismoEventId e = g_array_index (mmaps, SeismoEventId, i);
+      g_autofree char *text = seismo_trace_event_format (trace, e);
+
+      saw_mmap |= field_int (trace, e, "len") == 4096
+                  && strstr (text, "prot=PROT_READ flags=MAP_PRIVATE|MAP_ANONYMOUS fd=-1") != NULL;
+    }
+  g_assert_true (saw_mmap);
+
+  opens = find_events (trace, "syscalls:sys_enter_openat", pid);
+  for (guint i = 0; i < opens->len; i++)
+    {
+      SeismoEventId e = g_array_index (opens, SeismoEventId, i);
+      const char *filename = field_str (trace, e, "filename");
+
+      if (!g_str_has_prefix (filename, "/aaaa"))
+        continue;
+      /* The first 4096 bytes, then the marker that says there was more. */
+      g_assert_true (g_str_has_suffix (filename, SEISMO_FIELD_FLAG_TRUNCATED_MARKER));
+      g_assert_cmpuint (strlen (filename), ==, 4096 + strlen (SEISMO_FIELD_FLAG_TRUNCATED_MARKER));
+      g_assert_cmpint (field_int (trace, exit_of (trace, e), "ret"), ==, -ENAMETOOLONG);
+      saw_long = TRUE;
+    }
+  g_assert_true (saw_long);
+}
+
+/*
+ * Runs the i386 program untraced. A kernel without 32-bit emulation (IA32_EMULATION off, booted
+ * with ia32_emulation=off, or a hypervisor that disables it) refuses to exec it with ENOEXEC:
+ * then there is no i386 process to trace and the test is skipped, saying so.
+ */
+static gboolean
+kernel_runs_i386 (void)
+{
+  char *argv[] = { (char *) SEISMO_PTRACE_CHILD32, NULL };
+  pid_t pid;
+  int err, status = -1;
+
+  /* posix_spawn() reports exec's errno; GLib's spawn would retry the file as a shell script. */
+  err = posix_spawn (&pid, SEISMO_PTRACE_CHILD32, NULL, NULL, argv, environ);
+  if (err == ENOEXEC)
+    {
+      g_autofree char *why = g_strdup_printf ("this kernel runs no i386 programs, its 32-bit "
+                                              "emulation is off (exec of %s: %s)",
+                                              SEISMO_PTRACE_CHILD32, g_strerror (err));
+
+      g_test_skip (why);
+      return FALSE;
+    }
+  g_assert_cmpint (err, ==, 0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  /* It runs: then it must run as written, to exit_group (3). */
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 3);
+  return TRUE;
+}
+
 /* An i386 program: compat syscall numbers and 32-bit registers. */
 static void
 test_i386 (void)
@@ -304,6 +412,15 @@ test_i386 (void)
     }
   options.argv = argv;
   options.kill_on_stop = TRUE;
+  if (!kernel_runs_i386 ())
+    {
+      /* Then the recorder must say why it cannot run it. */
+      g_assert_null (record (&options, &ctl, &error));
+      g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED);
+      g_assert_nonnull (strstr (error->message, SEISMO_PTRACE_CHILD32));
+      g_assert_nonnull (strstr (error->message, "32-bit emulation is off"));
+      return;
+    }
   trace = record (&options, &ctl, &error);
   g_assert_no_error (error);
   g_assert_cmpint (WEXITSTATUS (ctl.exit_status), ==, 3);
@@ -442,6 +559,26 @@ test_bad_options (void)
     g_clear_error (&error);
   }
 
+  /* A file that is executable but no program: exec's reason, naming the file. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("seismo-test-ptrace-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "not-a-program", NULL);
+    char *argv[] = { path, NULL };
+
+    g_assert_true (g_file_set_contents (path, "\001\002 no program\n", -1, NULL));
+    g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+    options.argv = argv;
+    options.syscalls = NULL;
+    trace = record (&options, &ctl, &error);
+    g_assert_null (trace);
+    g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED);
+    g_assert_nonnull (strstr (error->message, path));
+    g_assert_nonnull (strstr (error->message, g_strerror (ENOEXEC)));
+    g_clear_error (&error);
+    g_unlink (path);
+    g_rmdir (dir);
+  }
+
   /* Both a command and a pid. */
   {
     char *argv[] = { (char *) SEISMO_PTRACE_CHILD, (char *) "sequence", NULL };
@@ -502,18 +639,25 @@ proc_status (GPid    pid,
   *tracer = g_ascii_strtoll (p + strlen ("\nTracerPid:"), NULL, 10);
 }
 
-/* Reads what the sleeper wrote within timeout_ms; how many bytes. */
-static gsize
-read_heartbeat (int fd,
-                int timeout_ms)
+/*
+ * TRUE when the sleeper writes want more heartbeat bytes, after what it wrote before this call.
+ * Waits up to 10 s: a loaded machine may run it late, but a stopped sleeper never writes.
+ */
+static gboolean
+heartbeats (int   fd,
+            gsize want)
 {
   char buf[256];
   gsize total = 0;
-  gint64 end = g_get_monotonic_time () + timeout_ms * 1000;
+  gint64 end;
+  GPollFD pfd = { fd, G_IO_IN, 0 };
 
-  while (g_get_monotonic_time () < end)
+  /* What is in the pipe was written earlier (maybe while traced): not proof of running now. */
+  while (g_poll (&pfd, 1, 0) > 0 && read (fd, buf, sizeof buf) > 0)
+    ;
+  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (total < want && g_get_monotonic_time () < end)
     {
-      GPollFD pfd = { fd, G_IO_IN, 0 };
       gssize n;
 
       if (g_poll (&pfd, 1, 20) <= 0)
@@ -522,7 +666,7 @@ read_heartbeat (int fd,
         break;
       total += (gsize) n;
     }
-  return total;
+  return total >= want;
 }
 
 static GPid
@@ -566,12 +710,12 @@ test_attach_detach (void)
     return;
   pid = spawn_sleeper (&err_fd);
   options.pid = pid;
-  options.duration_s = 0.4;
+  options.duration_s = 1.0;
   trace = record (&options, &ctl, &error);
   g_assert_no_error (error);
   g_assert_cmpint (ctl.exit_status, ==, -1);
   writes = find_events (trace, "syscalls:sys_enter_write", pid);
-  g_assert_cmpuint (writes->len, >=, 5);
+  g_assert_cmpuint (writes->len, >=, 1);
   g_assert_cmpstr (field_str (trace, g_array_index (writes, SeismoEventId, 0), "buf"), ==, ".");
   g_assert_cmpint (g_ascii_strtoll (seismo_trace_get_metadata (trace, "attached_pid"), NULL, 10),
                    ==, pid);
@@ -580,10 +724,69 @@ test_attach_detach (void)
   proc_status (pid, &state, &tracer);
   g_assert_cmpint (tracer, ==, 0);
   g_assert_true (state == 'S' || state == 'R');
-  g_assert_cmpuint (read_heartbeat (err_fd, 300), >, 5);
+  g_assert_true (heartbeats (err_fd, 6));
   proc_status (pid, &state, &tracer);
   g_assert_cmpint (tracer, ==, 0);
   g_assert_true (state == 'S' || state == 'R');
+  stop_sleeper (pid);
+  close (err_fd);
+}
+
+/* Attaching seizes every thread of the process; detaching lets them all go. */
+static void
+test_attach_threads (void)
+{
+  char *argv[] = { (char *) SEISMO_PTRACE_CHILD, (char *) "thread-sleeper", NULL };
+  SeismoRecordOptions options = { 0 };
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) writes = NULL;
+  g_autoptr(GHashTable) writers = g_hash_table_new (NULL, NULL);
+  g_autoptr(GDir) tasks = NULL;
+  g_autofree char *task_dir = NULL;
+  const char *name;
+  int err_fd;
+  GPid pid;
+  char buf[8];
+
+  if (!can_trace ())
+    return;
+  g_assert_true (g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                                           NULL, &pid, NULL, NULL, &err_fd, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (read (err_fd, buf, 6), ==, 6);
+  options.pid = pid;
+  options.duration_s = 1.0;
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+
+  writes = find_events (trace, "syscalls:sys_enter_write", 0);
+  for (guint i = 0; i < writes->len; i++)
+    {
+      const SeismoTask *task = seismo_trace_event_task (trace,
+                                                        g_array_index (writes, SeismoEventId, i));
+
+      g_assert_cmpint (task->pid, ==, pid);
+      g_hash_table_add (writers, GINT_TO_POINTER (task->tid));
+    }
+  /* Both threads were seen writing. */
+  g_assert_cmpuint (g_hash_table_size (writers), ==, 2);
+
+  /* And both run on, untraced. */
+  task_dir = g_strdup_printf ("/proc/%d/task", pid);
+  tasks = g_dir_open (task_dir, 0, NULL);
+  g_assert_nonnull (tasks);
+  while ((name = g_dir_read_name (tasks)))
+    {
+      char state;
+      gint64 tracer;
+
+      proc_status (atoi (name), &state, &tracer);
+      g_assert_cmpint (tracer, ==, 0);
+      g_assert_true (state == 'S' || state == 'R');
+    }
+  g_assert_true (heartbeats (err_fd, 6));
   stop_sleeper (pid);
   close (err_fd);
 }
@@ -613,12 +816,12 @@ test_attach_children (void)
   g_assert_cmpint (read (err_fd, buf, 6), ==, 6);
   options.pid = shell;
   options.children = TRUE;
-  options.duration_s = 0.3;
+  options.duration_s = 1.0;
   trace = record (&options, &ctl, &error);
   g_assert_no_error (error);
 
   writes = find_events (trace, "syscalls:sys_enter_write", 0);
-  g_assert_cmpuint (writes->len, >=, 5);
+  g_assert_cmpuint (writes->len, >=, 1);
   sleeper = seismo_trace_event_task (trace, g_array_index (writes, SeismoEventId, 0))->tid;
   g_assert_cmpint (sleeper, !=, shell);
   {
@@ -632,10 +835,230 @@ test_attach_children (void)
   g_assert_true (state == 'S' || state == 'R');
   proc_status (shell, &state, &tracer);
   g_assert_cmpint (tracer, ==, 0);
-  g_assert_cmpuint (read_heartbeat (err_fd, 200), >, 3);
+  g_assert_true (heartbeats (err_fd, 4));
   kill (sleeper, SIGKILL);
   g_assert_cmpint (waitpid (shell, &status, 0), ==, shell);
   close (err_fd);
+}
+
+/* The sleeper, running as another user (nobody) than this root test. */
+#define OTHER_UID 65534
+
+static GPid
+spawn_sleeper_as (uid_t  uid,
+                  int   *err_fd)
+{
+  char *argv[] = { (char *) SEISMO_PTRACE_CHILD, (char *) "sleeper", NULL };
+  int fds[2];
+  pid_t pid;
+  char buf[8];
+
+  g_assert_cmpint (pipe (fds), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      gid_t gid = (gid_t) uid;
+
+      dup2 (fds[1], STDERR_FILENO);
+      close (fds[0]);
+      close (fds[1]);
+      if (setgroups (1, &gid) != 0 || setresgid (gid, gid, gid) != 0
+          || setresuid (uid, uid, uid) != 0)
+        _exit (126);
+      execv (argv[0], argv);
+      _exit (127);
+    }
+  close (fds[1]);
+  *err_fd = fds[0];
+  g_assert_cmpint (read (*err_fd, buf, 6), ==, 6);
+  return pid;
+}
+
+/*
+ * Under pkexec (PKEXEC_UID set, running as root) the recorder acts for that user: it refuses to
+ * attach to a process the user could not trace, attaches to the user's own, and runs a command
+ * as the user, not as root.
+ */
+static void
+test_pkexec_user (void)
+{
+  SeismoRecordOptions options = { 0 };
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *uid_text = g_strdup_printf ("%d", OTHER_UID);
+  SeismoTrace *trace;
+  int err_fd;
+  GPid pid;
+  char state;
+  gint64 tracer;
+
+  if (!can_trace ())
+    return;
+  if (geteuid () != 0)
+    {
+      g_test_skip ("acting for another user (PKEXEC_UID) needs root");
+      return;
+    }
+
+  /* root's process: refused, and left alone. */
+  pid = spawn_sleeper (&err_fd);
+  g_setenv ("PKEXEC_UID", uid_text, TRUE);
+  options.pid = pid;
+  options.duration_s = 1.0;
+  trace = record (&options, &ctl, &error);
+  g_assert_null (trace);
+  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_PERMISSION);
+  g_assert_nonnull (strstr (error->message, "PKEXEC_UID"));
+  g_clear_error (&error);
+  proc_status (pid, &state, &tracer);
+  g_assert_cmpint (tracer, ==, 0);
+  stop_sleeper (pid);
+  close (err_fd);
+
+  /* The user's own process: traced, then detached. */
+  pid = spawn_sleeper_as (OTHER_UID, &err_fd);
+  options.pid = pid;
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(GArray) writes = find_events (trace, "syscalls:sys_enter_write", pid);
+
+    g_assert_cmpuint (writes->len, >=, 1);
+  }
+  g_clear_object (&trace);
+  proc_status (pid, &state, &tracer);
+  g_assert_cmpint (tracer, ==, 0);
+  g_assert_true (heartbeats (err_fd, 4));
+  stop_sleeper (pid);
+  close (err_fd);
+
+  /* A command runs as the user: its exit status says whether it was. */
+  {
+    g_autofree char *script = g_strdup_printf ("test \"$(id -u)\" = %d", OTHER_UID);
+    char *argv[] = { (char *) "/bin/sh", (char *) "-c", script, NULL };
+    SeismoRecordOptions launch = { .argv = argv, .kill_on_stop = TRUE };
+
+    trace = record (&launch, &ctl, &error);
+    g_assert_no_error (error);
+    g_assert_true (WIFEXITED (ctl.exit_status));
+    g_assert_cmpint (WEXITSTATUS (ctl.exit_status), ==, 0);
+    g_clear_object (&trace);
+  }
+  g_unsetenv ("PKEXEC_UID");
+}
+
+/* Waits until tid has a tracer (or none, when traced is FALSE); FALSE after 10 s. */
+static gboolean
+wait_traced (GPid     tid,
+             gboolean traced)
+{
+  for (guint i = 0; i < 1000; i++)
+    {
+      char state;
+      gint64 tracer;
+
+      proc_status (tid, &state, &tracer);
+      if ((tracer != 0) == traced)
+        return TRUE;
+      g_usleep (10 * 1000);
+    }
+  return FALSE;
+}
+
+/* A recorder in a child process of its own, with no time limit: attached or launching. */
+static GPid
+fork_recorder (GPid attach_to)
+{
+  pid_t pid = fork ();
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      char *argv[] = { (char *) SEISMO_PTRACE_CHILD, (char *) "sleeper", NULL };
+      SeismoRecordOptions options = { 0 };
+      SeismoRecordControl ctl = { 0 };
+      SeismoTraceBuilder *builder = seismo_trace_builder_new ();
+      int null_fd = open ("/dev/null", O_WRONLY);
+
+      dup2 (null_fd, STDERR_FILENO);
+      if (attach_to > 0)
+        options.pid = attach_to;
+      else
+        options.argv = argv;
+      options.kill_on_stop = TRUE;
+      backend->record (&options, builder, &ctl, NULL);
+      _exit (0);
+    }
+  return pid;
+}
+
+/* The pid of the child of parent (the recorder's launched sleeper); waits up to 10 s. */
+static GPid
+child_of (GPid parent)
+{
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+      const char *name;
+
+      while ((name = g_dir_read_name (dir)))
+        {
+          g_autofree char *path = g_strdup_printf ("/proc/%s/stat", name);
+          g_autofree char *text = NULL;
+          const char *close_paren;
+          int ppid;
+
+          if (!g_ascii_isdigit (*name) || !g_file_get_contents (path, &text, NULL, NULL)
+              || !(close_paren = strrchr (text, ')')))
+            continue;
+          if (sscanf (close_paren + 2, "%*c %d", &ppid) == 1 && ppid == parent
+              && strstr (text, "(seismo-ptrace-c"))
+            return atoi (name);
+        }
+      g_usleep (10 * 1000);
+    }
+  g_assert_not_reached ();
+}
+
+/*
+ * The tracer dying (SIGKILL: no chance to clean up) never leaves a tracee stopped: an attached
+ * process runs on untraced, a launched one dies with it (PTRACE_O_EXITKILL).
+ */
+static void
+test_tracer_dies (void)
+{
+  GPid sleeper, recorder;
+  int err_fd, status;
+  char state;
+  gint64 tracer;
+
+  if (!can_trace ())
+    return;
+
+  sleeper = spawn_sleeper (&err_fd);
+  recorder = fork_recorder (sleeper);
+  g_assert_true (wait_traced (sleeper, TRUE));
+  /* Let it stop a few times, so the kill may well find it in a ptrace stop. */
+  g_assert_true (heartbeats (err_fd, 1));
+  kill (recorder, SIGKILL);
+  g_assert_cmpint (waitpid (recorder, &status, 0), ==, recorder);
+  g_assert_true (wait_traced (sleeper, FALSE));
+  g_assert_true (heartbeats (err_fd, 6));
+  proc_status (sleeper, &state, &tracer);
+  g_assert_true (state == 'S' || state == 'R');
+  stop_sleeper (sleeper);
+  close (err_fd);
+
+  recorder = fork_recorder (0);
+  sleeper = child_of (recorder);
+  g_assert_true (wait_traced (sleeper, TRUE));
+  kill (recorder, SIGKILL);
+  g_assert_cmpint (waitpid (recorder, &status, 0), ==, recorder);
+  /* Killed with its tracer, then reaped by init: its /proc entry goes. */
+  for (guint i = 0; i < 1000 && kill (sleeper, 0) == 0; i++)
+    g_usleep (10 * 1000);
+  g_assert_cmpint (kill (sleeper, 0), !=, 0);
 }
 
 typedef struct {
@@ -682,8 +1105,8 @@ check_stop (gboolean kill_on_stop)
   g_thread_join (thread);
   g_assert_no_error (error);
 
-  /* Noticed within 100 ms (with slack for a loaded machine). */
-  g_assert_cmpint (returned - later.set_at, <, 250 * 1000);
+  /* Noticed soon: the watcher checks every 40 ms; the rest is slack for a loaded machine. */
+  g_assert_cmpint (returned - later.set_at, <, 2 * G_USEC_PER_SEC);
   if (kill_on_stop)
     {
       g_assert_true (WIFSIGNALED (ctl.exit_status));
@@ -738,7 +1161,8 @@ test_duration (void)
   trace = record (&options, &ctl, &error);
   g_assert_no_error (error);
   g_assert_cmpint (g_get_monotonic_time () - start, >=, 200 * 1000);
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 600 * 1000);
+  /* Not much longer either (slack for a loaded machine). */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
   stop_sleeper (pid);
   close (err_fd);
 }
@@ -757,9 +1181,13 @@ main (int    argc,
   g_test_add_func ("/ptrace/filter-no-stops", test_filter_no_stops);
   g_test_add_func ("/ptrace/bad-options", test_bad_options);
   g_test_add_func ("/ptrace/threads", test_threads);
+  g_test_add_func ("/ptrace/decode", test_decode);
   g_test_add_func ("/ptrace/i386", test_i386);
   g_test_add_func ("/ptrace/attach-detach", test_attach_detach);
+  g_test_add_func ("/ptrace/attach-threads", test_attach_threads);
   g_test_add_func ("/ptrace/attach-children", test_attach_children);
+  g_test_add_func ("/ptrace/pkexec-user", test_pkexec_user);
+  g_test_add_func ("/ptrace/tracer-dies", test_tracer_dies);
   g_test_add_func ("/ptrace/stop-kill", test_stop_kill);
   g_test_add_func ("/ptrace/stop-keep-running", test_stop_keep_running);
   g_test_add_func ("/ptrace/duration", test_duration);

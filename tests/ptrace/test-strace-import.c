@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <json-glib/json-glib.h>
+
 #include "seismo-backend.h"
 #include "seismo-error.h"
 #include "seismo-importer.h"
@@ -59,19 +61,18 @@ typedef struct {
   guint64 errors;
 } Count;
 
-/* strace -c -U name,calls,errors: one row per syscall between the dashes and the total. */
+/*
+ * strace -c -U name,calls,errors: one row per syscall between the dashes and the total. In text
+ * that also holds the trace (strace -C), the table starts at its header.
+ */
 static GHashTable *
-strace_summary (const char *mode)
+parse_summary (const char *text)
 {
-  g_autofree char *path = seismo_test_temp_path ("summary.txt");
-  const char *args[] = { "-c", "-f", "-U", "name,calls,errors", "-o", path, NULL };
-  g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
   GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const char *table = strstr (text, "\nsyscall ");
 
-  run_strace (args, mode);
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  lines = g_strsplit (text, "\n", -1);
+  lines = g_strsplit (table ? table : text, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     {
       g_auto(GStrv) cols = g_strsplit_set (g_strstrip (lines[i]), " ", -1);
@@ -91,6 +92,18 @@ strace_summary (const char *mode)
     }
   g_assert_cmpuint (g_hash_table_size (counts), >, 10);
   return counts;
+}
+
+static GHashTable *
+strace_summary (const char *mode)
+{
+  g_autofree char *path = seismo_test_temp_path ("summary.txt");
+  const char *args[] = { "-c", "-f", "-U", "name,calls,errors", "-o", path, NULL };
+  g_autofree char *text = NULL;
+
+  run_strace (args, mode);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return parse_summary (text);
 }
 
 /* Our seismo-cli stats --by syscall must equal strace -c, name by name. */
@@ -186,6 +199,80 @@ test_counts_match_strace (void)
       g_assert_cmpuint (skipped_lines (trace), ==, 0);
       assert_same_counts (trace, expected);
     }
+}
+
+/*
+ * One strace run, -C: the trace and strace's own count of the same calls in one file. What
+ * `seismo-cli stats --by syscall --json` says of that file must be that count, call for call
+ * and error for error; the table itself is read as strace's, not as skipped lines.
+ */
+static void
+test_cli_stats_match_one_run (void)
+{
+  g_autofree char *path = seismo_test_temp_path ("summary-and-trace.strace");
+  const char *args[] = { "-C", "-f", "-ttt", "-T", "-U", "name,calls,errors", "-o", path, NULL };
+  const char *cli = g_getenv ("SEISMO_CLI");
+  g_autoptr(GHashTable) expected = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  JsonArray *rows;
+  guint ours = 0;
+  int status;
+
+  if (!have_strace ())
+    return;
+  if (cli == NULL)
+    {
+      g_test_skip ("SEISMO_CLI is not set (run under meson test)");
+      return;
+    }
+  run_strace (args, "sequence");
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  expected = parse_summary (text);
+
+  trace = open_trace (path);
+  g_assert_cmpuint (skipped_lines (trace), ==, 0);
+  g_assert_nonnull (seismo_trace_get_metadata (trace, "strace_summary_lines"));
+  assert_same_counts (trace, expected);
+
+  {
+    const char *argv[] = { cli, "stats", path, "--by", "syscall", "--json", NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                                 &err, &status, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  rows = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                       "syscalls");
+  g_assert_nonnull (rows);
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+      const char *name = json_object_get_string_member (row, "name");
+      gint64 calls = json_object_get_int_member (row, "calls");
+      gint64 errors = json_object_get_int_member (row, "errors");
+      Count *c = g_hash_table_lookup (expected, name);
+
+      if (calls == 0)
+        continue;
+      ours++;
+      if (c == NULL)
+        g_error ("seismo-cli stats: %s: %" G_GINT64_FORMAT " calls, none in strace -C", name,
+                 calls);
+      if ((gint64) c->calls != calls || (gint64) c->errors != errors)
+        g_error ("seismo-cli stats: %s: %" G_GINT64_FORMAT " calls, %" G_GINT64_FORMAT
+                 " errors; strace -C: %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT, name, calls,
+                 errors, c->calls, c->errors);
+    }
+  g_assert_cmpuint (ours, ==, g_hash_table_size (expected));
 }
 
 /* -ff: one file per process; open the folder, or any one file and its siblings. */
@@ -539,6 +626,7 @@ main (int    argc,
   strace_path = g_find_program_in_path ("strace");
 
   g_test_add_func ("/strace/counts-match-strace", test_counts_match_strace);
+  g_test_add_func ("/strace/cli-stats-match-one-run", test_cli_stats_match_one_run);
   g_test_add_func ("/strace/per-process-files", test_per_process_files);
   g_test_add_func ("/strace/live-and-import-agree", test_live_and_import_agree);
   g_test_add_func ("/strace/garbage-and-truncation", test_garbage_and_truncation);

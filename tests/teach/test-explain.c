@@ -359,8 +359,14 @@ test_trace_event_per_syscall (void)
   g_assert_cmpstr (e->man_page, ==, "openat(2)");
 
   on_exit = seismo_explain_trace_event (trace, 1);
-  g_assert_cmpuint (on_exit->len, ==, 2);
+  g_assert_cmpuint (on_exit->len, ==, 3);
+  e = g_ptr_array_index (on_exit, 0);
+  g_assert_cmpstr (e->title, ==, "syscalls:sys_exit_openat");
+  /* The call's own explanation, with the arguments the exit event does not carry. */
   e = g_ptr_array_index (on_exit, 1);
+  g_assert_cmpint (e->kind, ==, SEISMO_EXPLAIN_SYSCALL);
+  g_assert_cmpuint (e->n_items, >=, 3);
+  e = g_ptr_array_index (on_exit, 2);
   g_assert_cmpint (e->kind, ==, SEISMO_EXPLAIN_ERRNO);
   g_assert_cmpstr (e->title, ==, "EACCES (13)");
 }

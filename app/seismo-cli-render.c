@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-cli"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "seismo-cli.h"
+#include "seismo-filter.h"
+#include "seismo-importer.h"
+
+#ifdef SEISMO_HAVE_RENDER
+#include "seismo-session-timeline.h"
+#include "seismo-timeline-export.h"
+#endif
+
+static const char render_description[] =
+  "Draws the timeline of FILE (any format Seismo reads) as an SVG, PDF or PNG figure, with the\n"
+  "same drawing code as the window: time axis, rows, markers, notes and a legend of the task\n"
+  "colors. OUT's extension picks the format.\n"
+  "\n"
+  "Times (--from, --to, --markers) are relative to the trace start and take units: 1500 (ns),\n"
+  "250us, 1.5ms, 2s.\n"
+  "\n"
+  "--rows takes a comma-separated list of:\n"
+  "  all          every row (the default)\n"
+  "  cpus         the CPU rows\n"
+  "  cpuN, cpu:N  CPU N\n"
+  "  tasks        every process and task\n"
+  "  task:TID     the task with that thread id\n"
+  "  pid:PID      the process with that pid, all its threads\n"
+  "  comm:GLOB    tasks whose command name matches GLOB (* and ?)\n"
+  "\n"
+  "When FILE.seismo-session exists (or FILE is a bundle carrying a session), its notes, markers,\n"
+  "range, hidden and pinned rows and selected event are drawn, and its zoom range is used unless\n"
+  "--from or --to is given; --no-session ignores it.\n"
+  "\n"
+  "Example: seismo-cli render trace.seismo -o fig.svg --from 1ms --to 3ms --rows cpus,comm:bash";
+
+#ifdef SEISMO_HAVE_RENDER
+
+static gboolean
+parse_time (const char *option,
+            const char *text,
+            guint64    *ns)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (text[0] == '+')
+    text++;
+  if (!seismo_filter_parse_quantity (text, ns, &error))
+    {
+      g_printerr ("seismo-cli render: %s takes a time like 1500, 250us, 1.5ms or 2s: %s\n",
+                  option, error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+seismo_cli_render (int    argc,
+                   char **argv)
+{
+  g_autofree char *output = NULL, *from = NULL, *to = NULL, *rows = NULL, *title = NULL;
+  g_autofree char *markers = NULL;
+  gint width = 1600, height = 0;
+  double scale = 1.0;
+  gboolean no_legend = FALSE, no_session = FALSE, dark = FALSE;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the figure to OUT (.svg, .pdf or .png)", "OUT" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, "Start of the time range shown (default: trace start)", "T" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, "End of the time range shown (default: trace end)", "T" },
+    { "rows", 0, 0, G_OPTION_ARG_STRING, &rows, "Rows to show (see below)", "LIST" },
+    { "width", 'w', 0, G_OPTION_ARG_INT, &width, "Width of the figure in pixels (default 1600)", "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Height of the timeline part (default: all rows)", "H" },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "Pixels per unit: 2 for a sharp PNG on hi-dpi (default 1)", "S" },
+    { "title", 0, 0, G_OPTION_ARG_STRING, &title, "A title above the timeline", "TEXT" },
+    { "markers", 0, 0, G_OPTION_ARG_STRING, &markers, "Place marker A (and B) at these times", "TA[,TB]" },
+    { "no-legend", 0, 0, G_OPTION_ARG_NONE, &no_legend, "Leave out the legend", NULL },
+    { "no-session", 0, 0, G_OPTION_ARG_NONE, &no_session, "Ignore FILE.seismo-session", NULL },
+    { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Dark colors", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE -o OUT.svg|pdf|png");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(SeismoTimelineData) data = NULL;
+  g_autoptr(SeismoTimelineRenderer) renderer = NULL;
+  g_autoptr(SeismoSession) session = NULL;
+  SeismoTimelineExportOptions options = { 0 };
+  guint64 t0, t1, duration;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context, render_description);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("seismo-cli render: %s\n", error->message);
+      return SEISMO_EXIT_USAGE;
+    }
+  if (argc != 2 || output == NULL)
+    {
+      g_printerr ("seismo-cli render: usage: seismo-cli render FILE -o OUT.svg|pdf|png [OPTIONS]\n");
+      return SEISMO_EXIT_USAGE;
+    }
+  if (!seismo_image_format_from_path (output, &options.format, &error))
+    {
+      g_printerr ("seismo-cli render: %s\n", error->message);
+      return SEISMO_EXIT_USAGE;
+    }
+  if (width < SEISMO_TIMELINE_EXPORT_MIN_WIDTH || width > SEISMO_TIMELINE_EXPORT_MAX_SIZE
+      || (height != 0 && (height <= SEISMO_TIMELINE_RULER_HEIGHT || height > SEISMO_TIMELINE_EXPORT_MAX_SIZE))
+      || !isfinite (scale) || scale < 0.1 || scale > SEISMO_TIMELINE_EXPORT_MAX_SCALE)
+    {
+      g_printerr ("seismo-cli render: --width takes %d to %d, --height %d to %d, --scale 0.1 to %g\n",
+                  SEISMO_TIMELINE_EXPORT_MIN_WIDTH, SEISMO_TIMELINE_EXPORT_MAX_SIZE,
+                  SEISMO_TIMELINE_RULER_HEIGHT + 1, SEISMO_TIMELINE_EXPORT_MAX_SIZE,
+                  SEISMO_TIMELINE_EXPORT_MAX_SCALE);
+      return SEISMO_EXIT_USAGE;
+    }
+  if ((from != NULL && !parse_time ("--from", from, &t0)) || (to != NULL && !parse_time ("--to", to, &t1)))
+    return SEISMO_EXIT_USAGE;
+
+  trace = seismo_trace_open (argv[1], NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    {
+      g_printerr ("seismo-cli: %s\n", error->message);
+      return SEISMO_EXIT_FAILED;
+    }
+  data = seismo_timeline_data_new (trace, NULL);
+  renderer = seismo_timeline_renderer_new (data);
+  seismo_timeline_renderer_set_dark (renderer, dark);
+  seismo_timeline_renderer_set_size (renderer, width, MAX (height, 400));
+
+  if (!no_session)
+    {
+      session = seismo_session_find_for_trace (trace, argv[1], &error);
+      if (session == NULL && error != NULL)
+        {
+          /* A broken session must not stop a figure: say so and draw without it. */
+          g_printerr ("seismo-cli render: warning: %s (ignored)\n", error->message);
+          g_clear_error (&error);
+        }
+      if (session != NULL)
+        seismo_session_apply_to_renderer (session, renderer, from == NULL && to == NULL);
+    }
+
+  duration = seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace);
+  if (from != NULL || to != NULL)
+    {
+      guint64 start = seismo_trace_get_start_ns (trace);
+
+      if (from == NULL)
+        t0 = 0;
+      if (to == NULL)
+        t1 = MAX (duration, t0 + 1);
+      if (t1 <= t0)
+        {
+          g_printerr ("seismo-cli render: --to must be after --from\n");
+          return SEISMO_EXIT_USAGE;
+        }
+      seismo_timeline_renderer_zoom_to (renderer, start + t0, start + t1);
+    }
+  if (markers != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (markers, ",", 3);
+
+      if (g_strv_length (parts) > 2 || parts[0] == NULL)
+        {
+          g_printerr ("seismo-cli render: --markers takes one or two times: TA[,TB]\n");
+          return SEISMO_EXIT_USAGE;
+        }
+      for (guint m = 0; parts[m] != NULL; m++)
+        {
+          guint64 t;
+
+          if (!parse_time ("--markers", g_strstrip (parts[m]), &t))
+            return SEISMO_EXIT_USAGE;
+          seismo_timeline_renderer_set_marker (renderer, m, seismo_trace_get_start_ns (trace) + t);
+        }
+    }
+  if (rows != NULL && !seismo_timeline_export_select_rows (renderer, rows, &error))
+    {
+      g_printerr ("seismo-cli render: %s\n", error->message);
+      return SEISMO_EXIT_USAGE;
+    }
+
+  options.width = width;
+  options.height = height;
+  options.scale = scale;
+  options.title = title;
+  options.legend = !no_legend;
+  if (!seismo_timeline_export_to_file (renderer, &options, output, &error))
+    {
+      g_printerr ("seismo-cli: %s\n", error->message);
+      return SEISMO_EXIT_FAILED;
+    }
+  return SEISMO_EXIT_OK;
+}
+
+#else /* !SEISMO_HAVE_RENDER */
+
+int
+seismo_cli_render (int    argc,
+                   char **argv)
+{
+  if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
+    {
+      g_print ("Usage: seismo-cli render FILE -o OUT.svg|pdf|png [OPTIONS]\n\n%s\n\n", render_description);
+      g_print ("This seismo-cli was built without Cairo and Pango: render is not available.\n");
+      return SEISMO_EXIT_OK;
+    }
+  g_printerr ("seismo-cli render: not built: this seismo-cli was built without Cairo and Pango "
+              "(the gui option off); rebuild with them to draw figures\n");
+  return SEISMO_EXIT_FAILED;
+}
+
+#endif

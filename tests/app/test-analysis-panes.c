@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The analysis widgets on their own, under Xvfb: the statistics tables (figures, sorting, CSV,
+ * the picture), the latency histogram (counts, bucket filters, linear buckets, the picture), the
+ * rate strip's picture and the filter bar (worker evaluation against brute force, errors,
+ * history, masks). Pictures are drawn on image surfaces and their pixels checked.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "seismo-filter-bar.h"
+#include "seismo-gui-test-util.h"
+#include "seismo-histogram-view.h"
+#include "seismo-rate-view.h"
+#include "seismo-stats-view.h"
+#include "seismo-widgets.h"
+
+static char *state_dir;
+
+typedef gboolean (*Busy) (gpointer self);
+
+static void
+wait_idle (gpointer self,
+           Busy     busy)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  /* A frame or two first, so that a worker started by the call under test is seen as busy. */
+  for (guint i = 0; i < 5; i++)
+    g_main_context_iteration (NULL, FALSE);
+  while (busy (self))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (500);
+    }
+}
+
+static gboolean stats_busy (gpointer s) { return seismo_stats_view_get_busy (s); }
+static gboolean hist_busy (gpointer s) { return seismo_histogram_view_get_busy (s); }
+static gboolean bar_busy (gpointer s) { return seismo_filter_bar_get_busy (s); }
+
+/* Pixels darker than mid-gray in a rectangle of an RGB24 surface. */
+static guint
+dark_pixels (cairo_surface_t *surface,
+             int              x0,
+             int              y0,
+             int              x1,
+             int              y1)
+{
+  const guint8 *data;
+  int stride;
+  guint n = 0;
+
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      {
+        guint32 p = *(const guint32 *) (data + y * stride + x * 4);
+        guint lum = (((p >> 16) & 0xff) + ((p >> 8) & 0xff) + (p & 0xff)) / 3;
+
+        n += lum < 128;
+      }
+  return n;
+}
+
+static guint32
+pixel (cairo_surface_t *surface,
+       int              x,
+       int              y)
+{
+  cairo_surface_flush (surface);
+  return *(const guint32 *) (cairo_image_surface_get_data (surface)
+                             + y * cairo_image_surface_get_stride (surface) + x * 4) & 0xffffff;
+}
+
+/* The CSV line whose first field is name; NULL when none. */
+static char *
+csv_line (const char *csv,
+          const char *name)
+{
+  g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+  g_autofree char *prefix = g_strconcat (name, ",", NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return g_strdup (lines[i]);
+  return NULL;
+}
+
+static guint64 *
+filter_mask (SeismoTrace *trace,
+             const char  *expression,
+             gsize       *n_matched)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoFilter) filter = seismo_filter_compile (trace, expression, &error);
+
+  g_assert_no_error (error);
+  return seismo_filter_run (filter, n_matched, NULL);
+}
+
+static void
+test_stats (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_gui_test_small_trace ();
+  SeismoStatsView *view = SEISMO_STATS_VIEW (g_object_ref_sink (seismo_stats_view_new ()));
+  g_autofree char *csv = NULL;
+  g_autofree char *line = NULL;
+  g_autofree guint64 *mask = NULL;
+  g_autoptr(GBytes) mask_bytes = NULL;
+  GListModel *rows;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  guint full_dark, empty_dark;
+  gsize n_matched;
+  guint64 sum = 0;
+
+  seismo_stats_view_set_trace (view, trace);
+  wait_idle (view, stats_busy);
+
+  /* Per syscall, like strace -c: write failed with EAGAIN; read is 1000 of 2100 ns. */
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_SYSCALL);
+  g_assert_true (g_str_has_prefix (csv, "syscall,percent_time,total_ns,avg_ns,max_ns,calls,errors\n"));
+  line = csv_line (csv, "read");
+  g_assert_cmpstr (line, ==, "read,47.619,1000,1000,1000,1,0");
+  g_clear_pointer (&line, g_free);
+  line = csv_line (csv, "write");
+  g_assert_cmpstr (line, ==, "write,47.619,1000,1000,1000,1,1");
+  g_clear_pointer (&line, g_free);
+  line = csv_line (csv, "getpid");
+  g_assert_cmpstr (line, ==, "getpid,4.762,100,100,100,1,0");
+  g_clear_pointer (&line, g_free);
+  g_clear_pointer (&csv, g_free);
+
+  /* Rows give filters; sorting by name ascending puts alpha first. */
+  rows = seismo_stats_view_get_rows (view, SEISMO_STATS_TABLE_TASK);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >=, 3);
+  seismo_stats_view_sort_by (view, SEISMO_STATS_TABLE_TASK, 0, GTK_SORT_ASCENDING);
+  g_assert_cmpstr (seismo_stats_view_row_filter (view, SEISMO_STATS_TABLE_TASK, 0), ==, "tid == 100");
+  seismo_stats_view_sort_by (view, SEISMO_STATS_TABLE_TASK, 0, GTK_SORT_DESCENDING);
+  g_assert_cmpstr (seismo_stats_view_row_filter (view, SEISMO_STATS_TABLE_TASK, 0), !=, "tid == 100");
+
+  /* Event counts add up to the trace. */
+  rows = seismo_stats_view_get_rows (view, SEISMO_STATS_TABLE_EVENT);
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_EVENT);
+  {
+    g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+
+    for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+      {
+        g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
+
+        sum += g_ascii_strtoull (f[1], NULL, 10);
+      }
+  }
+  g_assert_cmpuint (sum, ==, seismo_trace_get_n_events (trace));
+  g_clear_pointer (&csv, g_free);
+
+  /* The picture has its rows… */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 640, 300);
+  cr = cairo_create (surface);
+  seismo_stats_view_render (view, SEISMO_STATS_TABLE_SYSCALL, cr, 640, 300, FALSE);
+  full_dark = dark_pixels (surface, 0, 60, 640, 300);
+
+  /* …and a filter on CPU 1 leaves read (on CPU 0) out. */
+  mask = filter_mask (trace, "cpu == 1", &n_matched);
+  mask_bytes = g_bytes_new_take (g_steal_pointer (&mask),
+                                 seismo_filter_mask_words (seismo_trace_get_n_events (trace)) * 8);
+  seismo_stats_view_set_selection (view, 0, G_MAXUINT64, mask_bytes);
+  wait_idle (view, stats_busy);
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_SYSCALL);
+  line = csv_line (csv, "read");
+  g_assert_null (line);
+  line = csv_line (csv, "write");
+  g_assert_nonnull (line);
+  g_clear_pointer (&csv, g_free);
+
+  /* No trace, no rows: the picture's row area goes blank. */
+  seismo_stats_view_set_trace (view, NULL);
+  wait_idle (view, stats_busy);
+  seismo_stats_view_render (view, SEISMO_STATS_TABLE_SYSCALL, cr, 640, 300, FALSE);
+  empty_dark = dark_pixels (surface, 0, 60, 640, 300);
+  g_test_message ("stats picture: %u dark pixels with rows, %u without", full_dark, empty_dark);
+  g_assert_cmpuint (full_dark, >, 200);
+  g_assert_cmpuint (empty_dark, <, full_dark / 10);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  g_object_unref (view);
+}
+
+static gboolean
+is_bar_blue (guint32 p)
+{
+  int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+
+  return b > 180 && r < 120 && g > 100 && g < 170;
+}
+
+static void
+test_histogram (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (20000);
+  SeismoHistogramView *view = SEISMO_HISTOGRAM_VIEW (g_object_ref_sink (seismo_histogram_view_new ()));
+  g_autoptr(GArray) samples = seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, NULL, -1);
+  SeismoLatencyHistogram *h;
+  SeismoLatencySummary s;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  guint checked = 0;
+  int first = -1;
+
+  seismo_histogram_view_set_trace (view, trace);
+  wait_idle (view, hist_busy);
+  h = seismo_histogram_view_get_histogram (view);
+  g_assert_nonnull (h);
+  g_assert_cmpint (seismo_latency_histogram_get_scale (h), ==, SEISMO_HISTOGRAM_LOG2);
+  seismo_latency_histogram_get_summary (h, &s);
+  g_assert_cmpuint (s.count, ==, samples->len);
+  g_assert_cmpuint (s.count, >, 100);
+
+  /* Every non-empty bucket has a bar where a click finds it. */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 600, 420);
+  cr = cairo_create (surface);
+  seismo_histogram_view_render (view, cr, 600, 420, FALSE);
+  for (int y = 0; y < 420; y++)
+    {
+      int b = seismo_histogram_view_bucket_at (view, 600, 420, 130, y);
+      SeismoLatencyBucket bucket;
+
+      if (b < 0)
+        continue;
+      if (first < 0)
+        first = b;
+      seismo_latency_histogram_get_bucket (h, (guint) b, &bucket);
+      if (bucket.count > 0 && seismo_histogram_view_bucket_at (view, 600, 420, 130, y - 2) == b
+          && seismo_histogram_view_bucket_at (view, 600, 420, 130, y + 2) == b)
+        {
+          g_assert_true (is_bar_blue (pixel (surface, 123, y)));
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, >, 0);
+  g_assert_cmpint (first, >=, 0);
+
+  /* A bucket's filter keeps the enter and exit of exactly its syscalls. */
+  {
+    SeismoLatencyBucket bucket;
+    g_autofree char *expression = seismo_histogram_view_bucket_filter (view, (guint) first);
+    g_autofree guint64 *mask = NULL;
+    gsize n_matched = 0;
+
+    seismo_latency_histogram_get_bucket (h, (guint) first, &bucket);
+    g_assert_nonnull (expression);
+    g_test_message ("bucket %d: %s", first, expression);
+    mask = filter_mask (trace, expression, &n_matched);
+    g_assert_cmpuint (n_matched, ==, 2 * bucket.count);
+  }
+
+  /* Linear buckets: same samples, other edges. */
+  seismo_histogram_view_set_scale (view, SEISMO_HISTOGRAM_LINEAR);
+  wait_idle (view, hist_busy);
+  h = seismo_histogram_view_get_histogram (view);
+  g_assert_cmpint (seismo_latency_histogram_get_scale (h), ==, SEISMO_HISTOGRAM_LINEAR);
+  seismo_latency_histogram_get_summary (h, &s);
+  g_assert_cmpuint (s.count, ==, samples->len);
+  {
+    g_autofree char *csv = seismo_histogram_view_to_csv (view);
+    g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+    guint64 total = 0;
+
+    g_assert_nonnull (strstr (csv, "lower_ns,upper_ns,count\n"));
+    for (guint i = 3; lines[i] != NULL && lines[i][0] != '\0'; i++)
+      {
+        g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
+
+        total += g_ascii_strtoull (f[2], NULL, 10);
+      }
+    g_assert_cmpuint (total, ==, samples->len);
+  }
+
+  /* Wakeup latency and time on CPU count what the data layer collects. */
+  {
+    g_autoptr(GArray) wakeups = seismo_latency_collect (trace, SEISMO_LATENCY_WAKEUP, NULL, -1);
+
+    seismo_histogram_view_set_measure (view, SEISMO_HISTOGRAM_OF_WAKEUP, -1, 0, 0);
+    wait_idle (view, hist_busy);
+    seismo_latency_histogram_get_summary (seismo_histogram_view_get_histogram (view), &s);
+    g_assert_cmpuint (s.count, ==, wakeups->len);
+  }
+  /* A bucket's mask holds both ends of its samples. */
+  seismo_histogram_view_set_measure (view, SEISMO_HISTOGRAM_OF_RUNTIME, -1, 0, 0);
+  wait_idle (view, hist_busy);
+  h = seismo_histogram_view_get_histogram (view);
+  seismo_latency_histogram_get_summary (h, &s);
+  {
+    g_autoptr(GArray) runs = seismo_latency_collect (trace, SEISMO_LATENCY_RUNTIME, NULL, -1);
+
+    g_assert_cmpuint (s.count, ==, runs->len);
+  }
+  g_assert_cmpuint (s.count, >, 0);
+  for (guint i = 0; i < seismo_latency_histogram_get_n_buckets (h); i++)
+    {
+      SeismoLatencyBucket bucket;
+      g_autofree char *label = NULL;
+      g_autoptr(GBytes) mask = NULL;
+      const guint64 *words;
+      gsize n_words, bits = 0;
+
+      seismo_latency_histogram_get_bucket (h, i, &bucket);
+      if (bucket.count == 0)
+        continue;
+      g_assert_null (seismo_histogram_view_bucket_filter (view, i));
+      mask = seismo_histogram_view_bucket_mask (view, i, &label);
+      words = g_bytes_get_data (mask, &n_words);
+      for (gsize w = 0; w < n_words / 8; w++)
+        bits += (gsize) __builtin_popcountll (words[w]);
+      g_assert_cmpuint (bits, >=, bucket.count);
+      g_assert_cmpuint (bits, <=, 2 * bucket.count);
+      g_assert_nonnull (strstr (label, "Time on CPU"));
+      break;
+    }
+
+  /* Gap sys_enter → sys_exit on the same task: one per finished syscall at most. */
+  {
+    const SeismoEventType *en = seismo_trace_find_event_type (trace, "raw_syscalls:sys_enter");
+    const SeismoEventType *ex = seismo_trace_find_event_type (trace, "raw_syscalls:sys_exit");
+
+    g_assert_nonnull (en);
+    g_assert_nonnull (ex);
+    seismo_histogram_view_set_measure (view, SEISMO_HISTOGRAM_OF_GAP, -1, en->id, ex->id);
+    wait_idle (view, hist_busy);
+    seismo_latency_histogram_get_summary (seismo_histogram_view_get_histogram (view), &s);
+    g_assert_cmpuint (s.count, >, 0);
+    g_assert_cmpuint (s.count, <=, samples->len + 64);
+  }
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  g_object_unref (view);
+}
+
+/* How many of the strip's category colors cover more than a few pixels of its bar area. */
+static guint
+bar_colors (cairo_surface_t *surface,
+            int              width,
+            int              height)
+{
+  static const guint32 palette[] = { 0x3584e4, 0xe66100, 0x2ec27e, 0x9141ac, 0xe5a50a, 0xc01c28 };
+  guint hits[G_N_ELEMENTS (palette)] = { 0 };
+  guint n = 0;
+
+  for (int y = 20; y < height - 2; y++)
+    for (int x = SEISMO_TIMELINE_LABEL_WIDTH; x < width; x++)
+      {
+        guint32 p = pixel (surface, x, y);
+        guint best = 0;
+        int best_d = G_MAXINT;
+
+        for (guint k = 0; k < G_N_ELEMENTS (palette); k++)
+          {
+            int dr = (int) ((p >> 16) & 0xff) - (int) ((palette[k] >> 16) & 0xff);
+            int dg = (int) ((p >> 8) & 0xff) - (int) ((palette[k] >> 8) & 0xff);
+            int db = (int) (p & 0xff) - (int) (palette[k] & 0xff);
+            int d = dr * dr + dg * dg + db * db;
+
+            if (d < best_d)
+              best_d = d, best = k;
+          }
+        /* Bars are drawn at 90 % over white: close to the palette color, not exactly it. */
+        if (best_d < 40 * 40)
+          hits[best]++;
+      }
+  for (guint k = 0; k < G_N_ELEMENTS (palette); k++)
+    n += hits[k] > 20;
+  return n;
+}
+
+static void
+test_rate (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (20000);
+  gsize n = seismo_trace_get_n_events (trace);
+  guint64 t0 = seismo_trace_get_start_ns (trace);
+  double ns_per_px = (double) (seismo_trace_get_end_ns (trace) - t0 + 1) / 600;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 60);
+  cairo_t *cr = cairo_create (surface);
+  g_autofree guint64 *one = NULL;
+  g_autoptr(GBytes) one_bytes = NULL;
+  g_autoptr(GBytes) none = g_bytes_new_take (g_new0 (guint64, seismo_filter_mask_words (n)),
+                                             seismo_filter_mask_words (n) * 8);
+  gsize n_matched;
+  guint all_colors, one_colors, no_colors;
+
+  seismo_rate_view_render (trace, NULL, SEISMO_RATE_BY_TYPE, t0, ns_per_px, cr, 800, 60);
+  all_colors = bar_colors (surface, 800, 60);
+  one = filter_mask (trace, "sched:sched_switch", &n_matched);
+  g_assert_cmpuint (n_matched, >, 0);
+  one_bytes = g_bytes_new_take (g_steal_pointer (&one), seismo_filter_mask_words (n) * 8);
+  seismo_rate_view_render (trace, one_bytes, SEISMO_RATE_BY_TYPE, t0, ns_per_px, cr, 800, 60);
+  one_colors = bar_colors (surface, 800, 60);
+  seismo_rate_view_render (trace, none, SEISMO_RATE_BY_TASK, t0, ns_per_px, cr, 800, 60);
+  no_colors = bar_colors (surface, 800, 60);
+  g_test_message ("rate strip colors: all %u, one type %u, none %u", all_colors, one_colors, no_colors);
+  g_assert_cmpuint (all_colors, >=, 3);
+  g_assert_cmpuint (one_colors, ==, 1);
+  g_assert_cmpuint (no_colors, ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_filter_bar (void)
+{
+  /* SEISMO_TEST_FILTER_EVENTS=10000000 measures the main loop's longest stall on a big trace. */
+  const char *env = g_getenv ("SEISMO_TEST_FILTER_EVENTS");
+  g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (env != NULL ? (guint) atoi (env) : 1500000);
+  SeismoFilterBar *bar = SEISMO_FILTER_BAR (g_object_ref_sink (seismo_filter_bar_new ()));
+  GtkWidget *window = gtk_window_new ();
+  gsize n = seismo_trace_get_n_events (trace), expected = 0;
+  const guint16 *cpus = seismo_trace_get_cpus (trace);
+  const guint64 *mask;
+  const guint32 *ids;
+  gsize size;
+  g_autofree char *history = g_build_filename (state_dir, "seismo", "filter-history", NULL);
+  g_autofree char *contents = NULL;
+  guint iterations = 0;
+  gint64 last, longest = 0, started;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (bar));
+  gtk_window_present (GTK_WINDOW (window));
+  seismo_filter_bar_set_trace (bar, trace);
+  g_assert_null (seismo_filter_bar_get_mask (bar));
+
+  /* Evaluation runs on a worker: apply returns at once and the main loop keeps running. */
+  started = last = g_get_monotonic_time ();
+  g_assert_true (seismo_filter_bar_apply (bar, "cpu == 1"));
+  g_assert_true (seismo_filter_bar_get_busy (bar));
+  while (seismo_filter_bar_get_busy (bar))
+    {
+      gint64 now;
+
+      g_main_context_iteration (NULL, FALSE);
+      now = g_get_monotonic_time ();
+      longest = MAX (longest, now - last);
+      last = now;
+      g_usleep (200);
+      iterations++;
+    }
+  g_test_message ("filtering %zu events took %.1f ms; %u main loop iterations meanwhile, the longest "
+                  "%.1f ms (apply and compile included)", n, (last - started) / 1e3, iterations,
+                  longest / 1e3);
+  g_assert_cmpuint (iterations, >, 1);
+
+  for (gsize i = 0; i < n; i++)
+    expected += cpus[i] == 1;
+  g_assert_cmpuint (seismo_filter_bar_get_n_matched (bar), ==, expected);
+  mask = g_bytes_get_data (seismo_filter_bar_get_mask (bar), NULL);
+  ids = g_bytes_get_data (seismo_filter_bar_get_matches (bar), &size);
+  g_assert_cmpuint (size / 4, ==, expected);
+  for (gsize i = 0, k = 0; i < n; i++)
+    {
+      gboolean bit = (mask[i / 64] >> (i % 64)) & 1;
+
+      g_assert_cmpint (bit, ==, cpus[i] == 1);
+      if (bit)
+        g_assert_cmpuint (ids[k++], ==, i);
+    }
+  g_assert_cmpstr (seismo_filter_bar_get_applied (bar), ==, "cpu == 1");
+
+  /* A bad expression is refused and the result in force stays. */
+  g_assert_false (seismo_filter_bar_apply (bar, "pdi == 3"));
+  g_assert_false (seismo_filter_bar_get_busy (bar));
+  g_assert_cmpstr (seismo_filter_bar_get_applied (bar), ==, "cpu == 1");
+
+  /* History: newest first, in the state folder. */
+  g_assert_cmpstr (seismo_filter_bar_get_history (bar)[0], ==, "cpu == 1");
+  g_assert_true (g_file_get_contents (history, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "cpu == 1\n"));
+
+  /* A mask from elsewhere. */
+  {
+    guint64 *words = g_new0 (guint64, seismo_filter_mask_words (n));
+    g_autoptr(GBytes) bytes = NULL;
+
+    words[0] = 0x5;
+    bytes = g_bytes_new_take (words, seismo_filter_mask_words (n) * 8);
+    seismo_filter_bar_apply_mask (bar, bytes, "two events");
+    g_assert_cmpuint (seismo_filter_bar_get_n_matched (bar), ==, 2);
+    g_assert_cmpstr (seismo_filter_bar_get_applied (bar), ==, "two events");
+  }
+
+  /* Clearing shows everything again. */
+  seismo_filter_bar_clear (bar);
+  g_assert_null (seismo_filter_bar_get_mask (bar));
+  wait_idle (bar, bar_busy);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (bar);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int ret;
+
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  state_dir = g_dir_make_tmp ("seismo-test-analysis-XXXXXX", NULL);
+  /* The filter history goes here, not into the user's state folder. */
+  g_setenv ("XDG_STATE_HOME", state_dir, TRUE);
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_test_skip ("no display: run under xvfb-run");
+      return 77;
+    }
+  seismo_widgets_init ();
+  g_test_add_func ("/analysis/stats", test_stats);
+  g_test_add_func ("/analysis/histogram", test_histogram);
+  g_test_add_func ("/analysis/rate", test_rate);
+  g_test_add_func ("/analysis/filter-bar", test_filter_bar);
+  ret = g_test_run ();
+  {
+    g_autofree char *history = g_build_filename (state_dir, "seismo", "filter-history", NULL);
+    g_autofree char *folder = g_build_filename (state_dir, "seismo", NULL);
+
+    g_unlink (history);
+    g_rmdir (folder);
+    g_rmdir (state_dir);
+  }
+  return ret;
+}

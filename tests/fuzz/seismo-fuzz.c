@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-fuzz"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "seismo-backend.h"
+#include "seismo-error.h"
+#include "seismo-file.h"
+#include "seismo-file-private.h"
+#include "seismo-filter.h"
+#include "seismo-fuzz.h"
+#include "seismo-importer.h"
+#include "seismo-test-util.h"
+
+/*
+ * The importers read paths, not buffers, so each input is written to one scratch file (in
+ * /dev/shm when it exists, so a fuzzer's millions of inputs never touch a disk) and loaded from
+ * there. The scratch file is named "input" without an extension or a ".PID" suffix, so no importer
+ * takes a hint from its name (the strace importer would look for strace -ff siblings).
+ */
+static char *scratch_dir;
+static char *scratch_path;
+static SeismoTrace *filter_trace;
+
+static void
+remove_scratch (void)
+{
+  if (scratch_path)
+    g_unlink (scratch_path);
+  if (scratch_dir)
+    g_rmdir (scratch_dir);
+}
+
+void
+seismo_fuzz_init (void)
+{
+  static gsize initialized;
+
+  if (g_once_init_enter (&initialized))
+    {
+      const char *base = g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm" : g_get_tmp_dir ();
+
+      /* A critical is a bug whatever the input: make it a crash the fuzzer reports. */
+      g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);
+      seismo_backends_init ();
+
+      scratch_dir = g_build_filename (base, "seismo-fuzz-XXXXXX", NULL);
+      if (g_mkdtemp (scratch_dir) == NULL)
+        g_error ("could not create a scratch folder in %s: %s", base, g_strerror (errno));
+      scratch_path = g_build_filename (scratch_dir, "input", NULL);
+      atexit (remove_scratch);
+      g_once_init_leave (&initialized, 1);
+    }
+}
+
+static const char *
+write_scratch (const guint8 *data,
+               gsize         size)
+{
+  int fd = open (scratch_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  gsize done = 0;
+
+  if (fd < 0)
+    g_error ("could not write %s: %s", scratch_path, g_strerror (errno));
+  while (done < size)
+    {
+      ssize_t n = write (fd, data + done, size - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        g_error ("could not write %s: %s", scratch_path, g_strerror (errno));
+      done += (gsize) n;
+    }
+  close (fd);
+  return scratch_path;
+}
+
+/* A trace that loads must be usable: every query the viewer makes works on it. Bounded so a
+ * large valid input does not slow the fuzzer down. */
+static void
+exercise_trace (SeismoTrace *trace)
+{
+  gsize n_events = seismo_trace_get_n_events (trace);
+  guint n_tasks = seismo_trace_get_n_tasks (trace);
+  guint n_cpus = seismo_trace_get_n_cpus (trace);
+  g_autoptr(GString) line = g_string_new (NULL);
+  gsize step = n_events > 2000 ? n_events / 2000 : 1;
+
+  g_assert_cmpuint (seismo_trace_get_start_ns (trace), <=, seismo_trace_get_end_ns (trace) + (n_events == 0));
+  for (gsize i = 0; i < n_events; i += step)
+    {
+      const SeismoEventType *type = seismo_trace_event_type (trace, (SeismoEventId) i);
+
+      g_assert_nonnull (type);
+      g_assert_nonnull (seismo_trace_event_task (trace, (SeismoEventId) i));
+      g_assert_cmpuint (seismo_trace_event_cpu (trace, (SeismoEventId) i), <, MAX (n_cpus, 1));
+      g_string_truncate (line, 0);
+      seismo_trace_event_format_into (trace, (SeismoEventId) i, line);
+    }
+  for (guint t = 0; t < n_tasks && t < 4096; t++)
+    {
+      gsize n;
+
+      seismo_trace_get_task_events (trace, t, &n);
+      seismo_trace_task_comm_at (trace, t, seismo_trace_get_end_ns (trace));
+    }
+  for (guint c = 0; c < n_cpus && c < 4096; c++)
+    {
+      gsize n;
+
+      seismo_trace_get_cpu_events (trace, c, &n);
+      seismo_trace_get_cpu_runs (trace, c, &n);
+    }
+  for (guint k = 0; k < seismo_trace_get_n_syscall_names (trace); k++)
+    seismo_trace_get_syscall_name (trace, k);
+  if (n_events > 0)
+    seismo_trace_find_time (trace, seismo_trace_get_start_ns (trace) / 2 + seismo_trace_get_end_ns (trace) / 2);
+}
+
+/* Loads data with one importer: either a clean error or a usable trace. */
+static void
+fuzz_importer (const char   *importer_name,
+               const guint8 *data,
+               gsize         size)
+{
+  const SeismoImporter *const *importers = seismo_importers_get (NULL);
+  const SeismoImporter *importer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  const char *path;
+
+  seismo_fuzz_init ();
+  for (guint i = 0; importers[i]; i++)
+    if (g_str_equal (importers[i]->name, importer_name))
+      importer = importers[i];
+  if (importer == NULL)
+    return;  /* not built here (e.g. no libtraceevent) */
+
+  path = write_scratch (data, size);
+  /* The sniffer must cope with any head, too (seismo_trace_open gives it a buffer, never NULL). */
+  importer->sniff (size > 0 ? data : (const guint8 *) "", MIN (size, 4096), path);
+  trace = importer->load (path, NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    {
+      g_assert_nonnull (error);
+      g_assert_nonnull (error->message);
+      /* A message ends up in a GTK label, which takes UTF-8 only. */
+      if (!g_utf8_validate (error->message, -1, NULL))
+        {
+          g_autofree char *shown = g_strescape (error->message, NULL);
+
+          /* abort(), not g_error(): libFuzzer saves the input on SIGABRT but not on SIGTRAP. */
+          g_printerr ("%s importer: error message is not UTF-8: %s\n", importer_name, shown);
+          abort ();
+        }
+      return;
+    }
+  g_assert_no_error (error);
+  exercise_trace (trace);
+}
+
+static void
+fuzz_seismo_file (const guint8 *data,
+                  gsize         size)
+{
+  fuzz_importer ("seismo", data, size);
+}
+
+static void
+fuzz_trace_dat (const guint8 *data,
+                gsize         size)
+{
+  fuzz_importer ("trace.dat", data, size);
+}
+
+static void
+fuzz_ftrace_text (const guint8 *data,
+                  gsize         size)
+{
+  fuzz_importer ("ftrace-text", data, size);
+}
+
+static void
+fuzz_strace (const guint8 *data,
+             gsize         size)
+{
+  fuzz_importer ("strace", data, size);
+}
+
+static void
+fuzz_seismo_records (const guint8 *data,
+                     gsize         size)
+{
+  g_autoptr(GBytes) file = seismo_fuzz_records_to_file (data, size);
+  gsize len;
+  const guint8 *bytes = g_bytes_get_data (file, &len);
+
+  fuzz_importer ("seismo", bytes, len);
+}
+
+/*
+ * The filter language: the input is an expression, compiled against a small trace that has every
+ * field type; when it compiles it is run over the trace. Tokenizing and completion (what the
+ * filter bar does on every keystroke) get the same text, as UTF-8 since that is all a text entry
+ * can hold.
+ */
+static void
+fuzz_filter (const guint8 *data,
+             gsize         size)
+{
+  g_autofree char *text = g_strndup ((const char *) data, size);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoFilter) filter = NULL;
+  gsize len = strlen (text);
+
+  seismo_fuzz_init ();
+  if (filter_trace == NULL)
+    filter_trace = seismo_test_make_trace (600, 7);
+
+  filter = seismo_filter_compile (filter_trace, text, &error);
+  if (filter == NULL)
+    {
+      gsize start, end;
+
+      g_assert_nonnull (error);
+      g_assert_true (seismo_filter_error_get_range (error, &start, &end));
+      g_assert_cmpuint (start, <=, end);
+      g_assert_cmpuint (end, <=, len);
+    }
+  else
+    {
+      gsize n_events = seismo_trace_get_n_events (filter_trace);
+      g_autofree guint64 *mask = g_new0 (guint64, seismo_filter_mask_words (n_events));
+      gsize n_matched = 0;
+
+      g_assert_no_error (error);
+      g_assert_true (seismo_filter_run_range (filter, 0, n_events, 1, mask, &n_matched, NULL));
+      g_assert_cmpuint (n_matched, <=, n_events);
+      for (gsize i = 0; i < n_events; i += 97)
+        g_assert_cmpint (seismo_filter_match (filter, i), ==, (mask[i / 64] >> (i % 64)) & 1);
+    }
+
+  if (g_utf8_validate (text, len, NULL))
+    {
+      g_autoptr(GArray) tokens = seismo_filter_tokenize (text);
+      gsize cursors[] = { len, len / 2, 0 };
+
+      for (guint i = 0; i < tokens->len; i++)
+        {
+          const SeismoFilterToken *t = &g_array_index (tokens, SeismoFilterToken, i);
+
+          g_assert_cmpuint (t->start, <=, t->end);
+          g_assert_cmpuint (t->end, <=, len);
+        }
+      for (guint c = 0; c < G_N_ELEMENTS (cursors); c++)
+        {
+          g_autoptr(GPtrArray) candidates = NULL;
+          gsize cursor = cursors[c];
+          gsize start = 0, end = 0;
+
+          /* A cursor sits between characters. */
+          while (cursor > 0 && (text[cursor] & 0xc0) == 0x80)
+            cursor--;
+          candidates = seismo_filter_complete (filter_trace, text, cursor, &start, &end);
+          g_assert_cmpuint (start, <=, end);
+          g_assert_cmpuint (end, <=, len);
+        }
+    }
+}
+
+static const SeismoFuzzTarget targets[] = {
+  { "seismo-file", fuzz_seismo_file, TRUE },
+  { "seismo-records", fuzz_seismo_records, TRUE },
+  { "trace-dat", fuzz_trace_dat, TRUE },
+  { "ftrace-text", fuzz_ftrace_text, FALSE },
+  { "strace", fuzz_strace, FALSE },
+  { "filter", fuzz_filter, FALSE },
+  { NULL, NULL, FALSE },
+};
+
+const SeismoFuzzTarget *
+seismo_fuzz_targets (void)
+{
+  return targets;
+}
+
+const SeismoFuzzTarget *
+seismo_fuzz_lookup (const char *name)
+{
+  for (guint i = 0; targets[i].name; i++)
+    if (g_str_equal (targets[i].name, name))
+      return &targets[i];
+  return NULL;
+}
+
+/*
+ * The seismo-records input: records as (u8 kind, u8 flags, u16 info_len, u32 data_len, info,
+ * data), little-endian, the last one cut short where the input ends. Flag 1 compresses the data
+ * with zstd as a writer would; flag 2 ends the file there with an index of the records so far (the
+ * record's info becomes the index info) and a trailer. The header, lengths and checksums are made
+ * right, so the fuzzer spends its time on what the reader does with checksummed content rather
+ * than on checksum mismatches.
+ */
+#define FUZZ_RECORD_COMPRESS 0x1
+#define FUZZ_RECORD_INDEX    0x2
+
+static guint32
+read_le (const guint8 *p,
+         guint         n)
+{
+  guint32 v = 0;
+
+  for (guint i = 0; i < n; i++)
+    v |= (guint32) p[i] << (8 * i);
+  return v;
+}
+
+static void
+append_record (GByteArray   *file,
+               GArray       *entries,
+               guint16       kind,
+               gboolean      compress,
+               const guint8 *info,
+               gsize         info_len,
+               const guint8 *data,
+               gsize         data_len)
+{
+  SeismoRecordHeader h = { .tag = { 'S', 'R', 'E', 'C' } };
+  SeismoIndexEntry e = { 0 };
+  g_autofree guint8 *packed = NULL;
+  const guint8 *stored = data;
+  gsize stored_len = data_len;
+  guint32 crc;
+
+  if (compress)
+    {
+      gsize bound = ZSTD_compressBound (data_len);
+
+      packed = g_malloc (bound);
+      stored_len = ZSTD_compress (packed, bound, data, data_len, 1);
+      g_assert_false (ZSTD_isError (stored_len));
+      stored = packed;
+    }
+
+  crc = _seismo_crc32c (0, info, info_len);
+  crc = _seismo_crc32c (crc, stored, stored_len);
+  h.kind = kind;
+  h.flags = compress ? SEISMO_RECORD_FLAG_ZSTD : 0;
+  h.info_len = (guint32) info_len;
+  h.data_len = stored_len;
+  h.raw_len = data_len;
+  h.crc = crc;
+  _seismo_record_header_swap (&h);
+  h.header_crc = GUINT32_TO_LE (_seismo_crc32c (0, &h, 36));
+
+  e.offset = file->len;
+  e.size = sizeof h + info_len + stored_len;
+  e.kind = kind;
+  if (kind == SEISMO_RECORD_CHUNK && info_len >= sizeof (SeismoChunkInfo))
+    {
+      SeismoChunkInfo c;
+
+      memcpy (&c, info, sizeof c);
+      _seismo_chunk_info_swap (&c);
+      e.n_events = c.n_events;
+      e.first_event = c.first_event;
+      e.min_ts = c.min_ts;
+      e.max_ts = c.max_ts;
+    }
+  if (entries)
+    g_array_append_val (entries, e);
+
+  g_byte_array_append (file, (const guint8 *) &h, sizeof h);
+  g_byte_array_append (file, info, info_len);
+  g_byte_array_append (file, stored, stored_len);
+}
+
+GBytes *
+seismo_fuzz_records_to_file (const guint8 *data,
+                             gsize         size)
+{
+  g_autoptr(GByteArray) file = g_byte_array_new ();
+  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (SeismoIndexEntry));
+  SeismoFileHeader fh = { .magic = { 0 } };
+  gsize pos = 0;
+
+  memcpy (fh.magic, SEISMO_FILE_MAGIC, SEISMO_FILE_MAGIC_LEN);
+  fh.version_major = SEISMO_FILE_VERSION_MAJOR;
+  fh.version_minor = SEISMO_FILE_VERSION_MINOR;
+  fh.header_size = sizeof fh;
+  fh.chunk_events = 65536;
+  _seismo_file_header_swap (&fh);
+  fh.crc = GUINT32_TO_LE (_seismo_crc32c (0, &fh, 28));
+  g_byte_array_append (file, (const guint8 *) &fh, sizeof fh);
+
+  while (pos + 8 <= size)
+    {
+      guint16 kind = data[pos];
+      guint8 flags = data[pos + 1];
+      gsize info_len = read_le (data + pos + 2, 2);
+      gsize data_len = read_le (data + pos + 4, 4);
+      const guint8 *info;
+
+      pos += 8;
+      info_len = MIN (info_len, size - pos);
+      info = data + pos;
+      pos += info_len;
+      data_len = MIN (data_len, size - pos);
+
+      if (flags & FUZZ_RECORD_INDEX)
+        {
+          SeismoIndexInfo ii = { 0 };
+          SeismoFileTrailer t = { 0 };
+          gsize index_offset = file->len;
+          g_autoptr(GByteArray) index_data = g_byte_array_new ();
+
+          memcpy (&ii, info, MIN (info_len, sizeof ii));
+          _seismo_index_info_swap (&ii);
+          ii.n_entries = entries->len;
+          _seismo_index_info_swap (&ii);
+          for (guint i = 0; i < entries->len; i++)
+            {
+              SeismoIndexEntry e = g_array_index (entries, SeismoIndexEntry, i);
+
+              _seismo_index_entry_swap (&e);
+              g_byte_array_append (index_data, (const guint8 *) &e, sizeof e);
+            }
+          append_record (file, NULL, SEISMO_RECORD_INDEX, FALSE, (const guint8 *) &ii, sizeof ii,
+                         index_data->data, index_data->len);
+          t.index_offset = index_offset;
+          t.file_size = file->len + sizeof t;
+          memcpy (t.magic, SEISMO_FILE_TRAILER_MAGIC, SEISMO_FILE_MAGIC_LEN);
+          _seismo_trailer_swap (&t);
+          t.crc = GUINT32_TO_LE (_seismo_crc32c (0, &t, 28));
+          g_byte_array_append (file, (const guint8 *) &t, sizeof t);
+          break;
+        }
+
+      append_record (file, entries, kind, (flags & FUZZ_RECORD_COMPRESS) != 0, info, info_len,
+                     data + pos, data_len);
+      pos += data_len;
+    }
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&file));
+}
+
+static void
+append_stream_record (GByteArray   *out,
+                      guint8        kind,
+                      guint8        flags,
+                      const guint8 *info,
+                      gsize         info_len,
+                      const guint8 *data,
+                      gsize         data_len)
+{
+  guint8 head[8] = { kind, flags, info_len & 0xff, (info_len >> 8) & 0xff,
+                     data_len & 0xff, (data_len >> 8) & 0xff, (data_len >> 16) & 0xff,
+                     (data_len >> 24) & 0xff };
+
+  g_byte_array_append (out, head, sizeof head);
+  g_byte_array_append (out, info, info_len);
+  g_byte_array_append (out, data, data_len);
+}
+
+GBytes *
+seismo_fuzz_file_to_records (const guint8 *data,
+                             gsize         size)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  gsize pos = sizeof (SeismoFileHeader);
+
+  if (size < pos || memcmp (data, SEISMO_FILE_MAGIC, SEISMO_FILE_MAGIC_LEN) != 0)
+    return NULL;
+
+  while (pos + sizeof (SeismoRecordHeader) <= size)
+    {
+      SeismoRecordHeader h;
+      const guint8 *info, *stored;
+      g_autofree guint8 *raw = NULL;
+
+      memcpy (&h, data + pos, sizeof h);
+      _seismo_record_header_swap (&h);
+      if (memcmp (h.tag, SEISMO_RECORD_TAG, 4) != 0 || h.info_len > 0xffff ||
+          h.data_len > size - pos - sizeof h - h.info_len || h.raw_len > G_MAXUINT32)
+        break;
+      info = data + pos + sizeof h;
+      stored = info + h.info_len;
+      if (h.kind == SEISMO_RECORD_INDEX)
+        {
+          append_stream_record (out, h.kind, FUZZ_RECORD_INDEX, info, h.info_len, NULL, 0);
+          break;
+        }
+      if (h.flags & SEISMO_RECORD_FLAG_ZSTD)
+        {
+          raw = g_malloc (MAX (h.raw_len, 1));
+          if (ZSTD_decompress (raw, h.raw_len, stored, h.data_len) != h.raw_len)
+            break;
+          append_stream_record (out, h.kind, FUZZ_RECORD_COMPRESS, info, h.info_len, raw, h.raw_len);
+        }
+      else
+        append_stream_record (out, h.kind, 0, info, h.info_len, stored, h.data_len);
+      pos += sizeof h + h.info_len + h.data_len;
+    }
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}

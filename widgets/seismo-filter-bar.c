@@ -1,0 +1,1114 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-widgets"
+
+#include <errno.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "seismo-filter-bar.h"
+
+/* Events evaluated per slice on the worker; progress is reported between slices. */
+#define SLICE_EVENTS   (1u << 20)
+#define HISTORY_MAX    50
+#define MAX_SHOWN      12
+#define CHECK_DELAY_MS 400
+
+struct _SeismoFilterBar
+{
+  GtkWidget     parent_instance;
+
+  /* template widgets */
+  GtkWidget    *box;
+  GtkMenuButton *history_button;
+  GtkEntry     *entry;
+  GtkDropDown  *mode_dropdown;
+  GtkWidget    *apply_button;
+  GtkProgressBar *progress;
+  GtkLabel     *status_label;
+  GtkLabel     *error_label;
+
+  /* owned */
+  SeismoTrace  *trace;
+  GBytes       *mask;          /* NULL: no filter */
+  GBytes       *matches;
+  char         *applied;
+  char         *requested;     /* the expression last applied or being applied */
+  GCancellable *cancellable;   /* the running evaluation */
+  GPtrArray    *history;       /* char *, newest first, NULL-terminated */
+  GtkWidget    *popover;       /* completion */
+  GtkListBox   *candidates;
+  GPtrArray    *candidate_data; /* SeismoFilterCandidate */
+  gsize         replace_start;
+  gsize         replace_end;
+
+  gsize         n_matched;
+  gint          permille;      /* atomic, written by the worker */
+  guint         progress_source;
+  guint         check_source;
+  guint         complete_source;
+  int           history_pos;   /* -1: not browsing */
+  gboolean      setting_text;
+};
+
+enum {
+  PROP_0,
+  PROP_DIM,
+  PROP_BUSY,
+  N_PROPS
+};
+
+enum {
+  APPLIED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (SeismoFilterBar, seismo_filter_bar, GTK_TYPE_WIDGET)
+
+/* History */
+
+static char *
+history_path (void)
+{
+  return g_build_filename (g_get_user_state_dir (), "seismo", "filter-history", NULL);
+}
+
+static void
+load_history (SeismoFilterBar *self)
+{
+  g_autofree char *path = history_path ();
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_ptr_array_set_size (self->history, 0);
+  if (g_file_get_contents (path, &contents, NULL, NULL))
+    {
+      lines = g_strsplit (contents, "\n", -1);
+      for (guint i = 0; lines[i] != NULL && self->history->len < HISTORY_MAX; i++)
+        if (lines[i][0] != '\0')
+          g_ptr_array_add (self->history, g_strdup (lines[i]));
+    }
+  g_ptr_array_add (self->history, NULL);
+}
+
+static void
+rebuild_history_menu (SeismoFilterBar *self)
+{
+  g_autoptr(GMenu) menu = g_menu_new ();
+
+  for (guint i = 0; i + 1 < self->history->len && i < 20; i++)
+    {
+      const char *text = g_ptr_array_index (self->history, i);
+      g_autoptr(GMenuItem) item = g_menu_item_new (NULL, NULL);
+      g_autofree char *label = g_strdup (text);
+
+      /* A menu label treats "_" as a mnemonic; filters are shown as typed. */
+      g_strdelimit (label, "_", ' ');
+      g_menu_item_set_label (item, label);
+      g_menu_item_set_action_and_target_value (item, "filter-bar.use-history",
+                                               g_variant_new_string (text));
+      g_menu_append_item (menu, item);
+    }
+  gtk_menu_button_set_menu_model (self->history_button, G_MENU_MODEL (menu));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->history_button), self->history->len > 1);
+}
+
+static void
+remember (SeismoFilterBar *self,
+          const char      *text)
+{
+  g_autofree char *path = history_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (text[0] == '\0' || strchr (text, '\n') != NULL)
+    return;
+  g_ptr_array_remove_index (self->history, self->history->len - 1);
+  for (guint i = 0; i < self->history->len; i++)
+    if (g_str_equal (g_ptr_array_index (self->history, i), text))
+      {
+        g_free (g_ptr_array_steal_index (self->history, i));
+        break;
+      }
+  g_ptr_array_insert (self->history, 0, g_strdup (text));
+  while (self->history->len > HISTORY_MAX)
+    g_free (g_ptr_array_steal_index (self->history, self->history->len - 1));
+  for (guint i = 0; i < self->history->len; i++)
+    g_string_append_printf (contents, "%s\n", (char *) g_ptr_array_index (self->history, i));
+  g_ptr_array_add (self->history, NULL);
+  rebuild_history_menu (self);
+
+  /* Losing the history is no reason to bother the user beyond a warning in the log. */
+  if (g_mkdir_with_parents (dir, 0700) != 0
+      || !g_file_set_contents (path, contents->str, contents->len, &error))
+    g_warning ("could not save the filter history to %s: %s", path,
+               error != NULL ? error->message : g_strerror (errno));
+}
+
+/* Highlighting and errors */
+
+static gboolean
+is_dark (SeismoFilterBar *self)
+{
+  GdkRGBA fg;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self->entry)), &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return fg.red + fg.green + fg.blue > 1.5;
+}
+
+static PangoAttribute *
+color_attr (guint32 rgb,
+            guint   start,
+            guint   end)
+{
+  PangoAttribute *attr = pango_attr_foreground_new (((rgb >> 16) & 0xff) * 257,
+                                                    ((rgb >> 8) & 0xff) * 257,
+                                                    (rgb & 0xff) * 257);
+
+  attr->start_index = start;
+  attr->end_index = end;
+  return attr;
+}
+
+/* Token colors from the GNOME palette, a light and a dark variant each. */
+static guint32
+token_color (SeismoFilterTokenKind kind,
+             gboolean              dark)
+{
+  static const guint32 colors[][2] = {
+    [SEISMO_FILTER_TOKEN_FIELD]   = { 0x1a5fb4, 0x99c1f1 },
+    [SEISMO_FILTER_TOKEN_COMPARE] = { 0x9c6e03, 0xf8e45c },
+    [SEISMO_FILTER_TOKEN_LOGIC]   = { 0x813d9c, 0xdc8add },
+    [SEISMO_FILTER_TOKEN_PAREN]   = { 0x5e5c64, 0xc0bfbc },
+    [SEISMO_FILTER_TOKEN_NUMBER]  = { 0xc64600, 0xffa348 },
+    [SEISMO_FILTER_TOKEN_STRING]  = { 0x26a269, 0x8ff0a4 },
+    [SEISMO_FILTER_TOKEN_WORD]    = { 0x26a269, 0x8ff0a4 },
+    [SEISMO_FILTER_TOKEN_EVENT]   = { 0x0f7b8a, 0x62d0e0 },
+    [SEISMO_FILTER_TOKEN_ERROR]   = { 0xc01c28, 0xff7b63 },
+  };
+
+  return colors[kind][dark ? 1 : 0];
+}
+
+/* Colors the tokens, and underlines the error range [err_start, err_end) when err_start is set. */
+static void
+highlight (SeismoFilterBar *self,
+           gssize           err_start,
+           gsize            err_end)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
+  g_autoptr(GArray) tokens = seismo_filter_tokenize (text);
+  PangoAttrList *attrs = pango_attr_list_new ();
+  gboolean dark = is_dark (self);
+
+  for (guint i = 0; i < tokens->len; i++)
+    {
+      const SeismoFilterToken *t = &g_array_index (tokens, SeismoFilterToken, i);
+
+      pango_attr_list_insert (attrs, color_attr (token_color (t->kind, dark), t->start, t->end));
+      if (t->kind == SEISMO_FILTER_TOKEN_FIELD || t->kind == SEISMO_FILTER_TOKEN_EVENT)
+        {
+          PangoAttribute *bold = pango_attr_weight_new (PANGO_WEIGHT_SEMIBOLD);
+
+          bold->start_index = t->start;
+          bold->end_index = t->end;
+          pango_attr_list_insert (attrs, bold);
+        }
+    }
+  if (err_start >= 0)
+    {
+      gsize len = strlen (text);
+      guint start = (guint) MIN ((gsize) err_start, len);
+      /* An empty range marks a place: underline the character before it (or a space after). */
+      guint end = (guint) MIN (MAX (err_end, (gsize) start + 1), len);
+      PangoAttribute *under = pango_attr_underline_new (PANGO_UNDERLINE_ERROR);
+      PangoAttribute *color = pango_attr_underline_color_new (0xe000, 0x1b00, 0x2400);
+
+      if (start == end && start > 0)
+        start--;
+      under->start_index = color->start_index = start;
+      under->end_index = color->end_index = end;
+      pango_attr_list_insert (attrs, under);
+      pango_attr_list_insert (attrs, color);
+    }
+  gtk_entry_set_attributes (self->entry, attrs);
+  pango_attr_list_unref (attrs);
+}
+
+/* The x, in the bar's coordinates, of byte offset column of the entry's text. */
+static double
+column_x (SeismoFilterBar *self,
+          gsize            column)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
+  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->entry), NULL);
+  int width = 0;
+  double x = 0, y = 0;
+
+  pango_layout_set_text (layout, text, (int) MIN (column, strlen (text)));
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  g_object_unref (layout);
+  /* The text starts after the entry's padding and its primary icon. */
+  gtk_widget_translate_coordinates (GTK_WIDGET (self->entry), GTK_WIDGET (self), 0, 0, &x, &y);
+  return x + 34 + width;
+}
+
+static void
+show_error (SeismoFilterBar *self,
+            const GError    *error)
+{
+  gsize start = 0, end = 0;
+
+  if (error == NULL)
+    {
+      highlight (self, -1, 0);
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->entry), "error");
+      return;
+    }
+  seismo_filter_error_get_range (error, &start, &end);
+  highlight (self, (gssize) start, end);
+  {
+    g_autofree char *message = g_strdup_printf ("↑ %s", error->message);
+
+    gtk_label_set_text (self->error_label, message);
+  }
+  gtk_widget_set_margin_start (GTK_WIDGET (self->error_label),
+                               (int) MAX (0, column_x (self, start) - 4));
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->entry), "error");
+}
+
+/* Compiles the text to mark errors; returns the filter or NULL. */
+static SeismoFilter *
+check (SeismoFilterBar *self,
+       gboolean         show)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
+  g_autoptr(GError) error = NULL;
+  SeismoFilter *filter;
+
+  if (self->trace == NULL)
+    return NULL;
+  filter = seismo_filter_compile (self->trace, text, &error);
+  if (show)
+    show_error (self, error);
+  return filter;
+}
+
+static gboolean
+check_timeout (gpointer data)
+{
+  SeismoFilterBar *self = data;
+  g_autoptr(SeismoFilter) filter = NULL;
+
+  self->check_source = 0;
+  filter = check (self, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* Status */
+
+static void
+update_status (SeismoFilterBar *self)
+{
+  g_autofree char *text = NULL;
+  gsize total = self->trace != NULL ? seismo_trace_get_n_events (self->trace) : 0;
+
+  if (self->trace == NULL)
+    text = g_strdup ("");
+  else if (self->cancellable != NULL)
+    text = g_strdup (_("Filtering…"));
+  else if (self->mask == NULL)
+    text = g_strdup (_("No filter"));
+  else
+    /* TRANSLATORS: "1,234 of 10,000 events" */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'zu of %'zu event", "%'zu of %'zu events",
+                                         total),
+                            self->n_matched, total);
+  gtk_label_set_text (self->status_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label),
+                               self->applied != NULL && self->applied[0] ? self->applied : NULL);
+}
+
+static gboolean
+progress_tick (gpointer data)
+{
+  SeismoFilterBar *self = data;
+
+  gtk_progress_bar_set_fraction (self->progress, g_atomic_int_get (&self->permille) / 1000.0);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+set_busy (SeismoFilterBar *self,
+          gboolean         busy)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->progress), busy);
+  if (busy && self->progress_source == 0)
+    {
+      gtk_progress_bar_set_fraction (self->progress, 0);
+      self->progress_source = g_timeout_add (100, progress_tick, self);
+    }
+  else if (!busy)
+    g_clear_handle_id (&self->progress_source, g_source_remove);
+  update_status (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+/* Evaluation on a worker thread */
+
+typedef struct {
+  SeismoFilter *filter;
+  gint         *permille;
+  GBytes       *mask;
+  GBytes       *matches;
+  gsize         n_matched;
+  char         *label;
+} FilterJob;
+
+static void
+filter_job_free (FilterJob *job)
+{
+  g_clear_pointer (&job->filter, seismo_filter_unref);
+  g_clear_pointer (&job->mask, g_bytes_unref);
+  g_clear_pointer (&job->matches, g_bytes_unref);
+  g_free (job->label);
+  g_free (job);
+}
+
+/* The ids of the set bits, ascending. */
+static GBytes *
+mask_to_matches (const guint64 *mask,
+                 gsize          n_events,
+                 gsize          n_matched)
+{
+  guint32 *ids = g_new (guint32, MAX (n_matched, 1));
+  gsize n = 0;
+
+  for (gsize w = 0; w < seismo_filter_mask_words (n_events); w++)
+    for (guint64 bits = mask[w]; bits != 0; bits &= bits - 1)
+      if (n < n_matched)
+        ids[n++] = (guint32) (w * 64 + (guint) __builtin_ctzll (bits));
+  return g_bytes_new_take (ids, n * sizeof (guint32));
+}
+
+static void
+filter_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  FilterJob *job = task_data;
+  SeismoTrace *trace = seismo_filter_get_trace (job->filter);
+  gsize n_events = seismo_trace_get_n_events (trace);
+  gsize words = seismo_filter_mask_words (n_events);
+  g_autofree guint64 *mask = g_new0 (guint64, MAX (words, 1));
+
+  for (gsize first = 0; first < n_events; first += SLICE_EVENTS)
+    {
+      gsize last = MIN (n_events, first + SLICE_EVENTS);
+      gsize n = 0;
+
+      if (!seismo_filter_run_range (job->filter, first, last, 0, mask, &n, cancellable))
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+          return;
+        }
+      job->n_matched += n;
+      g_atomic_int_set (job->permille, (int) (last * 950 / MAX (n_events, 1)));
+    }
+  job->matches = mask_to_matches (mask, n_events, job->n_matched);
+  job->mask = g_bytes_new_take (g_steal_pointer (&mask), words * sizeof (guint64));
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+set_result (SeismoFilterBar *self,
+            GBytes          *mask,
+            GBytes          *matches,
+            gsize            n_matched,
+            const char      *applied)
+{
+  g_clear_pointer (&self->mask, g_bytes_unref);
+  g_clear_pointer (&self->matches, g_bytes_unref);
+  self->mask = mask != NULL ? g_bytes_ref (mask) : NULL;
+  self->matches = matches != NULL ? g_bytes_ref (matches) : NULL;
+  self->n_matched = n_matched;
+  g_free (self->applied);
+  self->applied = g_strdup (applied);
+  update_status (self);
+  g_signal_emit (self, signals[APPLIED], 0);
+}
+
+static void
+filter_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  SeismoFilterBar *self = SEISMO_FILTER_BAR (source);
+  FilterJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      /* A newer run replaced this one, or the trace changed: nothing to show. */
+      if (g_task_get_cancellable (G_TASK (result)) == self->cancellable)
+        {
+          g_clear_object (&self->cancellable);
+          set_busy (self, FALSE);
+        }
+      return;
+    }
+  /* Finished, but replaced or cleared meanwhile: the newer request decides what is shown. */
+  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+    return;
+  g_clear_object (&self->cancellable);
+  set_busy (self, FALSE);
+  set_result (self, job->mask, job->matches, job->n_matched, job->label);
+}
+
+static void
+cancel_run (SeismoFilterBar *self)
+{
+  if (self->cancellable != NULL)
+    {
+      g_cancellable_cancel (self->cancellable);
+      g_clear_object (&self->cancellable);
+      set_busy (self, FALSE);
+    }
+}
+
+static void
+run_filter (SeismoFilterBar *self,
+            SeismoFilter    *filter)
+{
+  g_autoptr(GTask) task = NULL;
+  FilterJob *job;
+
+  cancel_run (self);
+  if (seismo_filter_matches_all (filter))
+    {
+      set_result (self, NULL, NULL, seismo_trace_get_n_events (self->trace), "");
+      return;
+    }
+  self->cancellable = g_cancellable_new ();
+  job = g_new0 (FilterJob, 1);
+  job->filter = seismo_filter_ref (filter);
+  job->permille = &self->permille;
+  job->label = g_strdup (seismo_filter_get_expression (filter));
+  g_atomic_int_set (&self->permille, 0);
+  task = g_task_new (self, self->cancellable, filter_done, NULL);
+  g_task_set_source_tag (task, run_filter);
+  g_task_set_task_data (task, job, (GDestroyNotify) filter_job_free);
+  g_task_run_in_thread (task, filter_thread);
+  set_busy (self, TRUE);
+}
+
+/* Completion */
+
+static void
+hide_completion (SeismoFilterBar *self)
+{
+  g_clear_handle_id (&self->complete_source, g_source_remove);
+  if (self->popover != NULL)
+    gtk_popover_popdown (GTK_POPOVER (self->popover));
+}
+
+static gboolean
+completion_visible (SeismoFilterBar *self)
+{
+  return self->popover != NULL && gtk_widget_get_visible (self->popover);
+}
+
+static void
+accept_candidate (SeismoFilterBar *self,
+                  guint            index)
+{
+  const SeismoFilterCandidate *c;
+  GtkEditable *editable = GTK_EDITABLE (self->entry);
+  const char *text = gtk_editable_get_text (editable);
+  g_autoptr(GString) out = NULL;
+  int pos;
+
+  if (self->candidate_data == NULL || index >= self->candidate_data->len)
+    return;
+  c = g_ptr_array_index (self->candidate_data, index);
+  out = g_string_new_len (text, (gssize) self->replace_start);
+  g_string_append (out, c->text);
+  /* A space after the word, so the next one can be typed right away. */
+  if (text[self->replace_end] != ' ')
+    g_string_append_c (out, ' ');
+  pos = (int) g_utf8_strlen (out->str, -1);
+  g_string_append (out, text + self->replace_end);
+  self->setting_text = TRUE;
+  gtk_editable_set_text (editable, out->str);
+  gtk_editable_set_position (editable, pos);
+  self->setting_text = FALSE;
+  hide_completion (self);
+}
+
+static void
+on_candidate_activated (SeismoFilterBar *self,
+                        GtkListBoxRow   *row,
+                        GtkListBox      *box)
+{
+  accept_candidate (self, (guint) gtk_list_box_row_get_index (row));
+  gtk_widget_grab_focus (GTK_WIDGET (self->entry));
+}
+
+static void
+ensure_popover (SeismoFilterBar *self)
+{
+  GtkWidget *scroller;
+
+  if (self->popover != NULL)
+    return;
+  self->popover = gtk_popover_new ();
+  gtk_popover_set_autohide (GTK_POPOVER (self->popover), FALSE);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->popover), FALSE);
+  gtk_popover_set_position (GTK_POPOVER (self->popover), GTK_POS_BOTTOM);
+  gtk_widget_add_css_class (self->popover, "menu");
+  self->candidates = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->candidates, GTK_SELECTION_BROWSE);
+  g_signal_connect_swapped (self->candidates, "row-activated", G_CALLBACK (on_candidate_activated), self);
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 320);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->candidates));
+  gtk_popover_set_child (GTK_POPOVER (self->popover), scroller);
+  gtk_widget_set_parent (self->popover, GTK_WIDGET (self));
+}
+
+static GtkWidget *
+candidate_row (const SeismoFilterCandidate *c)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *label = gtk_label_new (c->text);
+  GtkWidget *detail = gtk_label_new (c->detail != NULL ? c->detail : "");
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_add_css_class (label, "monospace");
+  gtk_label_set_xalign (GTK_LABEL (detail), 1);
+  gtk_label_set_ellipsize (GTK_LABEL (detail), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (detail), 36);
+  gtk_widget_add_css_class (detail, "dim-label");
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), detail);
+  return box;
+}
+
+/* Shows what may come at the cursor. forced: also where nothing has been typed yet. */
+static void
+update_completion (SeismoFilterBar *self,
+                   gboolean         forced)
+{
+  GtkEditable *editable = GTK_EDITABLE (self->entry);
+  const char *text = gtk_editable_get_text (editable);
+  int pos = gtk_editable_get_position (editable);
+  gsize cursor = (gsize) (g_utf8_offset_to_pointer (text, pos) - text);
+  GtkWidget *child;
+  GdkRectangle rect;
+
+  if (self->trace == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self->entry)))
+    return;
+  g_clear_pointer (&self->candidate_data, g_ptr_array_unref);
+  self->candidate_data = seismo_filter_complete (self->trace, text, cursor,
+                                                 &self->replace_start, &self->replace_end);
+  /* Nothing typed at the cursor: only an explicit request (Ctrl+Space) lists everything. */
+  if (self->candidate_data->len == 0
+      || (!forced && self->replace_end == self->replace_start)
+      || (self->candidate_data->len == 1
+          && strlen (((SeismoFilterCandidate *) self->candidate_data->pdata[0])->text)
+             == self->replace_end - self->replace_start
+          && strncmp (((SeismoFilterCandidate *) self->candidate_data->pdata[0])->text,
+                      text + self->replace_start, self->replace_end - self->replace_start) == 0))
+    {
+      hide_completion (self);
+      return;
+    }
+  ensure_popover (self);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->candidates))) != NULL)
+    gtk_list_box_remove (self->candidates, child);
+  for (guint i = 0; i < self->candidate_data->len && i < 200; i++)
+    gtk_list_box_append (self->candidates, candidate_row (g_ptr_array_index (self->candidate_data, i)));
+  gtk_list_box_select_row (self->candidates, gtk_list_box_get_row_at_index (self->candidates, 0));
+  rect.x = (int) column_x (self, self->replace_start);
+  {
+    double x = 0, y = 0;
+
+    gtk_widget_translate_coordinates (GTK_WIDGET (self->entry), GTK_WIDGET (self), 0, 0, &x, &y);
+    rect.y = (int) y;
+    rect.height = gtk_widget_get_height (GTK_WIDGET (self->entry));
+  }
+  rect.width = 1;
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->popover), &rect);
+  gtk_popover_popup (GTK_POPOVER (self->popover));
+}
+
+static void
+move_completion (SeismoFilterBar *self,
+                 int              delta)
+{
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->candidates);
+  int index = row != NULL ? gtk_list_box_row_get_index (row) + delta : 0;
+  int n = (int) MIN (self->candidate_data->len, 200);
+
+  index = CLAMP (index, 0, n - 1);
+  row = gtk_list_box_get_row_at_index (self->candidates, index);
+  gtk_list_box_select_row (self->candidates, row);
+}
+
+static void
+browse_history (SeismoFilterBar *self,
+                int              delta)
+{
+  int n = (int) self->history->len - 1;
+  int pos = self->history_pos + delta;
+
+  if (n == 0 || pos < -1 || pos >= n)
+    return;
+  self->history_pos = pos;
+  self->setting_text = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->entry),
+                         pos < 0 ? "" : g_ptr_array_index (self->history, pos));
+  gtk_editable_set_position (GTK_EDITABLE (self->entry), -1);
+  self->setting_text = FALSE;
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                SeismoFilterBar       *self)
+{
+  gboolean popup = completion_visible (self);
+
+  switch (keyval)
+    {
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      if (popup)
+        move_completion (self, 1);
+      else
+        browse_history (self, -1);
+      return TRUE;
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      if (popup)
+        move_completion (self, -1);
+      else
+        browse_history (self, 1);
+      return TRUE;
+    case GDK_KEY_Tab:
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_ISO_Enter:
+      if (popup)
+        {
+          GtkListBoxRow *row = gtk_list_box_get_selected_row (self->candidates);
+
+          accept_candidate (self, row != NULL ? (guint) gtk_list_box_row_get_index (row) : 0);
+          return TRUE;
+        }
+      return FALSE;
+    case GDK_KEY_Escape:
+      if (popup)
+        {
+          hide_completion (self);
+          return TRUE;
+        }
+      if (self->cancellable != NULL)
+        {
+          cancel_run (self);
+          return TRUE;
+        }
+      return FALSE;
+    case GDK_KEY_space:
+      if (state & GDK_CONTROL_MASK)
+        {
+          update_completion (self, TRUE);
+          return TRUE;
+        }
+      return FALSE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+complete_idle (gpointer data)
+{
+  SeismoFilterBar *self = data;
+
+  self->complete_source = 0;
+  update_completion (self, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+/* Signals of the template */
+
+static void
+on_entry_changed (SeismoFilterBar *self)
+{
+  /* While typing, colors follow at once; the error message waits for a pause. */
+  highlight (self, -1, 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->entry), "error");
+  g_clear_handle_id (&self->check_source, g_source_remove);
+  if (self->trace != NULL)
+    self->check_source = g_timeout_add (CHECK_DELAY_MS, check_timeout, self);
+  if (!self->setting_text)
+    {
+      self->history_pos = -1;
+      /* The cursor moves after "changed": complete once it has. */
+      if (self->complete_source == 0)
+        self->complete_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE, complete_idle, self, NULL);
+    }
+}
+
+static void
+on_entry_activate (SeismoFilterBar *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  g_autoptr(SeismoFilter) filter = NULL;
+
+  hide_completion (self);
+  g_clear_handle_id (&self->check_source, g_source_remove);
+  filter = check (self, TRUE);
+  if (filter == NULL)
+    return;
+  remember (self, stripped);
+  g_free (self->requested);
+  self->requested = g_strdup (stripped);
+  run_filter (self, filter);
+}
+
+static void
+on_entry_icon_press (SeismoFilterBar      *self,
+                     GtkEntryIconPosition  position)
+{
+  if (position == GTK_ENTRY_ICON_SECONDARY)
+    seismo_filter_bar_clear (self);
+}
+
+static void
+on_mode_changed (SeismoFilterBar *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIM]);
+}
+
+static void
+action_use_history (GtkWidget  *widget,
+                    const char *name,
+                    GVariant   *param)
+{
+  seismo_filter_bar_apply (SEISMO_FILTER_BAR (widget), g_variant_get_string (param, NULL));
+}
+
+/* GObject */
+
+static void
+seismo_filter_bar_dispose (GObject *object)
+{
+  SeismoFilterBar *self = SEISMO_FILTER_BAR (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_handle_id (&self->check_source, g_source_remove);
+  g_clear_handle_id (&self->complete_source, g_source_remove);
+  g_clear_pointer (&self->popover, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_FILTER_BAR);
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->trace);
+  g_clear_pointer (&self->mask, g_bytes_unref);
+  g_clear_pointer (&self->matches, g_bytes_unref);
+  g_clear_pointer (&self->applied, g_free);
+  g_clear_pointer (&self->requested, g_free);
+  g_clear_pointer (&self->candidate_data, g_ptr_array_unref);
+  g_clear_pointer (&self->history, g_ptr_array_unref);
+  G_OBJECT_CLASS (seismo_filter_bar_parent_class)->dispose (object);
+}
+
+static void
+seismo_filter_bar_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  SeismoFilterBar *self = SEISMO_FILTER_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_DIM:
+      g_value_set_boolean (value, seismo_filter_bar_get_dim (self));
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, seismo_filter_bar_get_busy (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+seismo_filter_bar_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  SeismoFilterBar *self = SEISMO_FILTER_BAR (object);
+
+  switch (prop_id)
+    {
+    case PROP_DIM:
+      seismo_filter_bar_set_dim (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+seismo_filter_bar_class_init (SeismoFilterBarClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = seismo_filter_bar_dispose;
+  object_class->get_property = seismo_filter_bar_get_property;
+  object_class->set_property = seismo_filter_bar_set_property;
+
+  properties[PROP_DIM] =
+    g_param_spec_boolean ("dim", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SeismoFilterBar::applied:
+   *
+   * A new filter result is ready (or the filter was cleared): read it with
+   * seismo_filter_bar_get_mask().
+   */
+  signals[APPLIED] = g_signal_new ("applied", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/seismo/widgets/seismo-filter-bar.ui");
+  gtk_widget_class_bind_template_child (widget_class, SeismoFilterBar, box);
+  gtk_widget_class_bind_template_child (widget_class, SeismoFilterBar, history_button);
+  gtk_widget_class_bind_template_child (widget_class, SeismoFilterBar, entry);
+  gtk_widget_class_bind_template_child (widget_class, SeismoFilterBar, mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, SeismoFilterBar, apply_button);
+  gtk_widget_class_bind_template_child (widget_class, SeismoFilterBar, progress);
+  gtk_widget_class_bind_template_child (widget_class, SeismoFilterBar, status_label);
+  gtk_widget_class_bind_template_child (widget_class, SeismoFilterBar, error_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_entry_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_entry_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_entry_icon_press);
+  gtk_widget_class_bind_template_callback (widget_class, on_mode_changed);
+  gtk_widget_class_install_action (widget_class, "filter-bar.use-history", "s", action_use_history);
+  gtk_widget_class_set_css_name (widget_class, "seismofilterbar");
+}
+
+static void
+seismo_filter_bar_init (SeismoFilterBar *self)
+{
+  GtkEventController *keys;
+
+  self->history_pos = -1;
+  self->history = g_ptr_array_new_with_free_func (g_free);
+  gtk_widget_init_template (GTK_WIDGET (self));
+  load_history (self);
+  rebuild_history_menu (self);
+
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->entry), keys);
+  update_status (self);
+}
+
+/* Public API */
+
+GtkWidget *
+seismo_filter_bar_new (void)
+{
+  return g_object_new (SEISMO_TYPE_FILTER_BAR, NULL);
+}
+
+void
+seismo_filter_bar_set_trace (SeismoFilterBar *self,
+                             SeismoTrace     *trace)
+{
+  g_return_if_fail (SEISMO_IS_FILTER_BAR (self));
+  g_return_if_fail (trace == NULL || SEISMO_IS_TRACE (trace));
+
+  if (trace == self->trace)
+    return;
+  cancel_run (self);
+  g_set_object (&self->trace, trace);
+  hide_completion (self);
+  show_error (self, NULL);
+  set_result (self, NULL, NULL, trace != NULL ? seismo_trace_get_n_events (trace) : 0, "");
+}
+
+gboolean
+seismo_filter_bar_apply (SeismoFilterBar *self,
+                         const char      *expression)
+{
+  g_autoptr(SeismoFilter) filter = NULL;
+
+  g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), FALSE);
+  g_return_val_if_fail (expression != NULL, FALSE);
+
+  self->setting_text = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->entry), expression);
+  gtk_editable_set_position (GTK_EDITABLE (self->entry), -1);
+  self->setting_text = FALSE;
+  hide_completion (self);
+  g_clear_handle_id (&self->check_source, g_source_remove);
+  filter = check (self, TRUE);
+  if (filter == NULL)
+    return FALSE;
+  remember (self, expression);
+  g_free (self->requested);
+  self->requested = g_strdup (expression);
+  run_filter (self, filter);
+  return TRUE;
+}
+
+void
+seismo_filter_bar_apply_mask (SeismoFilterBar *self,
+                              GBytes          *mask,
+                              const char      *label)
+{
+  const guint64 *words;
+  gsize n_words, n_matched = 0;
+  g_autoptr(GBytes) matches = NULL;
+
+  g_return_if_fail (SEISMO_IS_FILTER_BAR (self));
+  g_return_if_fail (mask != NULL);
+  g_return_if_fail (self->trace != NULL);
+
+  words = g_bytes_get_data (mask, &n_words);
+  n_words /= sizeof (guint64);
+  g_return_if_fail (n_words == seismo_filter_mask_words (seismo_trace_get_n_events (self->trace)));
+
+  cancel_run (self);
+  g_clear_pointer (&self->requested, g_free);
+  for (gsize i = 0; i < n_words; i++)
+    n_matched += (gsize) __builtin_popcountll (words[i]);
+  matches = mask_to_matches (words, seismo_trace_get_n_events (self->trace), n_matched);
+  self->setting_text = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
+  self->setting_text = FALSE;
+  show_error (self, NULL);
+  gtk_entry_set_placeholder_text (self->entry, label);
+  set_result (self, mask, matches, n_matched, label);
+}
+
+void
+seismo_filter_bar_clear (SeismoFilterBar *self)
+{
+  g_return_if_fail (SEISMO_IS_FILTER_BAR (self));
+
+  cancel_run (self);
+  g_clear_pointer (&self->requested, g_free);
+  self->setting_text = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
+  self->setting_text = FALSE;
+  hide_completion (self);
+  show_error (self, NULL);
+  gtk_entry_set_placeholder_text (self->entry,
+                                  _("Filter events: comm == bash && duration > 10us, sched:*, errno == ENOENT (Ctrl+L)"));
+  if (self->mask != NULL || (self->applied != NULL && self->applied[0] != '\0'))
+    set_result (self, NULL, NULL, self->trace != NULL ? seismo_trace_get_n_events (self->trace) : 0, "");
+}
+
+GBytes *
+seismo_filter_bar_get_mask (SeismoFilterBar *self)
+{
+  g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), NULL);
+  return self->mask;
+}
+
+GBytes *
+seismo_filter_bar_get_matches (SeismoFilterBar *self)
+{
+  g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), NULL);
+  return self->matches;
+}
+
+gsize
+seismo_filter_bar_get_n_matched (SeismoFilterBar *self)
+{
+  g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), 0);
+  return self->n_matched;
+}
+
+const char *
+seismo_filter_bar_get_applied (SeismoFilterBar *self)
+{
+  g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), "");
+  return self->applied != NULL ? self->applied : "";
+}
+
+const char *
+seismo_filter_bar_get_requested (SeismoFilterBar *self)
+{
+  g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), "");
+  return self->requested != NULL ? self->requested : "";
+}
+
+gboolean
+seismo_filter_bar_get_dim (SeismoFilterBar *self)
+{
+  g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), FALSE);
+  return gtk_drop_down_get_selected (self->mode_dropdown) == 1;
+}
+
+void
+seismo_filter_bar_set_dim (SeismoFilterBar *self,
+                           gboolean         dim)
+{
+  g_return_if_fail (SEISMO_IS_FILTER_BAR (self));
+  /* The dropdown's notify::selected notifies :dim. */
+  gtk_drop_down_set_selected (self->mode_dropdown, dim ? 1 : 0);
+}
+
+gboolean
+seismo_filter_bar_get_busy (SeismoFilterBar *self)
+{
+  g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+const char *const *
+seismo_filter_bar_get_history (SeismoFilterBar *self)
+{
+  g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), NULL);
+  return (const char *const *) self->history->pdata;
+}
+
+void
+seismo_filter_bar_focus (SeismoFilterBar *self)
+{
+  g_return_if_fail (SEISMO_IS_FILTER_BAR (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->entry));
+}

@@ -1,0 +1,854 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-widgets"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+#include <pango/pangocairo.h>
+
+#include "seismo-filter.h"
+#include "seismo-stats.h"
+#include "seismo-stats-view.h"
+#include "seismo-timeline-renderer.h"
+
+#define MAX_VALUES 7
+
+/* One row of a table: a name, its figures and the filter that keeps its events. A table has at
+ * most a few thousand rows (tasks), so an object per row is fine here. */
+#define SEISMO_TYPE_STATS_ROW (seismo_stats_row_get_type ())
+G_DECLARE_FINAL_TYPE (SeismoStatsRow, seismo_stats_row, SEISMO, STATS_ROW, GObject)
+
+struct _SeismoStatsRow
+{
+  GObject  parent_instance;
+  char    *name;
+  char    *filter;
+  double   values[MAX_VALUES];
+};
+
+G_DEFINE_FINAL_TYPE (SeismoStatsRow, seismo_stats_row, G_TYPE_OBJECT)
+
+static void
+seismo_stats_row_finalize (GObject *object)
+{
+  SeismoStatsRow *self = SEISMO_STATS_ROW (object);
+
+  g_free (self->name);
+  g_free (self->filter);
+  G_OBJECT_CLASS (seismo_stats_row_parent_class)->finalize (object);
+}
+
+static void
+seismo_stats_row_class_init (SeismoStatsRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = seismo_stats_row_finalize;
+}
+
+static void
+seismo_stats_row_init (SeismoStatsRow *self)
+{
+}
+
+static SeismoStatsRow *
+stats_row_new (char *name,
+               char *filter)
+{
+  SeismoStatsRow *row = g_object_new (SEISMO_TYPE_STATS_ROW, NULL);
+
+  row->name = name;
+  row->filter = filter;
+  return row;
+}
+
+/* Columns */
+
+typedef enum {
+  FORMAT_NAME,
+  FORMAT_COUNT,
+  FORMAT_DURATION,   /* ns */
+  FORMAT_PERCENT,
+  FORMAT_RATE,       /* per second */
+} ColumnFormat;
+
+typedef struct {
+  const char   *title;
+  const char   *csv;     /* CSV header: raw units */
+  ColumnFormat  format;
+  int           value;   /* index into values; -1 for the name */
+} ColumnSpec;
+
+static const ColumnSpec syscall_columns[] = {
+  { N_("Syscall"), "syscall", FORMAT_NAME, -1 },
+  { N_("% Time"), "percent_time", FORMAT_PERCENT, 0 },
+  { N_("Total"), "total_ns", FORMAT_DURATION, 1 },
+  { N_("Avg"), "avg_ns", FORMAT_DURATION, 2 },
+  { N_("Max"), "max_ns", FORMAT_DURATION, 3 },
+  { N_("Calls"), "calls", FORMAT_COUNT, 4 },
+  { N_("Errors"), "errors", FORMAT_COUNT, 5 },
+  { NULL }
+};
+
+static const ColumnSpec task_columns[] = {
+  { N_("Task"), "task", FORMAT_NAME, -1 },
+  { N_("CPU Time"), "cpu_ns", FORMAT_DURATION, 0 },
+  { N_("Switches"), "switches", FORMAT_COUNT, 1 },
+  { N_("Wakeups"), "wakeups", FORMAT_COUNT, 2 },
+  { N_("Syscalls"), "syscalls", FORMAT_COUNT, 3 },
+  { N_("Events"), "events", FORMAT_COUNT, 4 },
+  { NULL }
+};
+
+static const ColumnSpec cpu_columns[] = {
+  { N_("CPU"), "cpu", FORMAT_NAME, -1 },
+  { N_("Busy"), "busy_percent", FORMAT_PERCENT, 0 },
+  { N_("Busy Time"), "busy_ns", FORMAT_DURATION, 1 },
+  { N_("Switches"), "switches", FORMAT_COUNT, 2 },
+  { N_("Events"), "events", FORMAT_COUNT, 3 },
+  { NULL }
+};
+
+static const ColumnSpec event_columns[] = {
+  { N_("Event"), "event", FORMAT_NAME, -1 },
+  { N_("Count"), "count", FORMAT_COUNT, 0 },
+  { N_("Rate"), "per_second", FORMAT_RATE, 1 },
+  { NULL }
+};
+
+static const ColumnSpec *const table_columns[SEISMO_STATS_TABLE_N] = {
+  syscall_columns, task_columns, cpu_columns, event_columns,
+};
+
+static const char *const table_names[SEISMO_STATS_TABLE_N] = { "syscall", "task", "cpu", "event" };
+static const char *const table_titles[SEISMO_STATS_TABLE_N] = {
+  N_("Syscalls"), N_("Tasks"), N_("CPUs"), N_("Events"),
+};
+
+/* The column each table is sorted by at first, largest first. */
+static const guint default_sort[SEISMO_STATS_TABLE_N] = { 2, 1, 1, 1 };
+
+struct _SeismoStatsView
+{
+  GtkWidget      parent_instance;
+
+  /* template widgets */
+  GtkSpinner    *spinner;
+  GtkLabel      *scope_label;
+  GtkStack      *stack;
+  GtkColumnView *syscall_view;
+  GtkColumnView *task_view;
+  GtkColumnView *cpu_view;
+  GtkColumnView *event_view;
+
+  /* owned */
+  SeismoTrace   *trace;
+  GBytes        *mask;
+  GListStore    *stores[SEISMO_STATS_TABLE_N];
+  GtkSortListModel *sorted[SEISMO_STATS_TABLE_N];
+  GCancellable  *cancellable;
+
+  guint64        start_ns;
+  guint64        end_ns;
+};
+
+enum {
+  PROP_0,
+  PROP_BUSY,
+  N_PROPS
+};
+
+enum {
+  FILTER_REQUESTED,
+  UPDATED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (SeismoStatsView, seismo_stats_view, GTK_TYPE_WIDGET)
+
+static GtkColumnView *
+table_view (SeismoStatsView  *self,
+            SeismoStatsTable  table)
+{
+  GtkColumnView *views[] = { self->syscall_view, self->task_view, self->cpu_view, self->event_view };
+
+  return views[table];
+}
+
+static char *
+format_value (ColumnFormat format,
+              double       v)
+{
+  switch (format)
+    {
+    case FORMAT_COUNT:
+      return g_strdup_printf ("%'.0f", v);
+    case FORMAT_DURATION:
+      return seismo_format_duration (v);
+    case FORMAT_PERCENT:
+      return g_strdup_printf ("%.2f %%", v);
+    case FORMAT_RATE:
+      return g_strdup_printf (v >= 100 ? "%'.0f/s" : "%.2f/s", v);
+    case FORMAT_NAME:
+    default:
+      return g_strdup ("");
+    }
+}
+
+static char *
+cell_text (const ColumnSpec     *spec,
+           const SeismoStatsRow *row)
+{
+  return spec->value < 0 ? g_strdup (row->name) : format_value (spec->format, row->values[spec->value]);
+}
+
+/* Factories and sorters */
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            const ColumnSpec         *spec)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), spec->value < 0 ? 0 : 1);
+  if (spec->value >= 0)
+    gtk_widget_add_css_class (label, "numeric");
+  else
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           const ColumnSpec         *spec)
+{
+  g_autofree char *text = cell_text (spec, gtk_list_item_get_item (item));
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const ColumnSpec *spec = user_data;
+  const SeismoStatsRow *x = a, *y = b;
+
+  if (spec->value < 0)
+    return g_utf8_collate (x->name, y->name);
+  if (x->values[spec->value] != y->values[spec->value])
+    return x->values[spec->value] < y->values[spec->value] ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
+  return g_utf8_collate (x->name, y->name);
+}
+
+static void
+build_columns (SeismoStatsView  *self,
+               SeismoStatsTable  table)
+{
+  GtkColumnView *view = table_view (self, table);
+  const ColumnSpec *specs = table_columns[table];
+  GtkColumnViewColumn *first_sort = NULL;
+  GtkNoSelection *selection;
+
+  self->stores[table] = g_list_store_new (SEISMO_TYPE_STATS_ROW);
+  for (guint c = 0; specs[c].title != NULL; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+      GtkSorter *sorter;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), (gpointer) &specs[c]);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), (gpointer) &specs[c]);
+      column = gtk_column_view_column_new (_(specs[c].title), factory);
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, (gpointer) &specs[c], NULL));
+      gtk_column_view_column_set_sorter (column, sorter);
+      g_object_unref (sorter);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, c == 0);
+      gtk_column_view_append_column (view, column);
+      if (c == default_sort[table])
+        first_sort = column;
+    }
+  self->sorted[table] = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->stores[table])),
+                                                 g_object_ref (gtk_column_view_get_sorter (view)));
+  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->sorted[table])));
+  gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+  if (first_sort != NULL)
+    gtk_column_view_sort_by_column (view, first_sort, GTK_SORT_DESCENDING);
+}
+
+/* Computing on a worker */
+
+typedef struct {
+  SeismoTrace *trace;
+  GBytes      *mask;
+  guint64      start_ns;
+  guint64      end_ns;
+  GPtrArray   *rows[SEISMO_STATS_TABLE_N];
+} StatsJob;
+
+static void
+stats_job_free (StatsJob *job)
+{
+  g_clear_object (&job->trace);
+  g_clear_pointer (&job->mask, g_bytes_unref);
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    g_clear_pointer (&job->rows[t], g_ptr_array_unref);
+  g_free (job);
+}
+
+static void
+stats_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  StatsJob *job = task_data;
+  SeismoTrace *trace = job->trace;
+  SeismoSelection sel = { job->start_ns, job->end_ns,
+                          job->mask != NULL ? g_bytes_get_data (job->mask, NULL) : NULL };
+  guint64 first = MAX (job->start_ns, seismo_trace_get_start_ns (trace));
+  guint64 last = MIN (job->end_ns, seismo_trace_get_end_ns (trace));
+  double span_ns = last > first ? (double) (last - first) : 1;
+  g_autoptr(GArray) syscalls = NULL;
+  g_autoptr(GArray) tasks = NULL;
+  g_autoptr(GArray) cpus = NULL;
+  g_autoptr(GArray) types = NULL;
+  double total_syscall_ns = 0;
+
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    job->rows[t] = g_ptr_array_new_with_free_func (g_object_unref);
+
+  syscalls = seismo_stats_by_syscall (trace, &sel);
+  for (guint i = 0; i < syscalls->len; i++)
+    total_syscall_ns += (double) g_array_index (syscalls, SeismoSyscallStats, i).total_ns;
+  for (guint i = 0; i < syscalls->len; i++)
+    {
+      const SeismoSyscallStats *s = &g_array_index (syscalls, SeismoSyscallStats, i);
+      SeismoStatsRow *row;
+
+      if (s->calls == 0 && s->unfinished == 0)
+        continue;
+      row = stats_row_new (g_strdup (s->name), g_strdup_printf ("syscall == %s", s->name));
+      row->values[0] = total_syscall_ns > 0 ? 100.0 * (double) s->total_ns / total_syscall_ns : 0;
+      row->values[1] = (double) s->total_ns;
+      row->values[2] = (double) s->avg_ns;
+      row->values[3] = (double) s->max_ns;
+      row->values[4] = (double) s->calls;
+      row->values[5] = (double) s->errors;
+      g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_SYSCALL], row);
+    }
+  if (g_cancellable_is_cancelled (cancellable))
+    goto cancelled;
+
+  tasks = seismo_stats_by_task (trace, &sel);
+  for (guint i = 0; i < tasks->len; i++)
+    {
+      const SeismoTaskStats *s = &g_array_index (tasks, SeismoTaskStats, i);
+      const SeismoTask *t = seismo_trace_get_task (trace, s->task);
+      const char *comm = seismo_trace_get_string (trace, t->comm);
+      SeismoStatsRow *row = stats_row_new (g_strdup_printf ("%s %d", comm != NULL ? comm : "?", t->tid),
+                                           g_strdup_printf ("tid == %d", t->tid));
+
+      row->values[0] = (double) s->cpu_ns;
+      row->values[1] = (double) s->switches;
+      row->values[2] = (double) s->wakeups;
+      row->values[3] = (double) s->syscalls;
+      row->values[4] = (double) s->events;
+      g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_TASK], row);
+    }
+  if (g_cancellable_is_cancelled (cancellable))
+    goto cancelled;
+
+  cpus = seismo_stats_by_cpu (trace, &sel);
+  for (guint i = 0; i < cpus->len; i++)
+    {
+      const SeismoCpuStats *s = &g_array_index (cpus, SeismoCpuStats, i);
+      SeismoStatsRow *row = stats_row_new (g_strdup_printf ("CPU %u", s->cpu),
+                                           g_strdup_printf ("cpu == %u", s->cpu));
+
+      row->values[0] = 100.0 * (double) s->busy_ns / span_ns;
+      row->values[1] = (double) s->busy_ns;
+      row->values[2] = (double) s->switches;
+      row->values[3] = (double) s->events;
+      g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_CPU], row);
+    }
+
+  types = seismo_stats_by_type (trace, &sel);
+  for (guint i = 0; i < types->len; i++)
+    {
+      const SeismoTypeStats *s = &g_array_index (types, SeismoTypeStats, i);
+      const SeismoEventType *type = seismo_trace_get_event_type (trace, s->type_id);
+      g_autofree char *full = g_strdup_printf ("%s:%s", type->system, type->name);
+      SeismoStatsRow *row;
+
+      if (s->count == 0)
+        continue;
+      row = stats_row_new (g_strdup (full), g_strdup_printf ("event == %s", full));
+      row->values[0] = (double) s->count;
+      row->values[1] = (double) s->count / (span_ns / 1e9);
+      g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_EVENT], row);
+    }
+  g_task_return_boolean (task, TRUE);
+  return;
+
+cancelled:
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+}
+
+static void
+update_scope (SeismoStatsView *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->trace == NULL)
+    text = g_strdup ("");
+  else
+    {
+      guint64 t0 = seismo_trace_get_start_ns (self->trace);
+      guint64 first = MAX (self->start_ns, t0);
+      guint64 last = MIN (self->end_ns, seismo_trace_get_end_ns (self->trace));
+      gboolean whole = first <= t0 && last >= seismo_trace_get_end_ns (self->trace);
+      g_autofree char *a = seismo_format_time ((double) (first - t0), 1e3);
+      g_autofree char *b = seismo_format_time ((double) (last - t0), 1e3);
+      g_autofree char *range = whole ? g_strdup (_("Whole trace")) : g_strdup_printf ("%s … %s", a, b);
+
+      text = g_strdup_printf ("%s%s", range, self->mask != NULL ? _(" · filtered events only") : "");
+    }
+  gtk_label_set_text (self->scope_label, text);
+}
+
+static void
+stats_done (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  SeismoStatsView *self = SEISMO_STATS_VIEW (source);
+  StatsJob *job = g_task_get_task_data (G_TASK (result));
+
+  if (!g_task_propagate_boolean (G_TASK (result), NULL))
+    return;
+  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+    return;
+  g_clear_object (&self->cancellable);
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    g_list_store_splice (self->stores[t], 0, g_list_model_get_n_items (G_LIST_MODEL (self->stores[t])),
+                         job->rows[t]->pdata, job->rows[t]->len);
+  gtk_spinner_stop (self->spinner);
+  update_scope (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
+static void
+recompute (SeismoStatsView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  StatsJob *job;
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->trace == NULL)
+    {
+      for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+        g_list_store_remove_all (self->stores[t]);
+      gtk_spinner_stop (self->spinner);
+      update_scope (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+      return;
+    }
+  self->cancellable = g_cancellable_new ();
+  job = g_new0 (StatsJob, 1);
+  job->trace = g_object_ref (self->trace);
+  job->mask = self->mask != NULL ? g_bytes_ref (self->mask) : NULL;
+  job->start_ns = self->start_ns;
+  job->end_ns = self->end_ns;
+  task = g_task_new (self, self->cancellable, stats_done, NULL);
+  g_task_set_source_tag (task, recompute);
+  g_task_set_task_data (task, job, (GDestroyNotify) stats_job_free);
+  g_task_run_in_thread (task, stats_thread);
+  gtk_spinner_start (self->spinner);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+/* Template callbacks */
+
+static SeismoStatsTable
+table_of_view (SeismoStatsView *self,
+               GtkColumnView   *view)
+{
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    if (table_view (self, t) == view)
+      return t;
+  g_assert_not_reached ();
+}
+
+static void
+on_row_activated (SeismoStatsView *self,
+                  guint            position,
+                  GtkColumnView   *view)
+{
+  const char *filter = seismo_stats_view_row_filter (self, table_of_view (self, view), position);
+
+  if (filter != NULL)
+    g_signal_emit (self, signals[FILTER_REQUESTED], 0, filter);
+}
+
+static void
+on_table_changed (SeismoStatsView *self)
+{
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
+/* GObject */
+
+static void
+seismo_stats_view_dispose (GObject *object)
+{
+  SeismoStatsView *self = SEISMO_STATS_VIEW (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_STATS_VIEW);
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->trace);
+  g_clear_pointer (&self->mask, g_bytes_unref);
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    {
+      g_clear_object (&self->sorted[t]);
+      g_clear_object (&self->stores[t]);
+    }
+  G_OBJECT_CLASS (seismo_stats_view_parent_class)->dispose (object);
+}
+
+static void
+seismo_stats_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, seismo_stats_view_get_busy (SEISMO_STATS_VIEW (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+seismo_stats_view_class_init (SeismoStatsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = seismo_stats_view_dispose;
+  object_class->get_property = seismo_stats_view_get_property;
+
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SeismoStatsView::filter-requested:
+   * @expression: a filter expression keeping the activated row's events
+   */
+  signals[FILTER_REQUESTED] = g_signal_new ("filter-requested", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* New figures are shown, or another table. */
+  signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/seismo/widgets/seismo-stats-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, SeismoStatsView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, SeismoStatsView, scope_label);
+  gtk_widget_class_bind_template_child (widget_class, SeismoStatsView, stack);
+  gtk_widget_class_bind_template_child (widget_class, SeismoStatsView, syscall_view);
+  gtk_widget_class_bind_template_child (widget_class, SeismoStatsView, task_view);
+  gtk_widget_class_bind_template_child (widget_class, SeismoStatsView, cpu_view);
+  gtk_widget_class_bind_template_child (widget_class, SeismoStatsView, event_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_table_changed);
+  gtk_widget_class_set_css_name (widget_class, "seismostatsview");
+}
+
+static void
+seismo_stats_view_init (SeismoStatsView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->end_ns = G_MAXUINT64;
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    build_columns (self, t);
+}
+
+/* Public API */
+
+GtkWidget *
+seismo_stats_view_new (void)
+{
+  return g_object_new (SEISMO_TYPE_STATS_VIEW, NULL);
+}
+
+void
+seismo_stats_view_set_trace (SeismoStatsView *self,
+                             SeismoTrace     *trace)
+{
+  g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
+  g_return_if_fail (trace == NULL || SEISMO_IS_TRACE (trace));
+
+  g_set_object (&self->trace, trace);
+  g_clear_pointer (&self->mask, g_bytes_unref);
+  self->start_ns = 0;
+  self->end_ns = G_MAXUINT64;
+  recompute (self);
+}
+
+void
+seismo_stats_view_set_selection (SeismoStatsView *self,
+                                 guint64          start_ns,
+                                 guint64          end_ns,
+                                 GBytes          *mask)
+{
+  g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
+  g_return_if_fail (start_ns <= end_ns);
+
+  if (mask != NULL)
+    g_bytes_ref (mask);
+  g_clear_pointer (&self->mask, g_bytes_unref);
+  self->mask = mask;
+  self->start_ns = start_ns;
+  self->end_ns = end_ns;
+  recompute (self);
+}
+
+gboolean
+seismo_stats_view_get_busy (SeismoStatsView *self)
+{
+  g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+SeismoStatsTable
+seismo_stats_view_get_table (SeismoStatsView *self)
+{
+  const char *name;
+
+  g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), SEISMO_STATS_TABLE_SYSCALL);
+  name = gtk_stack_get_visible_child_name (self->stack);
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    if (g_strcmp0 (name, table_names[t]) == 0)
+      return t;
+  return SEISMO_STATS_TABLE_SYSCALL;
+}
+
+void
+seismo_stats_view_set_table (SeismoStatsView  *self,
+                             SeismoStatsTable  table)
+{
+  g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
+  g_return_if_fail (table < SEISMO_STATS_TABLE_N);
+  gtk_stack_set_visible_child_name (self->stack, table_names[table]);
+}
+
+GListModel *
+seismo_stats_view_get_rows (SeismoStatsView  *self,
+                            SeismoStatsTable  table)
+{
+  g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
+  g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
+  return G_LIST_MODEL (self->sorted[table]);
+}
+
+const char *
+seismo_stats_view_row_filter (SeismoStatsView  *self,
+                              SeismoStatsTable  table,
+                              guint             position)
+{
+  g_autoptr(SeismoStatsRow) row = NULL;
+
+  g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
+  g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
+  row = g_list_model_get_item (G_LIST_MODEL (self->sorted[table]), position);
+  /* The store keeps the row alive after this reference goes. */
+  return row != NULL ? row->filter : NULL;
+}
+
+void
+seismo_stats_view_sort_by (SeismoStatsView  *self,
+                           SeismoStatsTable  table,
+                           guint             column,
+                           GtkSortType       order)
+{
+  GListModel *columns;
+  g_autoptr(GtkColumnViewColumn) col = NULL;
+
+  g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
+  g_return_if_fail (table < SEISMO_STATS_TABLE_N);
+  columns = gtk_column_view_get_columns (table_view (self, table));
+  col = g_list_model_get_item (columns, column);
+  g_return_if_fail (col != NULL);
+  gtk_column_view_sort_by_column (table_view (self, table), col, order);
+}
+
+static void
+csv_field (GString    *out,
+           const char *text)
+{
+  if (strpbrk (text, ",\"\n") == NULL)
+    {
+      g_string_append (out, text);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+char *
+seismo_stats_view_to_csv (SeismoStatsView  *self,
+                          SeismoStatsTable  table)
+{
+  const ColumnSpec *specs;
+  GListModel *rows;
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
+  g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
+
+  specs = table_columns[table];
+  for (guint c = 0; specs[c].title != NULL; c++)
+    g_string_append_printf (out, "%s%s", c > 0 ? "," : "", specs[c].csv);
+  g_string_append_c (out, '\n');
+  rows = G_LIST_MODEL (self->sorted[table]);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(SeismoStatsRow) row = g_list_model_get_item (rows, i);
+
+      for (guint c = 0; specs[c].title != NULL; c++)
+        {
+          if (c > 0)
+            g_string_append_c (out, ',');
+          if (specs[c].value < 0)
+            csv_field (out, row->name);
+          else if (specs[c].format == FORMAT_PERCENT || specs[c].format == FORMAT_RATE)
+            g_string_append_printf (out, "%.3f", row->values[specs[c].value]);
+          else
+            g_string_append_printf (out, "%.0f", row->values[specs[c].value]);
+        }
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+void
+seismo_stats_view_render (SeismoStatsView  *self,
+                          SeismoStatsTable  table,
+                          cairo_t          *cr,
+                          int               width,
+                          int               height,
+                          gboolean          large)
+{
+  const ColumnSpec *specs;
+  GListModel *rows;
+  PangoLayout *layout;
+  PangoFontDescription *font;
+  guint n_columns = 0;
+  double row_h, name_w, col_w, y;
+  int text_h;
+
+  g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
+  g_return_if_fail (table < SEISMO_STATS_TABLE_N);
+
+  specs = table_columns[table];
+  while (specs[n_columns].title != NULL)
+    n_columns++;
+  rows = G_LIST_MODEL (self->sorted[table]);
+
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+
+  layout = pango_cairo_create_layout (cr);
+  font = pango_font_description_from_string (large ? "Sans 20" : "Sans 10");
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, "Xg", -1);
+  pango_layout_get_pixel_size (layout, NULL, &text_h);
+  row_h = text_h * 1.5;
+  name_w = MAX (width * 0.34, 80);
+  col_w = (width - name_w - 8) / MAX (n_columns - 1, 1);
+
+  /* Title */
+  pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, _(table_titles[table]), -1);
+  cairo_set_source_rgb (cr, 0.1, 0.1, 0.12);
+  cairo_move_to (cr, 8, row_h * 0.25);
+  pango_cairo_show_layout (cr, layout);
+  y = row_h * 1.5;
+
+  /* Header */
+  cairo_set_source_rgb (cr, 0.92, 0.92, 0.94);
+  cairo_rectangle (cr, 0, y, width, row_h);
+  cairo_fill (cr);
+  pango_layout_set_width (layout, (int) (col_w - 8) * PANGO_SCALE);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  for (guint c = 0; c < n_columns; c++)
+    {
+      double x = c == 0 ? 8 : name_w + (c - 1) * col_w;
+
+      pango_layout_set_width (layout, (int) ((c == 0 ? name_w : col_w) - 12) * PANGO_SCALE);
+      pango_layout_set_alignment (layout, c == 0 ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT);
+      pango_layout_set_text (layout, _(specs[c].title), -1);
+      cairo_set_source_rgb (cr, 0.1, 0.1, 0.12);
+      cairo_move_to (cr, x, y + (row_h - text_h) / 2);
+      pango_cairo_show_layout (cr, layout);
+    }
+  y += row_h;
+
+  pango_font_description_set_weight (font, PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description (layout, font);
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && y + row_h <= height; i++)
+    {
+      g_autoptr(SeismoStatsRow) row = g_list_model_get_item (rows, i);
+
+      if (i % 2 == 1)
+        {
+          cairo_set_source_rgb (cr, 0.97, 0.97, 0.98);
+          cairo_rectangle (cr, 0, y, width, row_h);
+          cairo_fill (cr);
+        }
+      for (guint c = 0; c < n_columns; c++)
+        {
+          double x = c == 0 ? 8 : name_w + (c - 1) * col_w;
+          g_autofree char *text = cell_text (&specs[c], row);
+
+          pango_layout_set_width (layout, (int) ((c == 0 ? name_w : col_w) - 12) * PANGO_SCALE);
+          pango_layout_set_alignment (layout, c == 0 ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT);
+          pango_layout_set_text (layout, text, -1);
+          cairo_set_source_rgb (cr, 0.15, 0.15, 0.17);
+          cairo_move_to (cr, x, y + (row_h - text_h) / 2);
+          pango_cairo_show_layout (cr, layout);
+        }
+      y += row_h;
+    }
+  pango_font_description_free (font);
+  g_object_unref (layout);
+  cairo_restore (cr);
+}
