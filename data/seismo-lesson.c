@@ -174,11 +174,27 @@ seismo_lesson_new_from_file (const char  *path,
   g_auto(GStrv) groups = NULL;
   g_autoptr(GError) local = NULL;
   g_autofree char *base = NULL;
+  g_autofree char *contents = NULL;
+  const char *bad = NULL;
+  gsize length = 0;
   guint n_steps = 0;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &local))
+  if (!g_file_get_contents (path, &contents, &length, &local))
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: %s", path, local->message);
+      return NULL;
+    }
+  /* GKeyFile lets group names through unchecked: refuse what is not text before any of it can
+   * reach a message. */
+  if (!g_utf8_validate (contents, (gssize) length, &bad))
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: byte %" G_GSIZE_FORMAT
+                   " is not UTF-8 text", path, (gsize) (bad - contents));
+      return NULL;
+    }
+  if (!g_key_file_load_from_data (kf, contents, length, G_KEY_FILE_NONE, &local))
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: %s", path, local->message);
       return NULL;

@@ -601,11 +601,13 @@ current_field (SeismoTraceBuilder    *self,
                int                    index,
                guint64               *value)
 {
-  const guint8 *p = self->payload + self->cur_start;
-  const guint8 *end = self->payload + self->payload_len;
+  const guint8 *p, *end;
 
-  if (index < 0)
+  /* No payload at all yet (an event of no fields): nothing to decode, and no pointer to offset. */
+  if (index < 0 || self->payload == NULL)
     return FALSE;
+  p = self->payload + self->cur_start;
+  end = self->payload + self->payload_len;
   for (int i = 0; i <= index; i++)
     {
       guint64 v;

@@ -35,6 +35,8 @@ typedef struct {
   guint32      *pending_span;      /* per task: index in spans of the enter still open */
   guint32      *type_syscall;      /* per event type: syscall index + 1 (0: not known yet) */
   guint32       nr_syscall[1024];  /* per syscall number: syscall index + 1 (0: not known yet) */
+  const guint8 *kinds;             /* per event type: its SeismoEventKind */
+  guint         n_cpus;
   SeismoEventId *pending_wakeup;   /* per task */
   SeismoEventId *cpu_run_start;    /* per cpu */
   SeismoTaskId  *cpu_run_task;     /* per cpu */
@@ -252,6 +254,95 @@ count_kind (SeismoTrace    *self,
   return n;
 }
 
+/* One pass over the events: the syscall kinds when syscalls, else the scheduler and IRQ kinds. The
+ * two touch disjoint parts of Derive, so they run in parallel on big traces. */
+static void
+derive_pass (Derive   *d,
+             gboolean  syscalls)
+{
+  SeismoTrace *self = d->trace;
+  guint n_cpus = d->n_cpus;
+
+  for (gsize i = 0; i < self->n_events; i++)
+    {
+      SeismoEventKind kind = d->kinds[self->type[i]];
+      const SeismoEventType *type;
+      SeismoEventId ev = (SeismoEventId) i;
+      guint cpu;
+
+      /* Most events of a big trace need nothing here: skip them before touching their type. */
+      if (kind == SEISMO_KIND_GENERIC
+          || (kind == SEISMO_KIND_SYSCALL_ENTER || kind == SEISMO_KIND_SYSCALL_EXIT) != syscalls)
+        continue;
+      type = g_ptr_array_index (self->event_types, self->type[i]);
+      cpu = self->cpu[i];
+      switch (kind)
+        {
+        case SEISMO_KIND_SYSCALL_ENTER:
+          on_syscall_enter (d, ev, type);
+          break;
+        case SEISMO_KIND_SYSCALL_EXIT:
+          on_syscall_exit (d, ev, type);
+          break;
+        case SEISMO_KIND_SCHED_SWITCH:
+          if (cpu < n_cpus)
+            on_switch (d, ev, type);
+          break;
+        case SEISMO_KIND_SCHED_WAKEUP:
+        case SEISMO_KIND_SCHED_WAKING:
+          on_wakeup (d, ev, type);
+          break;
+        case SEISMO_KIND_IRQ_ENTRY:
+          if (cpu < n_cpus)
+            d->cpu_irq[cpu] = ev;
+          break;
+        case SEISMO_KIND_IRQ_EXIT:
+          if (cpu < n_cpus && d->cpu_irq[cpu] != SEISMO_NO_EVENT)
+            {
+              SeismoEventId start = d->cpu_irq[cpu];
+              const SeismoEventType *st = g_ptr_array_index (self->event_types, self->type[start]);
+
+              add_interval (&d->irqs, start, ev, self->task[start],
+                            (guint32) field_int (self, start, st, SEISMO_ROLE_IRQ, 0));
+              d->cpu_irq[cpu] = SEISMO_NO_EVENT;
+            }
+          break;
+        case SEISMO_KIND_SOFTIRQ_ENTRY:
+          if (cpu < n_cpus)
+            d->cpu_softirq[cpu] = ev;
+          break;
+        case SEISMO_KIND_SOFTIRQ_EXIT:
+          if (cpu < n_cpus && d->cpu_softirq[cpu] != SEISMO_NO_EVENT)
+            {
+              SeismoEventId start = d->cpu_softirq[cpu];
+              const SeismoEventType *st = g_ptr_array_index (self->event_types, self->type[start]);
+
+              add_interval (&d->softirqs, start, ev, self->task[start],
+                            (guint32) field_int (self, start, st, SEISMO_ROLE_VEC, 0));
+              d->cpu_softirq[cpu] = SEISMO_NO_EVENT;
+            }
+          break;
+        case SEISMO_KIND_GENERIC:
+        case SEISMO_KIND_PROCESS_FORK:
+        case SEISMO_KIND_PROCESS_EXEC:
+        case SEISMO_KIND_PROCESS_EXIT:
+        case SEISMO_KIND_SIGNAL:
+        case SEISMO_KIND_TASK_RENAME:
+        case SEISMO_KIND_N:
+        default:
+          break;
+        }
+    }
+
+}
+
+static gpointer
+derive_sched_thread (gpointer data)
+{
+  derive_pass (data, FALSE);
+  return NULL;
+}
+
 void
 _seismo_trace_derive (SeismoTrace *self)
 {
@@ -298,78 +389,23 @@ _seismo_trace_derive (SeismoTrace *self)
       d.cpu_run_task[c] = SEISMO_NO_TASK;
     }
 
-  kinds = g_new (guint8, MAX (n_types, 1));
+  d.n_cpus = n_cpus;
+  d.kinds = kinds = g_new (guint8, MAX (n_types, 1));
   for (guint t = 0; t < n_types; t++)
     kinds[t] = ((const SeismoEventType *) g_ptr_array_index (self->event_types, t))->kind;
 
-  for (gsize i = 0; i < self->n_events; i++)
+  /* A thread costs more than it saves on small traces. */
+  if (self->n_events >= 1000000)
     {
-      SeismoEventKind kind = kinds[self->type[i]];
-      const SeismoEventType *type;
-      SeismoEventId ev = (SeismoEventId) i;
-      guint cpu;
+      GThread *sched = g_thread_new ("seismo-derive", derive_sched_thread, &d);
 
-      /* Most events of a big trace need nothing here: skip them before touching their type. */
-      if (kind == SEISMO_KIND_GENERIC)
-        continue;
-      type = g_ptr_array_index (self->event_types, self->type[i]);
-      cpu = self->cpu[i];
-      switch (kind)
-        {
-        case SEISMO_KIND_SYSCALL_ENTER:
-          on_syscall_enter (&d, ev, type);
-          break;
-        case SEISMO_KIND_SYSCALL_EXIT:
-          on_syscall_exit (&d, ev, type);
-          break;
-        case SEISMO_KIND_SCHED_SWITCH:
-          if (cpu < n_cpus)
-            on_switch (&d, ev, type);
-          break;
-        case SEISMO_KIND_SCHED_WAKEUP:
-        case SEISMO_KIND_SCHED_WAKING:
-          on_wakeup (&d, ev, type);
-          break;
-        case SEISMO_KIND_IRQ_ENTRY:
-          if (cpu < n_cpus)
-            d.cpu_irq[cpu] = ev;
-          break;
-        case SEISMO_KIND_IRQ_EXIT:
-          if (cpu < n_cpus && d.cpu_irq[cpu] != SEISMO_NO_EVENT)
-            {
-              SeismoEventId start = d.cpu_irq[cpu];
-              const SeismoEventType *st = g_ptr_array_index (self->event_types, self->type[start]);
-
-              add_interval (&d.irqs, start, ev, self->task[start],
-                            (guint32) field_int (self, start, st, SEISMO_ROLE_IRQ, 0));
-              d.cpu_irq[cpu] = SEISMO_NO_EVENT;
-            }
-          break;
-        case SEISMO_KIND_SOFTIRQ_ENTRY:
-          if (cpu < n_cpus)
-            d.cpu_softirq[cpu] = ev;
-          break;
-        case SEISMO_KIND_SOFTIRQ_EXIT:
-          if (cpu < n_cpus && d.cpu_softirq[cpu] != SEISMO_NO_EVENT)
-            {
-              SeismoEventId start = d.cpu_softirq[cpu];
-              const SeismoEventType *st = g_ptr_array_index (self->event_types, self->type[start]);
-
-              add_interval (&d.softirqs, start, ev, self->task[start],
-                            (guint32) field_int (self, start, st, SEISMO_ROLE_VEC, 0));
-              d.cpu_softirq[cpu] = SEISMO_NO_EVENT;
-            }
-          break;
-        case SEISMO_KIND_GENERIC:
-        case SEISMO_KIND_PROCESS_FORK:
-        case SEISMO_KIND_PROCESS_EXEC:
-        case SEISMO_KIND_PROCESS_EXIT:
-        case SEISMO_KIND_SIGNAL:
-        case SEISMO_KIND_TASK_RENAME:
-        case SEISMO_KIND_N:
-        default:
-          break;
-        }
+      derive_pass (&d, TRUE);
+      g_thread_join (sched);
+    }
+  else
+    {
+      derive_pass (&d, TRUE);
+      derive_pass (&d, FALSE);
     }
 
   /* What is still open when the trace ends (open syscall spans already are, with no exit). */

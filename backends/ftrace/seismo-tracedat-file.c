@@ -520,7 +520,8 @@ buffer_new (const char *name)
 {
   SeismoTdBuffer *b = g_new0 (SeismoTdBuffer, 1);
 
-  b->name = g_strdup (name);
+  /* The name comes from the file and goes into messages and the model: keep it text. */
+  b->name = g_utf8_make_valid (name, -1);
   b->cpus = g_array_new (FALSE, TRUE, sizeof (SeismoTdCpu));
   return b;
 }
@@ -799,6 +800,7 @@ parse_v7_buffer (SeismoTraceDat  *td,
   SeismoTdBuffer *b;
   Cur sc;
   g_autofree guint8 *owned = NULL;
+  g_autofree char *shown = NULL;
   guint16 id, flags;
 
   if (!cur_u64 (o, &off, "buffer offset", error) ||
@@ -807,11 +809,13 @@ parse_v7_buffer (SeismoTraceDat  *td,
       !cur_u32 (o, &page_size, "buffer page size", error) ||
       !cur_u32 (o, &n_cpus, "buffer CPU count", error))
     return FALSE;
+  /* The name is the file's bytes: messages must stay text. */
+  shown = g_utf8_make_valid (name, -1);
   if (page_size < 64 || page_size > (1u << 24) || (page_size & (page_size - 1)) != 0)
-    return fail (error, SEISMO_ERROR_CORRUPT, o, "buffer %s: page size %u", name, page_size);
+    return fail (error, SEISMO_ERROR_CORRUPT, o, "buffer %s: page size %u", shown, page_size);
   if (n_cpus > 8192)
     return fail (error, SEISMO_ERROR_CORRUPT, o, "buffer %s: implausible CPU count %u",
-                 name, n_cpus);
+                 shown, n_cpus);
 
   b = buffer_new (name);
   b->clock = g_strdup (clock);
@@ -828,8 +832,8 @@ parse_v7_buffer (SeismoTraceDat  *td,
         return FALSE;
       cpu.cpu = cpu_id;
       if (cpu_id > 65535)
-        return fail (error, SEISMO_ERROR_CORRUPT, o, "buffer %s: CPU id %u", name, cpu_id);
-      if (!check_cpu_range (td, &cpu, name, error))
+        return fail (error, SEISMO_ERROR_CORRUPT, o, "buffer %s: CPU id %u", shown, cpu_id);
+      if (!check_cpu_range (td, &cpu, shown, error))
         return FALSE;
       g_array_append_val (b->cpus, cpu);
     }
@@ -842,7 +846,7 @@ parse_v7_buffer (SeismoTraceDat  *td,
   b->compressed = (flags & SECTION_FL_COMPRESSED) != 0;
   if (b->compressed && td->compression == SEISMO_TD_COMPRESS_NONE)
     return fail (error, SEISMO_ERROR_CORRUPT, &sc,
-                 "buffer %s is compressed but the file names no compression", name);
+                 "buffer %s is compressed but the file names no compression", shown);
   return TRUE;
 }
 

@@ -188,8 +188,14 @@ elif grep -q "^ftrace .* available " <<<"$available" && mnt=$work/full && mkdir 
    mount -t tmpfs -o size=2m seismo-faults "$mnt"; then
   "$cli" record -b ftrace -a --duration 0.2 -o "$mnt/t.seismo" >/dev/null 2>&1
   before=$(md5sum <"$mnt/t.seismo")
-  "$cli" record -b ftrace -a --duration 20 --buffer-kb 4096 -o "$mnt/t.seismo" >"$work/full.txt" 2>&1
+  # Leave 64 KiB free, and make events, so the disk fills within seconds whatever else runs.
+  avail=$(df --output=avail -B1 "$mnt" | tail -1)
+  head -c $((avail - 65536)) /dev/zero >"$mnt/filler"
+  start_loop
+  "$cli" record -b ftrace -a --duration 30 -o "$mnt/t.seismo" >"$work/full.txt" 2>&1
   status=$?
+  stop_loop
+  rm -f "$mnt/filler"
   problems=()
   [[ $status -ne 0 ]] || problems+=("exit status 0 on a full disk")
   grep -q "No space left" "$work/full.txt" || problems+=("no clear message: $(tail -c 300 "$work/full.txt")")

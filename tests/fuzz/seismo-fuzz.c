@@ -16,6 +16,7 @@
 #include "seismo-filter.h"
 #include "seismo-fuzz.h"
 #include "seismo-importer.h"
+#include "seismo-lesson.h"
 #include "seismo-test-util.h"
 
 /*
@@ -275,6 +276,44 @@ fuzz_filter (const guint8 *data,
     }
 }
 
+/* Lesson files (key files): parsed, copied, and every step resolved against the filter trace. */
+static void
+fuzz_lesson (const guint8 *data,
+             gsize         size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoLesson) lesson = NULL;
+  g_autoptr(SeismoLesson) copy = NULL;
+
+  seismo_fuzz_init ();
+  if (filter_trace == NULL)
+    filter_trace = seismo_test_make_trace (600, 7);
+  lesson = seismo_lesson_new_from_file (write_scratch (data, size), &error);
+  if (lesson == NULL)
+    {
+      g_assert_nonnull (error);
+      if (!g_utf8_validate (error->message, -1, NULL))
+        {
+          g_autofree char *shown = g_strescape (error->message, NULL);
+
+          g_printerr ("lesson: error message is not UTF-8: %s\n", shown);
+          abort ();
+        }
+      return;
+    }
+  copy = seismo_lesson_copy (lesson);
+  g_assert_cmpuint (copy->n_steps, ==, lesson->n_steps);
+  for (guint i = 0; i < lesson->n_steps; i++)
+    {
+      g_autoptr(GError) step_error = NULL;
+      SeismoLessonTargets targets;
+
+      g_assert_nonnull (lesson->steps[i].text);
+      if (!seismo_lesson_step_resolve (lesson, i, filter_trace, &targets, &step_error))
+        g_assert_nonnull (step_error);
+    }
+}
+
 static const SeismoFuzzTarget targets[] = {
   { "seismo-file", fuzz_seismo_file, TRUE },
   { "seismo-records", fuzz_seismo_records, TRUE },
@@ -282,6 +321,7 @@ static const SeismoFuzzTarget targets[] = {
   { "ftrace-text", fuzz_ftrace_text, FALSE },
   { "strace", fuzz_strace, FALSE },
   { "filter", fuzz_filter, FALSE },
+  { "lesson", fuzz_lesson, FALSE },
   { NULL, NULL, FALSE },
 };
 
