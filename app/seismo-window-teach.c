@@ -73,6 +73,8 @@ sample_is_shown (SeismoWindow       *self,
   return g_str_equal (base, lesson->sample);
 }
 
+static void try_apply (SeismoWindow *self);
+
 static void
 apply_now (SeismoWindow *self)
 {
@@ -83,8 +85,15 @@ apply_now (SeismoWindow *self)
   SeismoLessonTargets targets;
   SeismoTimeline *timeline = self->timeline;
 
+  if (lesson != NULL && !sample_is_shown (self, lesson))
+    {
+      /* A frame of the previous trace painted while the sample still loads: keep the step
+       * pending; the end of the load applies it (on_stack_changed). */
+      try_apply (self);
+      return;
+    }
   t->pending = FALSE;
-  if (lesson == NULL || !sample_is_shown (self, lesson))
+  if (lesson == NULL)
     return;
   if (!seismo_lesson_step_resolve (lesson, step, self->trace, &targets, &error))
     {

@@ -220,3 +220,32 @@ seismo_gui_test_busy_trace (guint n_events)
   seismo_gui_test_gen_free (g);
   return seismo_trace_builder_finish (b);
 }
+
+gboolean
+seismo_gui_test_wait_for (SeismoGuiTestCondition cond,
+                          gpointer               data,
+                          guint                  timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (!cond (data))
+    {
+      if (g_get_monotonic_time () > end)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  return TRUE;
+}
+
+static gboolean
+never (gpointer data)
+{
+  return FALSE;
+}
+
+void
+seismo_gui_test_spin (guint ms)
+{
+  seismo_gui_test_wait_for (never, NULL, ms);
+}

@@ -30,4 +30,14 @@ void              seismo_gui_test_gen_append (SeismoGuiTestGen   *gen,
                                               guint               n_events);
 void              seismo_gui_test_gen_free   (SeismoGuiTestGen   *gen);
 
+/* Runs the main context until cond (data) holds: FALSE if it did not within timeout_ms. */
+typedef gboolean (*SeismoGuiTestCondition) (gpointer data);
+
+gboolean seismo_gui_test_wait_for (SeismoGuiTestCondition cond,
+                                   gpointer               data,
+                                   guint                  timeout_ms);
+
+/* Runs the main context for ms milliseconds. */
+void     seismo_gui_test_spin     (guint                  ms);
+
 G_END_DECLS

@@ -19,36 +19,6 @@ static char *trace_path;
 static char *real_cli;   /* --real-cli PATH: also record live with the real seismo-cli */
 static gboolean checks_done;
 
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_for (Condition  cond,
-          gpointer   data,
-          guint      timeout_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return TRUE;
-}
-
-static gboolean
-always_false (gpointer data)
-{
-  return FALSE;
-}
-
-static void
-spin (guint ms)
-{
-  wait_for (always_false, NULL, ms);
-}
 
 static gboolean
 window_has_trace (gpointer data)
@@ -115,11 +85,11 @@ check_window (SeismoApplication *app,
   double fit;
   guint e;
 
-  g_assert_true (wait_for (window_has_trace, window, 20000));
+  g_assert_true (seismo_gui_test_wait_for (window_has_trace, window, 20000));
   trace = seismo_window_get_trace (window);
   g_assert_cmpuint (seismo_trace_get_n_events (trace), >, 1000);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "trace");
-  spin (300);   /* a few frames drawn */
+  seismo_gui_test_spin (300);   /* a few frames drawn */
 
   /* Zoom with the window's actions, then fit again. */
   r = seismo_timeline_get_renderer (timeline);
@@ -128,7 +98,7 @@ check_window (SeismoApplication *app,
   gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-in", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-in", NULL);
   g_assert_cmpfloat (seismo_timeline_renderer_get_ns_per_px (r), <, fit * 0.9);
-  spin (100);
+  seismo_gui_test_spin (100);
   gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-out", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-fit", NULL);
   g_assert_cmpfloat (seismo_timeline_renderer_get_ns_per_px (r), ==, fit);
@@ -146,7 +116,7 @@ check_window (SeismoApplication *app,
     g_assert_cmpfloat (x, >=, SEISMO_TIMELINE_LABEL_WIDTH);
     g_assert_cmpfloat (x, <=, gtk_widget_get_width (GTK_WIDGET (timeline)));
   }
-  spin (100);
+  seismo_gui_test_spin (100);
 
   /* List → timeline. */
   gtk_single_selection_set_selected (list_selection (window), 7);
@@ -168,10 +138,10 @@ check_window (SeismoApplication *app,
                             &search_changed);
   gtk_editable_set_text (GTK_EDITABLE (window->search_entry), "write");
   /* The entry says "search-changed" a moment after the text changed, which abandons a search. */
-  g_assert_true (wait_for (flag_is_set, &search_changed, 20000));
+  g_assert_true (seismo_gui_test_wait_for (flag_is_set, &search_changed, 20000));
   g_signal_handlers_disconnect_by_func (window->search_entry, on_search_changed, &search_changed);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.find-next", NULL);
-  g_assert_true (wait_for (search_done, window, 20000));
+  g_assert_true (seismo_gui_test_wait_for (search_done, window, 20000));
   e = seismo_timeline_get_selected_event (timeline);
   g_assert_cmpuint (e, >, 7);
   {
@@ -179,7 +149,7 @@ check_window (SeismoApplication *app,
 
     g_assert_nonnull (strcasestr (info, "write"));
   }
-  spin (100);
+  seismo_gui_test_spin (100);
 
   /* Save As: the copy opens with the same events. */
   {
@@ -189,8 +159,8 @@ check_window (SeismoApplication *app,
     g_autoptr(GError) error = NULL;
 
     _seismo_window_save_to (window, file);
-    g_assert_true (wait_for (file_exists, copy, 20000));
-    spin (200);
+    g_assert_true (seismo_gui_test_wait_for (file_exists, copy, 20000));
+    seismo_gui_test_spin (200);
     again = seismo_trace_open (copy, NULL, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (seismo_trace_get_n_events (again), ==, seismo_trace_get_n_events (trace));
@@ -212,7 +182,7 @@ check_record_dialog (SeismoWindow *window)
   g_settings_set_double (settings, "record-duration", 2.5);
   dialog = seismo_record_dialog_new (window);
   gtk_window_present (dialog);
-  spin (200);
+  seismo_gui_test_spin (200);
   args = seismo_record_dialog_get_args (SEISMO_RECORD_DIALOG (dialog), &error);
   g_assert_no_error (error);
   g_assert_cmpstr (args[0], ==, "record");
@@ -289,17 +259,17 @@ check_recording (SeismoApplication  *app,
   g_assert_false (seismo_window_is_empty (window));
 
   /* Live: the timeline shows the partial file and follows it as it grows. */
-  g_assert_true (wait_for (recording_live, window, 60000));
+  g_assert_true (seismo_gui_test_wait_for (recording_live, window, 60000));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "trace");
   live_events = seismo_trace_get_n_events (seismo_window_get_trace (window));
   g_assert_cmpuint (live_events, >, 0);
-  g_assert_true (wait_for (recording_grew, window, 60000));
+  g_assert_true (seismo_gui_test_wait_for (recording_grew, window, 60000));
   g_assert_true (_seismo_window_is_recording (window));
   live_events = seismo_trace_get_n_events (seismo_window_get_trace (window));
 
   /* Stop: the recorder commits, the whole recording shows, ready to be saved. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.stop-recording", NULL);
-  g_assert_true (wait_for (recording_over, window, 60000));
+  g_assert_true (seismo_gui_test_wait_for (recording_over, window, 60000));
   g_assert_nonnull (seismo_window_get_trace (window));
   g_assert_cmpuint (seismo_trace_get_n_events (seismo_window_get_trace (window)), >=, live_events);
   g_assert_true (window->unsaved);
@@ -350,12 +320,12 @@ run_checks (gpointer user_data)
     SeismoWindow *empty;
 
     seismo_application_open_files (app, &file, 1);
-    g_assert_true (wait_for (two_windows_loaded, app, 20000));
+    g_assert_true (seismo_gui_test_wait_for (two_windows_loaded, app, 20000));
     gtk_widget_activate_action (GTK_WIDGET (window), "app.new-window", NULL);
     empty = gtk_application_get_windows (GTK_APPLICATION (app))->data;
     g_assert_true (seismo_window_is_empty (empty));
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (empty->samples_group)));
-    spin (200);
+    seismo_gui_test_spin (200);
   }
 
   checks_done = TRUE;

@@ -29,36 +29,6 @@ static char *trace_path;
 static char *other_path;
 static gboolean checks_done;
 
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_for (Condition cond,
-          gpointer  data,
-          guint     timeout_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return TRUE;
-}
-
-static gboolean
-always_false (gpointer data)
-{
-  return FALSE;
-}
-
-static void
-spin (guint ms)
-{
-  wait_for (always_false, NULL, ms);
-}
 
 static gboolean
 window_has_trace (gpointer data)
@@ -134,14 +104,14 @@ check_session_restored (SeismoWindow *window)
   const SeismoTimelineNote *notes;
   guint64 t;
 
-  g_assert_true (wait_for (view_restored, window, 10000));
+  g_assert_true (seismo_gui_test_wait_for (view_restored, window, 10000));
   g_assert_true (seismo_timeline_renderer_get_marker (r, 0, &t));
   g_assert_cmpuint (t, ==, view_start_wanted + 100000);
   notes = seismo_timeline_renderer_get_notes (r, &n_notes);
   g_assert_cmpuint (n_notes, ==, 1);
   g_assert_cmpstr (notes[0].text, ==, "the first switch");
   g_assert_cmpuint (seismo_timeline_renderer_get_n_hidden (r), ==, 1);
-  g_assert_true (wait_for (filter_applied, window, 10000));
+  g_assert_true (seismo_gui_test_wait_for (filter_applied, window, 10000));
   g_assert_cmpstr (seismo_window_get_pane (window), ==, "stats");
 }
 
@@ -159,7 +129,7 @@ check_png_equals_window (SeismoWindow *window)
   guint differing = 0;
   const guint8 *pd, *pe;
 
-  spin (200);
+  seismo_gui_test_spin (200);
   w = gtk_widget_get_width (GTK_WIDGET (timeline));
   h = gtk_widget_get_height (GTK_WIDGET (timeline));
   g_assert_cmpint (r->width, ==, w);
@@ -207,7 +177,7 @@ check_png_equals_window (SeismoWindow *window)
     GtkWidget *dialog = seismo_export_dialog_new (window);
 
     gtk_window_present (GTK_WINDOW (dialog));
-    spin (200);
+    seismo_gui_test_spin (200);
     g_assert_true (gtk_widget_get_mapped (dialog));
     gtk_window_destroy (GTK_WINDOW (dialog));
   }
@@ -245,7 +215,7 @@ check_session_saved (SeismoWindow *window)
     g_autoptr(SeismoSession) saved = NULL;
 
     _seismo_window_save_to (window, file);
-    g_assert_true (wait_for (file_exists, copy_session, 20000));
+    g_assert_true (seismo_gui_test_wait_for (file_exists, copy_session, 20000));
     saved = seismo_session_load (copy_session, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (saved->notes->len, ==, 2);
@@ -284,27 +254,27 @@ check_pane_exports (SeismoWindow *window)
   g_autoptr(GError) error = NULL;
 
   seismo_window_show_pane (window, "histogram");
-  g_assert_true (wait_for (pane_exported, &e, 20000));
+  g_assert_true (seismo_gui_test_wait_for (pane_exported, &e, 20000));
   image = cairo_image_surface_create_from_png (png);
   g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
   g_assert_cmpint (cairo_image_surface_get_width (image), ==, 1280);
   g_assert_cmpint (cairo_image_surface_get_height (image), ==, 800);
   cairo_surface_destroy (image);
   e = (PaneExport) { window, SEISMO_EXPORT_CONTENT_HISTOGRAM, SEISMO_IMAGE_FORMAT_PNG, TRUE, hcsv };
-  g_assert_true (wait_for (pane_exported, &e, 20000));
+  g_assert_true (seismo_gui_test_wait_for (pane_exported, &e, 20000));
   g_assert_true (g_file_get_contents (hcsv, &text, NULL, NULL));
   g_assert_nonnull (strchr (text, ','));
   g_clear_pointer (&text, g_free);
 
   seismo_window_show_pane (window, "stats");
   e = (PaneExport) { window, SEISMO_EXPORT_CONTENT_STATS, SEISMO_IMAGE_FORMAT_SVG, FALSE, svg };
-  g_assert_true (wait_for (pane_exported, &e, 20000));
+  g_assert_true (seismo_gui_test_wait_for (pane_exported, &e, 20000));
   g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
   g_assert_true (g_str_has_prefix (text, "<?xml"));
   g_assert_nonnull (strstr (text, "<svg"));
   g_clear_pointer (&text, g_free);
   e = (PaneExport) { window, SEISMO_EXPORT_CONTENT_STATS, SEISMO_IMAGE_FORMAT_PNG, TRUE, csv };
-  g_assert_true (wait_for (pane_exported, &e, 20000));
+  g_assert_true (seismo_gui_test_wait_for (pane_exported, &e, 20000));
   g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
   g_assert_nonnull (strchr (text, '\n'));
   /* PDF is for the timeline only. */
@@ -337,7 +307,7 @@ check_compare (SeismoWindow *window)
   /* With itself: nothing differs. */
   same = _seismo_window_share_show_compare (window, window->trace, window->data, "a.seismo",
                                             window->trace, window->data, "a.seismo");
-  spin (300);
+  seismo_gui_test_spin (300);
   view = find_compare_view (same);
   g_assert_false (seismo_comparison_differs (seismo_compare_view_get_comparison (view)));
   g_assert_cmpuint (seismo_compare_view_get_n_differences (view), ==, 0);
@@ -349,7 +319,7 @@ check_compare (SeismoWindow *window)
   other_data = seismo_timeline_data_new (other, NULL);
   diff = _seismo_window_share_show_compare (window, window->trace, window->data, "busy-20k.seismo",
                                             other, other_data, "busy-12k.seismo");
-  spin (500);
+  seismo_gui_test_spin (500);
   view = find_compare_view (diff);
   g_assert_cmpuint (seismo_compare_view_get_n_differences (view), >, 0);
   ra = seismo_timeline_get_renderer (seismo_compare_view_get_timeline (view, 0));
@@ -357,7 +327,7 @@ check_compare (SeismoWindow *window)
   /* Deep enough that the view fits in the shorter trace B (a view is clamped to its trace). */
   for (guint i = 0; i < 4; i++)
     seismo_timeline_zoom_in (seismo_compare_view_get_timeline (view, 0));
-  spin (300);
+  seismo_gui_test_spin (300);
   g_test_message ("A view %.0f ns + %.3f ns/px, B view %.0f ns + %.3f ns/px",
                   seismo_timeline_renderer_get_view_start (ra), seismo_timeline_renderer_get_ns_per_px (ra),
                   seismo_timeline_renderer_get_view_start (rb), seismo_timeline_renderer_get_ns_per_px (rb));
@@ -373,7 +343,7 @@ check_compare (SeismoWindow *window)
   g_clear_error (&error);
   g_assert_true (seismo_compare_view_align (view, "", &error));
   g_assert_true (seismo_compare_view_select_syscall (view, "read"));
-  spin (300);
+  seismo_gui_test_spin (300);
   gtk_window_destroy (diff);
 }
 
@@ -405,10 +375,10 @@ shot_compare (SeismoWindow *window)
   name_b = g_path_get_basename (parts[1]);
   win = _seismo_window_share_show_compare (window, traces[0], datas[0], name_a, traces[1], datas[1], name_b);
   gtk_window_set_default_size (win, 1500, 1000);
-  spin (800);
+  seismo_gui_test_spin (800);
   if (parts[2] != NULL)
     g_assert_true (seismo_compare_view_select_syscall (find_compare_view (win), parts[2]));
-  spin (500);
+  seismo_gui_test_spin (500);
   maybe_shot (GTK_WIDGET (win), "compare.png");
   gtk_window_destroy (win);
   for (guint k = 0; k < 2; k++)
@@ -448,8 +418,8 @@ check_bundle (SeismoApplication *app,
   gtk_window_present (GTK_WINDOW (second));
   file = g_file_new_for_path (bundle);
   seismo_window_open_file (second, file);
-  g_assert_true (wait_for (bundle_window_ready, second, 20000));
-  g_assert_true (wait_for (filter_applied, second, 10000));
+  g_assert_true (seismo_gui_test_wait_for (bundle_window_ready, second, 20000));
+  g_assert_true (seismo_gui_test_wait_for (filter_applied, second, 10000));
   /* Hidden, not destroyed: the panes' widgets are not this test's subject. */
   gtk_widget_set_visible (GTK_WIDGET (second), FALSE);
 }
@@ -460,7 +430,7 @@ run_checks (gpointer data)
   SeismoApplication *app = data;
   SeismoWindow *window = SEISMO_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
 
-  g_assert_true (wait_for (window_has_trace, window, 20000));
+  g_assert_true (seismo_gui_test_wait_for (window_has_trace, window, 20000));
   check_session_restored (window);
   check_png_equals_window (window);
   check_session_saved (window);

@@ -18,39 +18,10 @@
 #include "seismo-window-analysis.h"
 #include "seismo-window-private.h"
 #include "seismo-window-teach.h"
+#include "seismo-gui-test-util.h"
 
 static gboolean checks_done;
 
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_for (Condition cond,
-          gpointer  data,
-          guint     timeout_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  return TRUE;
-}
-
-static gboolean
-always_false (gpointer data)
-{
-  return FALSE;
-}
-
-static void
-spin (guint ms)
-{
-  wait_for (always_false, NULL, ms);
-}
 
 /* Saves what a window shows, as GTK draws it, when screenshots were asked for. */
 static void
@@ -67,7 +38,7 @@ shoot (GtkWidget  *window,
 
   if (dir == NULL)
     return;
-  spin (400);
+  seismo_gui_test_spin (400);
   w = gtk_widget_get_width (window);
   h = gtk_widget_get_height (window);
   paintable = gtk_widget_paintable_new (window);
@@ -134,7 +105,7 @@ check_step (SeismoWindow       *window,
   SeismoLessonTargets t;
   guint64 marker;
 
-  g_assert_true (wait_for (step_done, window, 10000));
+  g_assert_true (seismo_gui_test_wait_for (step_done, window, 10000));
   g_assert_null (seismo_lesson_view_get_problem (view));
   g_assert_cmpuint (seismo_lesson_view_get_step (view), ==, step);
   g_assert_true (seismo_lesson_step_resolve (lesson, step, window->trace, &t, &error));
@@ -149,8 +120,8 @@ check_step (SeismoWindow       *window,
   {
     StepWait w = { window, t.select, lesson->steps[step].filter };
 
-    wait_for (step_applied, &w, 10000);
-    spin (20);
+    seismo_gui_test_wait_for (step_applied, &w, 10000);
+    seismo_gui_test_spin (20);
   }
   g_assert_cmpuint (seismo_timeline_get_selected_event (timeline), ==, t.select);
   /* The list shows it too (every step's Select matches its own filter). */
@@ -202,13 +173,13 @@ check_lessons (SeismoWindow *window)
 
       g_test_message ("lesson %s", lesson->id);
       gtk_widget_activate_action (GTK_WIDGET (window), "win.open-lesson", "s", lesson->id);
-      g_assert_true (wait_for (sample_shown, &w, 30000));
-      spin (50);
+      g_assert_true (seismo_gui_test_wait_for (sample_shown, &w, 30000));
+      seismo_gui_test_spin (50);
       for (guint s = 0; s < lesson->n_steps; s++)
         {
           if (s > 0)
             gtk_widget_activate_action (GTK_WIDGET (window), "win.lesson-next", NULL);
-          spin (30);
+          seismo_gui_test_spin (30);
           check_step (window, seismo_lesson_view_get_lesson (view), s);
           if (g_str_equal (lesson->id, "file-copy") && s == 3)
             {
@@ -244,13 +215,13 @@ check_presenter (SeismoWindow *window)
   {
     SampleWait w = { window, "pipe-pingpong.seismo" };
 
-    g_assert_true (wait_for (sample_shown, &w, 30000));
+    g_assert_true (seismo_gui_test_wait_for (sample_shown, &w, 30000));
   }
   gtk_widget_activate_action (GTK_WIDGET (window), "win.lesson-next", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.lesson-next", NULL);
   g_assert_cmpuint (seismo_lesson_view_get_step (view), ==, 2);
-  g_assert_true (wait_for (step_done, window, 10000));
-  spin (200);
+  g_assert_true (seismo_gui_test_wait_for (step_done, window, 10000));
+  seismo_gui_test_spin (200);
   r = seismo_timeline_get_renderer (timeline);
 
   {
@@ -266,13 +237,13 @@ check_presenter (SeismoWindow *window)
     g_assert_cmpfloat (fabs (seismo_timeline_renderer_get_ns_per_px (r) * seismo_timeline_renderer_get_area_width (r)
                              - before_span), <, before_span * 0.01 + 2 * seismo_timeline_renderer_get_ns_per_px (r));
   }
-  spin (300);
+  seismo_gui_test_spin (300);
   /* Once laid out again, the renderer works in view pixels: widget pixels / 1.5. */
   g_assert_cmpint (abs (seismo_timeline_renderer_get_area_width (r)
                         - (int) (gtk_widget_get_width (GTK_WIDGET (timeline)) / 1.5 - SEISMO_TIMELINE_LABEL_WIDTH)), <=, 2);
   /* The picture without the presenter-mode toast (it goes after 5 s). */
   if (g_getenv ("SEISMO_TEACH_SHOTS") != NULL)
-    spin (5600);
+    seismo_gui_test_spin (5600);
   shoot (GTK_WIDGET (window), "presenter.png");
 
   /* . and , step through the selected task's events. */
@@ -329,7 +300,7 @@ check_overhead (SeismoWindow *window)
   guint n, measured;
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.observer-effect", NULL);
-  spin (200);
+  seismo_gui_test_spin (200);
   dialog = NULL;
   toplevels = gtk_window_list_toplevels ();
   for (GList *l = toplevels; l != NULL; l = l->next)
@@ -348,21 +319,21 @@ check_overhead (SeismoWindow *window)
   n = seismo_overhead_dialog_get_n_rows (dialog, &measured);
   g_assert_cmpuint (n, ==, 4);
   g_assert_cmpuint (measured, ==, 2);
-  spin (100);
+  seismo_gui_test_spin (100);
 
   if (g_getenv ("SEISMO_TEACH_MEASURE") != NULL)
     {
       /* A real run of seismo-cli compare-overhead ($SEISMO_CLI) in its own process. */
       seismo_overhead_dialog_run (dialog);
       g_assert_true (seismo_overhead_dialog_get_busy (dialog));
-      g_assert_true (wait_for (dialog_idle, dialog, 110000));
+      g_assert_true (seismo_gui_test_wait_for (dialog_idle, dialog, 110000));
       n = seismo_overhead_dialog_get_n_rows (dialog, &measured);
       g_assert_cmpuint (n, ==, 4);
       g_assert_cmpuint (measured, >=, 2);
     }
   shoot (GTK_WIDGET (dialog), "overhead.png");
   gtk_window_close (GTK_WINDOW (dialog));
-  spin (100);
+  seismo_gui_test_spin (100);
 }
 
 static gboolean
@@ -373,7 +344,7 @@ run_checks (gpointer data)
 
   /* Screenshot size; the window is already shown, so ask for it as a minimum. */
   gtk_widget_set_size_request (GTK_WIDGET (window), 1580, 960);
-  spin (300);
+  seismo_gui_test_spin (300);
   check_lessons (window);
   check_presenter (window);
   check_overhead (window);
