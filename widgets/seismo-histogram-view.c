@@ -10,6 +10,7 @@
 #include "seismo-filter.h"
 #include "seismo-histogram-view.h"
 #include "seismo-timeline-renderer.h"
+#include "seismo-cairo-private.h"
 
 /* Linear buckets aim at about this many between the smallest value and p99. */
 #define LINEAR_BUCKETS 20
@@ -317,14 +318,6 @@ update_area_height (SeismoHistogramView *self)
                                g.empty ? 120 : (int) (g.rows_top + (g.last - g.first + 1) * g.line_h * 1.1 + g.pad));
 }
 
-static void
-set_rgb (cairo_t  *cr,
-         guint32   rgb,
-         double    alpha)
-{
-  cairo_set_source_rgba (cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
-                         (rgb & 0xff) / 255.0, alpha);
-}
 
 static void
 render_full (SeismoHistogramView *self,
@@ -346,7 +339,7 @@ render_full (SeismoHistogramView *self,
   cairo_save (cr);
   if (background)
     {
-      set_rgb (cr, dark ? 0x1e1e1e : 0xffffff, 1);
+      seismo_cairo_set_rgb (cr, dark ? 0x1e1e1e : 0xffffff, 1);
       cairo_paint (cr);
     }
   layout_geometry (self, width, height, large, &g);
@@ -356,7 +349,7 @@ render_full (SeismoHistogramView *self,
   pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
   pango_layout_set_font_description (layout, font);
   pango_layout_set_text (layout, self->title != NULL ? self->title : _(of_titles[self->of]), -1);
-  set_rgb (cr, fg, 1);
+  seismo_cairo_set_rgb (cr, fg, 1);
   cairo_move_to (cr, g.pad, g.pad);
   pango_cairo_show_layout (cr, layout);
   pango_font_description_set_weight (font, PANGO_WEIGHT_NORMAL);
@@ -366,7 +359,7 @@ render_full (SeismoHistogramView *self,
     {
       pango_layout_set_text (layout, self->histogram == NULL ? _("Computing…")
                              : _("No samples in the current filter and time range"), -1);
-      set_rgb (cr, fg, 0.6);
+      seismo_cairo_set_rgb (cr, fg, 0.6);
       cairo_move_to (cr, g.pad, g.pad + g.line_h * 1.2);
       pango_cairo_show_layout (cr, layout);
       goto done;
@@ -385,7 +378,7 @@ render_full (SeismoHistogramView *self,
                                              s.count, min, avg, max, p50, p90, p99);
 
     pango_layout_set_text (layout, text, -1);
-    set_rgb (cr, fg, 0.75);
+    seismo_cairo_set_rgb (cr, fg, 0.75);
     cairo_move_to (cr, g.pad, g.pad + g.line_h * 1.2);
     pango_cairo_show_layout (cr, layout);
   }
@@ -410,7 +403,7 @@ render_full (SeismoHistogramView *self,
         break;
       seismo_latency_histogram_get_bucket (self->histogram, i, &b);
       w = b.count > 0 ? MAX (1, g.bar_w * (double) b.count / (double) max_count) : 0;
-      set_rgb (cr, bar, 0.85);
+      seismo_cairo_set_rgb (cr, bar, 0.85);
       cairo_rectangle (cr, g.bar_x, y + 1, w, MAX (g.row_h - 2, 1));
       cairo_fill (cr);
       if (g.row_h < g.line_h * 0.8)
@@ -418,7 +411,7 @@ render_full (SeismoHistogramView *self,
       /* Bucket label right-aligned before the bar, count after it. */
       pango_layout_set_text (layout, label, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
-      set_rgb (cr, fg, 0.85);
+      seismo_cairo_set_rgb (cr, fg, 0.85);
       cairo_move_to (cr, g.bar_x - 6 - tw, y + (g.row_h - th) / 2);
       pango_cairo_show_layout (cr, layout);
       count = g_strdup_printf ("%'" G_GUINT64_FORMAT, b.count);

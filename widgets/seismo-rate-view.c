@@ -10,6 +10,7 @@
 
 #include "seismo-filter.h"
 #include "seismo-rate-view.h"
+#include "seismo-cairo-private.h"
 
 #define K SEISMO_RATE_CATEGORIES
 
@@ -133,14 +134,6 @@ static const guint32 palette[K + 1] = {
   0x3584e4, 0xe66100, 0x2ec27e, 0x9141ac, 0xe5a50a, 0xc01c28, 0x9a9996,
 };
 
-static void
-set_rgb (cairo_t *cr,
-         guint32  rgb,
-         double   alpha)
-{
-  cairo_set_source_rgba (cr, ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
-                         (rgb & 0xff) / 255.0, alpha);
-}
 
 static void
 draw_counts (cairo_t          *cr,
@@ -164,7 +157,7 @@ draw_counts (cairo_t          *cr,
   cairo_save (cr);
   if (background)
     {
-      set_rgb (cr, dark ? 0x1e1e1e : 0xffffff, 1);
+      seismo_cairo_set_rgb (cr, dark ? 0x1e1e1e : 0xffffff, 1);
       cairo_paint (cr);
     }
   for (guint col = 0; counts != NULL && col < n_cols; col++)
@@ -179,7 +172,7 @@ draw_counts (cairo_t          *cr,
   /* Bars: one per pixel column, categories stacked from the bottom. */
   for (guint k = 0; counts != NULL && k <= K; k++)
     {
-      set_rgb (cr, palette[k], 0.9);
+      seismo_cairo_set_rgb (cr, palette[k], 0.9);
       for (guint col = 0; col < n_cols && x0 + col < width; col++)
         {
           double below = 0, h;
@@ -194,7 +187,7 @@ draw_counts (cairo_t          *cr,
         }
       cairo_fill (cr);
     }
-  set_rgb (cr, fg, 0.15);
+  seismo_cairo_set_rgb (cr, fg, 0.15);
   cairo_rectangle (cr, 0, height - 1, width, 1);
   cairo_fill (cr);
 
@@ -212,7 +205,7 @@ draw_counts (cairo_t          *cr,
   pango_layout_set_width (layout, (SEISMO_TIMELINE_LABEL_WIDTH - 8) * PANGO_SCALE);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
   pango_layout_set_text (layout, title, -1);
-  set_rgb (cr, fg, 0.8);
+  seismo_cairo_set_rgb (cr, fg, 0.8);
   cairo_move_to (cr, 6, 2);
   pango_cairo_show_layout (cr, layout);
   ly = 14;
@@ -224,10 +217,10 @@ draw_counts (cairo_t          *cr,
       if (c->names[k] == NULL || ly + 10 > height)
         continue;
       shown++;
-      set_rgb (cr, palette[k], 1);
+      seismo_cairo_set_rgb (cr, palette[k], 1);
       cairo_rectangle (cr, lx, ly + 3, 7, 7);
       cairo_fill (cr);
-      set_rgb (cr, fg, 0.75);
+      seismo_cairo_set_rgb (cr, fg, 0.75);
       pango_layout_set_text (layout, c->names[k], -1);
       cairo_move_to (cr, lx + 10, ly);
       pango_cairo_show_layout (cr, layout);

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <glib/gstdio.h>
+
 #include "seismo-gui-test-util.h"
 #include "seismo-trace-builder.h"
 
@@ -248,4 +250,22 @@ void
 seismo_gui_test_spin (guint ms)
 {
   seismo_gui_test_wait_for (never, NULL, ms);
+}
+
+void
+seismo_gui_test_remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        seismo_gui_test_remove_dir (path);
+      else
+        g_unlink (path);
+    }
+  g_rmdir (dir);
 }

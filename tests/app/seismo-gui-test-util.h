@@ -40,4 +40,7 @@ gboolean seismo_gui_test_wait_for (SeismoGuiTestCondition cond,
 /* Runs the main context for ms milliseconds. */
 void     seismo_gui_test_spin     (guint                  ms);
 
+/* Removes a test's temporary folder with everything in it. */
+void     seismo_gui_test_remove_dir (const char          *dir);
+
 G_END_DECLS

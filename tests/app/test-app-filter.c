@@ -433,7 +433,6 @@ main (int    argc,
       char **argv)
 {
   int ret;
-  g_autofree char *history = NULL;
 
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
@@ -449,14 +448,6 @@ main (int    argc,
   trace_path = g_build_filename (dir, "busy.seismo", NULL);
   g_test_add_func ("/app/filter-panes", test_app_filter);
   ret = g_test_run ();
-  history = g_build_filename (dir, "seismo", "filter-history", NULL);
-  g_unlink (history);
-  {
-    g_autofree char *folder = g_build_filename (dir, "seismo", NULL);
-
-    g_rmdir (folder);
-  }
-  g_unlink (trace_path);
-  g_rmdir (dir);
+  seismo_gui_test_remove_dir (dir);
   return ret;
 }

@@ -509,17 +509,6 @@ main (int    argc,
   other_path = g_build_filename (dir, "b.seismo", NULL);
   g_test_add_func ("/share/session-export-bundle-compare", test_share);
   ret = g_test_run ();
-  {
-    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-    const char *name;
-
-    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (dir, name, NULL);
-
-        g_unlink (path);
-      }
-    g_rmdir (dir);
-  }
+  seismo_gui_test_remove_dir (dir);
   return ret;
 }
