@@ -33,7 +33,7 @@ typedef struct {
   gboolean             tty;
   gint64               start;
   /* Streaming: what is recorded so far goes to OUTPUT.partial, so a viewer (the GUI) can show
-   * it live. NULL when the backend's progress runs off the thread that fills the builder. */
+   * it live. */
   SeismoFileWriter    *writer;
   SeismoTraceBuilder  *builder;
   GError              *flush_error;
@@ -439,14 +439,10 @@ seismo_cli_record (int    argc,
       return SEISMO_EXIT_FAILED;
     }
   give_to_pkexec_user (seismo_file_writer_get_partial_path (writer));
-  /* The eBPF backend reports progress from its control thread while a worker fills the builder;
-   * a flush there would race with it, so its trace is written at the end only. */
-  if (strcmp (backend->name, "ebpf") != 0)
-    {
-      progress.writer = writer;
-      progress.builder = builder;
-      progress.live_path = g_strconcat (output, SEISMO_LIVE_SUFFIX, NULL);
-    }
+  /* Every backend reports progress from the thread that fills the builder. */
+  progress.writer = writer;
+  progress.builder = builder;
+  progress.live_path = g_strconcat (output, SEISMO_LIVE_SUFFIX, NULL);
   if (stop_on_eof)
     g_thread_unref (g_thread_new ("seismo-stdin", watch_stdin, &ctl));
   ctl.progress = on_progress;

@@ -299,6 +299,10 @@ get_string (JsonNode    *node,
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     return invalid (error, key, "%s", _("must be a string"));
   *value = json_node_get_string (node);
+  /* json-glib decodes a lone surrogate escape ("\ud800") to bytes that are not UTF-8, and the
+   * strings end up in GTK labels and entries, which take UTF-8 only. */
+  if (!g_utf8_validate (*value, -1, NULL))
+    return invalid (error, key, "%s", _("must be UTF-8 text"));
   return TRUE;
 }
 
@@ -559,6 +563,7 @@ seismo_session_load_from_data (const char *data,
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(SeismoSession) self = NULL;
   g_autoptr(GError) local = NULL;
+  const char *end;
   JsonNode *root;
 
   g_return_val_if_fail (data != NULL || len == 0, NULL);
@@ -578,13 +583,24 @@ seismo_session_load_from_data (const char *data,
                    (gsize) ((const char *) memchr (data, '\0', len) - data));
       return NULL;
     }
+  /* JSON is UTF-8, and json-glib does not check: it keeps other bytes in strings and quotes them
+   * in its error messages, which a GTK label then refuses. */
+  if (len > 0 && !g_utf8_validate_len (data, len, &end))
+    {
+      g_set_error (error, SEISMO_SESSION_ERROR, SEISMO_SESSION_ERROR_INVALID,
+                   _("not a Seismo session: not UTF-8 text at offset %" G_GSIZE_FORMAT),
+                   (gsize) (end - data));
+      return NULL;
+    }
   if (!nesting_ok (data, len, error))
     return NULL;
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, len > 0 ? data : "", (gssize) len, &local))
     {
+      g_autofree char *message = g_utf8_make_valid (local->message, -1);
+
       g_set_error (error, SEISMO_SESSION_ERROR, SEISMO_SESSION_ERROR_INVALID,
-                   _("not a Seismo session: %s"), local->message);
+                   _("not a Seismo session: %s"), message);
       return NULL;
     }
   root = json_parser_get_root (parser);

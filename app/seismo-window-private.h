@@ -54,6 +54,7 @@ struct _SeismoWindow
   guint64               record_seen_size;
   gboolean              record_reloading;
   gboolean              record_stopping;
+  gboolean              record_via_pkexec;
   gboolean              unsaved;
 
   /* filter bar and analysis panes (seismo-window-analysis.c) */
@@ -100,6 +101,10 @@ void     _seismo_window_dispose_analysis  (SeismoWindow       *self);
 
 /* seismo-window-record.c */
 void     _seismo_window_class_init_record (GtkWidgetClass     *widget_class);
+/* seismo_window_start_recording() with pkexec or not, whoever runs the window (tests). */
+void     _seismo_window_start_recording_full (SeismoWindow       *self,
+                                              const char * const *args,
+                                              gboolean            via_pkexec);
 void     _seismo_window_stop_recording    (SeismoWindow       *self);
 gboolean _seismo_window_is_recording      (SeismoWindow       *self);
 

@@ -235,6 +235,15 @@ void
 seismo_window_start_recording (SeismoWindow       *self,
                                const char * const *args)
 {
+  /* The window never records itself: as root it runs seismo-cli, else pkexec does. */
+  _seismo_window_start_recording_full (self, args, geteuid () != 0);
+}
+
+void
+_seismo_window_start_recording_full (SeismoWindow       *self,
+                                     const char * const *args,
+                                     gboolean            via_pkexec)
+{
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   g_autofree char *cli = NULL;
@@ -253,8 +262,7 @@ seismo_window_start_recording (SeismoWindow       *self,
                                  _("seismo-cli, the program that records, was not found."));
       return;
     }
-  /* The window never records itself: as root it runs seismo-cli, else pkexec does. */
-  if (geteuid () != 0)
+  if (via_pkexec)
     {
       g_autofree char *pkexec = g_find_program_in_path ("pkexec");
 
@@ -314,6 +322,7 @@ seismo_window_start_recording (SeismoWindow       *self,
       _seismo_window_show_error (self, _("Cannot record"), error->message);
       return;
     }
+  self->record_via_pkexec = via_pkexec;
   self->record_started = g_get_monotonic_time ();
   self->record_seen_size = 0;
   self->record_stopping = FALSE;
@@ -350,8 +359,10 @@ _seismo_window_stop_recording (SeismoWindow *self)
   self->record_stopping = TRUE;
   update_record_status (self);
   /* Like Ctrl-C: the recorder stops cleanly and writes what it has. A recorder running as root
-   * under pkexec cannot be signalled by us; closing its stdin asks it to stop. */
-  if (kill (atoi (g_subprocess_get_identifier (self->recorder)), SIGINT) != 0)
+   * under pkexec cannot be signalled by us (only pkexec itself, while it still asks for the
+   * password); closing its stdin asks it to stop. */
+  if (kill (atoi (g_subprocess_get_identifier (self->recorder)), SIGINT) != 0
+      || self->record_via_pkexec)
     {
       GOutputStream *in = g_subprocess_get_stdin_pipe (self->recorder);
 

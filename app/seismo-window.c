@@ -435,7 +435,7 @@ on_drop (GtkDropTarget *target,
          double         y,
          SeismoWindow  *self)
 {
-  GSList *files = g_value_get_boxed (value);
+  g_autoptr(GSList) files = gdk_file_list_get_files (g_value_get_boxed (value));
   g_autoptr(GPtrArray) array = g_ptr_array_new ();
 
   for (GSList *l = files; l; l = l->next)

@@ -29,7 +29,8 @@ typedef struct {
   guint64   events;          /* g_atomic: events appended so far */
   guint64   lost;            /* g_atomic: events lost so far */
   int       exit_status;     /* launched command's wait status, -1 if none */
-  /* Called from the recording thread about twice a second; may be NULL. */
+  /* Called about twice a second from the thread that appends to the builder, between events
+   * (so it may flush or snapshot the builder); may be NULL. */
   void    (*progress) (gpointer user_data);
   gpointer  user_data;
 } SeismoRecordControl;

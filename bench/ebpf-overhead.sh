@@ -14,6 +14,9 @@
 # tracer_cpu is what the tracer process itself used: for bpftrace during the loop, for
 # seismo-cli its whole run (loading, draining the ring, writing the trace) minus the loop's.
 #
+# With BASE_CLI=/path/to/another/seismo-cli in the environment, a "record-base" row records with
+# that one too, in the same interleaved rounds (A/B of a change on a shared machine).
+#
 # usage: bench/ebpf-overhead.sh [BUILD_DIR] [N] [REPEATS]     (as root)
 set -euo pipefail
 
@@ -52,10 +55,11 @@ run_bare() {
 
 # seismo-cli record ARGS…: the loop's figures, the recorder's CPU, and the event counts.
 run_cli() {
-  local mode=$1 loop line total
+  local mode=$1 loop line total this_cli=$cli
   shift
+  [[ $mode == record-base ]] && this_cli=$BASE_CLI
   /usr/bin/time -f '%U %S' -o "$tmp/$mode.time" \
-    "$cli" record -b ebpf "$@" -o "$tmp/$mode.seismo" -- "$target" write-loop "$n" \
+    "$this_cli" record -b ebpf "$@" -o "$tmp/$mode.seismo" -- "$target" write-loop "$n" \
     >"$tmp/$mode.loop" 2>"$tmp/$mode.err" || { cat "$tmp/$mode.err" >&2; exit 1; }
   loop=$(cat "$tmp/$mode.loop")
   # /usr/bin/time counts the reaped target too: take its loop out.
@@ -68,6 +72,7 @@ run_cli() {
 }
 
 run_record() { run_cli record; }
+run_record-base() { run_cli record-base; }
 run_aggregate() { run_cli aggregate --aggregate; }
 
 # SIGINT makes bpftrace print its map and exit; on a loaded machine a first one was seen to get
@@ -109,6 +114,10 @@ if command -v bpftrace >/dev/null; then
 else
   echo "bpftrace not found: no bpftrace column" >&2
 fi
+if [[ -n ${BASE_CLI:-} ]]; then
+  [[ -x $BASE_CLI ]] || { echo "BASE_CLI=$BASE_CLI is not executable" >&2; exit 1; }
+  modes=("${modes[0]}" record-base "${modes[@]:1}")
+fi
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for ((r = 1; r <= repeats; r++)); do
@@ -128,19 +137,22 @@ bare_wall=$(median "$tmp/bare" 1)
 bare_cpu=$(median "$tmp/bare" 2)
 printf '%d write(2) to /dev/null, median of %d rounds (kernel %s, %d CPUs, load %s -> %s)\n' \
   "$n" "$repeats" "$(uname -r)" "$(nproc)" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-10s %10s %9s %10s %9s %8s %12s\n' \
+printf '%-12s %10s %9s %10s %9s %8s %12s\n' \
   mode wall_ms x_bare cpu_ms x_bare ns/call tracer_cpu_ms
 for m in "${modes[@]}"; do
   awk -v m="$m" -v w="$(median "$tmp/$m" 1)" -v c="$(median "$tmp/$m" 2)" \
       -v t="$(median "$tmp/$m" 3)" -v bw="$bare_wall" -v bc="$bare_cpu" -v n="$n" \
-    'BEGIN { printf "%-10s %10.1f %9.2f %10.1f %9.2f %8.1f %12.1f\n",
+    'BEGIN { printf "%-12s %10.1f %9.2f %10.1f %9.2f %8.1f %12.1f\n",
              m, w / 1e6, w / bw, c / 1e6, c / bc, (c - bc) / n, t / 1e6 }'
 done
 echo "(ns/call: extra CPU per write(2) over the bare loop)"
-awk -v r="$repeats" '{ e += $1; l += $2 }
-  END { printf "record: %d events recorded, %d lost in %d runs (default ring size)\n", e, l, r }' \
-  "$tmp/record.counts"
-echo "per run (wall_ns cpu_ns tracer_cpu_ns):"
+for m in record record-base; do
+  [[ -f $tmp/$m.counts ]] || continue
+  awk -v r="$repeats" -v m="$m" '{ e += $1; l += $2 }
+    END { printf "%s: %d events recorded, %d lost in %d runs (default ring size)\n", m, e, l, r }' \
+    "$tmp/$m.counts"
+done
+echo "per run (wall_ms/cpu_ms):"
 for m in "${modes[@]}"; do
-  printf '  %-10s' "$m"; awk '{ printf " %s/%s", int($1 / 1e6), int($2 / 1e6) }' "$tmp/$m"; echo
+  printf '  %-12s' "$m"; awk '{ printf " %s/%s", int($1 / 1e6), int($2 / 1e6) }' "$tmp/$m"; echo
 done

@@ -7,9 +7,14 @@
  * of their overhead is the stops themselves (the kernel's and the scheduler's) and how much
  * their own work.
  *
+ * Like seismo with a single-task command, it runs the command on its own CPU (co-location: a
+ * stop then hands the CPU over without waking another one, see seismo-ptrace-tracer.c), so that
+ * it stays a lower bound for seismo too.
+ *
  * Usage: ptrace-floor CMD ARGS...   (prints the number of stops to stderr)
  */
 
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/ptrace.h>
@@ -49,6 +54,18 @@ main (int    argc,
       kill (child, SIGKILL);
       return 1;
     }
+  {
+    cpu_set_t all, one;
+    int cpu = sched_getcpu ();
+
+    if (sched_getaffinity (0, sizeof all, &all) == 0 && CPU_COUNT (&all) > 1 && cpu >= 0)
+      {
+        CPU_ZERO (&one);
+        CPU_SET (cpu, &one);
+        sched_setaffinity (0, sizeof one, &one);
+        sched_setaffinity (child, sizeof one, &one);
+      }
+  }
   kill (child, SIGCONT);
 
   /* One process, no fork options: every report is the child's. */

@@ -9,8 +9,9 @@
 #   seismo          seismo-cli record -b ptrace (the trace file written and all)
 #   strace !write   strace -f --seccomp-bpf -e trace='!write' -o /dev/null (for reference)
 #   seismo !write   seismo-cli record -b ptrace -e '!write' (seccomp prefilter)
-#   floor           bench/ptrace-floor: a tracer that only waits and resumes at each stop, the
-#                   least any ptrace tracer can cost (two stops per syscall); for reference
+#   floor           bench/ptrace-floor: a tracer that only waits and resumes at each stop, on
+#                   the command's CPU as seismo does: the least any ptrace tracer can cost (two
+#                   stops per syscall); for reference
 #
 # Targets (issue #4): seismo's overhead at most half of strace's; with write filtered out,
 # within 1.5x of the bare run. Wall time is what the targets are about; CPU time (user + system

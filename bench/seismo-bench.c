@@ -222,7 +222,7 @@ bench (guint64     n,
   SeismoSynthOptions options = SEISMO_SYNTH_DEFAULTS;
   SeismoTraceBuilder *builder;
   SeismoTrace *trace;
-  gsize rss0, rss1, model;
+  gsize rss0, rss1, rss2, rss3, model;
   Timing gen, append, finish, stream, t;
   Clock c;
   struct stat st;
@@ -267,6 +267,14 @@ bench (guint64     n,
     g_error ("stat %s failed", path);
   g_object_unref (trace);
 
+  /* A loaded trace's arrays are allocated differently (huge pages): count its memory too. */
+  rss2 = resident_bytes ();
+  trace = seismo_file_load (path, NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    die ("load", error);
+  rss3 = resident_bytes ();
+  g_object_unref (trace);
+
   /* Alternated, so that every variant sees the same share of a busy machine. */
   for (guint r = 0; r < runs; r++)
     {
@@ -288,7 +296,8 @@ bench (guint64     n,
   g_print ("         append alone (builder minus generator): %.2f M events/s CPU\n",
            RATE (MAX (append.cpu - gen.cpu, 1e-9)));
   g_print ("memory   %.1f bytes/event model (seismo_trace_get_memory_size), %.1f bytes/event "
-           "RSS delta\n", (double) model / n, ((double) rss1 - (double) rss0) / n);
+           "RSS delta built, %.1f loaded\n", (double) model / n, ((double) rss1 - (double) rss0) / n,
+           ((double) rss3 - (double) rss2) / n);
   g_print ("file     %.2f bytes/event (%.1f MB)\n", (double) st.st_size / n, st.st_size / 1e6);
   t = samples_median (save);
   g_print ("write    save %.2f M events/s (%.3f s wall, %.3f s CPU)\n", RATE (t.wall), t.wall,

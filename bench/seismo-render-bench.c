@@ -11,8 +11,8 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "seismo-bench-util.h"
 #include "seismo-importer.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-trace-builder.h"
@@ -157,15 +157,6 @@ generate (guint64 n_events)
   return seismo_trace_builder_finish (g.b);
 }
 
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* A canvas that draws nothing: with SEISMO_BENCH_NULL_CANVAS=1, frames measure the walk over the
  * data alone, without rasterization. */
 static guint null_rects;
@@ -204,15 +195,6 @@ null_pop (gpointer data)
 
 static const SeismoCanvas null_canvas = { null_fill, null_text, null_begin, null_end, null_push, null_pop };
 
-static double
-thread_cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* Median wall and CPU time of a frame. The machine may be shared: CPU time is the steadier. */
 static void
 frame_ms (SeismoTimelineRenderer *r,
@@ -227,18 +209,18 @@ frame_ms (SeismoTimelineRenderer *r,
   for (guint f = 0; f < n_frames; f++)
     {
       gint64 t0 = g_get_monotonic_time ();
-      double c0 = thread_cpu_ms ();
+      double c0 = seismo_bench_thread_cpu_ms ();
 
       if (g_getenv ("SEISMO_BENCH_NULL_CANVAS") != NULL)
         seismo_timeline_renderer_draw (r, &null_canvas, cr);
       else
         seismo_timeline_renderer_draw_cairo (r, cr);
       cairo_surface_flush (cairo_get_target (cr));
-      cpus[f] = thread_cpu_ms () - c0;
+      cpus[f] = seismo_bench_thread_cpu_ms () - c0;
       walls[f] = (g_get_monotonic_time () - t0) / 1000.0;
     }
-  qsort (walls, n_frames, sizeof (double), compare_double);
-  qsort (cpus, n_frames, sizeof (double), compare_double);
+  qsort (walls, n_frames, sizeof (double), seismo_bench_compare_doubles);
+  qsort (cpus, n_frames, sizeof (double), seismo_bench_compare_doubles);
   *wall = walls[n_frames / 2];
   *cpu = cpus[n_frames / 2];
 }

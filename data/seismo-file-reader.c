@@ -4,12 +4,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <zstd.h>
 
+#include "seismo-big-array.h"
 #include "seismo-error.h"
 #include "seismo-file.h"
 #include "seismo-file-private.h"
@@ -54,6 +54,7 @@ typedef struct {
   GArray           *lost;
   GArray           *histograms;  /* SeismoHistogram */
   guint             n_cpus;
+  gboolean          ids_checked; /* every event's type and task id, by the chunk decoders */
   ZSTD_DCtx        *dctx;
 } Reader;
 
@@ -1001,6 +1002,10 @@ typedef struct {
   gsize      body_cap;
   guint8    *raw;
   gsize      raw_cap;
+  /* What this worker's chunks hold, summed up for the trace (see count_chunk). */
+  guint64   *type_counts;   /* per event type */
+  gsize     *cpu_switches;  /* per cpu: sched_switch events */
+  guint      n_cpu_slots;
 } Decoder;
 
 typedef struct {
@@ -1010,6 +1015,11 @@ typedef struct {
   Decoder           *decoders;
   char             **errors;      /* per chunk: NULL or what was wrong */
   guint16           *max_cpu;     /* per chunk */
+  guint8            *sorted;      /* per chunk: its timestamps never go back */
+  const guint8      *kinds;       /* per event type: its SeismoEventKind */
+  guint              n_types;
+  guint              n_tasks;
+  gint               bad_ids;     /* some chunk names a type or task the tables lack */
   GCancellable      *cancellable;
   SeismoProgressFunc progress;
   gpointer           progress_data;
@@ -1136,6 +1146,55 @@ decode_chunk (Reader       *r,
   return NULL;
 }
 
+/*
+ * Checks a decoded chunk's type and task ids against the tables, whether its timestamps are in
+ * order, and counts its events per type and its sched_switch events per CPU. Done here, on every
+ * worker while the chunk is in cache, it saves the validation, the sort and the derivation a serial
+ * pass over the whole trace each. A bad id only raises a flag: the validation then runs in full and
+ * reports it as it always has.
+ */
+static void
+count_chunk (DecodeJob *job,
+             Decoder   *d,
+             guint      k,
+             guint32    n)
+{
+  SeismoTrace *trace = job->r->trace;
+  gsize first = (gsize) k << SEISMO_BLOCK_SHIFT;
+  const guint16 *types = trace->type + first;
+  const guint16 *cpus = trace->cpu + first;
+  const SeismoTaskId *tasks = trace->task + first;
+  const guint64 *ts = trace->ts + first;
+  guint max_cpu = job->max_cpu[k];
+  gboolean bad = FALSE, back = FALSE;
+
+  for (guint32 i = 0; i < n; i++)
+    bad |= (types[i] >= job->n_types) | (tasks[i] >= job->n_tasks);
+  for (guint32 i = 1; i < n; i++)
+    back |= ts[i] < ts[i - 1];
+  job->sorted[k] = !back;
+  if (bad)
+    {
+      g_atomic_int_set (&job->bad_ids, TRUE);
+      return;
+    }
+  if (d->type_counts == NULL)
+    d->type_counts = g_new0 (guint64, MAX (job->n_types, 1));
+  if (d->n_cpu_slots <= max_cpu)
+    {
+      d->cpu_switches = g_renew (gsize, d->cpu_switches, max_cpu + 1);
+      memset (d->cpu_switches + d->n_cpu_slots, 0, (max_cpu + 1 - d->n_cpu_slots) * sizeof (gsize));
+      d->n_cpu_slots = max_cpu + 1;
+    }
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint t = types[i];
+
+      d->type_counts[t]++;
+      d->cpu_switches[cpus[i]] += job->kinds[t] == SEISMO_KIND_SCHED_SWITCH;
+    }
+}
+
 static void
 decode_one (guint    k,
             guint    worker,
@@ -1150,6 +1209,8 @@ decode_one (guint    k,
   if (d->dctx == NULL)
     d->dctx = ZSTD_createDCtx ();
   job->errors[k] = decode_chunk (job->r, d, &job->chunks[k], k, &job->max_cpu[k]);
+  if (job->errors[k] == NULL)
+    count_chunk (job, d, k, job->chunks[k].chunk.n_events);
   done = (guint) g_atomic_int_add (&job->done, 1) + 1;
   /* Worker 0 is the caller's thread: progress is reported from there only. */
   if (worker == 0 && job->progress != NULL)
@@ -1184,23 +1245,6 @@ check_chunk (Reader       *r,
   return *reason == NULL;
 }
 
-/* The columns are written once, in full, right after they are allocated: with 4 KiB pages that is
- * one page fault per ~100 events, a third of the decoding time. Transparent huge pages (when the
- * system offers them on request) fault 2 MiB at a time. */
-static void
-prefer_huge_pages (gpointer mem,
-                   gsize    len)
-{
-#ifdef MADV_HUGEPAGE
-  gsize page = (gsize) sysconf (_SC_PAGESIZE);
-  guintptr start = ((guintptr) mem + page - 1) & ~(guintptr) (page - 1);
-  guintptr end = ((guintptr) mem + len) & ~(guintptr) (page - 1);
-
-  if (len >= 4 * 1024 * 1024 && end > start)
-    madvise ((void *) start, end - start, MADV_HUGEPAGE);
-#endif
-}
-
 static gboolean
 read_chunks (Reader             *r,
              GArray             *chunks,
@@ -1216,6 +1260,11 @@ read_chunks (Reader             *r,
   g_autofree Decoder *decoders = NULL;
   g_autofree char **errors = NULL;
   g_autofree guint16 *max_cpu = NULL;
+  g_autofree guint8 *kinds = NULL;
+  g_autofree guint8 *sorted = NULL;
+  g_autofree guint64 *type_counts = NULL;
+  g_autofree gsize *cpu_switches = NULL;
+  guint n_cpu_slots = 0;
   DecodeJob job;
   gboolean ok = TRUE;
   guint dropped = 0;
@@ -1268,18 +1317,12 @@ read_chunks (Reader             *r,
   if (n_chunks == 0)
     return TRUE;
 
-  trace->payload = g_try_malloc (MAX (payload_len, 1));
+  trace->payload = _seismo_big_array_try_alloc (payload_len, 1);
   if (trace->payload == NULL)
     return fail (r, error, SEISMO_ERROR_FAILED, 0, "not enough memory for %" G_GUINT64_FORMAT
                  " bytes of event payload", payload_len);
   trace->payload_len = payload_len;
   _seismo_trace_alloc_events (trace, n_events);
-  prefer_huge_pages (trace->payload, payload_len);
-  prefer_huge_pages (trace->ts, n_events * sizeof (guint64));
-  prefer_huge_pages (trace->cpu, n_events * sizeof (guint16));
-  prefer_huge_pages (trace->type, n_events * sizeof (guint16));
-  prefer_huge_pages (trace->task, n_events * sizeof (SeismoTaskId));
-  prefer_huge_pages (trace->payload_off, n_events * sizeof (guint32));
   g_free (trace->block_base);
   trace->n_blocks = n_chunks;
   trace->block_base = g_new (guint64, n_chunks + 1);
@@ -1291,8 +1334,16 @@ read_chunks (Reader             *r,
   decoders = g_new0 (Decoder, n_workers);
   errors = g_new0 (char *, n_chunks);
   max_cpu = g_new0 (guint16, n_chunks);
+  sorted = g_new0 (guint8, n_chunks);
+  kinds = g_new (guint8, MAX (trace->event_types->len, 1));
+  for (guint t = 0; t < trace->event_types->len; t++)
+    kinds[t] = ((const SeismoEventType *) g_ptr_array_index (trace->event_types, t))->kind;
   job = (DecodeJob) {
     .max_cpu = max_cpu,
+    .sorted = sorted,
+    .kinds = kinds,
+    .n_types = trace->event_types->len,
+    .n_tasks = r->tasks->len,
     .r = r,
     .chunks = (const Record *) (gpointer) chunks->data,
     .n_chunks = n_chunks,
@@ -1303,11 +1354,21 @@ read_chunks (Reader             *r,
     .progress_data = progress_data,
   };
   _seismo_file_parallel_for (n_chunks, n_workers, decode_one, &job);
+  type_counts = g_new0 (guint64, MAX (job.n_types, 1));
+  for (guint w = 0; w < n_workers; w++)
+    n_cpu_slots = MAX (n_cpu_slots, decoders[w].n_cpu_slots);
+  cpu_switches = g_new0 (gsize, MAX (n_cpu_slots, 1));
   for (guint w = 0; w < n_workers; w++)
     {
       ZSTD_freeDCtx (decoders[w].dctx);
       g_free (decoders[w].body);
       g_free (decoders[w].raw);
+      for (guint t = 0; decoders[w].type_counts != NULL && t < job.n_types; t++)
+        type_counts[t] += decoders[w].type_counts[t];
+      for (guint c = 0; c < decoders[w].n_cpu_slots; c++)
+        cpu_switches[c] += decoders[w].cpu_switches[c];
+      g_free (decoders[w].type_counts);
+      g_free (decoders[w].cpu_switches);
     }
 
   if (g_cancellable_is_cancelled (cancellable))
@@ -1341,6 +1402,25 @@ read_chunks (Reader             *r,
 
   for (guint k = 0; k < trace->n_blocks; k++)
     r->n_cpus = MAX (r->n_cpus, (guint) max_cpu[k] + 1);
+
+  /* The workers' counts cover exactly the chunks kept (a chunk that failed to decode counted
+   * nothing, and only kept chunks set n_cpus); with a bad id they are incomplete, and the
+   * validation will refuse the file anyway. */
+  if (!job.bad_ids)
+    {
+      g_free (trace->type_counts);
+      g_free (trace->cpu_switches);
+      trace->type_counts = g_steal_pointer (&type_counts);
+      trace->cpu_switches = g_new0 (gsize, MAX (r->n_cpus, 1));
+      memcpy (trace->cpu_switches, cpu_switches, MIN (n_cpu_slots, r->n_cpus) * sizeof (gsize));
+      r->ids_checked = TRUE;
+    }
+  /* Sorted chunks that follow each other in time make a sorted trace: the sort need not look. */
+  trace->known_sorted = TRUE;
+  for (guint k = 0; k < trace->n_blocks && trace->known_sorted; k++)
+    trace->known_sorted = sorted[k] &&
+                          (k == 0 || trace->ts[((gsize) k << SEISMO_BLOCK_SHIFT) - 1] <=
+                                     trace->ts[(gsize) k << SEISMO_BLOCK_SHIFT]);
 
   if (r->indexed && dropped == 0 &&
       (r->index.n_events != trace->n_events || r->index.n_chunks != n_chunks))
@@ -1511,7 +1591,7 @@ _seismo_file_read (const char          *path,
     }
 
   install_tables (&r);
-  if (!_seismo_trace_validate (r.trace, &local_error))
+  if (!_seismo_trace_validate (r.trace, r.ids_checked, &local_error))
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: %s", r.display,
                    local_error->message);

@@ -1,18 +1,27 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-data"
 
-#include <stdlib.h>
 #include <string.h>
 
+#include "seismo-big-array.h"
+#include "seismo-file-private.h"
 #include "seismo-syscalls.h"
 #include "seismo-trace-private.h"
+#include "seismo-varint.h"
 
-#define NO_SPAN G_MAXUINT32
+#define NO_SLOT G_MAXUINT32
 
 /*
- * Derived intervals, computed once in one pass over the sorted events: syscall spans (enter paired
- * with exit per task), task runs per CPU from sched_switch, wakeup-to-run latency, IRQ and softirq
- * spans. Everything refers back to event ids, so an interval costs 16 bytes and a span 12.
+ * Derived intervals, computed once after load: syscall spans (enter paired with exit per task),
+ * task runs per CPU from sched_switch, wakeup-to-run latency, IRQ and softirq spans. Everything
+ * refers back to event ids, so an interval costs 16 bytes and a span 12.
+ *
+ * This runs on every load, over every event, so it is written for speed: one pass for syscalls and
+ * one for the scheduler and IRQs, in parallel; payload fields read in one walk without building
+ * values; and every result written once, in its final order, into an array sized from the event
+ * counts. An interval gets its slot when it starts (a span at its enter, a wakeup at the wakeup),
+ * so the output is in start order without a sort; slots whose end never came are squeezed out at
+ * the end. Fresh memory is what costs most here, so there are no temporary copies.
  */
 
 typedef struct {
@@ -20,55 +29,230 @@ typedef struct {
   gsize           len;
 } Intervals;
 
+/* tid → tasks, newest first, like seismo_trace_find_task() but without its hash table and checks:
+ * it is asked once per scheduler event. */
 typedef struct {
-  SeismoTrace *trace;
-  SeismoArch   arch;
-  GHashTable  *syscall_ids;   /* name → index + 1 */
-  /* Each is allocated once with a bound counted beforehand (at most one span per enter, one run
-   * per switch and CPU, ...), so appending is a store. */
+  gint32       *tid;      /* per slot */
+  SeismoTaskId *head;     /* per slot: newest task with that tid, SEISMO_NO_TASK when free */
+  guint         mask;
+  SeismoTaskId *older;    /* per task: the next older task with the same tid */
+} TidMap;
+
+typedef struct {
+  SeismoTrace   *trace;
+  const guint8  *kinds;            /* per event type: its SeismoEventKind */
+  guint          n_cpus;
+
+  /* Syscall pass. */
+  SeismoArch     arch;
+  GHashTable    *syscall_ids;      /* name → index + 1 */
   SeismoSyscallSpan *spans;
-  gsize        n_spans;
-  Intervals    runs;          /* all CPUs, in time order; key = cpu */
-  Intervals    wakeups;
-  Intervals    irqs;
-  Intervals    softirqs;
-  guint32      *pending_span;      /* per task: index in spans of the enter still open */
-  guint32      *type_syscall;      /* per event type: syscall index + 1 (0: not known yet) */
-  guint32       nr_syscall[1024];  /* per syscall number: syscall index + 1 (0: not known yet) */
-  const guint8 *kinds;             /* per event type: its SeismoEventKind */
-  guint         n_cpus;
-  SeismoEventId *pending_wakeup;   /* per task */
+  gsize          n_spans;
+  guint32       *pending_span;     /* per task: index in spans of the enter still open */
+  guint32       *type_syscall;     /* per event type: syscall index + 1 (0: not known yet) */
+  guint32        nr_syscall[1024]; /* per syscall number: syscall index + 1 (0: not known yet) */
+
+  /* Scheduler and IRQ pass. */
+  TidMap         tids;
+  SeismoInterval *runs;            /* CPU c's runs are written from runs + run_base[c] */
+  gsize         *run_base;         /* n_cpus + 1 */
+  gsize         *run_fill;         /* per cpu */
+  Intervals      wakeups;
+  Intervals      irqs;
+  Intervals      softirqs;
+  guint32       *pending_wakeup;   /* per task: slot in wakeups */
   SeismoEventId *cpu_run_start;    /* per cpu */
   SeismoTaskId  *cpu_run_task;     /* per cpu */
-  SeismoEventId *cpu_irq;          /* per cpu */
-  SeismoEventId *cpu_softirq;      /* per cpu */
+  guint32       *cpu_irq;          /* per cpu: slot in irqs */
+  guint32       *cpu_softirq;      /* per cpu: slot in softirqs */
 } Derive;
 
-static gint64
-field_int (SeismoTrace           *trace,
-           SeismoEventId          ev,
-           const SeismoEventType *type,
-           SeismoFieldRole        role,
-           gint64                 fallback)
+/* seismo_varint_get() with the one- and two-byte cases (syscall numbers, most pids and string ids)
+ * taken first: this runs for nearly every event of a big trace. */
+static inline const guint8 *
+varint_get (const guint8 *p,
+            const guint8 *end,
+            guint64      *v)
 {
-  SeismoValue v;
+  if (G_LIKELY (end - p >= 2))
+    {
+      if (p[0] < 0x80)
+        {
+          *v = p[0];
+          return p + 1;
+        }
+      if (p[1] < 0x80)
+        {
+          *v = (p[0] & 0x7fu) | ((guint64) p[1] << 7);
+          return p + 2;
+        }
+    }
+  return seismo_varint_get (p, end, v);
+}
 
-  if (type->roles[role] < 0 || !seismo_trace_event_field (trace, ev, type->roles[role], &v))
-    return fallback;
-  switch (v.type)
+/* Steps over one field of the given type, leaving its leading varint in *v; NULL when cut. */
+static inline const guint8 *
+skip_field (SeismoFieldType  type,
+            const guint8    *p,
+            const guint8    *end,
+            guint64         *v)
+{
+  if (!(p = varint_get (p, end, v)))
+    return NULL;
+  switch (type)
     {
     case SEISMO_FIELD_INT:
-      return v.i;
     case SEISMO_FIELD_UINT:
     case SEISMO_FIELD_POINTER:
-      return (gint64) v.u;
     case SEISMO_FIELD_STRING:
+      return p;
     case SEISMO_FIELD_BYTES:
+      return *v > (guint64) (end - p) ? NULL : p + *v;
     case SEISMO_FIELD_UINT_ARRAY:
+      {
+        guint64 elem;
+
+        if (*v > (guint64) (end - p))
+          return NULL;
+        for (guint64 k = 0; k < *v && p != NULL; k++)
+          p = seismo_varint_get (p, end, &elem);
+        return p;
+      }
     case SEISMO_FIELD_N_TYPES:
     default:
-      return fallback;
+      return NULL;
     }
+}
+
+/* The fields of two roles as integers, in one walk over the payload (role_b may be SEISMO_ROLE_N for
+ * none). A field that is missing, cut or not an integer reads as fallback, as with
+ * seismo_trace_event_field(). */
+static void
+role_ints (SeismoTrace           *trace,
+           SeismoEventId          ev,
+           const SeismoEventType *type,
+           SeismoFieldRole        role_a,
+           gint64                *a,
+           SeismoFieldRole        role_b,
+           gint64                *b,
+           gint64                 fallback)
+{
+  gint fa = type->roles[role_a];
+  gint fb = role_b < SEISMO_ROLE_N ? type->roles[role_b] : -1;
+  gint last = MIN (MAX (fa, fb), (gint) type->n_fields - 1);
+  const guint8 *p, *end;
+  gsize len;
+
+  *a = fallback;
+  if (b != NULL)
+    *b = fallback;
+  if (last < 0)
+    return;
+  p = _seismo_trace_payload (trace, ev, &len);
+  end = p + len;
+  for (gint i = 0; i <= last; i++)
+    {
+      SeismoFieldType ft = type->fields[i].type;
+      guint64 v;
+      gint64 value;
+
+      if (!(p = skip_field (ft, p, end, &v)))
+        return;
+      if (i != fa && i != fb)
+        continue;
+      if (ft == SEISMO_FIELD_INT)
+        value = seismo_zigzag_decode (v);
+      else if (ft == SEISMO_FIELD_UINT || ft == SEISMO_FIELD_POINTER)
+        value = (gint64) v;
+      else
+        continue;
+      if (i == fa)
+        *a = value;
+      if (i == fb)
+        *b = value;
+    }
+}
+
+static inline gint64
+role_int (SeismoTrace           *trace,
+          SeismoEventId          ev,
+          const SeismoEventType *type,
+          SeismoFieldRole        role,
+          gint64                 fallback)
+{
+  gint64 v;
+
+  role_ints (trace, ev, type, role, &v, SEISMO_ROLE_N, NULL, fallback);
+  return v;
+}
+
+static inline guint
+tid_slot (const TidMap *map,
+          gint32        tid)
+{
+  return ((guint32) tid * 2654435761u) & map->mask;
+}
+
+static void
+tid_map_init (TidMap      *map,
+              SeismoTrace *trace)
+{
+  guint size = 16;
+
+  while (size < 2 * trace->n_tasks)
+    size *= 2;
+  map->mask = size - 1;
+  map->tid = g_new (gint32, size);
+  map->head = g_new (SeismoTaskId, size);
+  map->older = g_new (SeismoTaskId, MAX (trace->n_tasks, 1));
+  for (guint s = 0; s < size; s++)
+    map->head[s] = SEISMO_NO_TASK;
+  for (guint t = 0; t < trace->n_tasks; t++)
+    {
+      gint32 tid = trace->tasks[t].tid;
+      guint s = tid_slot (map, tid);
+
+      while (map->head[s] != SEISMO_NO_TASK && map->tid[s] != tid)
+        s = (s + 1) & map->mask;
+      map->older[t] = map->head[s];
+      map->tid[s] = tid;
+      map->head[s] = t;
+    }
+}
+
+static void
+tid_map_clear (TidMap *map)
+{
+  g_free (map->tid);
+  g_free (map->head);
+  g_free (map->older);
+}
+
+/* The task with that tid alive at event ev, as seismo_trace_find_task() answers. */
+static SeismoTaskId
+task_of_tid (const Derive  *d,
+             SeismoEventId  ev,
+             gint64         tid)
+{
+  const TidMap *map = &d->tids;
+  const SeismoTask *tasks = d->trace->tasks;
+  guint64 time_ns = d->trace->ts[ev];
+  SeismoTaskId best = SEISMO_NO_TASK;
+  guint s;
+
+  if (tid < G_MININT32 || tid > G_MAXINT32)
+    return SEISMO_NO_TASK;
+  s = tid_slot (map, (gint32) tid);
+  while (map->head[s] != SEISMO_NO_TASK && map->tid[s] != (gint32) tid)
+    s = (s + 1) & map->mask;
+  /* Newest first: the first task that began at or before time_ns is the one alive then. */
+  for (SeismoTaskId t = map->head[s]; t != SEISMO_NO_TASK; t = map->older[t])
+    {
+      best = t;
+      if (tasks[t].first_ns <= time_ns)
+        break;
+    }
+  return best;
 }
 
 static guint16
@@ -105,7 +289,7 @@ event_syscall (Derive                *d,
         d->type_syscall[type->id] = syscall_index (d, type->syscall) + 1u;
       return (guint16) (d->type_syscall[type->id] - 1);
     }
-  nr = field_int (d->trace, ev, type, SEISMO_ROLE_ID, -1);
+  nr = role_int (d->trace, ev, type, SEISMO_ROLE_ID, -1);
   if (nr >= 0 && nr < (gint64) G_N_ELEMENTS (d->nr_syscall) && d->nr_syscall[nr] != 0)
     return (guint16) (d->nr_syscall[nr] - 1);
   if ((name = seismo_syscall_name (d->arch, nr)) == NULL)
@@ -119,79 +303,9 @@ event_syscall (Derive                *d,
   return idx;
 }
 
+/* A span is appended at its enter, so spans come out in enter order; the exit fills it in later.
+ * An enter while one is open leaves the open one unfinished. */
 static inline void
-add_interval (Intervals     *array,
-              SeismoEventId  start,
-              SeismoEventId  end,
-              SeismoTaskId   task,
-              guint32        key)
-{
-  array->v[array->len++] = (SeismoInterval) { .start = start, .end = end, .task = task, .key = key };
-}
-
-static SeismoTaskId
-task_of_tid (SeismoTrace   *trace,
-             SeismoEventId  ev,
-             gint64         tid)
-{
-  if (tid < G_MININT32 || tid > G_MAXINT32)
-    return SEISMO_NO_TASK;
-  return seismo_trace_find_task (trace, (gint32) tid, trace->ts[ev]);
-}
-
-static void
-on_switch (Derive                *d,
-           SeismoEventId          ev,
-           const SeismoEventType *type)
-{
-  SeismoTrace *trace = d->trace;
-  guint cpu = trace->cpu[ev];
-  gint64 prev_pid = field_int (trace, ev, type, SEISMO_ROLE_PREV_PID, -1);
-  gint64 next_pid = field_int (trace, ev, type, SEISMO_ROLE_NEXT_PID, -1);
-  Intervals *runs = &d->runs;
-  SeismoTaskId next;
-
-  if (d->cpu_run_start[cpu] != SEISMO_NO_EVENT || d->cpu_run_task[cpu] != SEISMO_NO_TASK)
-    {
-      if (d->cpu_run_task[cpu] != SEISMO_NO_TASK)
-        add_interval (runs, d->cpu_run_start[cpu], ev, d->cpu_run_task[cpu], cpu);
-    }
-  else if (prev_pid > 0)
-    {
-      /* The first switch on a CPU: prev ran since before the trace began. */
-      SeismoTaskId prev = task_of_tid (trace, ev, prev_pid);
-
-      if (prev != SEISMO_NO_TASK)
-        add_interval (runs, SEISMO_NO_EVENT, ev, prev, cpu);
-    }
-
-  next = next_pid > 0 ? task_of_tid (trace, ev, next_pid) : SEISMO_NO_TASK;
-  d->cpu_run_start[cpu] = ev;
-  d->cpu_run_task[cpu] = next;
-
-  if (next != SEISMO_NO_TASK && d->pending_wakeup[next] != SEISMO_NO_EVENT)
-    {
-      add_interval (&d->wakeups, d->pending_wakeup[next], ev, next, cpu);
-      d->pending_wakeup[next] = SEISMO_NO_EVENT;
-    }
-}
-
-static void
-on_wakeup (Derive                *d,
-           SeismoEventId          ev,
-           const SeismoEventType *type)
-{
-  gint64 pid = field_int (d->trace, ev, type, SEISMO_ROLE_PID, -1);
-  SeismoTaskId task = pid > 0 ? task_of_tid (d->trace, ev, pid) : SEISMO_NO_TASK;
-
-  /* sched_waking comes before sched_wakeup for the same wakeup: keep the earliest. */
-  if (task != SEISMO_NO_TASK && d->pending_wakeup[task] == SEISMO_NO_EVENT)
-    d->pending_wakeup[task] = ev;
-}
-
-/* A span is appended at its enter, so spans come out in enter order without a sort; the exit
- * fills it in later. An enter while one is open leaves the open one unfinished. */
-static void
 on_syscall_enter (Derive                *d,
                   SeismoEventId          ev,
                   const SeismoEventType *type)
@@ -203,7 +317,7 @@ on_syscall_enter (Derive                *d,
   d->spans[d->n_spans++] = span;
 }
 
-static void
+static inline void
 on_syscall_exit (Derive                *d,
                  SeismoEventId          ev,
                  const SeismoEventType *type)
@@ -211,82 +325,157 @@ on_syscall_exit (Derive                *d,
   SeismoTaskId task = d->trace->task[ev];
   SeismoSyscallSpan *span;
 
-  if (d->pending_span[task] == NO_SPAN)
+  if (d->pending_span[task] == NO_SLOT)
     return;
   span = &d->spans[d->pending_span[task]];
   /* An exit of another syscall means the enter we hold never returned (e.g. a lost event). */
   if (event_syscall (d, ev, type) == span->syscall)
     span->exit = ev;
-  d->pending_span[task] = NO_SPAN;
+  d->pending_span[task] = NO_SLOT;
 }
 
-static int
-compare_intervals (gconstpointer a,
-                   gconstpointer b)
-{
-  const SeismoInterval *x = a, *y = b;
-  /* NO_EVENT starts (before the trace) sort first. */
-  gint64 sx = x->start == SEISMO_NO_EVENT ? -1 : (gint64) x->start;
-  gint64 sy = y->start == SEISMO_NO_EVENT ? -1 : (gint64) y->start;
-
-  return sx < sy ? -1 : sx > sy;
-}
-
-static SeismoInterval *
-steal_sorted (Intervals *array,
-              gsize     *n)
-{
-  *n = array->len;
-  qsort (array->v, array->len, sizeof (SeismoInterval), compare_intervals);
-  return g_renew (SeismoInterval, array->v, MAX (array->len, 1));
-}
-
-/* Bounds for the derived arrays, from the per-type counts. */
-static gsize
-count_kind (SeismoTrace    *self,
-            SeismoEventKind kind)
-{
-  gsize n = 0;
-
-  for (guint t = 0; t < self->event_types->len; t++)
-    if (((const SeismoEventType *) g_ptr_array_index (self->event_types, t))->kind == kind)
-      n += self->type_counts[t];
-  return n;
-}
-
-/* One pass over the events: the syscall kinds when syscalls, else the scheduler and IRQ kinds. The
- * two touch disjoint parts of Derive, so they run in parallel on big traces. */
 static void
-derive_pass (Derive   *d,
-             gboolean  syscalls)
+derive_syscalls (Derive *d)
 {
   SeismoTrace *self = d->trace;
+  const guint16 *types = self->type;
+  const guint8 *kinds = d->kinds;
+
+  for (gsize i = 0; i < self->n_events; i++)
+    {
+      SeismoEventKind kind = kinds[types[i]];
+
+      if (G_LIKELY (kind != SEISMO_KIND_SYSCALL_ENTER && kind != SEISMO_KIND_SYSCALL_EXIT))
+        continue;
+      if (kind == SEISMO_KIND_SYSCALL_ENTER)
+        on_syscall_enter (d, (SeismoEventId) i, g_ptr_array_index (self->event_types, types[i]));
+      else
+        on_syscall_exit (d, (SeismoEventId) i, g_ptr_array_index (self->event_types, types[i]));
+    }
+}
+
+/* Takes the next slot of an interval that starts now; its end is filled in when it comes. */
+static inline guint32
+open_interval (Intervals     *array,
+               SeismoEventId  start,
+               SeismoTaskId   task,
+               guint32        key)
+{
+  array->v[array->len] = (SeismoInterval) { start, SEISMO_NO_EVENT, task, key };
+  return (guint32) array->len++;
+}
+
+static inline void
+add_run (Derive        *d,
+         guint          cpu,
+         SeismoEventId  start,
+         SeismoEventId  end,
+         SeismoTaskId   task)
+{
+  d->runs[d->run_fill[cpu]++] = (SeismoInterval) { start, end, task, cpu };
+}
+
+static void
+on_switch (Derive                *d,
+           SeismoEventId          ev,
+           const SeismoEventType *type,
+           guint                  cpu)
+{
+  gint64 prev_pid, next_pid;
+  SeismoTaskId next;
+
+  role_ints (d->trace, ev, type, SEISMO_ROLE_PREV_PID, &prev_pid, SEISMO_ROLE_NEXT_PID, &next_pid,
+             -1);
+  if (d->cpu_run_start[cpu] != SEISMO_NO_EVENT || d->cpu_run_task[cpu] != SEISMO_NO_TASK)
+    {
+      if (d->cpu_run_task[cpu] != SEISMO_NO_TASK)
+        add_run (d, cpu, d->cpu_run_start[cpu], ev, d->cpu_run_task[cpu]);
+    }
+  else if (prev_pid > 0)
+    {
+      /* The first switch on a CPU: prev ran since before the trace began. */
+      SeismoTaskId prev = task_of_tid (d, ev, prev_pid);
+
+      if (prev != SEISMO_NO_TASK)
+        add_run (d, cpu, SEISMO_NO_EVENT, ev, prev);
+    }
+
+  next = next_pid > 0 ? task_of_tid (d, ev, next_pid) : SEISMO_NO_TASK;
+  d->cpu_run_start[cpu] = ev;
+  d->cpu_run_task[cpu] = next;
+
+  if (next != SEISMO_NO_TASK && d->pending_wakeup[next] != NO_SLOT)
+    {
+      SeismoInterval *wakeup = &d->wakeups.v[d->pending_wakeup[next]];
+
+      wakeup->end = ev;
+      wakeup->key = cpu;
+      d->pending_wakeup[next] = NO_SLOT;
+    }
+}
+
+static void
+on_wakeup (Derive                *d,
+           SeismoEventId          ev,
+           const SeismoEventType *type)
+{
+  gint64 pid = role_int (d->trace, ev, type, SEISMO_ROLE_PID, -1);
+  SeismoTaskId task = pid > 0 ? task_of_tid (d, ev, pid) : SEISMO_NO_TASK;
+
+  /* sched_waking comes before sched_wakeup for the same wakeup: keep the earliest. */
+  if (task != SEISMO_NO_TASK && d->pending_wakeup[task] == NO_SLOT)
+    d->pending_wakeup[task] = open_interval (&d->wakeups, ev, task, 0);
+}
+
+/* An entry while another is open on the CPU leaves the older one without an end (dropped later). */
+static inline void
+on_irq_entry (Intervals             *array,
+              guint32               *pending,
+              SeismoTrace           *self,
+              SeismoEventId          ev,
+              const SeismoEventType *type,
+              SeismoFieldRole        role)
+{
+  *pending = open_interval (array, ev, self->task[ev], (guint32) role_int (self, ev, type, role, 0));
+}
+
+static inline void
+on_irq_exit (Intervals     *array,
+             guint32       *pending,
+             SeismoEventId  ev)
+{
+  if (*pending == NO_SLOT)
+    return;
+  array->v[*pending].end = ev;
+  *pending = NO_SLOT;
+}
+
+static void
+derive_sched (Derive *d)
+{
+  SeismoTrace *self = d->trace;
+  const guint16 *types = self->type;
+  const guint8 *kinds = d->kinds;
   guint n_cpus = d->n_cpus;
 
   for (gsize i = 0; i < self->n_events; i++)
     {
-      SeismoEventKind kind = d->kinds[self->type[i]];
+      SeismoEventKind kind = kinds[types[i]];
       const SeismoEventType *type;
       SeismoEventId ev = (SeismoEventId) i;
       guint cpu;
 
-      /* Most events of a big trace need nothing here: skip them before touching their type. */
-      if (kind == SEISMO_KIND_GENERIC
-          || (kind == SEISMO_KIND_SYSCALL_ENTER || kind == SEISMO_KIND_SYSCALL_EXIT) != syscalls)
+      /* Syscalls, the bulk of a big trace, are the other pass's: skip them before anything else. */
+      if (kind == SEISMO_KIND_GENERIC || kind == SEISMO_KIND_SYSCALL_ENTER ||
+          kind == SEISMO_KIND_SYSCALL_EXIT)
         continue;
-      type = g_ptr_array_index (self->event_types, self->type[i]);
+      type = g_ptr_array_index (self->event_types, types[i]);
       cpu = self->cpu[i];
       switch (kind)
         {
-        case SEISMO_KIND_SYSCALL_ENTER:
-          on_syscall_enter (d, ev, type);
-          break;
-        case SEISMO_KIND_SYSCALL_EXIT:
-          on_syscall_exit (d, ev, type);
-          break;
         case SEISMO_KIND_SCHED_SWITCH:
           if (cpu < n_cpus)
-            on_switch (d, ev, type);
+            on_switch (d, ev, type, cpu);
           break;
         case SEISMO_KIND_SCHED_WAKEUP:
         case SEISMO_KIND_SCHED_WAKING:
@@ -294,34 +483,22 @@ derive_pass (Derive   *d,
           break;
         case SEISMO_KIND_IRQ_ENTRY:
           if (cpu < n_cpus)
-            d->cpu_irq[cpu] = ev;
+            on_irq_entry (&d->irqs, &d->cpu_irq[cpu], self, ev, type, SEISMO_ROLE_IRQ);
           break;
         case SEISMO_KIND_IRQ_EXIT:
-          if (cpu < n_cpus && d->cpu_irq[cpu] != SEISMO_NO_EVENT)
-            {
-              SeismoEventId start = d->cpu_irq[cpu];
-              const SeismoEventType *st = g_ptr_array_index (self->event_types, self->type[start]);
-
-              add_interval (&d->irqs, start, ev, self->task[start],
-                            (guint32) field_int (self, start, st, SEISMO_ROLE_IRQ, 0));
-              d->cpu_irq[cpu] = SEISMO_NO_EVENT;
-            }
+          if (cpu < n_cpus)
+            on_irq_exit (&d->irqs, &d->cpu_irq[cpu], ev);
           break;
         case SEISMO_KIND_SOFTIRQ_ENTRY:
           if (cpu < n_cpus)
-            d->cpu_softirq[cpu] = ev;
+            on_irq_entry (&d->softirqs, &d->cpu_softirq[cpu], self, ev, type, SEISMO_ROLE_VEC);
           break;
         case SEISMO_KIND_SOFTIRQ_EXIT:
-          if (cpu < n_cpus && d->cpu_softirq[cpu] != SEISMO_NO_EVENT)
-            {
-              SeismoEventId start = d->cpu_softirq[cpu];
-              const SeismoEventType *st = g_ptr_array_index (self->event_types, self->type[start]);
-
-              add_interval (&d->softirqs, start, ev, self->task[start],
-                            (guint32) field_int (self, start, st, SEISMO_ROLE_VEC, 0));
-              d->cpu_softirq[cpu] = SEISMO_NO_EVENT;
-            }
+          if (cpu < n_cpus)
+            on_irq_exit (&d->softirqs, &d->cpu_softirq[cpu], ev);
           break;
+        case SEISMO_KIND_SYSCALL_ENTER:
+        case SEISMO_KIND_SYSCALL_EXIT:
         case SEISMO_KIND_GENERIC:
         case SEISMO_KIND_PROCESS_FORK:
         case SEISMO_KIND_PROCESS_EXEC:
@@ -334,13 +511,69 @@ derive_pass (Derive   *d,
         }
     }
 
+  /* What is still open when the trace ends (open syscall spans already are, with no exit). */
+  for (guint c = 0; c < n_cpus; c++)
+    if (d->cpu_run_task[c] != SEISMO_NO_TASK)
+      add_run (d, c, d->cpu_run_start[c], SEISMO_NO_EVENT, d->cpu_run_task[c]);
 }
 
-static gpointer
-derive_sched_thread (gpointer data)
+static void
+derive_pass (guint    pass,
+             guint    worker,
+             gpointer data)
 {
-  derive_pass (data, FALSE);
-  return NULL;
+  if (pass == 0)
+    derive_syscalls (data);
+  else
+    derive_sched (data);
+}
+
+/* Drops the slots whose interval never ended, keeping the start order. */
+static SeismoInterval *
+steal_ended (Intervals *array,
+             gsize     *n)
+{
+  gsize kept = 0;
+
+  for (gsize i = 0; i < array->len; i++)
+    if (array->v[i].end != SEISMO_NO_EVENT)
+      array->v[kept++] = array->v[i];
+  *n = kept;
+  return g_renew (SeismoInterval, array->v, MAX (kept, 1));
+}
+
+static gsize
+count_kind (SeismoTrace    *self,
+            SeismoEventKind kind)
+{
+  gsize n = 0;
+
+  for (guint t = 0; t < self->event_types->len; t++)
+    if (((const SeismoEventType *) g_ptr_array_index (self->event_types, t))->kind == kind)
+      n += self->type_counts[t];
+  return n;
+}
+
+/* Event counts per type and sched_switch counts per CPU (the bound of each CPU's runs), in one pass.
+ * switches has n_cpus + 1 entries: the last counts what is not a switch. */
+static void
+count_events (SeismoTrace  *self,
+              const guint8 *kinds,
+              guint         n_cpus,
+              gsize        *switches)
+{
+  const guint16 *types = self->type;
+  const guint16 *cpus = self->cpu;
+  guint64 *counts = self->type_counts;
+
+  for (gsize i = 0; i < self->n_events; i++)
+    {
+      guint t = types[i];
+      guint c = MIN (cpus[i], n_cpus);
+
+      counts[t]++;
+      switches[kinds[t] == SEISMO_KIND_SCHED_SWITCH ? c : n_cpus]++;
+    }
 }
 
 void
@@ -349,14 +582,27 @@ _seismo_trace_derive (SeismoTrace *self)
   Derive d = { .trace = self };
   guint n_types = self->event_types->len;
   guint n_cpus = MAX (self->n_cpus, 1);
-  SeismoInterval *all_runs;
   g_autofree guint8 *kinds = NULL;
-  gsize n_switch;
+  g_autofree gsize *switches = NULL;
+  SeismoInterval *runs;
+  gsize n_runs = 0;
 
-  g_free (self->type_counts);
-  self->type_counts = g_new0 (guint64, MAX (n_types, 1));
-  for (gsize i = 0; i < self->n_events; i++)
-    self->type_counts[self->type[i]]++;
+  d.n_cpus = n_cpus;
+  d.kinds = kinds = g_new (guint8, MAX (n_types, 1));
+  for (guint t = 0; t < n_types; t++)
+    kinds[t] = ((const SeismoEventType *) g_ptr_array_index (self->event_types, t))->kind;
+
+  /* A reader counted while decoding, in parallel; a builder's trace is counted here. */
+  switches = g_new0 (gsize, n_cpus + 1);
+  if (self->cpu_switches != NULL && self->type_counts != NULL)
+    memcpy (switches, self->cpu_switches, MAX (self->n_cpus, 1) * sizeof (gsize));
+  else
+    {
+      g_free (self->type_counts);
+      self->type_counts = g_new0 (guint64, MAX (n_types, 1));
+      count_events (self, kinds, n_cpus, switches);
+    }
+  g_clear_pointer (&self->cpu_switches, g_free);
 
   self->n_lost_events = 0;
   for (guint l = 0; l < self->n_lost; l++)
@@ -365,88 +611,79 @@ _seismo_trace_derive (SeismoTrace *self)
   g_ptr_array_set_size (self->syscall_names, 0);
   d.arch = seismo_arch_from_string (seismo_trace_get_metadata (self, SEISMO_META_ARCH));
   d.syscall_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  n_switch = count_kind (self, SEISMO_KIND_SCHED_SWITCH);
-  d.spans = g_new (SeismoSyscallSpan, MAX (count_kind (self, SEISMO_KIND_SYSCALL_ENTER), 1));
-  d.runs.v = g_new (SeismoInterval, n_switch + n_cpus);
-  d.wakeups.v = g_new (SeismoInterval, MAX (n_switch, 1));
-  d.irqs.v = g_new (SeismoInterval, MAX (count_kind (self, SEISMO_KIND_IRQ_EXIT), 1));
-  d.softirqs.v = g_new (SeismoInterval, MAX (count_kind (self, SEISMO_KIND_SOFTIRQ_EXIT), 1));
+  d.spans = _seismo_big_array_new (SeismoSyscallSpan, count_kind (self, SEISMO_KIND_SYSCALL_ENTER));
   d.pending_span = g_new (guint32, MAX (self->n_tasks, 1));
   d.type_syscall = g_new0 (guint32, MAX (n_types, 1));
-  d.pending_wakeup = g_new (SeismoEventId, MAX (self->n_tasks, 1));
-  for (guint t = 0; t < self->n_tasks; t++)
+
+  /* A CPU has at most one run per switch, plus the one still open at the end. */
+  d.run_base = g_new (gsize, n_cpus + 1);
+  d.run_fill = g_new (gsize, n_cpus);
+  d.run_base[0] = 0;
+  for (guint c = 0; c < n_cpus; c++)
     {
-      d.pending_span[t] = NO_SPAN;
-      d.pending_wakeup[t] = SEISMO_NO_EVENT;
+      d.run_fill[c] = d.run_base[c];
+      d.run_base[c + 1] = d.run_base[c] + switches[c] + 1;
     }
+  d.runs = _seismo_big_array_new (SeismoInterval, d.run_base[n_cpus]);
+  d.wakeups.v = _seismo_big_array_new (SeismoInterval,
+                                       count_kind (self, SEISMO_KIND_SCHED_WAKEUP) +
+                                       count_kind (self, SEISMO_KIND_SCHED_WAKING));
+  d.irqs.v = _seismo_big_array_new (SeismoInterval, count_kind (self, SEISMO_KIND_IRQ_ENTRY));
+  d.softirqs.v = _seismo_big_array_new (SeismoInterval,
+                                        count_kind (self, SEISMO_KIND_SOFTIRQ_ENTRY));
+  d.pending_wakeup = g_new (guint32, MAX (self->n_tasks, 1));
+  for (guint t = 0; t < self->n_tasks; t++)
+    d.pending_span[t] = d.pending_wakeup[t] = NO_SLOT;
   d.cpu_run_start = g_new (SeismoEventId, n_cpus);
   d.cpu_run_task = g_new (SeismoTaskId, n_cpus);
-  d.cpu_irq = g_new (SeismoEventId, n_cpus);
-  d.cpu_softirq = g_new (SeismoEventId, n_cpus);
+  d.cpu_irq = g_new (guint32, n_cpus);
+  d.cpu_softirq = g_new (guint32, n_cpus);
   for (guint c = 0; c < n_cpus; c++)
     {
-      d.cpu_run_start[c] = d.cpu_irq[c] = d.cpu_softirq[c] = SEISMO_NO_EVENT;
+      d.cpu_run_start[c] = SEISMO_NO_EVENT;
+      d.cpu_irq[c] = d.cpu_softirq[c] = NO_SLOT;
       d.cpu_run_task[c] = SEISMO_NO_TASK;
     }
+  tid_map_init (&d.tids, self);
 
-  d.n_cpus = n_cpus;
-  d.kinds = kinds = g_new (guint8, MAX (n_types, 1));
-  for (guint t = 0; t < n_types; t++)
-    kinds[t] = ((const SeismoEventType *) g_ptr_array_index (self->event_types, t))->kind;
-
-  /* A thread costs more than it saves on small traces. */
-  if (self->n_events >= 1000000)
-    {
-      GThread *sched = g_thread_new ("seismo-derive", derive_sched_thread, &d);
-
-      derive_pass (&d, TRUE);
-      g_thread_join (sched);
-    }
-  else
-    {
-      derive_pass (&d, TRUE);
-      derive_pass (&d, FALSE);
-    }
-
-  /* What is still open when the trace ends (open syscall spans already are, with no exit). */
-  for (guint c = 0; c < n_cpus; c++)
-    if (d.cpu_run_task[c] != SEISMO_NO_TASK)
-      add_interval (&d.runs, d.cpu_run_start[c], SEISMO_NO_EVENT,
-                    d.cpu_run_task[c], c);
+  /* The two passes touch disjoint parts of Derive, so they run in parallel, as many as the file
+   * decoders may (SEISMO_THREADS); a thread costs more than it saves on small traces. */
+  _seismo_file_parallel_for (2, self->n_events >= 100000 ? _seismo_file_n_workers () : 1,
+                             derive_pass, &d);
 
   g_free (self->spans);
   self->n_spans = d.n_spans;
   self->spans = g_renew (SeismoSyscallSpan, d.spans, MAX (d.n_spans, 1));
 
-  /* Runs grouped by CPU, each CPU's in time order: a stable counting sort on the key. */
+  /* Each CPU's runs move down to close the gaps its bound left. */
   g_free (self->cpu_run_off);
   self->cpu_run_off = g_new0 (gsize, n_cpus + 1);
-  for (gsize r = 0; r < d.runs.len; r++)
-    self->cpu_run_off[d.runs.v[r].key + 1]++;
+  runs = d.runs;
   for (guint c = 0; c < n_cpus; c++)
-    self->cpu_run_off[c + 1] += self->cpu_run_off[c];
-  all_runs = g_new (SeismoInterval, MAX (d.runs.len, 1));
-  {
-    g_autofree gsize *fill = g_memdup2 (self->cpu_run_off, n_cpus * sizeof (gsize));
+    {
+      gsize n = d.run_fill[c] - d.run_base[c];
 
-    for (gsize r = 0; r < d.runs.len; r++)
-      all_runs[fill[d.runs.v[r].key]++] = d.runs.v[r];
-  }
-  g_free (d.runs.v);
+      memmove (runs + n_runs, runs + d.run_base[c], n * sizeof *runs);
+      n_runs += n;
+      self->cpu_run_off[c + 1] = n_runs;
+    }
 
   for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
     g_clear_pointer (&self->intervals[k], g_free);
-  self->n_intervals[SEISMO_INTERVAL_RUN] = self->cpu_run_off[n_cpus];
-  self->intervals[SEISMO_INTERVAL_RUN] = all_runs;
-  self->intervals[SEISMO_INTERVAL_WAKEUP] = steal_sorted (&d.wakeups,
-                                                          &self->n_intervals[SEISMO_INTERVAL_WAKEUP]);
-  self->intervals[SEISMO_INTERVAL_IRQ] = steal_sorted (&d.irqs, &self->n_intervals[SEISMO_INTERVAL_IRQ]);
-  self->intervals[SEISMO_INTERVAL_SOFTIRQ] = steal_sorted (&d.softirqs,
-                                                           &self->n_intervals[SEISMO_INTERVAL_SOFTIRQ]);
+  self->n_intervals[SEISMO_INTERVAL_RUN] = n_runs;
+  self->intervals[SEISMO_INTERVAL_RUN] = g_renew (SeismoInterval, runs, MAX (n_runs, 1));
+  self->intervals[SEISMO_INTERVAL_WAKEUP] = steal_ended (&d.wakeups,
+                                                         &self->n_intervals[SEISMO_INTERVAL_WAKEUP]);
+  self->intervals[SEISMO_INTERVAL_IRQ] = steal_ended (&d.irqs, &self->n_intervals[SEISMO_INTERVAL_IRQ]);
+  self->intervals[SEISMO_INTERVAL_SOFTIRQ] = steal_ended (&d.softirqs,
+                                                          &self->n_intervals[SEISMO_INTERVAL_SOFTIRQ]);
 
+  tid_map_clear (&d.tids);
   g_hash_table_unref (d.syscall_ids);
   g_free (d.pending_span);
   g_free (d.type_syscall);
+  g_free (d.run_base);
+  g_free (d.run_fill);
   g_free (d.pending_wakeup);
   g_free (d.cpu_run_start);
   g_free (d.cpu_run_task);

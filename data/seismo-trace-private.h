@@ -54,9 +54,13 @@ struct _SeismoTrace
   GPtrArray         *meta_values;   /* char* */
 
   guint              n_cpus;
+  gboolean           known_sorted;  /* a reader found the events in time order: no sort needed */
 
-  /* Derived by _seismo_trace_derive(). */
+  /* Derived by _seismo_trace_derive(). A reader that counted while decoding sets type_counts and
+   * cpu_switches (n_cpus entries: sched_switch events per CPU) before; derive then frees
+   * cpu_switches instead of counting. */
   guint64           *type_counts;
+  gsize             *cpu_switches;
   guint64            n_lost_events;
   SeismoSyscallSpan *spans;
   gsize              n_spans;
@@ -96,8 +100,11 @@ void             _seismo_trace_set_metadata     (SeismoTrace           *self,
 void             _seismo_trace_sort             (SeismoTrace           *self);
 /* Computes counts, CPUs, time span and derived intervals. Call once all tables are set. */
 void             _seismo_trace_derive           (SeismoTrace           *self);
-/* Checks what a reader filled in (string ids, task ids, type ids, payload offsets). */
+/* Checks what a reader filled in (string ids, task ids, type ids, payload offsets). ids_checked:
+ * the reader already checked every event's type and task id and built its payload offsets from
+ * lengths, so the pass over the events can be skipped. */
 gboolean         _seismo_trace_validate         (SeismoTrace           *self,
+                                                 gboolean               ids_checked,
                                                  GError               **error);
 void             _seismo_histogram_copy         (SeismoHistogram       *dst,
                                                  const SeismoHistogram *src);

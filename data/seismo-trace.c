@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "seismo-big-array.h"
 #include "seismo-error.h"
 #include "seismo-trace-private.h"
 
@@ -33,6 +34,7 @@ seismo_trace_finalize (GObject *object)
   g_clear_pointer (&self->meta_keys, g_ptr_array_unref);
   g_clear_pointer (&self->meta_values, g_ptr_array_unref);
   g_free (self->type_counts);
+  g_free (self->cpu_switches);
   g_free (self->spans);
   g_clear_pointer (&self->syscall_names, g_ptr_array_unref);
   for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
@@ -86,11 +88,11 @@ _seismo_trace_alloc_events (SeismoTrace *self,
   g_assert (self->n_events == 0);
 
   self->n_events = n_events;
-  self->ts = g_new (guint64, MAX (n_events, 1));
-  self->cpu = g_new (guint16, MAX (n_events, 1));
-  self->type = g_new (guint16, MAX (n_events, 1));
-  self->task = g_new (SeismoTaskId, MAX (n_events, 1));
-  self->payload_off = g_new (guint32, MAX (n_events, 1));
+  self->ts = _seismo_big_array_new (guint64, n_events);
+  self->cpu = _seismo_big_array_new (guint16, n_events);
+  self->type = _seismo_big_array_new (guint16, n_events);
+  self->task = _seismo_big_array_new (SeismoTaskId, n_events);
+  self->payload_off = _seismo_big_array_new (guint32, n_events);
 }
 
 void
@@ -153,8 +155,8 @@ static guint32 *
 sort_permutation (const guint64 *ts,
                   gsize          n)
 {
-  g_autofree guint32 *tmp = g_new (guint32, n);
-  guint32 *perm = g_new (guint32, n);
+  g_autofree guint32 *tmp = _seismo_big_array_new (guint32, n);
+  guint32 *perm = _seismo_big_array_new (guint32, n);
   guint64 min = G_MAXUINT64, max = 0, range;
   guint passes;
 
@@ -198,19 +200,19 @@ _seismo_trace_sort (SeismoTrace *self)
   gsize n_blocks, pos = 0;
   gboolean sorted = TRUE;
 
-  for (gsize i = 1; i < n && sorted; i++)
+  for (gsize i = 1; i < n && sorted && !self->known_sorted; i++)
     sorted = self->ts[i - 1] <= self->ts[i];
   if (sorted)
     return;
 
   perm = sort_permutation (self->ts, n);
 
-  ts = g_new (guint64, n);
-  cpu = g_new (guint16, n);
-  type = g_new (guint16, n);
-  task = g_new (SeismoTaskId, n);
-  off = g_new (guint32, n);
-  payload = g_malloc (MAX (self->payload_len, 1));
+  ts = _seismo_big_array_new (guint64, n);
+  cpu = _seismo_big_array_new (guint16, n);
+  type = _seismo_big_array_new (guint16, n);
+  task = _seismo_big_array_new (SeismoTaskId, n);
+  off = _seismo_big_array_new (guint32, n);
+  payload = _seismo_big_array_new (guint8, self->payload_len);
   n_blocks = (n + SEISMO_BLOCK_EVENTS - 1) >> SEISMO_BLOCK_SHIFT;
   block_base = g_new0 (guint64, n_blocks + 1);
 
@@ -251,6 +253,7 @@ _seismo_trace_sort (SeismoTrace *self)
 
 gboolean
 _seismo_trace_validate (SeismoTrace  *self,
+                        gboolean      ids_checked,
                         GError      **error)
 {
   guint n_types = self->event_types->len;
@@ -277,7 +280,7 @@ _seismo_trace_validate (SeismoTrace  *self,
                    self->block_base[n_blocks], self->payload_len);
       return FALSE;
     }
-  for (gsize i = 0; i < self->n_events; i++)
+  for (gsize i = 0; !ids_checked && i < self->n_events; i++)
     {
       gsize b = i >> SEISMO_BLOCK_SHIFT;
       guint64 start = self->block_base[b] + self->payload_off[i];
@@ -695,7 +698,7 @@ build_index (SeismoTrace      *self,
 {
   gsize *off = g_new0 (gsize, n_keys + 1);
   g_autofree gsize *fill = NULL;
-  SeismoEventId *index = g_new (SeismoEventId, MAX (self->n_events, 1));
+  SeismoEventId *index = _seismo_big_array_new (SeismoEventId, self->n_events);
 
   for (gsize i = 0; i < self->n_events; i++)
     off[key_of (self, i) + 1]++;

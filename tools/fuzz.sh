@@ -5,7 +5,7 @@
 #   tools/fuzz.sh --seconds N [--jobs J] [TARGET...]     (default: every target, one at a time)
 #   tools/fuzz.sh --list
 #
-# Targets: seismo-file seismo-records trace-dat ftrace-text strace filter lesson (see tests/fuzz/seismo-fuzz.c).
+# Targets: seismo-file seismo-records trace-dat ftrace-text strace filter lesson session (see tests/fuzz/seismo-fuzz.c).
 # Seeds: tests/fuzz/corpus/TARGET, tests/fuzz/regressions/TARGET and the samples in tests/data.
 # The growing corpus is kept in BUILD/fuzz/corpus/TARGET between runs; anything found (crash-*,
 # leak-*, timeout-*, oom-*) lands in BUILD/fuzz/findings/TARGET. Keep a fixed crasher as
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
 
-all_targets=(seismo-file seismo-records trace-dat ftrace-text strace filter lesson)
+all_targets=(seismo-file seismo-records trace-dat ftrace-text strace filter lesson session)
 seconds=
 jobs=1
 targets=()
@@ -52,7 +52,10 @@ if [[ ! -f $build/build.ninja ]]; then
   CC=clang nice -n 10 meson setup "$build" -Dfuzzing=true -Db_sanitize=address,undefined \
     -Db_lundef=false -Dgui=disabled -Debpf=disabled >/dev/null
 fi
-nice -n 10 ninja -C "$build" -j2 $(printf "tests/fuzz/seismo-fuzz-%s " "${targets[@]}") >/dev/null
+# FUZZ_NO_BUILD=1 runs the programs already built (while the tree does not configure, say).
+if [[ ${FUZZ_NO_BUILD:-0} != 1 ]]; then
+  nice -n 10 ninja -C "$build" -j2 $(printf "tests/fuzz/seismo-fuzz-%s " "${targets[@]}") >/dev/null
+fi
 
 # Samples from tests/data, per target. The text samples (200-300 KiB each) are represented by
 # their first lines in tests/fuzz/corpus: whole, they slow the fuzzer down to a few inputs a second.

@@ -11,6 +11,7 @@
 #include "seismo-histogram-view.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-cairo-private.h"
+#include "seismo-pane-range-private.h"
 
 /* Linear buckets aim at about this many between the smallest value and p99. */
 #define LINEAR_BUCKETS 20
@@ -31,7 +32,7 @@ struct _SeismoHistogramView
 
   /* owned */
   SeismoTrace            *trace;
-  GBytes                 *mask;
+  SeismoPaneRange         range;
   GCancellable           *cancellable;
   SeismoLatencyHistogram *histogram;   /* the result shown */
   GArray                 *samples;     /* SeismoLatencySample of the result */
@@ -39,8 +40,6 @@ struct _SeismoHistogramView
   guint                  *type_ids;    /* dropdown position → event type, for the gap choosers */
   guint                   n_type_ids;
 
-  guint64                 start_ns;
-  guint64                 end_ns;
   SeismoHistogramOf       of;
   int                     syscall;
   guint                   gap_from;
@@ -68,9 +67,7 @@ static const char *const of_titles[SEISMO_HISTOGRAM_OF_N] = {
 
 typedef struct {
   SeismoTrace            *trace;
-  GBytes                 *mask;
-  guint64                 start_ns;
-  guint64                 end_ns;
+  SeismoPaneRange         range;
   SeismoHistogramOf       of;
   int                     syscall;
   guint                   gap_from;
@@ -85,7 +82,7 @@ static void
 hist_job_free (HistJob *job)
 {
   g_clear_object (&job->trace);
-  g_clear_pointer (&job->mask, g_bytes_unref);
+  seismo_pane_range_reset (&job->range);
   g_clear_pointer (&job->histogram, seismo_latency_histogram_free);
   g_clear_pointer (&job->samples, g_array_unref);
   g_free (job->title);
@@ -124,8 +121,7 @@ hist_thread (GTask        *task,
              GCancellable *cancellable)
 {
   HistJob *job = task_data;
-  SeismoSelection sel = { job->start_ns, job->end_ns,
-                          job->mask != NULL ? g_bytes_get_data (job->mask, NULL) : NULL };
+  SeismoSelection sel = seismo_pane_range_selection (&job->range);
   g_autoptr(SeismoLatencyHistogram) log2 = seismo_latency_histogram_new_log2 ();
   SeismoLatencySummary summary;
 
@@ -240,9 +236,7 @@ recompute (SeismoHistogramView *self)
   self->cancellable = g_cancellable_new ();
   job = g_new0 (HistJob, 1);
   job->trace = g_object_ref (self->trace);
-  job->mask = self->mask != NULL ? g_bytes_ref (self->mask) : NULL;
-  job->start_ns = self->start_ns;
-  job->end_ns = self->end_ns;
+  seismo_pane_range_set (&job->range, self->range.start_ns, self->range.end_ns, self->range.mask);
   job->of = self->of;
   job->syscall = self->syscall;
   job->gap_from = self->gap_from;
@@ -595,7 +589,7 @@ seismo_histogram_view_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->trace);
-  g_clear_pointer (&self->mask, g_bytes_unref);
+  seismo_pane_range_reset (&self->range);
   g_clear_pointer (&self->histogram, seismo_latency_histogram_free);
   g_clear_pointer (&self->samples, g_array_unref);
   g_clear_pointer (&self->title, g_free);
@@ -643,7 +637,7 @@ seismo_histogram_view_init (SeismoHistogramView *self)
   for (guint i = 0; i < G_N_ELEMENTS (scale_items); i++)
     scale_shown[i] = scale_items[i] != NULL ? _(scale_items[i]) : NULL;
 
-  self->end_ns = G_MAXUINT64;
+  seismo_pane_range_reset (&self->range);
   self->syscall = -1;
   self->scale = SEISMO_HISTOGRAM_LOG2;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
@@ -707,11 +701,9 @@ seismo_histogram_view_set_trace (SeismoHistogramView *self,
   g_return_if_fail (trace == NULL || SEISMO_IS_TRACE (trace));
 
   g_set_object (&self->trace, trace);
-  g_clear_pointer (&self->mask, g_bytes_unref);
+  seismo_pane_range_reset (&self->range);
   g_clear_pointer (&self->histogram, seismo_latency_histogram_free);
   g_clear_pointer (&self->samples, g_array_unref);
-  self->start_ns = 0;
-  self->end_ns = G_MAXUINT64;
   fill_choices (self);
   recompute (self);
 }
@@ -725,12 +717,7 @@ seismo_histogram_view_set_selection (SeismoHistogramView *self,
   g_return_if_fail (SEISMO_IS_HISTOGRAM_VIEW (self));
   g_return_if_fail (start_ns <= end_ns);
 
-  if (mask != NULL)
-    g_bytes_ref (mask);
-  g_clear_pointer (&self->mask, g_bytes_unref);
-  self->mask = mask;
-  self->start_ns = start_ns;
-  self->end_ns = end_ns;
+  seismo_pane_range_set (&self->range, start_ns, end_ns, mask);
   recompute (self);
 }
 

@@ -7,6 +7,7 @@
 #include <pango/pangocairo.h>
 
 #include "seismo-filter.h"
+#include "seismo-pane-range-private.h"
 #include "seismo-stats.h"
 #include "seismo-stats-view.h"
 #include "seismo-timeline-renderer.h"
@@ -141,13 +142,10 @@ struct _SeismoStatsView
 
   /* owned */
   SeismoTrace   *trace;
-  GBytes        *mask;
+  SeismoPaneRange range;
   GListStore    *stores[SEISMO_STATS_TABLE_N];
   GtkSortListModel *sorted[SEISMO_STATS_TABLE_N];
   GCancellable  *cancellable;
-
-  guint64        start_ns;
-  guint64        end_ns;
 };
 
 enum {
@@ -285,18 +283,16 @@ build_columns (SeismoStatsView  *self,
 /* Computing on a worker */
 
 typedef struct {
-  SeismoTrace *trace;
-  GBytes      *mask;
-  guint64      start_ns;
-  guint64      end_ns;
-  GPtrArray   *rows[SEISMO_STATS_TABLE_N];
+  SeismoTrace    *trace;
+  SeismoPaneRange range;
+  GPtrArray      *rows[SEISMO_STATS_TABLE_N];
 } StatsJob;
 
 static void
 stats_job_free (StatsJob *job)
 {
   g_clear_object (&job->trace);
-  g_clear_pointer (&job->mask, g_bytes_unref);
+  seismo_pane_range_reset (&job->range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     g_clear_pointer (&job->rows[t], g_ptr_array_unref);
   g_free (job);
@@ -310,10 +306,9 @@ stats_thread (GTask        *task,
 {
   StatsJob *job = task_data;
   SeismoTrace *trace = job->trace;
-  SeismoSelection sel = { job->start_ns, job->end_ns,
-                          job->mask != NULL ? g_bytes_get_data (job->mask, NULL) : NULL };
-  guint64 first = MAX (job->start_ns, seismo_trace_get_start_ns (trace));
-  guint64 last = MIN (job->end_ns, seismo_trace_get_end_ns (trace));
+  SeismoSelection sel = seismo_pane_range_selection (&job->range);
+  guint64 first = MAX (job->range.start_ns, seismo_trace_get_start_ns (trace));
+  guint64 last = MIN (job->range.end_ns, seismo_trace_get_end_ns (trace));
   double span_ns = last > first ? (double) (last - first) : 1;
   g_autoptr(GArray) syscalls = NULL;
   g_autoptr(GArray) tasks = NULL;
@@ -411,14 +406,14 @@ update_scope (SeismoStatsView *self)
   else
     {
       guint64 t0 = seismo_trace_get_start_ns (self->trace);
-      guint64 first = MAX (self->start_ns, t0);
-      guint64 last = MIN (self->end_ns, seismo_trace_get_end_ns (self->trace));
+      guint64 first = MAX (self->range.start_ns, t0);
+      guint64 last = MIN (self->range.end_ns, seismo_trace_get_end_ns (self->trace));
       gboolean whole = first <= t0 && last >= seismo_trace_get_end_ns (self->trace);
       g_autofree char *a = seismo_format_time ((double) (first - t0), 1e3);
       g_autofree char *b = seismo_format_time ((double) (last - t0), 1e3);
       g_autofree char *range = whole ? g_strdup (_("Whole trace")) : g_strdup_printf ("%s … %s", a, b);
 
-      text = g_strdup_printf ("%s%s", range, self->mask != NULL ? _(" · filtered events only") : "");
+      text = g_strdup_printf ("%s%s", range, self->range.mask != NULL ? _(" · filtered events only") : "");
     }
   gtk_label_set_text (self->scope_label, text);
 }
@@ -466,9 +461,7 @@ recompute (SeismoStatsView *self)
   self->cancellable = g_cancellable_new ();
   job = g_new0 (StatsJob, 1);
   job->trace = g_object_ref (self->trace);
-  job->mask = self->mask != NULL ? g_bytes_ref (self->mask) : NULL;
-  job->start_ns = self->start_ns;
-  job->end_ns = self->end_ns;
+  seismo_pane_range_set (&job->range, self->range.start_ns, self->range.end_ns, self->range.mask);
   task = g_task_new (self, self->cancellable, stats_done, NULL);
   g_task_set_source_tag (task, recompute);
   g_task_set_task_data (task, job, (GDestroyNotify) stats_job_free);
@@ -520,7 +513,7 @@ seismo_stats_view_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->trace);
-  g_clear_pointer (&self->mask, g_bytes_unref);
+  seismo_pane_range_reset (&self->range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     {
       g_clear_object (&self->sorted[t]);
@@ -587,7 +580,7 @@ static void
 seismo_stats_view_init (SeismoStatsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->end_ns = G_MAXUINT64;
+  seismo_pane_range_reset (&self->range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     build_columns (self, t);
 }
@@ -608,9 +601,7 @@ seismo_stats_view_set_trace (SeismoStatsView *self,
   g_return_if_fail (trace == NULL || SEISMO_IS_TRACE (trace));
 
   g_set_object (&self->trace, trace);
-  g_clear_pointer (&self->mask, g_bytes_unref);
-  self->start_ns = 0;
-  self->end_ns = G_MAXUINT64;
+  seismo_pane_range_reset (&self->range);
   recompute (self);
 }
 
@@ -623,12 +614,7 @@ seismo_stats_view_set_selection (SeismoStatsView *self,
   g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
   g_return_if_fail (start_ns <= end_ns);
 
-  if (mask != NULL)
-    g_bytes_ref (mask);
-  g_clear_pointer (&self->mask, g_bytes_unref);
-  self->mask = mask;
-  self->start_ns = start_ns;
-  self->end_ns = end_ns;
+  seismo_pane_range_set (&self->range, start_ns, end_ns, mask);
   recompute (self);
 }
 

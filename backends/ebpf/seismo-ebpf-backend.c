@@ -26,7 +26,10 @@
 #define MIN_RING_BATCHES  8
 #define POLL_MS           50
 #define CONTROL_SLEEP_US  (20 * 1000)
+/* Progress reports: every half second, unless they cost more than 1/PROGRESS_SHARE of the time. */
 #define PROGRESS_US       (500 * 1000)
+#define PROGRESS_MAX_US   (10 * 1000 * 1000)
+#define PROGRESS_SHARE    50
 #define LOG_TAIL_LINES    6
 
 /* libbpf reports through one process-wide callback; keep its last warnings for error messages. */
@@ -146,17 +149,34 @@ tracepoint_ids_readable (void)
          || access ("/sys/kernel/debug/tracing/events/sched/sched_switch/id", R_OK) == 0;
 }
 
+/*
+ * The kernel's BTF, which CO-RE relocations and the BTF-typed tracepoints need. The environment
+ * can name another file (the CO-RE relocations then use it), which is also how the tests see
+ * what a kernel without BTF gets.
+ */
+#define KERNEL_BTF_PATH  "/sys/kernel/btf/vmlinux"
+#define KERNEL_BTF_ENV   "SEISMO_EBPF_KERNEL_BTF"
+
+static const char *
+kernel_btf_override (void)
+{
+  const char *path = g_getenv (KERNEL_BTF_ENV);
+
+  return path != NULL && *path != '\0' ? path : NULL;
+}
+
 /* Why the backend cannot run here (NULL when it can), and the matching SeismoError code. */
 static char *
 unavailable_reason (int *code)
 {
+  const char *btf = kernel_btf_override () != NULL ? kernel_btf_override () : KERNEL_BTF_PATH;
   char *reason = NULL;
   int ret;
 
   *code = SEISMO_ERROR_UNAVAILABLE;
-  if (!g_file_test ("/sys/kernel/btf/vmlinux", G_FILE_TEST_EXISTS))
-    reason = g_strdup ("the kernel exposes no BTF type information (/sys/kernel/btf/vmlinux is "
-                       "missing; the kernel needs CONFIG_DEBUG_INFO_BTF=y)");
+  if (!g_file_test (btf, G_FILE_TEST_EXISTS))
+    reason = g_strdup_printf ("the kernel exposes no BTF type information (%s is missing; the "
+                              "kernel needs CONFIG_DEBUG_INFO_BTF=y)", btf);
   else if (geteuid () != 0 && !has_bpf_capabilities ())
     {
       reason = g_strdup ("recording with eBPF needs root, or the CAP_BPF and CAP_PERFMON "
@@ -215,7 +235,12 @@ typedef struct {
   struct ring_buffer        *rb;
   GThread                   *worker;
   gint                       worker_stop;
-  int                        worker_error;  /* negative errno, read after joining */
+  int                        worker_error;  /* negative errno */
+  /* Records the worker took off the ring, for the recording thread to decode: each is a guint32
+   * size, then the record, padded to 8 bytes. */
+  GMutex                     queue_lock;
+  GByteArray                *queue;
+  GByteArray                *queue_spare;
   guint64                    events_unpublished;
   int                        n_possible_cpus;
   guint64                   *drops_seen;    /* per possible CPU */
@@ -224,6 +249,14 @@ typedef struct {
   SeismoEbpfCommand          command;
 } Recorder;
 
+/*
+ * Two threads: the worker only drains the ring buffer into a queue, so the kernel side always
+ * finds room; the recording thread (the one that called record()) decodes the queue into the
+ * builder and reports progress, which may read the builder (seismo-cli streams the trace to its
+ * file from there, which is what a viewer follows live and what a crash leaves behind) and may
+ * take a while (a snapshot of a small trace) without the ring filling up meanwhile.
+ */
+
 /* Ring buffer callback, on the worker thread. */
 static int
 on_sample (void  *ctx,
@@ -231,15 +264,51 @@ on_sample (void  *ctx,
            size_t size)
 {
   Recorder *rec = ctx;
-  int n = seismo_ebpf_decoder_record (rec->decoder, data, size);
+  guint32 size32 = size;
+  static const guint8 pad[8] = { 0 };
 
-  if (n < 0)
-    g_warning ("ignoring a malformed eBPF record (%zu bytes)", size);
-  else
-    rec->events_unpublished += n;
+  g_mutex_lock (&rec->queue_lock);
+  g_byte_array_append (rec->queue, (const guint8 *) &size32, sizeof size32);
+  g_byte_array_append (rec->queue, pad, 4);
+  g_byte_array_append (rec->queue, data, size);
+  g_byte_array_append (rec->queue, pad, (8 - size % 8) % 8);
+  g_mutex_unlock (&rec->queue_lock);
   return 0;
 }
 
+/* On the recording thread: decodes what the worker queued so far. */
+static void
+decode_queue (Recorder *rec)
+{
+  GByteArray *records;
+  gsize offset = 0;
+
+  g_mutex_lock (&rec->queue_lock);
+  records = rec->queue;
+  rec->queue = rec->queue_spare;
+  g_mutex_unlock (&rec->queue_lock);
+
+  while (offset + 8 <= records->len)
+    {
+      guint32 size;
+      int n;
+
+      memcpy (&size, records->data + offset, sizeof size);
+      offset += 8;
+      g_assert (size <= records->len - offset);
+      n = seismo_ebpf_decoder_record (rec->decoder, records->data + offset, size);
+      if (n < 0)
+        g_warning ("ignoring a malformed eBPF record (%u bytes)", size);
+      else
+        rec->events_unpublished += n;
+      offset += size + (8 - size % 8) % 8;
+    }
+  /* Keeps its allocation for the next round. */
+  g_byte_array_set_size (records, 0);
+  rec->queue_spare = records;
+}
+
+/* On the recording thread: events decoded, and drops the kernel counted (as lost events). */
 static void
 publish_counters (Recorder *rec)
 {
@@ -283,13 +352,11 @@ worker_main (gpointer data)
         ret = ring_buffer__consume (rec->rb);
       if (ret < 0 && ret != -EINTR)
         {
-          rec->worker_error = ret;
+          g_atomic_int_set (&rec->worker_error, ret);
           break;
         }
-      publish_counters (rec);
     }
   ring_buffer__consume (rec->rb);
-  publish_counters (rec);
   return NULL;
 }
 
@@ -313,8 +380,13 @@ detach_all (Recorder *rec)
 {
   if (rec->probe_links != NULL)
     g_ptr_array_set_size (rec->probe_links, 0);
-  if (rec->skel != NULL)
-    seismo_ebpf_bpf__detach (rec->skel);
+  if (rec->skel == NULL)
+    return;
+  /* Syscall enters first, then exits, then the rest (the spill program among them): every
+   * syscall whose enter was recorded is then either complete or in progress in the maps. */
+  g_clear_pointer (&rec->skel->links.seismo_sys_enter, bpf_link__destroy);
+  g_clear_pointer (&rec->skel->links.seismo_sys_exit, bpf_link__destroy);
+  seismo_ebpf_bpf__detach (rec->skel);
 }
 
 /* libbpf attaches kprobes through the kprobe PMU, or the legacy tracefs kprobe_events. */
@@ -454,6 +526,8 @@ choose_programs (Recorder *rec)
 
   bpf_program__set_autoload (rec->skel->progs.seismo_sys_enter, syscalls);
   bpf_program__set_autoload (rec->skel->progs.seismo_sys_exit, syscalls);
+  /* Moves the syscall in progress of a thread switched out off its CPU's batch. */
+  bpf_program__set_autoload (rec->skel->progs.seismo_spill, syscalls && !o->aggregate);
   bpf_program__set_autoload (rec->skel->progs.seismo_sched_switch, ro->emit_switch);
   bpf_program__set_autoload (rec->skel->progs.seismo_sched_wakeup, ro->emit_wakeup);
   bpf_program__set_autoload (rec->skel->progs.seismo_sched_waking, ro->emit_waking);
@@ -499,74 +573,75 @@ check_tracepoints (Recorder *rec,
   return seismo_ebpf_check_tracepoints (events, error);
 }
 
-/* Syscall records still staged on each CPU when recording stopped. */
+/* A syscall still in progress when recording stopped becomes an enter without an exit. */
 static void
-flush_batches (Recorder *rec)
+decode_in_progress (Recorder                        *rec,
+                    struct seismo_ebpf_syscall_path *r)
 {
-  int fd = bpf_map__fd (rec->skel->maps.batches);
-  g_autofree struct seismo_ebpf_batch *batches = g_new (struct seismo_ebpf_batch,
-                                                        rec->n_possible_cpus);
-  guint32 zero = 0;
+  gsize size = r->sc.hdr.kind == SEISMO_EBPF_REC_SYSCALL_PATH
+               ? sizeof (struct seismo_ebpf_syscall_path) : sizeof (struct seismo_ebpf_syscall);
+  int n;
 
-  if (bpf_map_lookup_elem (fd, &zero, batches) != 0)
+  r->sc.flags |= SEISMO_EBPF_SYSCALL_NO_EXIT;
+  r->sc.ret = 0;
+  r->sc.duration_ns = 0;
+  r->sc.exit_cpu = r->sc.hdr.cpu;
+  r->path[sizeof r->path - 1] = '\0';
+  n = seismo_ebpf_decoder_record (rec->decoder, r, size);
+  if (n > 0)
+    rec->events_unpublished += n;
+}
+
+/*
+ * After detaching: the syscall records still staged on each CPU, and the syscalls in progress,
+ * at a CPU's batch tail (a thread running in its syscall) or spilled (one switched out).
+ */
+static void
+flush_staged (Recorder *rec)
+{
+  int fd = bpf_map__fd (rec->skel->maps.cpu_states);
+  int spilled_fd = bpf_map__fd (rec->skel->maps.spilled);
+  g_autofree struct seismo_ebpf_cpu_state *states = g_new (struct seismo_ebpf_cpu_state,
+                                                           rec->n_possible_cpus);
+  guint32 zero = 0, key, next, *prev = NULL;
+
+  if (bpf_map_lookup_elem (fd, &zero, states) != 0)
     {
       g_warning ("could not read the staged eBPF syscall records: %s", g_strerror (errno));
       return;
     }
   for (int cpu = 0; cpu < rec->n_possible_cpus; cpu++)
     {
+      struct seismo_ebpf_batch *b = &states[cpu].batch;
       int n;
 
-      if (batches[cpu].count == 0)
-        continue;
-      batches[cpu].hdr.kind = SEISMO_EBPF_REC_BATCH;
-      n = seismo_ebpf_decoder_record (rec->decoder, &batches[cpu], sizeof batches[cpu]);
-      if (n < 0)
-        g_warning ("ignoring malformed staged eBPF syscall records of CPU %d", cpu);
-      else
-        rec->events_unpublished += n;
+      if (b->count != 0)
+        {
+          b->hdr.kind = SEISMO_EBPF_REC_BATCH;
+          n = seismo_ebpf_decoder_record (rec->decoder, b, sizeof *b);
+          if (n < 0)
+            g_warning ("ignoring malformed staged eBPF syscall records of CPU %d", cpu);
+          else
+            rec->events_unpublished += n;
+        }
+      if (states[cpu].size != 0
+          && b->len <= sizeof b->data - sizeof (struct seismo_ebpf_syscall_path))
+        {
+          struct seismo_ebpf_syscall_path r;
+
+          memcpy (&r, b->data + b->len, sizeof r);
+          decode_in_progress (rec, &r);
+        }
     }
-}
 
-/* Syscalls still in progress when recording stopped become enters without an exit. */
-static void
-flush_pending (Recorder *rec)
-{
-  int fd = bpf_map__fd (rec->skel->maps.threads);
-  int paths_fd = bpf_map__fd (rec->skel->maps.pending_paths);
-  guint32 key, next;
-  guint32 *prev = NULL;
-
-  while (bpf_map_get_next_key (fd, prev, &next) == 0)
+  while (bpf_map_get_next_key (spilled_fd, prev, &next) == 0)
     {
-      struct seismo_ebpf_thread t;
-      struct seismo_ebpf_pending_path pp;
-      struct seismo_ebpf_syscall_path r = { { { 0 } } };
-      gint64 id;
+      struct seismo_ebpf_syscall_path r;
 
       key = next;
       prev = &key;
-      if (bpf_map_lookup_elem (fd, &key, &t) != 0 || t.start_ns == 0)
-        continue;
-      id = t.id;
-      r.sc.hdr.time_ns = t.start_ns;
-      r.sc.hdr.kind = SEISMO_EBPF_REC_SYSCALL;
-      r.sc.hdr.cpu = t.cpu;
-      r.sc.hdr.tid = key;
-      r.sc.hdr.pid = t.tgid;
-      r.sc.id = id;
-      memcpy (r.sc.args, t.args, sizeof r.sc.args);
-      r.sc.exit_cpu = t.cpu;
-      r.sc.flags = SEISMO_EBPF_SYSCALL_NO_EXIT;
-      if (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS && rec->skel->rodata->path_arg[id] != 0
-          && bpf_map_lookup_elem (paths_fd, &key, &pp) == 0)
-        {
-          r.sc.hdr.kind = SEISMO_EBPF_REC_SYSCALL_PATH;
-          r.sc.flags |= pp.flags & SEISMO_EBPF_PATH_TRUNCATED;
-          memcpy (r.path, pp.path, sizeof r.path);
-        }
-      rec->events_unpublished += MAX (seismo_ebpf_decoder_record (rec->decoder, &r,
-                                                                  sizeof r), 0);
+      if (bpf_map_lookup_elem (spilled_fd, &key, &r) == 0 && r.sc.hdr.time_ns != 0)
+        decode_in_progress (rec, &r);
     }
 }
 
@@ -658,17 +733,28 @@ control_loop (Recorder *rec,
   const SeismoRecordOptions *o = rec->options;
   SeismoRecordControl *ctl = rec->ctl;
   gint64 start = g_get_monotonic_time ();
-  gint64 last_progress = start - PROGRESS_US;
+  gint64 next_progress = start;
   gboolean stopped_early = FALSE;
 
   for (;;)
     {
-      gint64 now = g_get_monotonic_time ();
+      gint64 now;
 
-      if (ctl->progress != NULL && now - last_progress >= PROGRESS_US)
+      if (rec->worker != NULL)
         {
+          decode_queue (rec);
+          publish_counters (rec);
+        }
+      now = g_get_monotonic_time ();
+      if (ctl->progress != NULL && now >= next_progress)
+        {
+          gint64 spent;
+
           ctl->progress (ctl->user_data);
-          last_progress = now;
+          spent = g_get_monotonic_time () - now;
+          next_progress = now + spent + CLAMP (spent * PROGRESS_SHARE, PROGRESS_US,
+                                               PROGRESS_MAX_US);
+          now += spent;
         }
       if (g_atomic_int_get (&ctl->stop)
           || (o->duration_s > 0 && now - start >= (gint64) (o->duration_s * G_USEC_PER_SEC)))
@@ -680,7 +766,7 @@ control_loop (Recorder *rec,
         break;
       if (o->pid > 0 && kill (o->pid, 0) != 0 && errno == ESRCH)
         break;
-      if (!o->aggregate && (rec->worker == NULL || rec->worker_error != 0))
+      if (!o->aggregate && (rec->worker == NULL || g_atomic_int_get (&rec->worker_error) != 0))
         break;
       g_usleep (CONTROL_SLEEP_US);
     }
@@ -734,6 +820,9 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
       return FALSE;
     }
   rec.probes = g_new0 (SeismoEbpfProbe, MAX (n_probes, 1));
+  g_mutex_init (&rec.queue_lock);
+  rec.queue = g_byte_array_new ();
+  rec.queue_spare = g_byte_array_new ();
   for (; rec.n_probes < n_probes; rec.n_probes++)
     if (!seismo_ebpf_probe_parse (options->probes[rec.n_probes], &rec.probes[rec.n_probes],
                                   error))
@@ -758,7 +847,11 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   rec.drops_now = g_new0 (guint64, rec.n_possible_cpus);
   rec.probe_links = g_ptr_array_new_with_free_func (destroy_link);
 
-  rec.skel = seismo_ebpf_bpf__open ();
+  {
+    LIBBPF_OPTS (bpf_object_open_opts, open_opts, .btf_custom_path = kernel_btf_override ());
+
+    rec.skel = seismo_ebpf_bpf__open_opts (&open_opts);
+  }
   if (rec.skel == NULL)
     {
       set_libbpf_error (error, -errno, "could not open the eBPF programs");
@@ -787,6 +880,14 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
       goto cleanup;
     }
   rec.skel->rodata->wakeup_bytes = ring_bytes (options->buffer_kb) / 4;
+  /* Each mode keeps per-thread state in one of these hash maps; the other needs no memory. */
+  err = bpf_map__set_max_entries (options->aggregate ? rec.skel->maps.spilled
+                                                     : rec.skel->maps.threads, 1);
+  if (err != 0)
+    {
+      set_libbpf_error (error, err, "could not size the eBPF maps");
+      goto cleanup;
+    }
 
   err = seismo_ebpf_bpf__load (rec.skel);
   if (err != 0)
@@ -856,8 +957,8 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   else
     {
       stop_worker (&rec);
-      flush_batches (&rec);
-      flush_pending (&rec);
+      decode_queue (&rec);
+      flush_staged (&rec);
       publish_counters (&rec);
       seismo_ebpf_decoder_finish (rec.decoder, mono_now_ns ());
     }
@@ -881,6 +982,9 @@ cleanup:
   g_free (rec.probes);
   g_free (rec.drops_seen);
   g_free (rec.drops_now);
+  g_byte_array_unref (rec.queue);
+  g_byte_array_unref (rec.queue_spare);
+  g_mutex_clear (&rec.queue_lock);
   return ret;
 }
 

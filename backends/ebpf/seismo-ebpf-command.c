@@ -14,6 +14,7 @@
 
 #include "seismo-ebpf-private.h"
 #include "seismo-error.h"
+#include "seismo-user.h"
 
 /*
  * The recording's target: a launched command, held between fork and exec until the programs are
@@ -34,10 +35,13 @@ seismo_ebpf_command_launch (SeismoEbpfCommand *cmd,
                             char *const       *argv,
                             GError           **error)
 {
+  SeismoUserIdentity id;
   int release[2] = { -1, -1 };
   int exec_error[2] = { -1, -1 };
   pid_t pid;
 
+  if (!seismo_user_identity_for_launch (&id, error))
+    return FALSE;
   if (pipe2 (release, O_CLOEXEC) != 0 || pipe2 (exec_error, O_CLOEXEC) != 0)
     {
       int saved = errno;
@@ -86,6 +90,15 @@ seismo_ebpf_command_launch (SeismoEbpfCommand *cmd,
       while (n < 0 && errno == EINTR);
       if (n != 1)
         _exit (127);   /* the recorder gave up */
+      /* A negative errno tells the parent it was becoming the user that failed, not exec. */
+      saved = seismo_user_identity_become (&id);
+      if (saved != 0)
+        {
+          saved = -saved;
+          if (write (exec_error[1], &saved, sizeof saved) < 0)
+            _exit (126);
+          _exit (127);
+        }
       execvp (argv[0], (char **) argv);
       saved = errno;
       if (write (exec_error[1], &saved, sizeof saved) < 0)
@@ -131,8 +144,13 @@ seismo_ebpf_command_release (SeismoEbpfCommand *cmd,
     {
       if (waitpid (cmd->pid, &cmd->status, 0) == cmd->pid)
         cmd->reaped = TRUE;
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "could not run '%s': %s",
-                   cmd->name, g_strerror (exec_errno));
+      if (exec_errno < 0)
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_PERMISSION,
+                     "could not run '%s' as the user who asked for the recording (PKEXEC_UID): %s",
+                     cmd->name, g_strerror (-exec_errno));
+      else
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "could not run '%s': %s",
+                     cmd->name, g_strerror (exec_errno));
       return FALSE;
     }
   return TRUE;

@@ -696,7 +696,7 @@ seismo_ebpf_decoder_record (SeismoEbpfDecoder *self,
         memcpy (path, r->path, sizeof path);
         path[sizeof path - 1] = '\0';
         decode_syscall (self, &r->sc, path);
-        return 2;
+        return (r->sc.flags & SEISMO_EBPF_SYSCALL_NO_EXIT) ? 1 : 2;
       }
 
     case SEISMO_EBPF_REC_SCHED_SWITCH:

@@ -163,9 +163,8 @@ struct seismo_ebpf_probe {
  * ring's lock, its two positions and a data page; on a kernel that flushes the TLB at every
  * syscall (page table isolation) that costs more than the rest of the program: paying it once
  * per batch instead of once per syscall more than halved the sys_exit program's cost (see
- * bench/ebpf-overhead.sh). Only the sys_exit program writes a batch: the kernel never runs one
- * program twice at once on a CPU, so the per-CPU batch needs no lock. hdr.time_ns is the first
- * record's time (for the age limit); user space reads what is still staged when recording stops.
+ * bench/ebpf-overhead.sh). hdr.time_ns is the first record's time (for the age limit); user
+ * space reads what is still staged when recording stops.
  */
 struct seismo_ebpf_batch {
   struct seismo_ebpf_header hdr;
@@ -175,26 +174,33 @@ struct seismo_ebpf_batch {
 };
 
 /*
- * Per-thread state, kept in a hash map keyed by tid from a thread's first syscall to its exit and
- * updated in place: the syscall in progress (start_ns 0 when none) for the in-kernel pairing, and
- * in aggregation mode the syscalls it entered since they were last added to comm_counts. User
- * space reads it back at the end for the calls still in progress and the uncounted calls.
+ * Per-CPU state of the syscall programs (record mode). sys_enter writes the call's record straight
+ * into the batch, at batch.data + batch.len, and notes whose it is; the matching sys_exit on the
+ * same CPU only adds the return value and duration and commits it (len += size). So the common
+ * call, one that is not switched out in between, touches no hash map and copies nothing. A thread
+ * switched out inside its syscall takes its record along: the sched_switch program moves it to a
+ * per-thread hash map (struct seismo_ebpf_syscall_path values), where its sys_exit, on whatever
+ * CPU, finds it. Nothing else can run a syscall on this CPU between an enter and that switch, and
+ * the kernel never runs one program twice at once on a CPU, so the state needs no lock. There is
+ * always room for the largest record behind len.
+ */
+struct seismo_ebpf_cpu_state {
+  seismo_s32 tid;      /* the thread whose syscall is in progress at batch.data + batch.len */
+  seismo_u32 size;     /* that record's size; 0: none in progress */
+  struct seismo_ebpf_batch batch;
+};
+
+/*
+ * Aggregation mode, per thread in a hash map keyed by tid, from a thread's first syscall to its
+ * exit, updated in place: the start of the syscall in progress (0 when none) and the syscalls it
+ * entered since they were last added to comm_counts. User space reads it back at the end for the
+ * uncounted calls.
  */
 struct seismo_ebpf_thread {
   seismo_u64 start_ns;
   seismo_s64 id;
-  seismo_u64 args[SEISMO_EBPF_MAX_ARGS];
-  seismo_u32 cpu;
-  seismo_s32 tgid;
   seismo_u64 calls;
   char       comm[SEISMO_EBPF_COMM_LEN];
-};
-
-/* The path argument of a file syscall in progress, copied at its enter. */
-struct seismo_ebpf_pending_path {
-  seismo_u32 flags;    /* SEISMO_EBPF_PATH_TRUNCATED, SEISMO_EBPF_PATH_FAULT */
-  seismo_u32 pad;
-  char       path[SEISMO_EBPF_PATH_LEN];
 };
 
 /* Aggregation mode, per syscall number and CPU: log2 latency histogram, latency sum and calls
@@ -226,6 +232,7 @@ _Static_assert (sizeof (struct seismo_ebpf_batch) == 32 + SEISMO_EBPF_BATCH_BYTE
 _Static_assert (sizeof (struct seismo_ebpf_syscall) % 8 == 0
                 && sizeof (struct seismo_ebpf_syscall_path) % 8 == 0,
                 "batched records stay aligned");
-_Static_assert (sizeof (struct seismo_ebpf_thread) == 96, "thread layout");
-_Static_assert (sizeof (struct seismo_ebpf_pending_path) == 264, "pending path layout");
+_Static_assert (sizeof (struct seismo_ebpf_cpu_state) == 8 + sizeof (struct seismo_ebpf_batch),
+                "cpu state layout");
+_Static_assert (sizeof (struct seismo_ebpf_thread) == 40, "thread layout");
 _Static_assert (sizeof (struct seismo_ebpf_syscall_stats) == 528, "syscall stats layout");

@@ -98,7 +98,7 @@ struct {
   __type (value, __u8);
 } targets SEC(".maps");
 
-/* In-kernel pairing of sys_enter with sys_exit (and aggregation counts), per thread. */
+/* Aggregation mode: per-thread syscall state and counts (struct seismo_ebpf_thread). */
 struct {
   __uint (type, BPF_MAP_TYPE_HASH);
   __uint (max_entries, 32768);
@@ -106,30 +106,27 @@ struct {
   __type (value, struct seismo_ebpf_thread);
 } threads SEC(".maps");
 
-/* The path argument of the file syscall in progress, per thread. */
+/* Record mode: the syscall in progress and the batch being staged, per CPU (see struct
+ * seismo_ebpf_cpu_state for how enter and exit meet without a hash map). */
+struct {
+  __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint (max_entries, 1);
+  __type (key, __u32);
+  __type (value, struct seismo_ebpf_cpu_state);
+} cpu_states SEC(".maps");
+
+/* Record mode: the syscall in progress of a thread that was switched out inside it, by tid
+ * (hdr.time_ns 0: none any more). Entries stay until the thread exits and are reused. */
 struct {
   __uint (type, BPF_MAP_TYPE_HASH);
-  __uint (max_entries, 32768);
-  __uint (map_flags, BPF_F_NO_PREALLOC);
+  __uint (max_entries, 16384);
   __type (key, __u32);
-  __type (value, struct seismo_ebpf_pending_path);
-} pending_paths SEC(".maps");
+  __type (value, struct seismo_ebpf_syscall_path);
+} spilled SEC(".maps");
 
-/* A blank value to create pending_paths entries from: too large for the BPF stack. */
-struct {
-  __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
-  __uint (max_entries, 1);
-  __type (key, __u32);
-  __type (value, struct seismo_ebpf_pending_path);
-} path_scratch SEC(".maps");
-
-/* Syscall records waiting to go to the ring buffer in one piece (struct seismo_ebpf_batch). */
-struct {
-  __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
-  __uint (max_entries, 1);
-  __type (key, __u32);
-  __type (value, struct seismo_ebpf_batch);
-} batches SEC(".maps");
+/* How many spilled entries hold a syscall in progress: while none does, a sys_exit that finds
+ * no record on its CPU (every syscall of the system not recorded) skips the hash lookup. */
+__u64 n_spilled = 0;
 
 /* Aggregation mode. */
 struct {
@@ -221,10 +218,9 @@ log2_bucket (__u64 v)
   return r + 1;
 }
 
-/* The calling thread's state, created at its first syscall; NULL (and a drop) when full. */
+/* The calling thread's aggregation state, created at its first syscall; NULL when full. */
 static __always_inline struct seismo_ebpf_thread *
-current_thread (__u32 tid,
-                __s32 tgid)
+current_thread (__u32 tid)
 {
   struct seismo_ebpf_thread *t = bpf_map_lookup_elem (&threads, &tid);
 
@@ -233,14 +229,10 @@ current_thread (__u32 tid,
   {
     struct seismo_ebpf_thread blank = {};
 
-    blank.tgid = tgid;
     bpf_get_current_comm (blank.comm, sizeof blank.comm);
     bpf_map_update_elem (&threads, &tid, &blank, BPF_NOEXIST);
   }
-  t = bpf_map_lookup_elem (&threads, &tid);
-  if (!t)
-    count_drop (2);
-  return t;
+  return bpf_map_lookup_elem (&threads, &tid);
 }
 
 /* Adds a thread's syscall count to its command name's, e.g. before exec renames it. */
@@ -278,6 +270,52 @@ syscall_stats_of (__s64 id)
   return bpf_map_lookup_elem (&syscall_stats, &slot);
 }
 
+/* Aggregation mode: counts the call, and times it unless it never returns. */
+static __always_inline void
+aggregate_enter (__u32 tid,
+                 long  id)
+{
+  struct seismo_ebpf_thread *t = current_thread (tid);
+
+  if (!t)
+    return;
+  t->calls += 1;
+  t->id = id;
+  if (id == nr_exit || id == nr_exit_group)
+    {
+      struct seismo_ebpf_syscall_stats *stats = syscall_stats_of (id);
+
+      if (stats)
+        stats->calls += 1;
+      t->start_ns = 0;
+      return;
+    }
+  t->start_ns = bpf_ktime_get_ns ();
+}
+
+static __always_inline void
+aggregate_exit (__u32 tid)
+{
+  struct seismo_ebpf_thread *t = bpf_map_lookup_elem (&threads, &tid);
+  struct seismo_ebpf_syscall_stats *stats;
+  __u64 latency, bucket;
+
+  /* Every syscall of the system comes here: the clock is read only for ours. */
+  if (!t || t->start_ns == 0)
+    return;
+  latency = bpf_ktime_get_ns () - t->start_ns;
+  t->start_ns = 0;
+  stats = syscall_stats_of (t->id);
+  if (!stats)
+    return;
+  bucket = log2_bucket (latency);
+  if (bucket >= SEISMO_EBPF_HIST_BUCKETS)
+    bucket = SEISMO_EBPF_HIST_BUCKETS - 1;
+  stats->buckets[bucket] += 1;
+  stats->latency_sum_ns += latency;
+  stats->calls += 1;
+}
+
 static __always_inline void
 emit_enter_only (__u64                     pid_tgid,
                  long                      id,
@@ -306,141 +344,6 @@ emit_enter_only (__u64                     pid_tgid,
   bpf_ringbuf_submit (r, submit_flags ());
 }
 
-/* Copies a file syscall's path at its enter, while the caller's memory surely holds it. */
-static __always_inline void
-stash_path (__u32       tid,
-            const void *user_ptr)
-{
-  struct seismo_ebpf_pending_path *pp = bpf_map_lookup_elem (&pending_paths, &tid);
-  long n;
-
-  if (!pp)
-    {
-      __u32 zero = 0;
-      struct seismo_ebpf_pending_path *blank = bpf_map_lookup_elem (&path_scratch, &zero);
-
-      if (!blank)
-        return;
-      bpf_map_update_elem (&pending_paths, &tid, blank, BPF_NOEXIST);
-      pp = bpf_map_lookup_elem (&pending_paths, &tid);
-      if (!pp)
-        return;
-    }
-  n = bpf_probe_read_user_str (pp->path, sizeof pp->path, user_ptr);
-  if (n < 0)
-    {
-      pp->path[0] = '\0';
-      pp->flags = SEISMO_EBPF_PATH_FAULT;
-    }
-  else
-    {
-      pp->flags = n == sizeof pp->path ? SEISMO_EBPF_PATH_TRUNCATED : 0;
-    }
-}
-
-/*
- * Raw syscalls use BTF-typed raw tracepoints (tp_btf): they are called directly from the
- * tracepoint site with the kernel's own arguments, without the classic tracepoint's perf
- * buffer copy, which matters on a path taken for every syscall of the system.
- */
-SEC ("tp_btf/sys_enter")
-int
-BPF_PROG (seismo_sys_enter, struct pt_regs *regs, long id)
-{
-  __u64 pid_tgid = bpf_get_current_pid_tgid ();
-  __u32 tid = (__u32) pid_tgid;
-  struct seismo_ebpf_thread *t;
-  __u8 path_index;
-
-  if (!current_is_target (pid_tgid) || !syscall_selected (id))
-    return 0;
-  t = current_thread (tid, pid_tgid >> 32);
-  if (!t)
-    return 0;
-
-  if (id == nr_exit || id == nr_exit_group)
-    {
-      if (aggregate)
-        {
-          struct seismo_ebpf_syscall_stats *stats = syscall_stats_of (id);
-
-          t->calls += 1;
-          if (stats)
-            stats->calls += 1;
-        }
-      else
-        {
-          emit_enter_only (pid_tgid, id, regs);
-        }
-      t->start_ns = 0;
-      return 0;
-    }
-
-  t->id = id;
-  if (aggregate)
-    {
-      t->calls += 1;
-      t->start_ns = bpf_ktime_get_ns ();
-      return 0;
-    }
-
-  t->cpu = bpf_get_smp_processor_id ();
-  t->args[0] = regs->di;
-  t->args[1] = regs->si;
-  t->args[2] = regs->dx;
-  t->args[3] = regs->r10;
-  t->args[4] = regs->r8;
-  t->args[5] = regs->r9;
-
-  path_index = (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS) ? path_arg[id] : 0;
-  if (path_index >= 1 && path_index <= SEISMO_EBPF_MAX_ARGS)
-    {
-      const void *ptr = (const void *) t->args[0];
-
-      if (path_index == 2)
-        ptr = (const void *) t->args[1];
-      else if (path_index == 3)
-        ptr = (const void *) t->args[2];
-      else if (path_index == 4)
-        ptr = (const void *) t->args[3];
-      else if (path_index == 5)
-        ptr = (const void *) t->args[4];
-      else if (path_index == 6)
-        ptr = (const void *) t->args[5];
-      stash_path (tid, ptr);
-    }
-  /* Last, so the time excludes our own work. */
-  t->start_ns = bpf_ktime_get_ns ();
-  return 0;
-}
-
-static __always_inline void
-fill_syscall (struct seismo_ebpf_syscall      *r,
-              const struct seismo_ebpf_thread *t,
-              __u64                            start_ns,
-              __u64                            pid_tgid,
-              __u64                            now,
-              long                             ret,
-              __u32                            kind)
-{
-  r->hdr.time_ns = start_ns;
-  r->hdr.kind = kind;
-  r->hdr.cpu = t->cpu;
-  r->hdr.tid = (__s32) pid_tgid;
-  r->hdr.pid = pid_tgid >> 32;
-  r->id = t->id;
-  r->args[0] = t->args[0];
-  r->args[1] = t->args[1];
-  r->args[2] = t->args[2];
-  r->args[3] = t->args[3];
-  r->args[4] = t->args[4];
-  r->args[5] = t->args[5];
-  r->ret = ret;
-  r->duration_ns = now - start_ns;
-  r->exit_cpu = bpf_get_smp_processor_id ();
-  r->flags = 0;
-}
-
 /* Sends the staged records to the ring buffer; they count as lost when it is full. */
 static __always_inline void
 batch_flush (struct seismo_ebpf_batch *b)
@@ -459,35 +362,218 @@ batch_flush (struct seismo_ebpf_batch *b)
   b->count = 0;
 }
 
-/* Room for a record of size bytes at the end of the batch, sending the batch first when full. */
-static __always_inline void *
-batch_slot (struct seismo_ebpf_batch *b,
-            __u32                     size,
-            __u64                     now)
+/* The batch's tail, batch.data + len, where a syscall in progress is. NULL only when there is no
+ * room for the largest record, which batch_tail() never leaves (and for the verifier). */
+static __always_inline struct seismo_ebpf_syscall_path *
+batch_at_tail (struct seismo_ebpf_batch *b)
 {
-  __u32 len = b->len;
+  __u64 len = b->len;
 
-  if (len > SEISMO_EBPF_BATCH_BYTES - size)
-    {
-      batch_flush (b);
-      b->hdr.time_ns = now;
-      len = 0;
-    }
-  /* Also tells the verifier the record stays inside data. */
-  if (len > SEISMO_EBPF_BATCH_BYTES - size)
+  if (len > SEISMO_EBPF_BATCH_BYTES - sizeof (struct seismo_ebpf_syscall_path))
     return NULL;
-  return b->data + len;
+  return (struct seismo_ebpf_syscall_path *) (b->data + len);
 }
 
-static __always_inline void
-batch_added (struct seismo_ebpf_batch *b,
-             __u32                     size,
-             __u64                     now)
+/* Where the next record goes: the tail, after sending the batch when the largest record would
+ * not fit behind it. */
+static __always_inline struct seismo_ebpf_syscall_path *
+batch_tail (struct seismo_ebpf_batch *b)
 {
+  if (b->len > SEISMO_EBPF_BATCH_BYTES - sizeof (struct seismo_ebpf_syscall_path))
+    batch_flush (b);
+  return batch_at_tail (b);
+}
+
+/* Moves the syscall in progress at this CPU's batch tail to the spilled map, under its thread. */
+static __always_inline void
+spill (struct seismo_ebpf_cpu_state *st)
+{
+  struct seismo_ebpf_syscall_path *r, *sp;
+  __u32 tid = st->tid;
+
+  if (st->size == 0)
+    return;
+  st->size = 0;
+  r = batch_at_tail (&st->batch);
+  if (!r)
+    return;
+  sp = bpf_map_lookup_elem (&spilled, &tid);
+  if (sp)
+    {
+      bool was_free = sp->sc.hdr.time_ns == 0;
+
+      __builtin_memcpy (sp, r, sizeof *sp);
+      if (!was_free)
+        return;
+    }
+  else if (bpf_map_update_elem (&spilled, &tid, r, BPF_NOEXIST) != 0)
+    {
+      count_drop (2);
+      return;
+    }
+  __sync_fetch_and_add (&n_spilled, 1);
+}
+
+/* Commits the record at the batch's tail, completed by its exit at time now. */
+static __always_inline void
+batch_commit (struct seismo_ebpf_batch    *b,
+              struct seismo_ebpf_syscall  *r,
+              __u32                        size,
+              long                         ret,
+              __u64                        now)
+{
+  r->ret = ret;
+  r->duration_ns = now - r->hdr.time_ns;
+  r->exit_cpu = bpf_get_smp_processor_id ();
+  if (b->count == 0)
+    b->hdr.time_ns = now;
   b->len += size;
   b->count += 1;
   if (now - b->hdr.time_ns >= SEISMO_EBPF_BATCH_MAX_NS)
     batch_flush (b);
+}
+
+/*
+ * A thread switched out inside a syscall: its record moves from this CPU's batch to the spilled
+ * map, since another thread may run a syscall here before it returns (or it may return on another
+ * CPU). It is always prev's: no other thread ran here since the enter that staged it. BTF-typed so
+ * that no other BPF program running on this CPU (bpf_prog_active) can make it skip, and first in
+ * this file so that the skeleton attaches it before the syscall programs.
+ */
+SEC ("tp_btf/sched_switch")
+int
+BPF_PROG (seismo_spill)
+{
+  __u32 zero = 0;
+  struct seismo_ebpf_cpu_state *st = bpf_map_lookup_elem (&cpu_states, &zero);
+
+  if (st)
+    spill (st);
+  return 0;
+}
+
+/*
+ * Raw syscalls use BTF-typed raw tracepoints (tp_btf): they are called directly from the
+ * tracepoint site with the kernel's own arguments, without the classic tracepoint's perf
+ * buffer copy, which matters on a path taken for every syscall of the system.
+ */
+SEC ("tp_btf/sys_enter")
+int
+BPF_PROG (seismo_sys_enter, struct pt_regs *regs, long id)
+{
+  __u64 pid_tgid = bpf_get_current_pid_tgid ();
+  struct seismo_ebpf_cpu_state *st;
+  struct seismo_ebpf_syscall_path *r;
+  __u32 zero = 0;
+  __u8 path_index;
+
+  if (!current_is_target (pid_tgid) || !syscall_selected (id))
+    return 0;
+  if (aggregate)
+    {
+      aggregate_enter ((__u32) pid_tgid, id);
+      return 0;
+    }
+  if (id == nr_exit || id == nr_exit_group)
+    {
+      emit_enter_only (pid_tgid, id, regs);
+      return 0;
+    }
+
+  st = bpf_map_lookup_elem (&cpu_states, &zero);
+  if (!st)
+    return 0;
+  /* A record left by a thread switched out unseen (while the programs were being attached). */
+  spill (st);
+  r = batch_tail (&st->batch);
+  if (!r)
+    return 0;
+
+  r->sc.hdr.kind = SEISMO_EBPF_REC_SYSCALL;
+  r->sc.hdr.cpu = bpf_get_smp_processor_id ();
+  r->sc.hdr.tid = (__s32) pid_tgid;
+  r->sc.hdr.pid = pid_tgid >> 32;
+  r->sc.id = id;
+  r->sc.args[0] = regs->di;
+  r->sc.args[1] = regs->si;
+  r->sc.args[2] = regs->dx;
+  r->sc.args[3] = regs->r10;
+  r->sc.args[4] = regs->r8;
+  r->sc.args[5] = regs->r9;
+  r->sc.flags = 0;
+
+  /* File syscalls: the path, copied now while the caller's memory surely holds it. */
+  path_index = (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS) ? path_arg[id] : 0;
+  if (path_index >= 1 && path_index <= SEISMO_EBPF_MAX_ARGS)
+    {
+      const void *ptr = (const void *) r->sc.args[0];
+      long n;
+
+      if (path_index == 2)
+        ptr = (const void *) r->sc.args[1];
+      else if (path_index == 3)
+        ptr = (const void *) r->sc.args[2];
+      else if (path_index == 4)
+        ptr = (const void *) r->sc.args[3];
+      else if (path_index == 5)
+        ptr = (const void *) r->sc.args[4];
+      else if (path_index == 6)
+        ptr = (const void *) r->sc.args[5];
+      n = bpf_probe_read_user_str (r->path, sizeof r->path, ptr);
+      if (n < 0)
+        {
+          r->path[0] = '\0';
+          r->sc.flags = SEISMO_EBPF_PATH_FAULT;
+        }
+      else if (n == sizeof r->path)
+        {
+          r->sc.flags = SEISMO_EBPF_PATH_TRUNCATED;
+        }
+      r->sc.hdr.kind = SEISMO_EBPF_REC_SYSCALL_PATH;
+      st->size = sizeof (struct seismo_ebpf_syscall_path);
+    }
+  else
+    {
+      st->size = sizeof (struct seismo_ebpf_syscall);
+    }
+  st->tid = (__s32) pid_tgid;
+  /* Last, so the time excludes our own work. */
+  r->sc.hdr.time_ns = bpf_ktime_get_ns ();
+  return 0;
+}
+
+/* A syscall whose thread was switched out after its enter: its record comes back from the
+ * spilled map to this CPU's batch. */
+static __always_inline void
+exit_spilled (struct seismo_ebpf_cpu_state *st,
+              __u32                         tid,
+              long                          ret)
+{
+  struct seismo_ebpf_syscall_path *sp = bpf_map_lookup_elem (&spilled, &tid);
+  struct seismo_ebpf_syscall_path *r;
+  __u64 now;
+
+  if (!sp || sp->sc.hdr.time_ns == 0)
+    return;
+  now = bpf_ktime_get_ns ();
+  spill (st);
+  r = batch_tail (&st->batch);
+  if (r)
+    {
+      if (sp->sc.hdr.kind == SEISMO_EBPF_REC_SYSCALL_PATH)
+        {
+          __builtin_memcpy (r, sp, sizeof *r);
+          r->path[sizeof r->path - 1] = '\0';
+          batch_commit (&st->batch, &r->sc, sizeof *r, ret, now);
+        }
+      else
+        {
+          __builtin_memcpy (&r->sc, &sp->sc, sizeof r->sc);
+          batch_commit (&st->batch, &r->sc, sizeof r->sc, ret, now);
+        }
+    }
+  sp->sc.hdr.time_ns = 0;
+  __sync_fetch_and_add (&n_spilled, -1);
 }
 
 SEC ("tp_btf/sys_exit")
@@ -496,70 +582,37 @@ BPF_PROG (seismo_sys_exit, struct pt_regs *regs, long ret)
 {
   __u64 pid_tgid = bpf_get_current_pid_tgid ();
   __u32 tid = (__u32) pid_tgid;
-  struct seismo_ebpf_thread *t;
-  struct seismo_ebpf_batch *b;
-  __u64 start_ns, now;
+  struct seismo_ebpf_cpu_state *st;
+  struct seismo_ebpf_syscall_path *r;
   __u32 zero = 0;
-  __s64 id;
-
-  /* Every syscall of the system comes here: the clock is read only for ours. */
-  t = bpf_map_lookup_elem (&threads, &tid);
-  if (!t || t->start_ns == 0)
-    return 0;
-  now = bpf_ktime_get_ns ();
-  start_ns = t->start_ns;
-  t->start_ns = 0;
-  id = t->id;
+  __u32 size;
 
   if (aggregate)
     {
-      struct seismo_ebpf_syscall_stats *stats = syscall_stats_of (id);
-      __u64 latency = now - start_ns;
-      __u64 bucket = log2_bucket (latency);
-
-      if (!stats)
-        return 0;
-      if (bucket >= SEISMO_EBPF_HIST_BUCKETS)
-        bucket = SEISMO_EBPF_HIST_BUCKETS - 1;
-      stats->buckets[bucket] += 1;
-      stats->latency_sum_ns += latency;
-      stats->calls += 1;
+      aggregate_exit (tid);
       return 0;
     }
 
-  b = bpf_map_lookup_elem (&batches, &zero);
-  if (!b)
+  /* Every syscall of the system comes here: the common case of ours is the record this CPU's
+   * enter left at the batch's tail; others return before reading the clock. */
+  st = bpf_map_lookup_elem (&cpu_states, &zero);
+  if (!st)
     return 0;
-  if (b->count == 0)
-    b->hdr.time_ns = now;
-
-  if (id >= 0 && id < SEISMO_EBPF_MAX_SYSCALLS && path_arg[id] != 0)
+  size = st->size;
+  if (size == 0 || st->tid != (__s32) tid)
     {
-      struct seismo_ebpf_pending_path *pp = bpf_map_lookup_elem (&pending_paths, &tid);
-
-      if (pp)
-        {
-          struct seismo_ebpf_syscall_path *r = batch_slot (b, sizeof *r, now);
-
-          if (!r)
-            return 0;
-          fill_syscall (&r->sc, t, start_ns, pid_tgid, now, ret, SEISMO_EBPF_REC_SYSCALL_PATH);
-          r->sc.flags = pp->flags;
-          __builtin_memcpy (r->path, pp->path, sizeof r->path);
-          r->path[sizeof r->path - 1] = '\0';
-          batch_added (b, sizeof *r, now);
-          return 0;
-        }
-    }
-
-  {
-    struct seismo_ebpf_syscall *r = batch_slot (b, sizeof *r, now);
-
-    if (!r)
+      if (n_spilled != 0)
+        exit_spilled (st, tid, ret);
       return 0;
-    fill_syscall (r, t, start_ns, pid_tgid, now, ret, SEISMO_EBPF_REC_SYSCALL);
-    batch_added (b, sizeof *r, now);
-  }
+    }
+  st->size = 0;
+  r = batch_at_tail (&st->batch);
+  if (!r)
+    return 0;
+  batch_commit (&st->batch, &r->sc,
+                size == sizeof (struct seismo_ebpf_syscall_path)
+                ? sizeof (struct seismo_ebpf_syscall_path) : sizeof (struct seismo_ebpf_syscall),
+                ret, bpf_ktime_get_ns ());
   return 0;
 }
 
@@ -745,16 +798,29 @@ seismo_exit (struct seismo_tp_sched_process_exit *ctx)
   __u64 pid_tgid = bpf_get_current_pid_tgid ();
   __u32 tid = (__u32) pid_tgid;
   bool target = current_is_target (pid_tgid);
-  struct seismo_ebpf_thread *t = bpf_map_lookup_elem (&threads, &tid);
   struct seismo_ebpf_exit *r;
 
-  if (t)
+  if (aggregate)
     {
-      if (aggregate)
-        flush_calls (t);
-      bpf_map_delete_elem (&threads, &tid);
+      struct seismo_ebpf_thread *t = bpf_map_lookup_elem (&threads, &tid);
+
+      if (t)
+        {
+          flush_calls (t);
+          bpf_map_delete_elem (&threads, &tid);
+        }
     }
-  bpf_map_delete_elem (&pending_paths, &tid);
+  else
+    {
+      struct seismo_ebpf_syscall_path *sp = bpf_map_lookup_elem (&spilled, &tid);
+
+      if (sp)
+        {
+          if (sp->sc.hdr.time_ns != 0)
+            __sync_fetch_and_add (&n_spilled, -1);
+          bpf_map_delete_elem (&spilled, &tid);
+        }
+    }
   /* Without switch records nobody sees its last switch: forget the thread now. */
   if (!system_wide && !emit_switch)
     bpf_map_delete_elem (&targets, &tid);

@@ -15,15 +15,18 @@
 #include <unistd.h>
 
 #include "seismo-error.h"
+#include "seismo-user.h"
 #include "seismo-ftrace-private.h"
 #include "seismo-rb-page.h"
 #include "seismo-tep-convert.h"
 
 /*
  * Recording: a private tracefs instance (seismo-<pid>) with the chosen tracepoints, optionally
- * filtered on pids, read page by page from every CPU's trace_pipe_raw by a worker thread that
- * converts the records straight into the builder. The calling thread watches the stop flag, the
- * duration and the launched command.
+ * filtered on pids, read page by page from every CPU's trace_pipe_raw by a reader thread that
+ * only copies pages, so that nothing keeps it from the kernel's buffers for long. A converter
+ * thread turns the pages' records into builder events (and so into the file being written, from
+ * its progress calls). The calling thread watches the stop flag, the duration and the launched
+ * command.
  */
 
 /* Per-CPU ring buffer, KiB. Holds ~2 s of a syscall-bound task with raw_syscalls + sched. */
@@ -36,12 +39,18 @@
 /* Raw pages kept unconverted while a burst lasts. */
 #define MAX_BACKLOG_BYTES (256u << 20)
 /*
- * Records converted between two reads of the buffers: a few milliseconds of work, so that the
- * reader is never away long enough for the kernel to fill a buffer (8 MiB lasts about a second
- * of a syscall-bound task on a busy machine; converting a whole backlog at once takes longer).
+ * Records the converter hands over before it looks at the reader's state again: a few
+ * milliseconds of work, so that it notices the end of the recording and makes its progress
+ * calls (which write the file) on time.
  */
 #define EMIT_SLICE        16384
 #define READER_POLL_MS    50
+/*
+ * The longest a read record waits for conversion while a burst lasts. Only converted records
+ * reach the builder, and so the file the recording streams to: this bounds what a killed
+ * recorder loses (plus the last incomplete chunk of the file).
+ */
+#define MAX_BACKLOG_US    G_USEC_PER_SEC
 /* The control loop's period: well under the 100 ms the stop flag allows. */
 #define CONTROL_US        20000
 /*
@@ -54,8 +63,8 @@ typedef struct {
   guint               cpu;
   int                 fd;         /* trace_pipe_raw, non-blocking, polled */
   struct tracefs_cpu *tcpu;
-  GQueue              pages;      /* guint8[page_size], read but not walked */
-  guint8             *cur;        /* page being walked */
+  GQueue              pages;      /* guint8[page_size], read but not walked; under lock */
+  guint8             *cur;        /* page being walked (converter) */
   SeismoRbPage        walk;
   gboolean            has_ev;
   const guint8       *ev;
@@ -69,22 +78,31 @@ typedef struct {
   SeismoTraceBuilder        *builder;
   SeismoRecordControl       *ctl;
   struct tracefs_instance   *instance;
+  SeismoFtraceGuard         *guard;          /* removes the instance if we are killed */
   struct tep_handle         *tep;
   SeismoTepConverter        *conv;
   SeismoRbLayout             layout;
   LiveCpu                   *cpus;
   guint                      n_cpus;
   gsize                      page_size;
-  GPtrArray                 *free_pages;
   gboolean                   mono_clock;
 
   GThread                   *reader;
+  GThread                   *converter;
   int                        wake[2];        /* a byte on wake[1] interrupts the reader's poll */
   gint                       stop_reading;   /* atomic */
   gint                       reader_failed;  /* atomic */
   GError                    *reader_error;
   gint64                     last_progress;
+
+  /* Between the reader and the converter. */
+  GMutex                     lock;
+  GCond                      cond;
+  GPtrArray                 *free_pages;
   guint64                    backlog;        /* pages read and not walked yet */
+  guint64                    read_upto;      /* mono ns: records older were read on every CPU */
+  gboolean                   calm;           /* the reader's last round found no page */
+  gboolean                   reading_done;   /* the reader's last round is queued */
   guint64                    bad_pages;
 
   GPid                       child;
@@ -275,16 +293,22 @@ target_tids (GPid      pid,
 static guint8 *
 page_get (Recorder *r)
 {
+  guint8 *page = NULL;
+
+  g_mutex_lock (&r->lock);
   if (r->free_pages->len)
-    return g_ptr_array_steal_index_fast (r->free_pages, r->free_pages->len - 1);
-  return g_malloc (r->page_size);
+    page = g_ptr_array_steal_index_fast (r->free_pages, r->free_pages->len - 1);
+  g_mutex_unlock (&r->lock);
+  return page ? page : g_malloc (r->page_size);
 }
 
 static void
 page_put (Recorder *r,
           guint8   *page)
 {
+  g_mutex_lock (&r->lock);
   g_ptr_array_add (r->free_pages, page);
+  g_mutex_unlock (&r->lock);
 }
 
 static gboolean
@@ -325,9 +349,11 @@ read_cpu (Recorder  *r,
         }
       if ((gsize) n < r->page_size)
         memset (page + n, 0, r->page_size - n);
+      g_mutex_lock (&r->lock);
       g_queue_push_tail (&c->pages, page);
-      (*n_pages)++;
       r->backlog++;
+      g_mutex_unlock (&r->lock);
+      (*n_pages)++;
       /*
        * A page the writer had not filled yet: the buffer is drained. Reading on would take
        * events one by one off the page the writer is using, which slows the traced process.
@@ -363,15 +389,19 @@ cpu_next (Recorder *r,
           page_put (r, c->cur);
           c->cur = NULL;
         }
-      if (g_queue_is_empty (&c->pages))
-        return FALSE;
-
       {
-        guint8 *page = g_queue_pop_head (&c->pages);
+        guint8 *page;
         guint64 missed = 0;
-        const char *why = seismo_rb_page_load (&c->walk, &r->layout, page, r->page_size, &missed);
+        const char *why;
 
-        r->backlog--;
+        g_mutex_lock (&r->lock);
+        page = g_queue_pop_head (&c->pages);
+        if (page)
+          r->backlog--;
+        g_mutex_unlock (&r->lock);
+        if (page == NULL)
+          return FALSE;
+        why = seismo_rb_page_load (&c->walk, &r->layout, page, r->page_size, &missed);
 
         if (why)
           {
@@ -433,13 +463,26 @@ emit (Recorder *r,
   return more;
 }
 
+/* Tells the converter that the reader has queued a round (and lets a waiting reader re-check). */
+static void
+reader_round_done (Recorder *r,
+                   guint64   read_upto,
+                   gboolean  calm,
+                   gboolean  last)
+{
+  g_mutex_lock (&r->lock);
+  r->read_upto = read_upto;
+  r->calm = calm;
+  r->reading_done |= last;
+  g_cond_broadcast (&r->cond);
+  g_mutex_unlock (&r->lock);
+}
+
 static gpointer
 reader_main (gpointer data)
 {
   Recorder *r = data;
   g_autofree struct pollfd *fds = g_new0 (struct pollfd, r->n_cpus + 1);
-  gboolean pending = FALSE;   /* records left to convert after the last slice */
-  gboolean busy = FALSE;      /* the last round read pages */
 
   for (guint i = 0; i < r->n_cpus; i++)
     {
@@ -452,17 +495,15 @@ reader_main (gpointer data)
   for (;;)
     {
       gboolean last = g_atomic_int_get (&r->stop_reading);
-      guint64 now, watermark;
+      guint64 now;
       guint n_pages = 0;
-      gint64 t;
 
       /*
        * Sleep until a buffer is buffer_percent full (the kernel wakes us), the stop request, or
-       * the timeout that keeps quiet CPUs' records flowing to the builder; not at all when
-       * things are calm and records wait for conversion.
+       * the timeout that keeps quiet CPUs' records flowing to the converter.
        */
       if (!last)
-        poll (fds, r->n_cpus + 1, pending && !busy ? 0 : READER_POLL_MS);
+        poll (fds, r->n_cpus + 1, READER_POLL_MS);
       last = g_atomic_int_get (&r->stop_reading);
 
       now = mono_now_ns ();
@@ -470,38 +511,93 @@ reader_main (gpointer data)
         if (r->cpus[i].tcpu && !read_cpu (r, &r->cpus[i], last, &n_pages, &r->reader_error))
           {
             g_atomic_int_set (&r->reader_failed, 1);
+            reader_round_done (r, now, TRUE, TRUE);
             return NULL;
           }
+      reader_round_done (r, now, n_pages == 0, last);
+      if (last)
+        return NULL;
+
+      /* A burst too big to keep in memory: wait until the converter brings it back under. */
+      g_mutex_lock (&r->lock);
+      while (r->backlog * r->page_size >= MAX_BACKLOG_BYTES && !g_atomic_int_get (&r->stop_reading))
+        g_cond_wait (&r->cond, &r->lock);
+      g_mutex_unlock (&r->lock);
+    }
+}
+
+static gpointer
+converter_main (gpointer data)
+{
+  Recorder *r = data;
+  gboolean pending = FALSE;   /* records left below the watermark after the last slice */
+  gboolean draining = FALSE;  /* catching up with a backlog that grew too old */
+  gint64 backlog_since = g_get_monotonic_time ();   /* when the backlog last was caught up */
+
+  for (;;)
+    {
+      gboolean done, calm, big;
+      guint64 read_upto, backlog, watermark;
+      gint64 t;
+
+      g_mutex_lock (&r->lock);
+      if (!pending && !r->reading_done)
+        g_cond_wait_until (&r->cond, &r->lock,
+                           g_get_monotonic_time () + READER_POLL_MS * G_TIME_SPAN_MILLISECOND);
+      done = r->reading_done;
+      calm = r->calm;
+      read_upto = r->read_upto;
+      backlog = r->backlog;
+      g_mutex_unlock (&r->lock);
+
+      if (done)
+        {
+          /* The reader's last round is queued: everything goes to the builder. */
+          emit (r, G_MAXUINT64, G_MAXUINT64);
+          return NULL;
+        }
 
       /*
        * Converting costs CPU the traced work may want: while pages keep coming, only keep
-       * them (copying a page is cheap), and convert when things calm down or when the backlog
-       * grows large, a slice at a time so the buffers are read again soon; at the end, all.
-       * With the mono clock, every record older than "now" has been read on every CPU: those
-       * can go to the builder in order.
+       * them, and convert when things calm down, when the backlog grows large or when its
+       * oldest page waited MAX_BACKLOG_US, a slice at a time so that the state is looked at
+       * again soon. With the mono clock, every record older than the reader's last round has
+       * been read on every CPU: those can go to the builder in order.
        */
-      busy = n_pages > 0;
-      watermark = !r->mono_clock ? G_MAXUINT64 : (now > HOLD_BACK_NS ? now - HOLD_BACK_NS : 0);
-      if (last)
-        emit (r, G_MAXUINT64, G_MAXUINT64);
-      else if (!busy)
-        pending = emit (r, watermark, EMIT_SLICE);
+      t = g_get_monotonic_time ();
+      watermark = !r->mono_clock ? G_MAXUINT64
+                                 : (read_upto > HOLD_BACK_NS ? read_upto - HOLD_BACK_NS : 0);
+      big = backlog * r->page_size >= MAX_BACKLOG_BYTES;
+      if (!draining && backlog > 0 && t - backlog_since >= MAX_BACKLOG_US)
+        draining = TRUE;
+      if (calm || draining || big)
+        {
+          pending = emit (r, watermark, EMIT_SLICE);
+          if (big)
+            {
+              g_mutex_lock (&r->lock);
+              g_cond_broadcast (&r->cond);
+              g_mutex_unlock (&r->lock);
+            }
+          /* What is left is younger than the watermark: the backlog's age restarts. */
+          if (!pending)
+            {
+              draining = FALSE;
+              backlog_since = t;
+            }
+        }
       else
         {
-          /* A burst too long to keep: bring the backlog back under its bound. */
-          while (r->backlog * r->page_size >= MAX_BACKLOG_BYTES &&
-                 (pending = emit (r, watermark, EMIT_SLICE)))
-            continue;
+          pending = FALSE;
+          if (backlog == 0)
+            backlog_since = t;
         }
 
-      t = g_get_monotonic_time ();
       if (r->ctl->progress && t - r->last_progress >= G_USEC_PER_SEC / 2)
         {
           r->last_progress = t;
           r->ctl->progress (r->ctl->user_data);
         }
-      if (last)
-        return NULL;
     }
 }
 
@@ -516,9 +612,12 @@ spawn_stopped (Recorder  *r,
                char     **argv,
                GError   **error)
 {
+  SeismoUserIdentity id;
   int release[2], err[2];
   pid_t pid;
 
+  if (!seismo_user_identity_for_launch (&id, error))
+    return FALSE;
   if (pipe2 (release, O_CLOEXEC) < 0)
     return set_errno_error (error, errno, "could not create a pipe");
   if (pipe2 (err, O_CLOEXEC) < 0)
@@ -558,6 +657,15 @@ spawn_stopped (Recorder  *r,
       close (release[0]);
       signal (SIGINT, SIG_DFL);
       signal (SIGTERM, SIG_DFL);
+      /* A negative errno tells the parent it was becoming the user that failed, not exec. */
+      errsv = seismo_user_identity_become (&id);
+      if (errsv != 0)
+        {
+          errsv = -errsv;
+          if (write (err[1], &errsv, sizeof errsv) < 0)
+            _exit (127);
+          _exit (127);
+        }
       execvp (argv[0], argv);
       errsv = errno;
       if (write (err[1], &errsv, sizeof errsv) < 0)
@@ -593,6 +701,13 @@ release_child (Recorder  *r,
   while (n < 0 && errno == EINTR);
   close (r->exec_error_fd);
   r->exec_error_fd = -1;
+  if (n == sizeof errsv && errsv < 0)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_PERMISSION,
+                   "could not run %s as the user who asked for the recording (PKEXEC_UID): %s",
+                   argv[0], g_strerror (-errsv));
+      return FALSE;
+    }
   if (n == sizeof errsv)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "could not run %s: %s",
@@ -807,6 +922,32 @@ open_cpus (Recorder  *r,
                           tracefs_instance_get_name (r->instance));
 }
 
+/*
+ * Fields the kernel prints as functions (%ps: timer and work callbacks…) are named from
+ * /proc/kallsyms, read before tracing starts and only when an enabled event has one: reading and
+ * parsing it takes a few hundred milliseconds.
+ */
+static void
+load_kallsyms (Recorder *r)
+{
+  g_autofree struct tep_event **events = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean wanted = FALSE;
+
+  events = tep_list_events_copy (r->tep, TEP_EVENT_SORT_ID);
+  for (guint i = 0; events && events[i] && !wanted; i++)
+    wanted = seismo_tep_event_has_function_fields (events[i]);
+  if (!wanted)
+    return;
+  if (!g_file_get_contents ("/proc/kallsyms", &text, NULL, &error))
+    {
+      g_debug ("kernel functions stay addresses: %s", error->message);
+      return;
+    }
+  seismo_tep_converter_set_kallsyms (r->conv, text);
+}
+
 /* Kernel counts of lost records per CPU, for what the page headers did not report. */
 static void
 account_kernel_losses (Recorder *r)
@@ -870,14 +1011,23 @@ set_metadata (Recorder *r)
     }
 }
 
-/* Asks the reader for its last round (everything left in the buffers) and waits for it. */
+/*
+ * Asks the reader for its last round (everything left in the buffers) and waits for it, and for
+ * the converter to hand all of it to the builder.
+ */
 static void
 stop_reader (Recorder *r)
 {
   g_atomic_int_set (&r->stop_reading, 1);
   if (write (r->wake[1], "x", 1) < 0 && errno != EAGAIN)
     g_debug ("could not wake the reader: %s", g_strerror (errno));
+  /* A reader waiting for the converter to shrink the backlog looks at the stop flag again. */
+  g_mutex_lock (&r->lock);
+  g_cond_broadcast (&r->cond);
+  g_mutex_unlock (&r->lock);
   g_thread_join (g_steal_pointer (&r->reader));
+  if (r->converter)
+    g_thread_join (g_steal_pointer (&r->converter));
 }
 
 static void
@@ -900,6 +1050,7 @@ recorder_clear (Recorder *r)
   g_clear_pointer (&r->cpus, g_free);
   if (r->instance)
     seismo_ftrace_instance_destroy (g_steal_pointer (&r->instance));
+  g_clear_pointer (&r->guard, seismo_ftrace_guard_release);
   g_clear_pointer (&r->conv, seismo_tep_converter_free);
   g_clear_pointer (&r->tep, tep_free);
   g_clear_pointer (&r->free_pages, g_ptr_array_unref);
@@ -913,9 +1064,24 @@ recorder_clear (Recorder *r)
     close (r->wake[0]);
   if (r->wake[1] >= 0)
     close (r->wake[1]);
+  g_mutex_clear (&r->lock);
+  g_cond_clear (&r->cond);
 }
 
 /* ---- the backend ------------------------------------------------------------------------------ */
+
+/* Whether we hold CAP_SYS_ADMIN, which mounting takes (root may have been denied it). */
+static gboolean
+may_mount (void)
+{
+  g_autofree char *status = NULL;
+  const char *p;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) ||
+      !(p = strstr (status, "\nCapEff:")))
+    return TRUE;   /* cannot tell: let the mount itself say */
+  return (g_ascii_strtoull (p + 8, NULL, 16) >> 21) & 1;
+}
 
 static gboolean
 ftrace_available (char **why)
@@ -929,6 +1095,12 @@ ftrace_available (char **why)
         {
           *why = g_strdup ("tracefs is not mounted and only root can mount it "
                            "(run seismo-cli record as root)");
+          return FALSE;
+        }
+      if (!may_mount ())
+        {
+          *why = g_strdup ("tracefs is not mounted and this process may not mount it "
+                           "(it lacks CAP_SYS_ADMIN)");
           return FALSE;
         }
       if (!g_file_test ("/sys/kernel/tracing", G_FILE_TEST_IS_DIR))
@@ -1002,6 +1174,8 @@ ftrace_record (const SeismoRecordOptions *options,
   r.release_fd = -1;
   r.exec_error_fd = -1;
   r.wake[0] = r.wake[1] = -1;
+  g_mutex_init (&r.lock);
+  g_cond_init (&r.cond);
   r.task_ids = proc_tasks_new ();
   ctl->exit_status = -1;
 
@@ -1018,6 +1192,9 @@ ftrace_record (const SeismoRecordOptions *options,
   if (!(tracepoints = seismo_ftrace_resolve_events ((const char *const *) options->events, error)))
     goto out;
   if (!(r.instance = seismo_ftrace_instance_create (error)))
+    goto out;
+  /* Before any descriptor of the instance is open: the guard must not hold one. */
+  if (!(r.guard = seismo_ftrace_guard_new (r.instance, error)))
     goto out;
 
   buffer_kb = g_strdup_printf ("%u", options->buffer_kb ? options->buffer_kb : DEFAULT_BUFFER_KB);
@@ -1041,6 +1218,7 @@ ftrace_record (const SeismoRecordOptions *options,
     goto out;
 
   r.conv = seismo_tep_converter_new (r.tep, builder);
+  load_kallsyms (&r);
   if (options->argv)
     {
       /* The name exec will give it, for when no event says (the kernel cuts it to 15 bytes). */
@@ -1053,6 +1231,7 @@ ftrace_record (const SeismoRecordOptions *options,
   set_metadata (&r);
 
   r.reader = g_thread_new ("seismo-ftrace", reader_main, &r);
+  r.converter = g_thread_new ("seismo-ftrace-cv", converter_main, &r);
   if (tracefs_trace_on (r.instance) < 0)
     {
       set_errno_error (error, errno, "could not start tracefs instance %s",

@@ -38,4 +38,13 @@ struct tracefs_instance *seismo_ftrace_instance_create (GError                 *
 void        seismo_ftrace_instance_destroy (struct tracefs_instance *instance);
 guint       seismo_ftrace_remove_stale_instances (void);
 
+/*
+ * Removes instance if the recorder dies without doing so (SIGKILL): a child process that waits
+ * for the recorder's end. Release it once the instance is destroyed.
+ */
+typedef struct _SeismoFtraceGuard SeismoFtraceGuard;
+SeismoFtraceGuard *seismo_ftrace_guard_new     (struct tracefs_instance *instance,
+                                                GError                 **error);
+void        seismo_ftrace_guard_release    (SeismoFtraceGuard       *guard);
+
 G_END_DECLS

@@ -19,13 +19,14 @@ typedef enum {
   OP_DUARR,      /* dynamic array of 2, 4 or 8-byte elements */
   OP_BYTES,      /* fixed array of bytes, or a scalar of an odd width */
   OP_DBYTES,     /* dynamic array of bytes */
+  OP_KSYM,       /* kernel address shown with %ps / %pS: stored as the symbol's name */
 } OpKind;
 
 typedef struct {
   guint8  kind;
   guint8  size;      /* scalars: width; arrays: element width; dynamic: 1 for __rel_loc */
   guint16 offset;
-  guint16 len;       /* fixed arrays: byte length */
+  guint16 len;       /* fixed arrays: byte length; OP_KSYM: 1 to add "+0xoffset" (%pS) */
 } Op;
 
 /* Events whose fields say something about tasks, beyond being stored. */
@@ -81,6 +82,14 @@ typedef struct {
   gint32 ppid;
 } TaskIds;
 
+/* Kernel addresses repeat (a few timer and work functions): names by address, direct-mapped. */
+#define KSYM_CACHE_BITS 10
+typedef struct {
+  guint64        addr;
+  guint          with_offset;
+  SeismoStringId id;
+} KsymSlot;
+
 struct _SeismoTepConverter
 {
   struct tep_handle  *tep;
@@ -107,6 +116,9 @@ struct _SeismoTepConverter
 
   guint64            *array_tmp;
   gsize               array_tmp_len;
+
+  gboolean            have_ksyms;   /* tep knows the kernel's functions */
+  KsymSlot           *ksym_cache;
 
   guint64             n_skipped;
 };
@@ -228,6 +240,7 @@ unwrap_arg (struct tep_print_arg *arg)
 
 typedef struct {
   char                     conv;      /* printf conversion the field is shown with, 0 when none */
+  char                     ptr_ext;   /* %p's extension: 's' for %ps, 'S' for %pS… */
   struct tep_print_flag_sym *symbols;
   gboolean                 is_flags;
 } FieldPrint;
@@ -235,7 +248,8 @@ typedef struct {
 static void
 note_print_arg (GHashTable           *hints,
                 struct tep_print_arg *arg,
-                char                  conv)
+                char                  conv,
+                char                  ptr_ext)
 {
   FieldPrint *fp;
   const char *name = NULL;
@@ -285,7 +299,10 @@ note_print_arg (GHashTable           *hints,
       fp->is_flags = is_flags;
     }
   else if (!syms && fp->conv == 0)
-    fp->conv = conv;
+    {
+      fp->conv = conv;
+      fp->ptr_ext = conv == 'p' ? ptr_ext : 0;
+    }
 }
 
 /*
@@ -304,7 +321,7 @@ analyse_print_fmt (struct tep_event *event)
 
   while (*f && arg)
     {
-      char conv;
+      char conv, ptr_ext = 0;
 
       if (*f != '%')
         {
@@ -343,11 +360,14 @@ analyse_print_fmt (struct tep_event *event)
       if (conv)
         f++;
       if (conv == 'p')
-        while (isalnum ((guchar) *f))
-          f++;
+        {
+          ptr_ext = *f;
+          while (isalnum ((guchar) *f))
+            f++;
+        }
       if (arg == NULL)
         break;
-      note_print_arg (hints, arg, conv);
+      note_print_arg (hints, arg, conv, ptr_ext);
       arg = arg->next;
     }
   return hints;
@@ -462,13 +482,24 @@ build_print_fmt (struct tep_event *event)
   return g_string_free (fmt, FALSE);
 }
 
-/* Fills info (and, when op is not NULL, how to read the field) for one format field. */
+/* The kernel prints the field as a function: %ps, %pS (and the old %pf, %pF). */
+static inline gboolean
+is_function_print (const FieldPrint *fp)
+{
+  return fp && fp->conv == 'p' && fp->ptr_ext && strchr ("sSfF", fp->ptr_ext);
+}
+
+/*
+ * Fills info (and, when op is not NULL, how to read the field) for one format field. With
+ * ksyms, addresses the kernel prints as functions (%ps, %pS) become the functions' names.
+ */
 static void
 field_schema (struct tep_event        *event,
               struct tep_format_field *field,
               GHashTable              *hints,
               GPtrArray               *symbols,
               int                      long_size,
+              gboolean                 ksyms,
               SeismoFieldInfo         *info,
               Op                      *op)
 {
@@ -532,6 +563,14 @@ field_schema (struct tep_event        *event,
           info->type = SEISMO_FIELD_BYTES;
           o.kind = OP_BYTES;
         }
+    }
+  else if (ksyms && (field->size == 4 || field->size == 8) && is_function_print (fp))
+    {
+      /* Names, as trace-cmd report shows them: "func", or "func+0x1c" for %pS. */
+      info->type = SEISMO_FIELD_STRING;
+      o.kind = OP_KSYM;
+      o.size = field->size;
+      o.len = fp->ptr_ext == 'S' || fp->ptr_ext == 'F';
     }
   else if (field->size == 1 || field->size == 2 || field->size == 4 || field->size == 8)
     {
@@ -660,7 +699,7 @@ seismo_tep_event_schema (struct tep_event *event,
     {
       SeismoFieldInfo info;
 
-      field_schema (event, f, hints, symbols, long_size, &info, NULL);
+      field_schema (event, f, hints, symbols, long_size, FALSE, &info, NULL);
       g_array_append_val (fields, info);
     }
   if (print_fmt)
@@ -777,6 +816,7 @@ seismo_tep_converter_new (struct tep_handle  *tep,
   self->types = g_ptr_array_new ();
   self->symbols = g_ptr_array_new_with_free_func (g_free);
   self->str_cache = g_new0 (StrSlot, 1u << STR_CACHE_BITS);
+  self->ksym_cache = g_new0 (KsymSlot, 1u << KSYM_CACHE_BITS);
   self->tid_comm = g_new0 (guint32 *, MAX_TID >> TID_PAGE_SHIFT);
   self->tid_seen = g_new0 (guint64, MAX_TID / 64);
   self->cmdlines = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -808,6 +848,7 @@ seismo_tep_converter_free (SeismoTepConverter *self)
   g_ptr_array_unref (self->types);
   g_ptr_array_unref (self->symbols);
   g_free (self->str_cache);
+  g_free (self->ksym_cache);
   for (guint i = 0; i < (MAX_TID >> TID_PAGE_SHIFT); i++)
     g_free (self->tid_comm[i]);
   g_free (self->tid_comm);
@@ -912,6 +953,71 @@ intern (SeismoTepConverter *self,
   return slot->id;
 }
 
+/* The text trace-cmd report shows for a kernel address printed with %ps (%pS: with_offset). */
+static SeismoStringId
+ksym_name (SeismoTepConverter *self,
+           guint64             addr,
+           guint               with_offset)
+{
+  KsymSlot *slot = &self->ksym_cache[(addr ^ (addr >> KSYM_CACHE_BITS) ^ with_offset) &
+                                     ((1u << KSYM_CACHE_BITS) - 1)];
+  const char *func;
+  g_autofree char *text = NULL;
+
+  if (slot->id != 0 && slot->addr == addr && slot->with_offset == with_offset)
+    return slot->id;
+
+  func = tep_find_function (self->tep, addr);
+  if (func == NULL)
+    text = self->long_size == 4 ? g_strdup_printf ("0x%" G_GINT32_MODIFIER "x", (guint32) addr)
+                                : g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", addr);
+  else if (with_offset)
+    text = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", func,
+                            addr - (guint64) tep_find_function_address (self->tep, addr));
+  slot->addr = addr;
+  slot->with_offset = with_offset;
+  slot->id = seismo_trace_builder_intern (self->builder, text ? text : func);
+  return slot->id;
+}
+
+void
+seismo_tep_converter_set_kallsyms (SeismoTepConverter *self,
+                                   const char         *text)
+{
+  char *end = NULL;
+
+  g_return_if_fail (self != NULL);
+
+  if (self->have_ksyms || text == NULL)
+    return;
+  /* Without the right to see them (kptr_restrict), the kernel lists every address as 0. */
+  if (g_ascii_strtoull (text, &end, 16) == 0)
+    return;
+  if (tep_parse_kallsyms (self->tep, text) != 0)
+    {
+      g_debug ("could not parse the kernel's symbol table");
+      return;
+    }
+  self->have_ksyms = TRUE;
+}
+
+gboolean
+seismo_tep_event_has_function_fields (struct tep_event *event)
+{
+  g_autoptr(GHashTable) hints = NULL;
+  GHashTableIter iter;
+  gpointer value;
+
+  g_return_val_if_fail (event != NULL, FALSE);
+
+  hints = analyse_print_fmt (event);
+  g_hash_table_iter_init (&iter, hints);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (is_function_print (value))
+      return TRUE;
+  return FALSE;
+}
+
 static ConvType *
 compile_type (SeismoTepConverter *self,
               struct tep_event   *event)
@@ -933,13 +1039,15 @@ compile_type (SeismoTepConverter *self,
       Op *op = &ct->ops[ct->n_ops++];
       guint need;
 
-      field_schema (event, f, hints, self->symbols, self->long_size, &info, op);
+      field_schema (event, f, hints, self->symbols, self->long_size, self->have_ksyms, &info,
+                    op);
       g_array_append_val (fields, info);
 
       switch (op->kind)
         {
         case OP_DSTR: case OP_DUARR: case OP_DBYTES: need = op->offset + 4; break;
         case OP_STR: case OP_UARR: case OP_BYTES: need = op->offset + op->len; break;
+        case OP_KSYM: need = op->offset + op->size; break;
         default: need = op->offset + op->size; break;
         }
       ct->min_size = MAX (ct->min_size, need);
@@ -1346,6 +1454,11 @@ seismo_tep_converter_push (SeismoTepConverter *self,
 
         case OP_BYTES:
           seismo_trace_builder_push_bytes (b, p, op->len);
+          break;
+
+        case OP_KSYM:
+          seismo_trace_builder_push_string_id (b, ksym_name (self, read_uint (self, p, op->size),
+                                                             op->len));
           break;
 
         case OP_DBYTES:

@@ -63,6 +63,17 @@ gboolean            seismo_tep_converter_push           (SeismoTepConverter *sel
                                                          const guint8       *data,
                                                          guint               size);
 
+/*
+ * The kernel's symbol table (/proc/kallsyms text, NUL-terminated): from then on, fields the
+ * kernel prints as functions (%ps, %pS) become string fields holding the functions' names, as
+ * trace-cmd report shows them. Without it they stay addresses. Parsed into the tep handle; a
+ * table of zero addresses (no right to see them) is ignored.
+ */
+void                seismo_tep_converter_set_kallsyms   (SeismoTepConverter *self,
+                                                         const char         *text);
+/* Whether the event has fields the kernel prints as functions (worth the symbol table). */
+gboolean            seismo_tep_event_has_function_fields (struct tep_event  *event);
+
 /* Applies the cmdlines and task ids to the tasks seen. Call once, before finishing the builder. */
 void                seismo_tep_converter_finish         (SeismoTepConverter *self);
 

@@ -15,6 +15,7 @@
 
 #include "seismo-error.h"
 #include "seismo-rb-page.h"
+#include "seismo-tep-guard.h"
 #include "seismo-tracedat-private.h"
 
 /* Option ids (trace-cmd.dat.v7(5)). */
@@ -411,7 +412,9 @@ seismo_trace_dat_event (SeismoTraceDat *self,
       enum tep_errno ret;
 
       f->parsed = TRUE;
-      ret = tep_parse_event (self->tep, (const char *) f->data, f->size, f->system);
+      /* The text comes from the file: the guard tries it in a throwaway process first. */
+      if (!seismo_tep_guard_parse (self->guard, (const char *) f->data, f->size, f->system, &ret))
+        return NULL;
       /* A print format tep cannot parse still leaves the fields usable. */
       if (ret != 0)
         g_debug ("%s: format of event %d (%s) parsed with error %d", self->path, id,
@@ -482,6 +485,54 @@ skip_u32_sized (Cur         *c,
   const guint8 *data;
 
   return cur_u32 (c, &size, what, error) && cur_bytes (c, size, &data, what, error);
+}
+
+/* Remembers where the kallsyms text is: parsing it costs time only some files need spent. */
+static gboolean
+parse_kallsyms (SeismoTraceDat  *td,
+                Cur             *c,
+                GError         **error)
+{
+  guint32 size;
+  const guint8 *data;
+
+  if (!cur_u32 (c, &size, "kallsyms", error) || !cur_bytes (c, size, &data, "kallsyms", error))
+    return FALSE;
+  td->kallsyms_data = data;
+  td->kallsyms_len = size;
+  return TRUE;
+}
+
+char *
+seismo_trace_dat_kallsyms (SeismoTraceDat  *self,
+                           GError         **error)
+{
+  g_autofree guint8 *owned = NULL;
+  Cur c;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->kallsyms_offset != 0)
+    {
+      if (!read_section (self, self->kallsyms_offset, OPT_KALLSYMS, "kallsyms section", &c,
+                         &owned, error) ||
+          !parse_kallsyms (self, &c, error))
+        return NULL;
+      self->kallsyms_offset = 0;
+      /* The text lives in the section read just now: copied out below. */
+    }
+  if (self->kallsyms_data == NULL || self->kallsyms_len == 0)
+    return NULL;
+  {
+    char *text = g_strndup ((const char *) self->kallsyms_data, self->kallsyms_len);
+
+    if (owned)
+      {
+        self->kallsyms_data = NULL;
+        self->kallsyms_len = 0;
+      }
+    return text;
+  }
 }
 
 static gboolean
@@ -710,7 +761,7 @@ parse_v6 (SeismoTraceDat  *td,
   if (!parse_header_info (td, c, error) ||
       !parse_ftrace_formats (td, c, error) ||
       !parse_event_formats (td, c, error) ||
-      !skip_u32_sized (c, "kallsyms", error) ||
+      !parse_kallsyms (td, c, error) ||
       !skip_u32_sized (c, "printk formats", error) ||
       !parse_cmdlines (td, c, error) ||
       !cur_u32 (c, &n_cpus, "CPU count", error))
@@ -917,6 +968,10 @@ parse_v7 (SeismoTraceDat  *td,
               break;
             case OPT_CMDLINES:
               if (!cur_u64 (&o, &cmdlines, "section offset", error))
+                return FALSE;
+              break;
+            case OPT_KALLSYMS:
+              if (!cur_u64 (&o, &td->kallsyms_offset, "section offset", error))
                 return FALSE;
               break;
             default:
@@ -1162,6 +1217,7 @@ seismo_trace_dat_open (const char  *path,
 
       td->clock = g_strdup (b->clock ? b->clock : "local");
     }
+  td->guard = seismo_tep_guard_new (td->tep, td->path);
   return g_steal_pointer (&td);
 }
 
@@ -1174,6 +1230,7 @@ seismo_trace_dat_free (SeismoTraceDat *self)
     munmap ((void *) self->map, self->size);
   if (self->fd >= 0)
     close (self->fd);
+  g_clear_pointer (&self->guard, seismo_tep_guard_free);
   if (self->tep)
     tep_free (self->tep);
   g_clear_pointer (&self->buffers, g_ptr_array_unref);

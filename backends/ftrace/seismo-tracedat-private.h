@@ -57,10 +57,15 @@ typedef struct {
   guint                page_data_offset;
 
   struct tep_handle   *tep;
+  struct _SeismoTepGuard *guard;     /* tries each format of the file first (seismo-tep-guard.c) */
   GHashTable          *formats;       /* event id → Format: parsed into tep when first seen */
   GPtrArray           *blobs;         /* decompressed sections the formats point into */
   char                *cmdlines;
   gsize                cmdlines_len;
+  /* The kernel's symbol table, read only when a field needs it: v6 in place, v7 a section. */
+  const guint8        *kallsyms_data;
+  gsize                kallsyms_len;
+  guint64              kallsyms_offset;
 
   GPtrArray           *buffers;       /* SeismoTdBuffer* */
   char                *uname;
@@ -83,6 +88,10 @@ void            seismo_trace_dat_free      (SeismoTraceDat  *self);
  */
 struct tep_event *seismo_trace_dat_event  (SeismoTraceDat *self,
                                             int             id);
+
+/* The file's kallsyms text (NUL-terminated, caller frees); NULL when it has none or on error. */
+char           *seismo_trace_dat_kallsyms  (SeismoTraceDat  *self,
+                                            GError         **error);
 
 /* Decompresses one block of the file's compression into dst (exactly dst_len bytes). */
 gboolean        seismo_trace_dat_uncompress (SeismoTraceDat *self,

@@ -91,6 +91,7 @@ struct _Loader
   guint64             total_bytes;
   guint64             done_bytes;
   guint64             n_lost_unknown;
+  gboolean            kallsyms_tried;
 };
 
 static inline guint32
@@ -652,11 +653,28 @@ thread_cpu_us (void)
   return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
 }
 
+/*
+ * Formats are parsed when their first record shows up; the kernel's symbol table too, when the
+ * first format that prints a function does (most files have none: it costs time to parse).
+ */
 static struct tep_event *
 lookup_format (gpointer data,
                int      id)
 {
-  return seismo_trace_dat_event (data, id);
+  Loader *l = data;
+  struct tep_event *event = seismo_trace_dat_event (l->td, id);
+
+  if (event && !l->kallsyms_tried && seismo_tep_event_has_function_fields (event))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = seismo_trace_dat_kallsyms (l->td, &error);
+
+      l->kallsyms_tried = TRUE;
+      if (error)
+        g_debug ("%s: addresses stay unnamed: %s", l->td->path, error->message);
+      seismo_tep_converter_set_kallsyms (l->conv, text);
+    }
+  return event;
 }
 
 /* Waits for the workers so no block is being written when the streams are freed. */
@@ -703,7 +721,7 @@ seismo_trace_dat_load (const char          *path,
   l.streams = g_ptr_array_new_with_free_func (stream_free);
   l.builder = seismo_trace_builder_new ();
   l.conv = seismo_tep_converter_new (td->tep, l.builder);
-  seismo_tep_converter_set_lookup (l.conv, lookup_format, td);
+  seismo_tep_converter_set_lookup (l.conv, lookup_format, &l);
   if (td->cmdlines)
     seismo_tep_converter_add_cmdlines (l.conv, td->cmdlines, td->cmdlines_len);
   set_metadata (&l);

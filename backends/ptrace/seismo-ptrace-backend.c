@@ -16,8 +16,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +29,7 @@
 #include <linux/seccomp.h>
 
 #include "seismo-error.h"
+#include "seismo-user.h"
 #include "seismo-ptrace-tracer.h"
 
 /* --- The watcher ------------------------------------------------------------------------- */
@@ -84,67 +83,6 @@ watcher_main (gpointer data)
 }
 
 /* --- Setup ------------------------------------------------------------------------------- */
-
-/*
- * Under pkexec the recorder runs as root on behalf of the user named by PKEXEC_UID: it traces
- * only what that user could trace without it, and runs commands as that user. -1 when the
- * caller acts for itself (not root, no PKEXEC_UID, or root asked).
- */
-static gboolean
-pkexec_user (gint64  *uid,
-             GError **error)
-{
-  const char *text = g_getenv ("PKEXEC_UID");
-  guint64 value;
-
-  *uid = -1;
-  if (text == NULL || geteuid () != 0)
-    return TRUE;
-  if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32 - 1, &value, NULL))
-    {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "PKEXEC_UID=%s names no user: refusing to trace on its behalf", text);
-      return FALSE;
-    }
-  if (value != 0)
-    *uid = (gint64) value;
-  return TRUE;
-}
-
-/* The identity a launched command takes under pkexec, prepared before fork(). */
-typedef struct {
-  gboolean drop;
-  uid_t    uid;
-  gid_t    gid;
-  gid_t    groups[256];
-  int      n_groups;
-} Identity;
-
-static gboolean
-identity_of_user (Identity  *id,
-                  uid_t      uid,
-                  GError   **error)
-{
-  struct passwd *pw = getpwuid (uid);
-
-  if (pw == NULL)
-    {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "PKEXEC_UID=%u names no user: refusing to run a command as them", uid);
-      return FALSE;
-    }
-  id->drop = TRUE;
-  id->uid = uid;
-  id->gid = pw->pw_gid;
-  id->n_groups = G_N_ELEMENTS (id->groups);
-  if (getgrouplist (pw->pw_name, pw->pw_gid, id->groups, &id->n_groups) < 0)
-    {
-      /* More groups than we carry: the primary one only, never more than the user has. */
-      id->groups[0] = pw->pw_gid;
-      id->n_groups = 1;
-    }
-  return TRUE;
-}
 
 /* What the launched child reports when it could not become the command. */
 typedef enum {
@@ -225,7 +163,7 @@ launch (Recorder  *r,
   g_autofree char *path = g_find_program_in_path (argv[0]);
   g_autoptr(GArray) prog = NULL;
   struct sock_fprog fprog = { 0 };
-  Identity id = { 0 };
+  SeismoUserIdentity id = { 0 };
   int err_pipe[2];
   int status;
   pid_t pid;
@@ -244,7 +182,7 @@ launch (Recorder  *r,
       fprog.filter = (struct sock_filter *) (gpointer) prog->data;
     }
 
-  if (r->for_uid >= 0 && !identity_of_user (&id, (uid_t) r->for_uid, error))
+  if (r->for_uid >= 0 && !seismo_user_identity_of_uid (&id, (uid_t) r->for_uid, error))
     return FALSE;
   /* The child tells what failed through this pipe; a successful exec closes it. */
   if (pipe2 (err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
@@ -279,13 +217,11 @@ launch (Recorder  *r,
        * none (no_new_privs): it can do nothing under us that the user could not do.
        */
       failure.stage = LAUNCH_IDENTITY;
-      if (id.drop
-          && (setgroups ((size_t) id.n_groups, id.groups) != 0
-              || setresgid (id.gid, id.gid, id.gid) != 0
-              || setresuid (id.uid, id.uid, id.uid) != 0
-              || prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0))
+      if ((failure.err = seismo_user_identity_become (&id)) != 0
+          || (id.drop && prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0))
         {
-          failure.err = errno;
+          if (failure.err == 0)
+            failure.err = errno;
           (void) !write (err_pipe[1], &failure, sizeof failure);
           _exit (127);
         }
@@ -572,7 +508,7 @@ ptrace_record (const SeismoRecordOptions *options,
   r.builder = builder;
   r.ctl = ctl;
   r.launch_err_fd = -1;
-  if (!pkexec_user (&r.for_uid, error))
+  if (!seismo_user_pkexec_uid (&r.for_uid, error))
     return FALSE;
   g_mutex_init (&r.watch_lock);
   g_cond_init (&r.watch_cond);
@@ -696,12 +632,16 @@ ptrace_available (char **why)
   char scope[16];
   int fd;
 
-  /* PTRACE_GET_SYSCALL_INFO appeared in Linux 5.3. */
+  /*
+   * The seccomp prefilter's stop must come after the syscall-entry stop, not before it, so that
+   * a PTRACE_SYSCALL from it stops next at the syscall's exit: Linux 4.8 made that the order.
+   */
   if (uname (&uts) == 0 && sscanf (uts.release, "%d.%d", &major, &minor) == 2
-      && (major < 5 || (major == 5 && minor < 3)))
+      && (major < 4 || (major == 4 && minor < 8)))
     {
       if (why)
-        *why = g_strdup_printf ("Linux %s lacks PTRACE_GET_SYSCALL_INFO (needs 5.3)", uts.release);
+        *why = g_strdup_printf ("Linux %s stops at seccomp events before syscall entries "
+                                "(the ptrace backend needs 4.8)", uts.release);
       return FALSE;
     }
   if ((fd = open ("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC)) >= 0)

@@ -496,7 +496,9 @@ resume (Recorder *r,
 /*
  * The syscall in progress, from the registers: number, arguments and (at the exit) the return
  * value. x86 keeps the argument registers across a syscall, so one read at the exit stop gives
- * everything, and the entry stop needs no ptrace request at all. Two calls replace the
+ * everything, and the entry stop needs no ptrace request at all. (PTRACE_GET_SYSCALL_INFO costs
+ * a little less per call, but gives the arguments only at the entry and the result only at the
+ * exit: two calls per syscall instead of one.) Two calls replace the
  * registers: execve (its strings come from the exec event) and rt_sigreturn, which restores the
  * interrupted ones, with orig_rax -1 so that nothing restarts: that number means rt_sigreturn.
  */

@@ -589,7 +589,10 @@ parse_result (const char *p,
     {
       double d = g_ascii_strtod (lt + 1, NULL);
 
-      *dur_ns = (guint64) (d * 1e9 + 0.5);
+      /* Text from the file: a duration past what 64-bit ns hold (~584 years) stays unknown,
+       * rather than an out-of-range conversion (undefined behaviour). */
+      if (d < 1.8e10)
+        *dur_ns = (guint64) (d * 1e9 + 0.5);
     }
 
   len = strcspn (p, " ");
@@ -1106,6 +1109,17 @@ parse_line (Import     *im,
 
 /* --- Files ------------------------------------------------------------------------------- */
 
+/* g_str_has_prefix() for text that is not NUL-terminated (the sniffer's head). */
+static gboolean
+has_prefix_before (const char *p,
+                   const char *end,
+                   const char *prefix)
+{
+  gsize n = strlen (prefix);
+
+  return p <= end && (gsize) (end - p) >= n && memcmp (p, prefix, n) == 0;
+}
+
 /* Does this line look like strace's? Used to sniff and to tell -ff files from -f -o ones. */
 static gboolean
 line_looks_like_strace (const char *line,
@@ -1117,7 +1131,8 @@ line_looks_like_strace (const char *line,
   const char *q;
 
   *has_pid = *has_time = FALSE;
-  if (g_str_has_prefix (p, "[pid "))
+  /* Bounded throughout: the sniffer's head is not NUL-terminated. */
+  if (has_prefix_before (p, end, "[pid "))
     {
       if (!(p = memchr (p, ']', len)))
         return FALSE;
@@ -1143,10 +1158,11 @@ line_looks_like_strace (const char *line,
         break;
     }
   /* -n's syscall number and -i's instruction pointer. */
-  while (*p == '[' && (q = memchr (p, ']', (gsize) (end - p))) && q + 1 < end && q[1] == ' ')
+  while (p < end && *p == '[' && (q = memchr (p, ']', (gsize) (end - p))) && q + 1 < end
+         && q[1] == ' ')
     p = skip_spaces (q + 1, end);
-  if (g_str_has_prefix (p, "--- SIG") || g_str_has_prefix (p, "+++ exited with ")
-      || g_str_has_prefix (p, "+++ killed by ") || g_str_has_prefix (p, "<... "))
+  if (has_prefix_before (p, end, "--- SIG") || has_prefix_before (p, end, "+++ exited with ")
+      || has_prefix_before (p, end, "+++ killed by ") || has_prefix_before (p, end, "<... "))
     return TRUE;
   for (q = p; q < end && is_ident (*q); q++)
     ;

@@ -11,6 +11,7 @@
 
 #include <glib/gstdio.h>
 
+#include "seismo-app-test-util.h"
 #include "seismo-gui-test-util.h"
 #include "seismo-importer.h"
 #include "seismo-window-analysis.h"
@@ -18,35 +19,14 @@
 
 static char *dir;
 static char *trace_path;
-static gboolean checks_done;
 
+/* A moment first: work the last step started may not have said it is busy yet. */
 static void
-spin (guint ms)
+wait_for (SeismoGuiTestCondition cond,
+          gpointer               data)
 {
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_for (Condition cond,
-          gpointer  data)
-{
-  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  spin (20);
-  while (!cond (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, end);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
+  seismo_gui_test_spin (20);
+  g_assert_true (seismo_gui_test_wait_for (cond, data, 60000));
 }
 
 static gboolean
@@ -149,7 +129,7 @@ screenshot (SeismoWindow *window,
 
   if (out == NULL)
     return;
-  spin (500);
+  seismo_gui_test_spin (500);
   paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
   snapshot = gtk_snapshot_new ();
   gdk_paintable_snapshot (paintable, snapshot, w, h);
@@ -226,7 +206,7 @@ check_window (SeismoWindow *window)
     guint n_cols;
     guint64 sum = 0;
 
-    spin (100);
+    seismo_gui_test_spin (100);
     wait_for (rate_idle, rate);
     counts = seismo_rate_view_get_counts (rate, &n_cols);
     g_assert_nonnull (counts);
@@ -325,7 +305,7 @@ check_window (SeismoWindow *window)
     seismo_timeline_renderer_set_view (r, -0.05 * (seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace)),
                                        seismo_timeline_renderer_get_ns_per_px (r));
     gtk_widget_queue_draw (GTK_WIDGET (timeline));
-    spin (100);
+    seismo_gui_test_spin (100);
     wait_for (rate_idle, rate);
     counts = seismo_rate_view_get_counts (rate, &n_cols);
     while (col < n_cols)
@@ -387,27 +367,10 @@ check_window (SeismoWindow *window)
   }
 }
 
-static gboolean
-run_checks (gpointer user_data)
-{
-  GtkApplication *app = user_data;
-  GList *windows = gtk_application_get_windows (app);
-
-  g_assert_nonnull (windows);
-  check_window (SEISMO_WINDOW (windows->data));
-  checks_done = TRUE;
-  g_application_quit (G_APPLICATION (app));
-  return G_SOURCE_REMOVE;
-}
-
 static void
-on_open (GApplication *app,
-         gpointer      files,
-         int           n_files,
-         const char   *hint,
-         gpointer      data)
+run_checks (SeismoApplication *app)
 {
-  g_idle_add (run_checks, app);
+  check_window (seismo_app_test_only_window (app));
 }
 
 static void
@@ -415,17 +378,11 @@ test_app_filter (void)
 {
   g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (60000);
   g_autoptr(GError) error = NULL;
-  g_autoptr(SeismoApplication) app = NULL;
-  char *argv[] = { (char *) "seismo", trace_path, NULL };
 
   g_assert_true (seismo_trace_save (trace, trace_path, &error));
   g_assert_no_error (error);
   g_setenv ("SEISMO_SAMPLES_DIR", dir, TRUE);
-  app = seismo_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_signal_connect_after (app, "open", G_CALLBACK (on_open), NULL);
-  g_assert_cmpint (g_application_run (G_APPLICATION (app), 2, argv), ==, 0);
-  g_assert_true (checks_done);
+  seismo_app_test_run (&trace_path, 1, run_checks);
 }
 
 int

@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "seismo-app-test-util.h"
 #include "seismo-gui-test-util.h"
 #include "seismo-importer.h"
 #include "seismo-record-dialog.h"
@@ -17,7 +18,6 @@
 static char *dir;
 static char *trace_path;
 static char *real_cli;   /* --real-cli PATH: also record live with the real seismo-cli */
-static gboolean checks_done;
 
 
 static gboolean
@@ -209,32 +209,6 @@ check_record_dialog (SeismoWindow *window)
   gtk_window_close (dialog);
 }
 
-static gboolean
-recording_live (gpointer data)
-{
-  SeismoWindow *window = data;
-
-  return _seismo_window_is_recording (window) && seismo_window_get_trace (window) != NULL;
-}
-
-static gsize live_events;
-
-static gboolean
-recording_grew (gpointer data)
-{
-  SeismoTrace *trace = seismo_window_get_trace (data);
-
-  return trace != NULL && seismo_trace_get_n_events (trace) > live_events;
-}
-
-static gboolean
-recording_over (gpointer data)
-{
-  SeismoWindow *window = data;
-
-  return !_seismo_window_is_recording (window) && !window->record_reloading;
-}
-
 /* With args NULL the window runs tests/app's stand-in seismo-cli, which streams a synthetic trace
  * until stopped; else $SEISMO_RECORDER (the real seismo-cli) with those arguments. */
 static void
@@ -244,6 +218,7 @@ check_recording (SeismoApplication  *app,
   const char *fake_args[] = { "record", "-b", "ptrace", "-a", NULL };
   const char * const *args = real_args != NULL ? real_args : fake_args;
   SeismoWindow *window;
+  gsize live_events;
 
   if (geteuid () != 0)
     {
@@ -259,17 +234,16 @@ check_recording (SeismoApplication  *app,
   g_assert_false (seismo_window_is_empty (window));
 
   /* Live: the timeline shows the partial file and follows it as it grows. */
-  g_assert_true (seismo_gui_test_wait_for (recording_live, window, 60000));
+  g_assert_true (seismo_gui_test_wait_for (seismo_app_test_recording_live, window, 60000));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "trace");
-  live_events = seismo_trace_get_n_events (seismo_window_get_trace (window));
-  g_assert_cmpuint (live_events, >, 0);
-  g_assert_true (seismo_gui_test_wait_for (recording_grew, window, 60000));
+  g_assert_cmpuint (seismo_trace_get_n_events (seismo_window_get_trace (window)), >, 0);
+  g_assert_true (seismo_app_test_wait_growth (window, 60000));
   g_assert_true (_seismo_window_is_recording (window));
   live_events = seismo_trace_get_n_events (seismo_window_get_trace (window));
 
   /* Stop: the recorder commits, the whole recording shows, ready to be saved. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.stop-recording", NULL);
-  g_assert_true (seismo_gui_test_wait_for (recording_over, window, 60000));
+  g_assert_true (seismo_gui_test_wait_for (seismo_app_test_recording_over, window, 60000));
   g_assert_nonnull (seismo_window_get_trace (window));
   g_assert_cmpuint (seismo_trace_get_n_events (seismo_window_get_trace (window)), >=, live_events);
   g_assert_true (window->unsaved);
@@ -289,15 +263,11 @@ check_recording (SeismoApplication  *app,
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static gboolean
-run_checks (gpointer user_data)
+static void
+run_checks (SeismoApplication *app)
 {
-  SeismoApplication *app = user_data;
-  GList *windows = gtk_application_get_windows (GTK_APPLICATION (app));
-  SeismoWindow *window;
+  SeismoWindow *window = seismo_app_test_only_window (app);
 
-  g_assert_cmpuint (g_list_length (windows), ==, 1);
-  window = windows->data;
   check_window (app, window);
   check_record_dialog (window);
   check_recording (app, NULL);
@@ -327,20 +297,6 @@ run_checks (gpointer user_data)
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (empty->samples_group)));
     seismo_gui_test_spin (200);
   }
-
-  checks_done = TRUE;
-  g_application_quit (G_APPLICATION (app));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_open (GApplication *app,
-         gpointer      files,
-         int           n_files,
-         const char   *hint,
-         gpointer      data)
-{
-  g_idle_add (run_checks, app);
 }
 
 static void
@@ -348,22 +304,14 @@ test_app (void)
 {
   g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (30000);
   g_autoptr(GError) error = NULL;
-  g_autoptr(SeismoApplication) app = NULL;
   g_autofree char *sample = NULL;
-  char *argv[] = { (char *) "seismo", trace_path, NULL };
 
   g_assert_true (seismo_trace_save (trace, trace_path, &error));
   g_assert_no_error (error);
   sample = g_build_filename (dir, "sample-busy.seismo", NULL);
   g_assert_true (seismo_trace_save (trace, sample, &error));
   g_setenv ("SEISMO_SAMPLES_DIR", dir, TRUE);
-
-  app = seismo_application_new ();
-  /* No D-Bus name: tests run side by side. */
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_signal_connect_after (app, "open", G_CALLBACK (on_open), NULL);
-  g_assert_cmpint (g_application_run (G_APPLICATION (app), 2, argv), ==, 0);
-  g_assert_true (checks_done);
+  seismo_app_test_run (&trace_path, 1, run_checks);
 }
 
 int

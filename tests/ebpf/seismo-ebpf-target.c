@@ -13,6 +13,7 @@
  *                  (user + system: a tracer's kernel side is charged there), for
  *                  bench/ebpf-overhead.sh
  *   sleep MS       sleeps, for recordings stopped from outside
+ *   naps N         N sleeps of 2 ms: syscalls the thread is switched out in
  */
 
 #include <fcntl.h>
@@ -85,7 +86,8 @@ main (int    argc,
 
   if (argc != 3)
     {
-      fprintf (stderr, "usage: %s syscalls|uprobe|usdt|opens|writes|write-loop|sleep N\n", argv[0]);
+      fprintf (stderr, "usage: %s syscalls|uprobe|usdt|opens|writes|write-loop|sleep|naps N\n",
+               argv[0]);
       return 2;
     }
   n = strtol (argv[2], NULL, 10);
@@ -145,6 +147,16 @@ main (int    argc,
   if (strcmp (argv[1], "sleep") == 0)
     {
       usleep (n * 1000);
+      return 0;
+    }
+
+  if (strcmp (argv[1], "naps") == 0)
+    {
+      struct timespec nap = { 0, 2 * 1000 * 1000 };
+
+      for (long i = 0; i < n; i++)
+        if (clock_nanosleep (CLOCK_MONOTONIC, 0, &nap, NULL) != 0)
+          return 1;
       return 0;
     }
 

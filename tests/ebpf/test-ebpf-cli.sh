@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # seismo-cli record -b ebpf end to end: launched command and its exit status, --probe, --aggregate,
-# stats of the aggregates, --list-backends without privileges, a bad probe, and SIGINT/SIGTERM
-# on a recording releasing every program it loaded.
+# stats of the aggregates, --list-backends without privileges or without kernel BTF, a bad probe,
+# SIGINT/SIGTERM on a recording releasing every program it loaded, and SIGKILL leaving the trace
+# streamed so far in OUTPUT.partial.
 # TAP output. usage: test-ebpf-cli.sh SEISMO_CLI SEISMO_EBPF_TARGET
 set -u
 CLI=$1
@@ -70,6 +71,20 @@ if command -v setpriv >/dev/null; then
     grep -q 'unavailable.*CAP_BPF.*CAP_PERFMON' <<<"$why"
 fi
 
+# Without kernel BTF (simulated: the backend looks for it where there is none), in words.
+nobtf=/nonexistent/seismo-test/vmlinux
+why=$(SEISMO_EBPF_KERNEL_BTF=$nobtf "$CLI" record --list-backends 2>&1 | grep '^ebpf ')
+check "no BTF: ebpf unavailable, naming the missing file and CONFIG_DEBUG_INFO_BTF ($why)" \
+  grep -q "unavailable.*no BTF type information ($nobtf is missing; .*CONFIG_DEBUG_INFO_BTF=y)" \
+  <<<"$why"
+err=$(SEISMO_EBPF_KERNEL_BTF=$nobtf "$CLI" record -b ebpf -o "$DIR/nobtf.seismo" \
+  -- "$TARGET" writes 1 2>&1 >/dev/null)
+rc=$?
+check "no BTF: record -b ebpf fails with 1" test $rc -eq 1
+check "no BTF: record says why ($err)" \
+  grep -q "no BTF type information ($nobtf is missing" <<<"$err"
+check "no BTF: no trace written" test ! -e "$DIR/nobtf.seismo" -a ! -e "$DIR/nobtf.seismo.partial"
+
 err=$("$CLI" record -b ebpf -o "$DIR/b.seismo" --probe "uprobe:$TARGET:no_such_symbol" \
   -- "$TARGET" uprobe 1 2>&1 >/dev/null)
 rc=$?
@@ -83,6 +98,21 @@ prog_ids() {
     [[ $(readlink "$fd" 2>/dev/null) == anon_inode:bpf-prog ]] || continue
     awk '/^prog_id:/ { print $2 }' /proc/"$pid"/fdinfo/"${fd##*/}" 2>/dev/null
   done | sort -u
+}
+
+# The program ids still loaded, waiting up to 10 s: the kernel frees a program whose last fd
+# was closed after an RCU grace period, which takes a while on a loaded machine.
+still_loaded() {
+  local left= id
+  for _ in $(seq 100); do
+    left=
+    for id in "$@"; do
+      "$BPFTOOL" prog show id "$id" >/dev/null 2>&1 && left="$left $id"
+    done
+    [[ -z $left ]] && break
+    sleep 0.1
+  done
+  echo "$left"
 }
 
 for sig in INT TERM; do
@@ -116,12 +146,41 @@ for sig in INT TERM; do
   wait "$sleeper" 2>/dev/null
   check "SIG$sig: the recorder exits normally (rc $rc)" test $rc -lt 128
   check "SIG$sig: the trace was written" opens "$DIR/sig.seismo"
-  left=
-  for id in $ids; do
-    "$BPFTOOL" prog show id "$id" >/dev/null 2>&1 && left="$left $id"
-  done
+  left=$(still_loaded $ids)
   check "SIG$sig: none of its programs is still loaded (bpftool prog show id)${left:+:$left}" \
     test -z "$left"
 done
+
+# SIGKILL: no chance to finish, but the trace was streamed to OUTPUT.partial while recording (whole
+# chunks of 65536 events), which must open with those events; the kernel drops the programs with
+# the process. A busy writer (-p, so that it outlives the recorder and is ended here).
+"$TARGET" writes 1000000000 &
+writer=$!
+"$CLI" record -b ebpf -p "$writer" -o "$DIR/kill.seismo" 2>/dev/null &
+pid=$!
+partial_events() {
+  "$CLI" info --json "$DIR/kill.seismo.partial" 2>/dev/null \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["events"])' 2>/dev/null
+}
+# Until the first chunk is on disk: the file header and tables alone take about 1 KiB.
+ids=
+for _ in $(seq 300); do
+  [[ -z $ids ]] && ids=$(prog_ids "$pid")
+  [[ -n $ids && $(stat -c %s "$DIR/kill.seismo.partial" 2>/dev/null || echo 0) -gt 16384 ]] && break
+  sleep 0.2
+done
+check "SIGKILL: the recorder loaded its programs" test -n "$ids"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+rc=$?
+kill "$writer"
+wait "$writer" 2>/dev/null
+check "SIGKILL: the recorder was killed (rc $rc)" test $rc -eq 137
+check "SIGKILL: no finished trace" test ! -e "$DIR/kill.seismo"
+events=$(partial_events)
+check "SIGKILL: the partial file opens with what was streamed (${events:-no} events)" \
+  test "${events:-0}" -ge 65536
+left=$(still_loaded $ids)
+check "SIGKILL: none of its programs is still loaded${left:+:$left}" test -z "$left"
 
 echo "1..$n"

@@ -2,7 +2,9 @@
 #define G_LOG_DOMAIN "seismo-test-ebpf"
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -66,6 +68,7 @@ assert_nothing_held (void)
 typedef struct {
   GArray *prog_ids;
   GArray *link_ids;
+  gint    reported;   /* g_atomic: progress was called (the recording runs) */
 } BpfIds;
 
 static void
@@ -86,6 +89,7 @@ collect_bpf_ids (gpointer user_data)
   g_autoptr (GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
   const char *name;
 
+  g_atomic_int_set (&ids->reported, 1);
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *path = g_build_filename ("/proc/self/fd", name, NULL);
@@ -112,6 +116,7 @@ collect_bpf_ids (gpointer user_data)
 static void
 bpf_ids_init (BpfIds *ids)
 {
+  ids->reported = 0;
   ids->prog_ids = g_array_new (FALSE, FALSE, sizeof (guint));
   ids->link_ids = g_array_new (FALSE, FALSE, sizeof (guint));
 }
@@ -151,6 +156,25 @@ bpftool_shows (const char *bpftool,
   return g_spawn_check_wait_status (status, NULL);
 }
 
+/* The kernel frees a program or link whose last fd was closed after an RCU grace period (the
+ * links of tracepoint programs), which takes a while on a loaded machine: wait up to 10 s. */
+static gboolean
+still_exists (int (*get_fd_by_id) (__u32),
+              guint id)
+{
+  for (guint i = 0; i < 200; i++)
+    {
+      int fd = get_fd_by_id (id);
+
+      if (fd < 0 && errno == ENOENT)
+        return FALSE;
+      if (fd >= 0)
+        close (fd);
+      g_usleep (50 * 1000);
+    }
+  return TRUE;
+}
+
 /* After a recording: no fd of ours refers to BPF, and none of the programs and links it had
  * is still loaded (`bpftool prog/link show id N` fails). */
 static void
@@ -165,8 +189,8 @@ assert_nothing_attached (const BpfIds *ids)
     {
       guint id = g_array_index (ids->prog_ids, guint, i);
 
-      if (bpf_prog_get_fd_by_id (id) >= 0 || errno != ENOENT)
-        g_error ("BPF program %u is still loaded after recording", id);
+      if (still_exists (bpf_prog_get_fd_by_id, id))
+        g_error ("BPF program %u is still loaded 10 s after recording", id);
       if (bpftool != NULL && bpftool_shows (bpftool, "prog", id))
         g_error ("bpftool still lists BPF program %u after recording", id);
     }
@@ -174,8 +198,8 @@ assert_nothing_attached (const BpfIds *ids)
     {
       guint id = g_array_index (ids->link_ids, guint, i);
 
-      if (bpf_link_get_fd_by_id (id) >= 0 || errno != ENOENT)
-        g_error ("BPF link %u is still attached after recording", id);
+      if (still_exists (bpf_link_get_fd_by_id, id))
+        g_error ("BPF link %u is still attached 10 s after recording", id);
       if (bpftool != NULL && bpftool_shows (bpftool, "link", id))
         g_error ("bpftool still lists BPF link %u after recording", id);
     }
@@ -190,6 +214,7 @@ typedef struct {
   gboolean           system_wide;
   double             duration_s;
   guint              buffer_kb;
+  gboolean           keep_running;   /* a launched command outlives the recording */
 } Recording;
 
 static SeismoTrace *
@@ -209,7 +234,7 @@ record_with (const SeismoBackend *backend,
   options.system_wide = what->system_wide;
   options.duration_s = what->duration_s;
   options.buffer_kb = what->buffer_kb;
-  options.kill_on_stop = TRUE;
+  options.kill_on_stop = !what->keep_running;
   if (!backend->record (&options, builder, ctl, error))
     return NULL;
   return seismo_trace_builder_finish (g_steal_pointer (&builder));
@@ -693,14 +718,19 @@ test_lost (void)
 
 typedef struct {
   SeismoRecordControl *ctl;
+  BpfIds              *ids;
   guint                delay_ms;
 } Stopper;
 
+/* Stops delay_ms after the recording runs (its first progress report): setting up can take
+ * longer than that on a loaded machine, and a stop before the command runs is another case. */
 static gpointer
 stop_later (gpointer data)
 {
   Stopper *stopper = data;
 
+  for (guint i = 0; i < 60 * 100 && !g_atomic_int_get (&stopper->ids->reported); i++)
+    g_usleep (10 * 1000);
   g_usleep (stopper->delay_ms * 1000);
   g_atomic_int_set (&stopper->ctl->stop, 1);
   return NULL;
@@ -716,7 +746,7 @@ test_stop (void)
   Recording what = { .argv = argv, .system_wide = TRUE };
   BpfIds ids;
   SeismoRecordControl ctl = { .progress = collect_bpf_ids, .user_data = &ids };
-  Stopper stopper = { &ctl, 400 };
+  Stopper stopper = { &ctl, &ids, 400 };
   g_autoptr (GError) error = NULL;
   g_autoptr (SeismoTrace) trace = NULL;
   g_autoptr (GThread) thread = NULL;
@@ -732,6 +762,8 @@ test_stop (void)
   g_assert_nonnull (trace);
   g_thread_join (g_steal_pointer (&thread));
   g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
+  g_test_message ("stopped after %.2f s, command wait status 0x%x",
+                  (g_get_monotonic_time () - start) / 1e6, ctl.exit_status);
   g_assert_true (WIFSIGNALED (ctl.exit_status));
   g_assert_cmpuint (seismo_trace_get_n_events (trace), >, 0);
   g_assert_cmpuint (ids.prog_ids->len, >, 0);
@@ -919,6 +951,129 @@ test_tracepoint_layouts (void)
   g_assert_no_error (error);
 }
 
+#define N_NAPS 200
+#define NAP_NS (2 * 1000 * 1000)
+
+/* Syscalls the thread is switched out in, while its record waits in the spilled map (and may
+ * come back on another CPU), pair like any other: every nap is a complete span returning 0 that
+ * lasts at least the nap. */
+static void
+test_blocking (void)
+{
+  const SeismoBackend *backend = ebpf_backend_or_skip ();
+  g_autofree char *n = g_strdup_printf ("%d", N_NAPS);
+  const char *argv[] = { TARGET, "naps", n, NULL };
+  Recording what = { .argv = argv };
+  g_autoptr (SeismoTrace) trace = NULL;
+  const SeismoSyscallSpan *spans;
+  gsize n_spans;
+  guint naps = 0;
+
+  if (backend == NULL)
+    return;
+  trace = record_ok (backend, &what);
+  spans = seismo_trace_get_syscall_spans (trace, &n_spans);
+  for (gsize i = 0; i < n_spans; i++)
+    {
+      gint64 ret = -1;
+
+      if (g_strcmp0 (seismo_trace_get_syscall_name (trace, spans[i].syscall),
+                     "clock_nanosleep") != 0)
+        continue;
+      g_assert_cmpuint (spans[i].exit, !=, SEISMO_NO_EVENT);
+      g_assert_true (seismo_trace_syscall_span_ret (trace, &spans[i], &ret));
+      g_assert_cmpint (ret, ==, 0);
+      g_assert_cmpuint (seismo_trace_event_time (trace, spans[i].exit)
+                        - seismo_trace_event_time (trace, spans[i].enter), >=, NAP_NS);
+      naps++;
+    }
+  g_assert_cmpuint (naps, ==, N_NAPS);
+}
+
+/* A recording that stops while the command sleeps (and keeps running): the nap in progress is
+ * there as an enter without an exit, read back from the kernel's maps after detaching. */
+static void
+test_in_progress (void)
+{
+  const SeismoBackend *backend = ebpf_backend_or_skip ();
+  /* 10 s or more: ends by itself should the test fail before it kills it. */
+  const char *argv[] = { TARGET, "naps", "5000", NULL };
+  Recording what = { .argv = argv, .duration_s = 1.0, .keep_running = TRUE };
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SeismoTrace) trace = NULL;
+  const SeismoSyscallSpan *spans;
+  gsize n_spans;
+  guint complete = 0, unfinished = 0;
+  GPid pid = 0;
+  int status;
+
+  if (backend == NULL)
+    return;
+  trace = record_with (backend, &what, &ctl, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  g_assert_cmpuint (ctl.lost, ==, 0);
+  spans = seismo_trace_get_syscall_spans (trace, &n_spans);
+  for (gsize i = 0; i < n_spans; i++)
+    {
+      if (g_strcmp0 (seismo_trace_get_syscall_name (trace, spans[i].syscall),
+                     "clock_nanosleep") != 0)
+        continue;
+      pid = seismo_trace_event_task (trace, spans[i].enter)->pid;
+      if (spans[i].exit == SEISMO_NO_EVENT)
+        unfinished++;
+      else
+        complete++;
+    }
+  /* The command is still running: it was launched by this process, so end it here. */
+  g_assert_cmpint (pid, >, 0);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_test_message ("%u complete naps, %u in progress at the end", complete, unfinished);
+  g_assert_cmpuint (complete, >, 10);
+  /* The thread is asleep but for a few microseconds between naps. */
+  g_assert_cmpuint (unfinished, ==, 1);
+}
+
+/* Without kernel BTF (simulated: the backend is told to look for it at a file that does not
+ * exist), available() and record() say what is missing and where it was looked for. */
+static void
+test_no_btf (void)
+{
+  const SeismoBackend *backend = ebpf_backend_or_skip ();
+  const char *missing = "/nonexistent/seismo-test/vmlinux";
+  const char *argv[] = { TARGET, "writes", "1", NULL };
+  Recording what = { .argv = argv };
+  SeismoRecordControl ctl = { 0 };
+  g_autofree char *why = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SeismoTrace) trace = NULL;
+
+  if (backend == NULL)
+    return;
+  g_setenv ("SEISMO_EBPF_KERNEL_BTF", missing, TRUE);
+  g_assert_false (backend->available (&why));
+  trace = record_with (backend, &what, &ctl, &error);
+  g_unsetenv ("SEISMO_EBPF_KERNEL_BTF");
+
+  g_assert_nonnull (why);
+  g_assert_nonnull (strstr (why, "no BTF type information"));
+  g_assert_nonnull (strstr (why, missing));
+  g_assert_nonnull (strstr (why, "CONFIG_DEBUG_INFO_BTF=y"));
+  g_assert_null (trace);
+  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_UNAVAILABLE);
+  g_assert_nonnull (strstr (error->message, why));
+  assert_nothing_held ();
+
+  /* Pointed at the real BTF, the CO-RE relocations use that file and recording works. */
+  g_setenv ("SEISMO_EBPF_KERNEL_BTF", "/sys/kernel/btf/vmlinux", TRUE);
+  g_clear_object (&trace);
+  trace = record_ok (backend, &what);
+  g_unsetenv ("SEISMO_EBPF_KERNEL_BTF");
+  g_assert_cmpuint (count_spans (trace, "write", TRUE, 1), ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -939,6 +1094,9 @@ main (int    argc,
   g_test_add_func ("/ebpf/same-as-ptrace", test_same_as_ptrace);
   g_test_add_func ("/ebpf/lost", test_lost);
   g_test_add_func ("/ebpf/stop", test_stop);
+  g_test_add_func ("/ebpf/blocking", test_blocking);
+  g_test_add_func ("/ebpf/in-progress", test_in_progress);
+  g_test_add_func ("/ebpf/no-btf", test_no_btf);
   g_test_add_func ("/ebpf/bad-probe", test_bad_probe);
 
   return g_test_run ();

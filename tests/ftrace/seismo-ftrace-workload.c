@@ -4,12 +4,13 @@
 /*
  * A process with a known syscall footprint, for recording tests and benchmarks:
  *   seismo-ftrace-workload [--wait-stdin] [--writes N] [--getpids N] [--fd FD] [--exec]
- *                          [--ready FILE] [--sleep S] [--time]
+ *                          [--ready FILE [--ready-after N]] [--pace N] [--sleep S] [--time]
  * optionally waits for a byte on stdin (so a recorder can attach first), writes N single bytes to
  * /dev/null on descriptor FD (default 77, so its writes stand out), makes N raw getpid calls (no
  * libc caching), optionally runs /bin/true through fork+exec, optionally creates FILE (so a test
  * knows the calls are made without guessing how long that takes on a busy machine), optionally
- * sleeps, and with --time prints the loop's duration in ns on stderr: "WALL CPU", the elapsed time
+ * sleeps (--ready-after N: creates FILE once N of the writes are made, and goes on; --pace N: pauses
+ * 1 ms after every N writes, a steady stream rather than a flood), and with --time prints the loop's duration in ns on stderr: "WALL CPU", the elapsed time
  * and the CPU time the process spent in it (user and kernel, tracing included: on a machine shared
  * with other work the better measure of what tracing costs). No other output.
  */
@@ -22,6 +23,20 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+static int
+touch (const char *path)
+{
+  int fd = open (path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+  if (fd < 0)
+    {
+      perror (path);
+      return -1;
+    }
+  close (fd);
+  return 0;
+}
 
 static long
 arg_value (int    argc,
@@ -40,7 +55,7 @@ int
 main (int    argc,
       char **argv)
 {
-  long writes = 0, getpids = 0, fd = 77, sleep_s = 0;
+  long writes = 0, getpids = 0, fd = 77, sleep_s = 0, ready_after = -1, pace = 0;
   int do_exec = 0, do_time = 0, wait_stdin = 0, null_fd;
   const char *ready = NULL;
   struct timespec t0, t1, c0, c1;
@@ -55,6 +70,10 @@ main (int    argc,
         fd = arg_value (argc, argv, &i);
       else if (strcmp (argv[i], "--sleep") == 0)
         sleep_s = arg_value (argc, argv, &i);
+      else if (strcmp (argv[i], "--ready-after") == 0)
+        ready_after = arg_value (argc, argv, &i);
+      else if (strcmp (argv[i], "--pace") == 0)
+        pace = arg_value (argc, argv, &i);
       else if (strcmp (argv[i], "--ready") == 0 && i + 1 < argc)
         ready = argv[++i];
       else if (strcmp (argv[i], "--wait-stdin") == 0)
@@ -88,8 +107,18 @@ main (int    argc,
   clock_gettime (CLOCK_MONOTONIC, &t0);
   clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &c0);
   for (long i = 0; i < writes; i++)
-    if (write (fd, "x", 1) != 1)
-      return 1;
+    {
+      if (ready && i == ready_after && touch (ready) < 0)
+        return 1;
+      if (pace > 0 && i % pace == pace - 1)
+        {
+          struct timespec ms = { 0, 1000000 };
+
+          nanosleep (&ms, NULL);
+        }
+      if (write (fd, "x", 1) != 1)
+        return 1;
+    }
   for (long i = 0; i < getpids; i++)
     syscall (SYS_getpid);
   clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &c1);
@@ -108,17 +137,8 @@ main (int    argc,
       if (pid < 0 || waitpid (pid, &status, 0) != pid)
         return 1;
     }
-  if (ready)
-    {
-      int ready_fd = open (ready, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-
-      if (ready_fd < 0)
-        {
-          perror (ready);
-          return 1;
-        }
-      close (ready_fd);
-    }
+  if (ready && ready_after < 0 && touch (ready) < 0)
+    return 1;
   if (sleep_s > 0)
     sleep (sleep_s);
   if (do_time)

@@ -5,13 +5,15 @@
  * Real recordings with the ftrace backend (root and tracefs; skipped with the backend's reason
  * otherwise): a workload with a known number of write and getpid calls, launched or attached to,
  * must show exactly those syscalls; the private instance must be gone afterwards, also when the
- * recorder is stopped by SIGTERM, and a killed recorder's instance is removed by the next run.
+ * recorder is stopped by SIGTERM; a recorder killed with SIGKILL leaves a readable file of what
+ * it streamed and its guard removes its instance, or, the guard killed too, the next run does.
  */
 
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -437,6 +439,70 @@ test_system_wide_duration (void)
   g_assert_false (instance_of (getpid ()));
 }
 
+/*
+ * Fields the kernel prints as functions (%ps) are recorded as the functions' names, looked up in
+ * /proc/kallsyms; where the kernel hides its addresses from us they stay addresses.
+ */
+static void
+test_kernel_functions (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *kallsyms = NULL;
+  g_auto(GStrv) lines = NULL;
+  char *events[] = { "timer:hrtimer_expire_entry", NULL };
+  SeismoRecordOptions options = { .events = events, .system_wide = TRUE, .duration_s = 0.5 };
+  SeismoRecordControl ctl = { 0 };
+  const SeismoEventType *type;
+  gboolean visible = FALSE;
+  int idx;
+  gsize n = 0;
+
+  if (!ready ())
+    return;
+  g_assert_true (g_file_get_contents ("/proc/kallsyms", &kallsyms, NULL, NULL));
+  lines = g_strsplit (kallsyms, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit_set (lines[i], " \t", 4);
+
+      if (g_strv_length (parts) >= 3)
+        {
+          visible |= g_ascii_strtoull (parts[0], NULL, 16) != 0;
+          g_hash_table_add (names, g_strdup (parts[2]));
+        }
+    }
+
+  /* Hrtimers expire all the time (the tick, sleeps): half a second has some. */
+  trace = record (&options, &ctl, &error);
+  g_assert_no_error (error);
+  type = seismo_trace_find_event_type (trace, "timer:hrtimer_expire_entry");
+  g_assert_nonnull (type);
+  idx = seismo_event_type_find_field (type, "function");
+  g_assert_cmpint (idx, >=, 0);
+  if (!visible)
+    {
+      g_test_message ("/proc/kallsyms hides addresses here: functions stay addresses");
+      g_assert_cmpint (type->fields[idx].type, ==, SEISMO_FIELD_POINTER);
+      return;
+    }
+  g_assert_cmpint (type->fields[idx].type, ==, SEISMO_FIELD_STRING);
+  for (SeismoEventId e = 0; e < seismo_trace_get_n_events (trace); e++)
+    {
+      SeismoValue v;
+
+      if (seismo_trace_event_type (trace, e) != type)
+        continue;
+      g_assert_true (seismo_trace_event_field (trace, e, idx, &v));
+      if (!g_hash_table_contains (names, v.str))
+        g_error ("event %u: function \"%s\" is not a kernel symbol", (guint) e, v.str);
+      n++;
+    }
+  g_test_message ("%" G_GSIZE_FORMAT " hrtimer expiries, every function named", n);
+  g_assert_cmpuint (n, >, 0);
+}
+
 static gboolean
 process_gone (pid_t pid)
 {
@@ -447,6 +513,15 @@ static void
 own_group (gpointer data)
 {
   setpgid (0, 0);
+}
+
+/* Processes a failing test leaves must not run on (nor hold its output open). */
+static void
+die_with_test (gpointer data)
+{
+  if (data != NULL)
+    setpgid (0, 0);
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
 }
 
 static gboolean
@@ -512,6 +587,129 @@ test_cli_sigterm (void)
   g_assert_cmpuint (count_syscalls (trace).writes, ==, 10);
 }
 
+/* Writes to fd 77 by task tid, from the model's syscall spans. */
+static guint64
+count_writes_of (SeismoTrace *trace,
+                 gint32       tid)
+{
+  gsize n;
+  const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n);
+  guint64 writes = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      SeismoTaskId task = seismo_trace_get_tasks (trace)[spans[i].enter];
+      SeismoValue v;
+      guint64 fd = 0;
+
+      if (seismo_trace_get_task (trace, task)->tid != tid ||
+          g_strcmp0 (seismo_trace_get_syscall_name (trace, spans[i].syscall), "write") != 0)
+        continue;
+      if (seismo_trace_event_field_by_name (trace, spans[i].enter, "args", &v))
+        g_assert_nonnull (seismo_varint_get (v.data, v.data + v.len, &fd));
+      if (fd == 77)
+        writes++;
+    }
+  return writes;
+}
+
+/* Writes of tid in the file a recorder streams to; 0 while it cannot be read yet. */
+static guint64
+streamed_writes (const char *partial,
+                 gint32      tid)
+{
+  g_autoptr(SeismoTrace) trace = NULL;
+
+  if (!file_exists (partial) ||
+      !(trace = seismo_trace_open (partial, NULL, NULL, NULL, NULL)))
+    return 0;
+  return count_writes_of (trace, tid);
+}
+
+/*
+ * A recorder killed with SIGKILL in the middle of a steady stream of syscalls: the file it streams
+ * to must already hold what happened more than about a second before (it converts its backlog of
+ * raw pages at least that often, not only when things calm down, which here they never do), and
+ * its guard process removes the instance it could not.
+ */
+static void
+test_cli_sigkill (void)
+{
+  g_autofree char *out = seismo_test_temp_path ("sigkill.seismo");
+  g_autofree char *partial = g_strconcat (out, ".partial", NULL);
+  g_autofree char *ready_file = g_strconcat (out, ".ready", NULL);
+  g_autofree char *wpid = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  const char *cli = g_getenv ("SEISMO_CLI");
+  /* ~40,000 writes a second at most: 200 records in each 1 ms pause's time, 80,000 records/s. */
+  const char *wargv[] = { SEISMO_FTRACE_WORKLOAD, "--wait-stdin", "--writes", "100000000",
+                          "--pace", "40", "--ready", ready_file, "--ready-after", "20000", NULL };
+  const guint64 before_ready = 20000;
+  GPid workload, pid;
+  int workload_in, status;
+  gint64 deadline;
+  guint64 seen = 0, after_kill;
+
+  if (!ready ())
+    return;
+  g_assert_nonnull (cli);
+  g_unlink (ready_file);
+  g_unlink (partial);
+  g_spawn_async_with_pipes (NULL, (char **) wargv, NULL,
+                            G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                            G_SPAWN_STDERR_TO_DEV_NULL, die_with_test, NULL,
+                            &workload, &workload_in, NULL, NULL, &error);
+  g_assert_no_error (error);
+  wpid = g_strdup_printf ("%d", (int) workload);
+  {
+    const char *argv[] = { cli, "record", "-b", "ftrace", "-e", "raw_syscalls:*", "-p", wpid,
+                           "-o", out, NULL };
+
+    g_spawn_async (NULL, (char **) argv, NULL,
+                   G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                   G_SPAWN_STDERR_TO_DEV_NULL, die_with_test, GINT_TO_POINTER (1), &pid,
+                   &error);
+    g_assert_no_error (error);
+  }
+  g_assert_true (wait_for (instance_tracing, pid, TRUE, 60000));
+  g_assert_cmpint (write (workload_in, "g", 1), ==, 1);
+
+  /* Generous bounds: a loaded machine may run the workload and the recorder slowly. */
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (!file_exists (ready_file) && g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+  g_assert_true (file_exists (ready_file));
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while ((seen = streamed_writes (partial, workload)) < before_ready &&
+         g_get_monotonic_time () < deadline)
+    g_usleep (200000);
+  g_test_message ("%" G_GUINT64_FORMAT " writes streamed while the workload kept writing", seen);
+  /* Still busy: the recorder had no calm moment to convert in. */
+  g_assert_false (process_gone (workload));
+  g_assert_cmpuint (seen, >=, before_ready);
+
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+  kill (workload, SIGKILL);
+  g_assert_cmpint (waitpid (workload, &status, 0), ==, workload);
+  close (workload_in);
+
+  /* The guard removes the instance (it may wait for the dead recorder's descriptors to close). */
+  g_assert_true (wait_for (instance_of, pid, FALSE, 20000));
+  kill (-pid, SIGKILL);
+
+  /* What the killed recorder had streamed stays readable, no less than seen before the kill. */
+  trace = seismo_trace_open (partial, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (seismo_trace_get_metadata (trace, "load_warning"));
+  after_kill = count_writes_of (trace, workload);
+  g_test_message ("%" G_GUINT64_FORMAT " writes in the killed recorder's file", after_kill);
+  g_assert_cmpuint (after_kill, >=, seen);
+  g_assert_false (file_exists (out));
+}
+
 static void
 test_stale_instance (void)
 {
@@ -527,11 +725,13 @@ test_stale_instance (void)
   if (!ready ())
     return;
   pid = start_cli (out);
-  /* SIGKILL leaves no chance to clean up: the instance stays behind... */
-  kill (pid, SIGKILL);
+  /*
+   * SIGKILL leaves no chance to clean up, and killing the whole process group takes the
+   * instance's guard process with it: the instance stays behind...
+   */
+  kill (-pid, SIGKILL);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_assert_true (wait_for (process_gone, pid, TRUE, 2000));
-  kill (-pid, SIGKILL);
   /* Unless a recorder running elsewhere on the machine got to it first. */
   if (!instance_of (pid))
     g_test_message ("another recorder already removed seismo-%d", (int) pid);
@@ -560,7 +760,9 @@ main (int    argc,
   g_test_add_func ("/ftrace/command/missing", test_command_missing);
   g_test_add_func ("/ftrace/attach-pid", test_attach_pid);
   g_test_add_func ("/ftrace/system-wide-duration", test_system_wide_duration);
+  g_test_add_func ("/ftrace/kernel-functions", test_kernel_functions);
   g_test_add_func ("/ftrace/cli-sigterm", test_cli_sigterm);
+  g_test_add_func ("/ftrace/cli-sigkill", test_cli_sigkill);
   g_test_add_func ("/ftrace/stale-instance", test_stale_instance);
   return g_test_run ();
 }

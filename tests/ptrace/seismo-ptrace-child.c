@@ -12,6 +12,8 @@
  *   decode        calls whose arguments are constants to decode: socket, fcntl, ioctl, mmap,
  *                 and an open of a path longer than PATH_MAX (ENAMETOOLONG)
  *   thread-sleeper the sleeper's heartbeat from a second thread as well
+ *   reexec        writes "before exec", then execs itself as "reexec-after", which opens
+ *                 REEXEC_MISSING_PATH and writes "after exec": memory read after an exec
  */
 
 #include <fcntl.h>
@@ -31,6 +33,7 @@
 #define SEQ_WRITES        3
 #define SEQ_MISSING_PATH  "/nonexistent/seismo-ptrace-test"
 #define SEQ_EXIT_CODE     3
+#define REEXEC_MISSING_PATH "/nonexistent/seismo-after-exec"
 
 static volatile sig_atomic_t got_signal;
 
@@ -94,6 +97,21 @@ run_writes (long n)
     if (write (fd, "seismo\n", 7) != 7)
       return 1;
   return 0;
+}
+
+static int
+run_reexec (const char *self,
+            int         after)
+{
+  int fd = open ("/dev/null", O_WRONLY);
+  const char *text = after ? "after exec\n" : "before exec\n";
+
+  if (fd < 0 || write (fd, text, strlen (text)) < 0)
+    return 1;
+  if (after)
+    return open (REEXEC_MISSING_PATH, O_RDONLY) < 0 ? 0 : 1;
+  execl (self, self, "reexec-after", (char *) NULL);
+  return 1;
 }
 
 static int
@@ -188,6 +206,8 @@ main (int    argc,
     return run_sequence ();
   if (argc >= 3 && strcmp (argv[1], "writes") == 0)
     return run_writes (atol (argv[2]));
+  if (argc >= 2 && (strcmp (argv[1], "reexec") == 0 || strcmp (argv[1], "reexec-after") == 0))
+    return run_reexec (argv[0], strcmp (argv[1], "reexec-after") == 0);
   if (argc >= 2 && strcmp (argv[1], "sleeper") == 0)
     return run_sleeper ();
   if (argc >= 2 && strcmp (argv[1], "threads") == 0)
@@ -202,7 +222,7 @@ main (int    argc,
         return 1;
       return run_sleeper ();
     }
-  fprintf (stderr, "usage: %s sequence | writes N | sleeper | threads | decode | thread-sleeper\n",
-           argv[0]);
+  fprintf (stderr, "usage: %s sequence | writes N | sleeper | threads | decode | thread-sleeper "
+           "| reexec\n", argv[0]);
   return 2;
 }

@@ -29,6 +29,7 @@
 #define SEQ_WRITES        3
 #define SEQ_MISSING_PATH  "/nonexistent/seismo-ptrace-test"
 #define SEQ_EXIT_CODE     3
+#define REEXEC_MISSING_PATH "/nonexistent/seismo-after-exec"
 
 static const SeismoBackend *backend;
 
@@ -357,6 +358,49 @@ test_decode (void)
       saw_long = TRUE;
     }
   g_assert_true (saw_long);
+}
+
+/*
+ * Strings read from a process before and after it execs: the memory of the new image, not of
+ * the old one (a tracer that caches anything per address space must drop it at the exec).
+ */
+static void
+test_exec_memory (void)
+{
+  SeismoRecordControl ctl = { 0 };
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) writes = NULL;
+  g_autoptr(GArray) opens = NULL;
+  gboolean saw_missing = FALSE;
+  gint32 pid;
+
+  if (!can_trace ())
+    return;
+  trace = record_child ("reexec", NULL, NULL, TRUE, &ctl);
+  g_assert_true (WIFEXITED (ctl.exit_status));
+  g_assert_cmpint (WEXITSTATUS (ctl.exit_status), ==, 0);
+  pid = child_pid (trace, "reexec");
+  g_assert_cmpint (child_pid (trace, "reexec-after"), ==, pid);
+
+  writes = find_events (trace, "syscalls:sys_enter_write", pid);
+  g_assert_cmpuint (writes->len, ==, 2);
+  g_assert_cmpstr (field_str (trace, g_array_index (writes, SeismoEventId, 0), "buf"), ==,
+                   "before exec\\n");
+  g_assert_cmpstr (field_str (trace, g_array_index (writes, SeismoEventId, 1), "buf"), ==,
+                   "after exec\\n");
+
+  opens = find_events (trace, "syscalls:sys_enter_openat", pid);
+  for (guint i = 0; i < opens->len; i++)
+    {
+      SeismoEventId e = g_array_index (opens, SeismoEventId, i);
+
+      if (g_str_equal (field_str (trace, e, "filename"), REEXEC_MISSING_PATH))
+        {
+          g_assert_cmpint (field_int (trace, exit_of (trace, e), "ret"), ==, -ENOENT);
+          saw_missing = TRUE;
+        }
+    }
+  g_assert_true (saw_missing);
 }
 
 /*
@@ -1182,6 +1226,7 @@ main (int    argc,
   g_test_add_func ("/ptrace/bad-options", test_bad_options);
   g_test_add_func ("/ptrace/threads", test_threads);
   g_test_add_func ("/ptrace/decode", test_decode);
+  g_test_add_func ("/ptrace/exec-memory", test_exec_memory);
   g_test_add_func ("/ptrace/i386", test_i386);
   g_test_add_func ("/ptrace/attach-detach", test_attach_detach);
   g_test_add_func ("/ptrace/attach-threads", test_attach_threads);

@@ -15,6 +15,7 @@
 
 #include "seismo-compare-view.h"
 #include "seismo-export-dialog.h"
+#include "seismo-app-test-util.h"
 #include "seismo-gui-test-util.h"
 #include "seismo-importer.h"
 #include "seismo-session.h"
@@ -27,7 +28,6 @@
 static char *dir;
 static char *trace_path;
 static char *other_path;
-static gboolean checks_done;
 
 
 static gboolean
@@ -424,10 +424,9 @@ check_bundle (SeismoApplication *app,
   gtk_widget_set_visible (GTK_WIDGET (second), FALSE);
 }
 
-static gboolean
-run_checks (gpointer data)
+static void
+run_checks (SeismoApplication *app)
 {
-  SeismoApplication *app = data;
   SeismoWindow *window = SEISMO_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
 
   g_assert_true (seismo_gui_test_wait_for (window_has_trace, window, 20000));
@@ -438,19 +437,6 @@ run_checks (gpointer data)
   check_bundle (app, window);
   check_compare (window);
   shot_compare (window);
-  checks_done = TRUE;
-  g_application_quit (G_APPLICATION (app));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_open (GApplication *app,
-         gpointer      files,
-         int           n_files,
-         const char   *hint,
-         gpointer      data)
-{
-  g_idle_add (run_checks, app);
 }
 
 static void
@@ -460,9 +446,7 @@ test_share (void)
   g_autoptr(SeismoTrace) other = seismo_gui_test_busy_trace (12000);
   g_autoptr(SeismoSession) session = seismo_session_new ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(SeismoApplication) app = NULL;
   g_autofree char *session_path = NULL;
-  char *argv[] = { (char *) "seismo", trace_path, NULL };
   guint64 start = seismo_trace_get_start_ns (trace), end = seismo_trace_get_end_ns (trace);
 
   g_assert_true (seismo_trace_save (trace, trace_path, &error));
@@ -482,12 +466,7 @@ test_share (void)
   g_ptr_array_add (session->panes, g_strdup ("stats"));
   session_path = seismo_session_path_for_trace (trace_path);
   g_assert_true (seismo_session_save (session, session_path, &error));
-
-  app = seismo_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_signal_connect_after (app, "open", G_CALLBACK (on_open), NULL);
-  g_assert_cmpint (g_application_run (G_APPLICATION (app), 2, argv), ==, 0);
-  g_assert_true (checks_done);
+  seismo_app_test_run (&trace_path, 1, run_checks);
 }
 
 int

@@ -18,9 +18,9 @@
 #include "seismo-window-analysis.h"
 #include "seismo-window-private.h"
 #include "seismo-window-teach.h"
+#include "seismo-app-test-util.h"
 #include "seismo-gui-test-util.h"
 
-static gboolean checks_done;
 
 
 /* Saves what a window shows, as GTK draws it, when screenshots were asked for. */
@@ -336,11 +336,10 @@ check_overhead (SeismoWindow *window)
   seismo_gui_test_spin (100);
 }
 
-static gboolean
-run_checks (gpointer data)
+static void
+run_checks (SeismoApplication *app)
 {
-  GtkApplication *app = data;
-  SeismoWindow *window = SEISMO_WINDOW (gtk_application_get_windows (app)->data);
+  SeismoWindow *window = seismo_app_test_only_window (app);
 
   /* Screenshot size; the window is already shown, so ask for it as a minimum. */
   gtk_widget_set_size_request (GTK_WIDGET (window), 1580, 960);
@@ -348,28 +347,12 @@ run_checks (gpointer data)
   check_lessons (window);
   check_presenter (window);
   check_overhead (window);
-  checks_done = TRUE;
-  g_application_quit (G_APPLICATION (app));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_activate (GApplication *app)
-{
-  g_idle_add (run_checks, app);
 }
 
 static void
 test_teach (void)
 {
-  g_autoptr(SeismoApplication) app = seismo_application_new ();
-  char *argv[] = { (char *) "seismo", NULL };
-
-  /* No D-Bus name: tests run side by side. */
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_signal_connect_after (app, "activate", G_CALLBACK (on_activate), NULL);
-  g_assert_cmpint (g_application_run (G_APPLICATION (app), 1, argv), ==, 0);
-  g_assert_true (checks_done);
+  seismo_app_test_run (NULL, 0, run_checks);
 }
 
 int

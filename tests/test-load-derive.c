@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-test"
+
+/*
+ * The fast load path: a loaded trace takes its event counts from the chunk decoders and derives its
+ * intervals in parallel; a finished builder counts and derives on its own. Both must give the same
+ * trace, with one thread or several, and ids the tables lack must still be refused.
+ */
+
+#include <glib/gstdio.h>
+
+#include "seismo-big-array.h"
+#include "seismo-error.h"
+#include "seismo-file.h"
+#include "seismo-file-private.h"
+#include "seismo-test-util.h"
+#include "seismo-trace-private.h"
+
+static SeismoTrace *
+load_ok (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  SeismoTrace *trace = seismo_file_load (path, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace;
+}
+
+static void
+assert_same_derived (SeismoTrace *a,
+                     SeismoTrace *b)
+{
+  const SeismoSyscallSpan *sa, *sb;
+  gsize na, nb;
+  guint n_types = seismo_trace_get_n_event_types (a);
+
+  g_assert_cmpuint (seismo_trace_get_n_events (a), ==, seismo_trace_get_n_events (b));
+  g_assert_cmpuint (n_types, ==, seismo_trace_get_n_event_types (b));
+  g_assert_cmpmem (seismo_trace_get_type_counts (a), n_types * sizeof (guint64),
+                   seismo_trace_get_type_counts (b), n_types * sizeof (guint64));
+
+  g_assert_cmpuint (seismo_trace_get_n_syscall_names (a), ==, seismo_trace_get_n_syscall_names (b));
+  for (guint s = 0; s < seismo_trace_get_n_syscall_names (a); s++)
+    g_assert_cmpstr (seismo_trace_get_syscall_name (a, s), ==, seismo_trace_get_syscall_name (b, s));
+
+  sa = seismo_trace_get_syscall_spans (a, &na);
+  sb = seismo_trace_get_syscall_spans (b, &nb);
+  g_assert_cmpuint (na, ==, nb);
+  g_assert_cmpuint (na, >, 0);
+  for (gsize i = 0; i < na; i++)
+    {
+      g_assert_cmpuint (sa[i].enter, ==, sb[i].enter);
+      g_assert_cmpuint (sa[i].exit, ==, sb[i].exit);
+      g_assert_cmpuint (sa[i].syscall, ==, sb[i].syscall);
+    }
+
+  for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
+    {
+      const SeismoInterval *ia = seismo_trace_get_intervals (a, k, &na);
+      const SeismoInterval *ib = seismo_trace_get_intervals (b, k, &nb);
+
+      g_assert_cmpuint (na, ==, nb);
+      g_assert_cmpmem (ia, na * sizeof *ia, ib, nb * sizeof *ib);
+      /* Every kind is sorted by start (runs: within each CPU). */
+      for (gsize i = 1; k != SEISMO_INTERVAL_RUN && i < na; i++)
+        g_assert_cmpuint (ia[i - 1].start, <, ia[i].start);
+    }
+  for (guint c = 0; c < seismo_trace_get_n_cpus (a); c++)
+    {
+      const SeismoInterval *ra = seismo_trace_get_cpu_runs (a, c, &na);
+      const SeismoInterval *rb = seismo_trace_get_cpu_runs (b, c, &nb);
+
+      g_assert_cmpuint (na, ==, nb);
+      g_assert_cmpmem (ra, na * sizeof *ra, rb, nb * sizeof *rb);
+      for (gsize i = 0; i < na; i++)
+        {
+          g_assert_cmpuint (ra[i].key, ==, c);
+          if (i > 0)
+            g_assert_cmpuint (ra[i - 1].end, <=, ra[i].start);
+        }
+    }
+}
+
+/* Big enough for the parallel passes and several chunks. */
+static void
+test_load_equals_build (void)
+{
+  g_autoptr(SeismoTrace) built = seismo_test_make_trace (300000, 11);
+  g_autofree char *path = seismo_test_temp_path ("derive.seismo");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) loaded = NULL;
+  g_autoptr(SeismoTrace) one = NULL;
+  gsize n;
+
+  g_assert_true (seismo_file_save (built, path, &error));
+  g_assert_no_error (error);
+  loaded = load_ok (path);
+  assert_same_derived (built, loaded);
+
+  g_setenv ("SEISMO_THREADS", "1", TRUE);
+  one = load_ok (path);
+  g_unsetenv ("SEISMO_THREADS");
+  assert_same_derived (built, one);
+
+  /* The test trace has every kind the derivation knows but softirqs. */
+  for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
+    if (k != SEISMO_INTERVAL_SOFTIRQ)
+      {
+        seismo_trace_get_intervals (loaded, k, &n);
+        g_assert_cmpuint (n, >, 0);
+      }
+}
+
+/* A recorder streams events as appended (per-CPU streams out of order): the reader must notice and
+ * the sort put them in order before the derivation, with the decoders' counts still right. */
+static void
+test_streamed_unsorted (void)
+{
+  SeismoTraceBuilder *builder = seismo_test_make_builder (200000, 5);
+  g_autofree char *path = seismo_test_temp_path ("streamed.seismo");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) built = NULL;
+  g_autoptr(SeismoTrace) raw = NULL;
+  g_autoptr(SeismoTrace) loaded = NULL;
+  SeismoFileWriter *writer = seismo_file_writer_new (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (seismo_file_writer_commit (writer, builder, &error));
+  g_assert_no_error (error);
+  seismo_file_writer_free (writer);
+  built = seismo_trace_builder_finish (builder);
+
+  raw = _seismo_file_read (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (raw->known_sorted);
+  loaded = load_ok (path);
+  assert_same_derived (built, loaded);
+  g_assert_cmpmem (seismo_trace_get_times (built), 200000 * sizeof (guint64),
+                   seismo_trace_get_times (loaded), 200000 * sizeof (guint64));
+}
+
+/* Ids outside the tables, in a chunk whose checksum is right, are refused by the validation even
+ * though the decoders now check them. */
+static void
+test_bad_ids (gconstpointer data)
+{
+  gboolean bad_type = GPOINTER_TO_INT (data);
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (70000, 3);
+  g_autofree char *path = seismo_test_temp_path ("bad-ids.seismo");
+  g_autoptr(GError) error = NULL;
+  SeismoTrace *loaded;
+
+  if (bad_type)
+    trace->type[69000] = (guint16) trace->event_types->len;
+  else
+    trace->task[12] = trace->n_tasks + 5;
+  g_assert_true (seismo_file_save (trace, path, &error));
+  g_assert_no_error (error);
+
+  loaded = seismo_file_load (path, NULL, NULL, NULL, &error);
+  g_assert_null (loaded);
+  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, bad_type ? "unknown type" : "unknown task"));
+}
+
+static void
+test_big_array (void)
+{
+  const gsize sizes[] = { 0, 1, 4096, (2u << 20) - 1, 5u << 20, 67u << 20, (64u << 20) + 3 };
+  gpointer p;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      guint8 *mem = _seismo_big_array_alloc (sizes[i], 1);
+
+      g_assert_nonnull (mem);
+      if (sizes[i] >= (4u << 20))
+        g_assert_cmpuint ((guintptr) mem % (2u << 20), ==, 0);
+      memset (mem, 0xa5, sizes[i]);
+      if (sizes[i] > 0)
+        g_assert_cmpuint (mem[sizes[i] - 1], ==, 0xa5);
+      /* Ordinary malloc memory: it shrinks, grows and frees as such. */
+      mem = g_realloc (mem, MAX (sizes[i] / 2, 1));
+      g_free (mem);
+    }
+  p = _seismo_big_array_try_alloc (G_MAXSIZE / 2, 4);
+  g_assert_null (p);
+  p = _seismo_big_array_new (guint64, 1000000);
+  g_assert_nonnull (p);
+  g_free (p);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/load-derive/load-equals-build", test_load_equals_build);
+  g_test_add_func ("/load-derive/streamed-unsorted", test_streamed_unsorted);
+  g_test_add_data_func ("/load-derive/bad-type-id", GINT_TO_POINTER (TRUE), test_bad_ids);
+  g_test_add_data_func ("/load-derive/bad-task-id", GINT_TO_POINTER (FALSE), test_bad_ids);
+  g_test_add_func ("/load-derive/big-array", test_big_array);
+  return g_test_run ();
+}
