@@ -16,6 +16,7 @@
 
 #include "seismo-error.h"
 #include "seismo-user.h"
+#include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
 #include "seismo-rb-page.h"
 #include "seismo-tep-convert.h"
@@ -804,7 +805,7 @@ setup_events (Recorder  *r,
       if (format == NULL || size <= 0)
         return set_errno_error (error, errno, "could not read the format of %s:%s",
                                 tp->system, tp->event);
-      if (tep_parse_event (r->tep, format, size, tp->system) != 0)
+      if (seismo_tep_parse_local (r->tep, format, size, tp->system) != 0)
         g_debug ("the format of %s:%s parsed with errors", tp->system, tp->event);
       if (tracefs_instance_file_write (r->instance, file, "1") < 0)
         return set_errno_error (error, errno, "could not enable %s:%s", tp->system, tp->event);

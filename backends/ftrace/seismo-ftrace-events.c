@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "seismo-error.h"
+#include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
 #include "seismo-tep-convert.h"
 
@@ -210,7 +211,7 @@ seismo_ftrace_list_events (GError **error)
       format = tracefs_event_file_read (NULL, tp->system, tp->event, "format", &size);
       if (format == NULL || size <= 0)
         continue;
-      tep_parse_event (tep, format, size, tp->system);
+      seismo_tep_parse_local (tep, format, size, tp->system);
       event = tep_find_event_by_name (tep, tp->system, tp->event);
       if (event)
         g_ptr_array_add (out, seismo_tep_event_describe (event));

@@ -477,3 +477,18 @@ seismo_tep_guard_parse (SeismoTepGuard *self,
     warn_skipped (self, text, size, system, why);
   return ok;
 }
+
+enum tep_errno
+seismo_tep_parse_local (struct tep_handle *tep,
+                        const char        *text,
+                        gsize              size,
+                        const char        *system)
+{
+  enum tep_errno ret;
+
+  g_mutex_lock (&parse_lock);
+  ret = tep_parse_event (tep, text, size, system);
+  reset_parser_state (text, size);
+  g_mutex_unlock (&parse_lock);
+  return ret;
+}

@@ -40,6 +40,16 @@ gboolean        seismo_tep_guard_parse (SeismoTepGuard    *guard,
                                         const char        *system,
                                         enum tep_errno    *result);
 
+/*
+ * tep_parse_event() for a format of the running kernel (trusted, no trial process), under the
+ * same lock and with the same reset of the parser's static state, so a live recording and a
+ * trace.dat being opened at the same time never parse at once.
+ */
+enum tep_errno  seismo_tep_parse_local (struct tep_handle *tep,
+                                        const char        *text,
+                                        gsize              size,
+                                        const char        *system);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SeismoTepGuard, seismo_tep_guard_free)
 
 G_END_DECLS
