@@ -998,41 +998,53 @@ test_in_progress (void)
   const SeismoBackend *backend = ebpf_backend_or_skip ();
   /* 10 s or more: ends by itself should the test fail before it kills it. */
   const char *argv[] = { TARGET, "naps", "5000", NULL };
-  Recording what = { .argv = argv, .duration_s = 1.0, .keep_running = TRUE };
-  SeismoRecordControl ctl = { 0 };
-  g_autoptr (GError) error = NULL;
-  g_autoptr (SeismoTrace) trace = NULL;
-  const SeismoSyscallSpan *spans;
-  gsize n_spans;
-  guint complete = 0, unfinished = 0;
-  GPid pid = 0;
-  int status;
+  guint unfinished = 0;
 
   if (backend == NULL)
     return;
-  trace = record_with (backend, &what, &ctl, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-  g_assert_cmpuint (ctl.lost, ==, 0);
-  spans = seismo_trace_get_syscall_spans (trace, &n_spans);
-  for (gsize i = 0; i < n_spans; i++)
+  /*
+   * The thread is asleep but for a few microseconds between naps, so the stop nearly always
+   * finds one nap in progress; on a busy machine it can be preempted in user space between two
+   * naps, so a stop finding none is tried again (at most 3 times). Never may one be counted twice.
+   */
+  for (guint attempt = 0; attempt < 3 && unfinished != 1; attempt++)
     {
-      if (g_strcmp0 (seismo_trace_get_syscall_name (trace, spans[i].syscall),
-                     "clock_nanosleep") != 0)
-        continue;
-      pid = seismo_trace_event_task (trace, spans[i].enter)->pid;
-      if (spans[i].exit == SEISMO_NO_EVENT)
-        unfinished++;
-      else
-        complete++;
+      Recording what = { .argv = argv, .duration_s = 1.0, .keep_running = TRUE };
+      SeismoRecordControl ctl = { 0 };
+      g_autoptr (GError) error = NULL;
+      g_autoptr (SeismoTrace) trace = NULL;
+      const SeismoSyscallSpan *spans;
+      gsize n_spans;
+      guint complete = 0;
+      GPid pid = 0;
+      int status;
+
+      unfinished = 0;
+      trace = record_with (backend, &what, &ctl, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (trace);
+      g_assert_cmpuint (ctl.lost, ==, 0);
+      spans = seismo_trace_get_syscall_spans (trace, &n_spans);
+      for (gsize i = 0; i < n_spans; i++)
+        {
+          if (g_strcmp0 (seismo_trace_get_syscall_name (trace, spans[i].syscall),
+                         "clock_nanosleep") != 0)
+            continue;
+          pid = seismo_trace_event_task (trace, spans[i].enter)->pid;
+          if (spans[i].exit == SEISMO_NO_EVENT)
+            unfinished++;
+          else
+            complete++;
+        }
+      /* The command is still running: it was launched by this process, so end it here. */
+      g_assert_cmpint (pid, >, 0);
+      g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+      g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+      g_test_message ("attempt %u: %u complete naps, %u in progress at the end", attempt + 1,
+                      complete, unfinished);
+      g_assert_cmpuint (complete, >, 10);
+      g_assert_cmpuint (unfinished, <=, 1);
     }
-  /* The command is still running: it was launched by this process, so end it here. */
-  g_assert_cmpint (pid, >, 0);
-  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
-  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-  g_test_message ("%u complete naps, %u in progress at the end", complete, unfinished);
-  g_assert_cmpuint (complete, >, 10);
-  /* The thread is asleep but for a few microseconds between naps. */
   g_assert_cmpuint (unfinished, ==, 1);
 }
 
