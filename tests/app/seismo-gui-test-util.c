@@ -269,3 +269,18 @@ seismo_gui_test_remove_dir (const char *dir)
     }
   g_rmdir (dir);
 }
+
+gboolean
+seismo_gui_test_init (int    *argc,
+                      char ***argv)
+{
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  g_test_init (argc, argv, NULL);
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_test_skip ("no display: run under xvfb-run");
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -43,4 +43,10 @@ void     seismo_gui_test_spin     (guint                  ms);
 /* Removes a test's temporary folder with everything in it. */
 void     seismo_gui_test_remove_dir (const char          *dir);
 
+/* g_test_init() for a test of the app under a display: settings stay in memory, rendering goes
+ * through Cairo (unless the caller chose). FALSE when there is no display: the test was marked
+ * skipped and main() returns 77. */
+gboolean seismo_gui_test_init       (int                 *argc,
+                                     char              ***argv);
+
 G_END_DECLS

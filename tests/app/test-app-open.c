@@ -305,14 +305,10 @@ main (int    argc,
   data_home = g_build_filename (dir, "data", NULL);
   g_mkdir (data_home, 0700);
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
   /* No bundled samples on the start page: only what this test puts there. */
   g_setenv ("SEISMO_SAMPLES_DIR", data_home, TRUE);
-  g_test_init (&argc, &argv, NULL);
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+  if (!seismo_gui_test_init (&argc, &argv))
     {
-      g_test_skip ("no display: run under xvfb-run");
       seismo_gui_test_remove_dir (dir);
       return 77;
     }

@@ -320,21 +320,14 @@ main (int    argc,
 {
   int ret;
 
-  /* Settings stay in memory; the schema comes from the build tree. */
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
   if (argc >= 3 && g_str_equal (argv[argc - 2], "--real-cli"))
     {
       real_cli = argv[argc - 1];
       argc -= 2;
       argv[argc] = NULL;
     }
-  g_test_init (&argc, &argv, NULL);
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_test_skip ("no display: run under xvfb-run");
-      return 77;
-    }
+  if (!seismo_gui_test_init (&argc, &argv))
+    return 77;
   dir = g_dir_make_tmp ("seismo-test-app-XXXXXX", NULL);
   trace_path = g_build_filename (dir, "busy.seismo", NULL);
   g_test_add_func ("/app/open-zoom-select-save", test_app);

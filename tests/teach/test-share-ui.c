@@ -475,14 +475,8 @@ main (int    argc,
 {
   int ret;
 
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_test_skip ("no display: run under xvfb-run");
-      return 77;
-    }
+  if (!seismo_gui_test_init (&argc, &argv))
+    return 77;
   dir = g_dir_make_tmp ("seismo-test-share-XXXXXX", NULL);
   trace_path = g_build_filename (dir, "a.seismo", NULL);
   other_path = g_build_filename (dir, "b.seismo", NULL);

@@ -363,16 +363,10 @@ main (int    argc,
   g_autofree char *lessons = g_build_filename (SEISMO_BUILD_DIR, "app", "resources", "lessons", NULL);
   g_autofree char *probe = g_build_filename (samples, "hello-syscalls.seismo", NULL);
 
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
   g_setenv ("SEISMO_SAMPLES_DIR", samples, TRUE);
   g_setenv ("SEISMO_LESSONS_DIR", lessons, TRUE);
-  g_test_init (&argc, &argv, NULL);
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_test_skip ("no display: run under xvfb-run");
-      return 77;
-    }
+  if (!seismo_gui_test_init (&argc, &argv))
+    return 77;
   if (!g_file_test (probe, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("the sample traces are not recorded yet (tools/samples/record-samples.sh)");
