@@ -32,5 +32,10 @@ gboolean seismo_user_identity_of_uid     (SeismoUserIdentity       *id,
                                           GError                  **error);
 /* In the forked child, before exec: async-signal-safe. 0, or the errno of what failed. */
 int      seismo_user_identity_become     (const SeismoUserIdentity *id);
+/* The same for a launcher whose child reports an exec failure as an errno on err_fd: when
+ * becoming the user fails, writes the errno negated (so the parent can tell it from exec's) and
+ * exits with 127. Async-signal-safe. */
+void     seismo_user_identity_become_or_exit (const SeismoUserIdentity *id,
+                                              int                       err_fd);
 
 G_END_DECLS

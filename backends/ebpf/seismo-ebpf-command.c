@@ -90,15 +90,7 @@ seismo_ebpf_command_launch (SeismoEbpfCommand *cmd,
       while (n < 0 && errno == EINTR);
       if (n != 1)
         _exit (127);   /* the recorder gave up */
-      /* A negative errno tells the parent it was becoming the user that failed, not exec. */
-      saved = seismo_user_identity_become (&id);
-      if (saved != 0)
-        {
-          saved = -saved;
-          if (write (exec_error[1], &saved, sizeof saved) < 0)
-            _exit (126);
-          _exit (127);
-        }
+      seismo_user_identity_become_or_exit (&id, exec_error[1]);
       execvp (argv[0], (char **) argv);
       saved = errno;
       if (write (exec_error[1], &saved, sizeof saved) < 0)

@@ -658,15 +658,7 @@ spawn_stopped (Recorder  *r,
       close (release[0]);
       signal (SIGINT, SIG_DFL);
       signal (SIGTERM, SIG_DFL);
-      /* A negative errno tells the parent it was becoming the user that failed, not exec. */
-      errsv = seismo_user_identity_become (&id);
-      if (errsv != 0)
-        {
-          errsv = -errsv;
-          if (write (err[1], &errsv, sizeof errsv) < 0)
-            _exit (127);
-          _exit (127);
-        }
+      seismo_user_identity_become_or_exit (&id, err[1]);
       execvp (argv[0], argv);
       errsv = errno;
       if (write (err[1], &errsv, sizeof errsv) < 0)
