@@ -11,15 +11,40 @@
  * stop then hands the CPU over without waking another one, see seismo-ptrace-tracer.c), so that
  * it stays a lower bound for seismo too.
  *
- * Usage: ptrace-floor CMD ARGS...   (prints the number of stops to stderr)
+ * With --reads it also makes, at each syscall's exit, the requests that any tracer showing what
+ * strace shows must make: one for the registers (number, arguments, result) and, for write(2),
+ * one for the first 32 bytes of the data. It keeps nothing of what it reads. That is the least a
+ * recorder as informative as strace can cost; what seismo spends above it is its own work.
+ *
+ * Usage: ptrace-floor [--reads] CMD ARGS...   (prints the number of stops to stderr)
  */
 
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The registers and, for write(2), the data: read and dropped. */
+static void
+read_like_a_recorder (pid_t child)
+{
+  struct user_regs_struct regs;
+  char data[32];
+  struct iovec local = { data, 0 };
+  struct iovec remote;
+
+  if (ptrace (PTRACE_GETREGS, child, 0, &regs) != 0 || regs.orig_rax != 1 /* write */)
+    return;
+  local.iov_len = regs.rdx < sizeof data ? regs.rdx : sizeof data;
+  remote.iov_base = (void *) regs.rsi;
+  remote.iov_len = local.iov_len;
+  process_vm_readv (child, &local, 1, &remote, 1, 0);
+}
 
 int
 main (int    argc,
@@ -27,11 +52,15 @@ main (int    argc,
 {
   long stops = 0;
   int status;
+  int reads = argc > 1 && strcmp (argv[1], "--reads") == 0;
+  int in_syscall = 0;
   pid_t child;
 
+  argv += reads;
+  argc -= reads;
   if (argc < 2)
     {
-      fprintf (stderr, "usage: %s CMD ARGS...\n", argv[0]);
+      fprintf (stderr, "usage: ptrace-floor [--reads] CMD ARGS...\n");
       return 2;
     }
   child = fork ();
@@ -87,6 +116,12 @@ main (int    argc,
         }
       stops++;
       sig = WSTOPSIG (status);
+      if (sig == (SIGTRAP | 0x80))
+        {
+          in_syscall = !in_syscall;
+          if (reads && !in_syscall)
+            read_like_a_recorder (child);
+        }
       /* Syscall stops and ptrace events carry no signal to deliver; the SIGCONT does. */
       if (sig == (SIGTRAP | 0x80) || (status >> 16) != 0 || sig == SIGSTOP)
         sig = 0;
