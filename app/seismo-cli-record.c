@@ -13,6 +13,7 @@
 
 #include "seismo-backend.h"
 #include "seismo-cli.h"
+#include "seismo-cli-common.h"
 #include "seismo-file.h"
 #include "seismo-importer.h"
 
@@ -240,23 +241,6 @@ list_events (const SeismoBackend *backend)
   return SEISMO_EXIT_OK;
 }
 
-/* Splits "a,b" and repeated options into one list. */
-static char **
-split_list (char **values)
-{
-  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
-
-  for (guint i = 0; values && values[i]; i++)
-    {
-      g_auto(GStrv) parts = g_strsplit (values[i], ",", -1);
-
-      for (guint k = 0; parts[k]; k++)
-        if (*g_strstrip (parts[k]))
-          g_strv_builder_add (b, parts[k]);
-    }
-  return g_strv_builder_end (b);
-}
-
 gboolean
 seismo_cli_record_into (const SeismoBackend       *backend,
                         const SeismoRecordOptions *options,
@@ -344,15 +328,8 @@ seismo_cli_record (int    argc,
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_strict_posix (context, FALSE);
-  {
-    g_autoptr(GError) perr = NULL;
-
-    if (!g_option_context_parse (context, &argc, &argv, &perr))
-      {
-        g_printerr ("seismo-cli record: %s\n", perr->message);
-        return SEISMO_EXIT_USAGE;
-      }
-  }
+  if (!seismo_cli_parse_options (context, &argc, &argv, "seismo-cli record"))
+    return SEISMO_EXIT_USAGE;
   if (list_b)
     return list_backends ();
   if (backend_name == NULL)
@@ -414,8 +391,8 @@ seismo_cli_record (int    argc,
       }
   }
 
-  event_list = split_list (events);
-  probe_list = split_list (probes);
+  event_list = seismo_cli_split_list (events);
+  probe_list = seismo_cli_split_list (probes);
   if (strcmp (backend->name, "ftrace") == 0)
     options.events = event_list[0] ? event_list : NULL;
   else

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "seismo-cli.h"
+#include "seismo-cli-common.h"
 #include "seismo-filter.h"
 #include "seismo-importer.h"
 
@@ -92,11 +93,8 @@ seismo_cli_render (int    argc,
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context, render_description);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      g_printerr ("seismo-cli render: %s\n", error->message);
-      return SEISMO_EXIT_USAGE;
-    }
+  if (!seismo_cli_parse_options (context, &argc, &argv, "seismo-cli render"))
+    return SEISMO_EXIT_USAGE;
   if (argc != 2 || output == NULL)
     {
       g_printerr ("seismo-cli render: usage: seismo-cli render FILE -o OUT.svg|pdf|png [OPTIONS]\n");

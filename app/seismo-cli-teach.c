@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "seismo-cli.h"
+#include "seismo-cli-common.h"
 #include "seismo-compare.h"
 #include "seismo-explain.h"
 #include "seismo-importer.h"
@@ -26,43 +27,6 @@ load (const char *path)
   if (trace == NULL)
     g_printerr ("seismo-cli: %s\n", error->message);
   return trace;
-}
-
-static gboolean
-parse (GOptionContext  *context,
-       int             *argc,
-       char          ***argv)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      g_printerr ("%s: %s\n", g_get_prgname (), error->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-print_json (JsonBuilder *builder)
-{
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = NULL;
-
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
-  g_print ("%s\n", text);
-}
-
-static void
-json_int (JsonBuilder *b,
-          const char  *name,
-          gint64       value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
 }
 
 /* "850ns", "12.3us", "4.56ms", "1.23s": short enough for table columns. */
@@ -123,7 +87,7 @@ seismo_cli_explain (int    argc,
 
   /* "-2" is an errno to explain, not an option. */
   g_option_context_set_ignore_unknown_options (context, TRUE);
-  if (!parse (context, &argc, &argv))
+  if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
     return SEISMO_EXIT_USAGE;
   if (argc < 2)
     {
@@ -159,14 +123,13 @@ json_trace_info (JsonBuilder                  *b,
                  const SeismoCompareTraceInfo *info)
 {
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "file");
-  json_builder_add_string_value (b, file);
-  json_int (b, "events", info->events);
-  json_int (b, "duration_ns", info->duration_ns);
-  json_int (b, "syscalls", info->syscalls);
-  json_int (b, "lost_events", info->lost_events);
-  json_int (b, "tasks", info->tasks);
-  json_int (b, "cpus", info->cpus);
+  seismo_cli_json_string (b, "file", file);
+  seismo_cli_json_int (b, "events", info->events);
+  seismo_cli_json_int (b, "duration_ns", info->duration_ns);
+  seismo_cli_json_int (b, "syscalls", info->syscalls);
+  seismo_cli_json_int (b, "lost_events", info->lost_events);
+  seismo_cli_json_int (b, "tasks", info->tasks);
+  seismo_cli_json_int (b, "cpus", info->cpus);
   json_builder_end_object (b);
 }
 
@@ -175,8 +138,7 @@ json_row (JsonBuilder            *b,
           const SeismoCompareRow *row)
 {
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, row->name);
+  seismo_cli_json_string (b, "name", row->name);
   json_builder_set_member_name (b, "in_a");
   json_builder_add_boolean_value (b, row->in_a);
   json_builder_set_member_name (b, "in_b");
@@ -273,7 +235,7 @@ seismo_cli_compare (int    argc,
   g_autoptr(SeismoComparison) cmp = NULL;
 
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!parse (context, &argc, &argv))
+  if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
     return SEISMO_EXIT_USAGE;
   if (argc != 3)
     {
@@ -303,7 +265,7 @@ seismo_cli_compare (int    argc,
         json_row (jb, &g_array_index (cmp->rows, SeismoCompareRow, i));
       json_builder_end_array (jb);
       json_builder_end_object (jb);
-      print_json (jb);
+      seismo_cli_print_json (jb);
       return SEISMO_EXIT_OK;
     }
 
@@ -524,7 +486,7 @@ print_overhead_json (GArray  *rows,
   for (guint i = 0; command[i]; i++)
     json_builder_add_string_value (b, command[i]);
   json_builder_end_array (b);
-  json_int (b, "runs", runs);
+  seismo_cli_json_int (b, "runs", runs);
   json_builder_set_member_name (b, "output_hidden");
   json_builder_add_boolean_value (b, quiet);
   json_builder_set_member_name (b, "results");
@@ -534,24 +496,19 @@ print_overhead_json (GArray  *rows,
       const OverheadRow *row = &g_array_index (rows, OverheadRow, i);
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, row->name);
+      seismo_cli_json_string (b, "name", row->name);
       json_builder_set_member_name (b, "available");
       json_builder_add_boolean_value (b, row->unavailable == NULL);
       if (row->unavailable)
         {
-          json_builder_set_member_name (b, "reason");
-          json_builder_add_string_value (b, row->unavailable);
+          seismo_cli_json_string (b, "reason", row->unavailable);
           json_builder_end_object (b);
           continue;
         }
       json_builder_set_member_name (b, "ok");
       json_builder_add_boolean_value (b, row->error == NULL);
       if (row->error)
-        {
-          json_builder_set_member_name (b, "error");
-          json_builder_add_string_value (b, row->error);
-        }
+        seismo_cli_json_string (b, "error", row->error);
       json_builder_set_member_name (b, "wall_ns");
       json_builder_begin_array (b);
       for (guint r = 0; r < row->wall_ns->len; r++)
@@ -559,21 +516,21 @@ print_overhead_json (GArray  *rows,
       json_builder_end_array (b);
       if (row->wall_ns->len > 0)
         {
-          json_int (b, "wall_ns_median", median (row->wall_ns));
-          json_int (b, "total_ns_median", median (row->total_ns));
+          seismo_cli_json_int (b, "wall_ns_median", median (row->wall_ns));
+          seismo_cli_json_int (b, "total_ns_median", median (row->total_ns));
           json_builder_set_member_name (b, "slowdown");
           json_builder_add_double_value (b, slowdown (row, bare));
-          json_int (b, "events", median (row->events));
-          json_int (b, "lost_events", median (row->lost));
-          json_int (b, "exit_status", WIFEXITED (row->exit_status)
-                                        ? WEXITSTATUS (row->exit_status)
-                                        : 128 + WTERMSIG (row->exit_status));
+          seismo_cli_json_int (b, "events", median (row->events));
+          seismo_cli_json_int (b, "lost_events", median (row->lost));
+          seismo_cli_json_int (b, "exit_status", WIFEXITED (row->exit_status)
+                                                   ? WEXITSTATUS (row->exit_status)
+                                                   : 128 + WTERMSIG (row->exit_status));
         }
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
-  print_json (b);
+  seismo_cli_print_json (b);
 }
 
 static void
@@ -679,7 +636,7 @@ seismo_cli_compare_overhead (int    argc,
   g_array_set_clear_func (rows, overhead_row_clear);
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_strict_posix (context, FALSE);
-  if (!parse (context, &argc, &argv))
+  if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
     return SEISMO_EXIT_USAGE;
   if (command == NULL || command[0] == NULL)
     {
@@ -717,19 +674,7 @@ seismo_cli_compare_overhead (int    argc,
   wrapped = g_strv_builder_end (wb);
 
   /* Which backends: all registered ones (or those asked for), and the known ones not built in. */
-  {
-    g_autoptr(GStrvBuilder) w = g_strv_builder_new ();
-
-    for (guint i = 0; only && only[i]; i++)
-      {
-        g_auto(GStrv) parts = g_strsplit (only[i], ",", -1);
-
-        for (guint k = 0; parts[k]; k++)
-          if (*g_strstrip (parts[k]))
-            g_strv_builder_add (w, parts[k]);
-      }
-    wanted = g_strv_builder_end (w);
-  }
+  wanted = seismo_cli_split_list (only);
   for (guint i = 0; wanted[i]; i++)
     if (!seismo_backend_lookup (wanted[i]) && !g_strv_contains (known, wanted[i]))
       {

@@ -9,6 +9,7 @@
 
 #include "seismo-backend.h"
 #include "seismo-cli.h"
+#include "seismo-cli-common.h"
 #include "seismo-filter.h"
 #include "seismo-histogram.h"
 #include "seismo-importer.h"
@@ -57,32 +58,26 @@ open_trace (const char *path)
   return trace;
 }
 
+/* Parses the options of the trace commands (info, report, stats, convert, hist); FALSE, after
+ * saying why, when they are wrong or the arguments left are not n_args (the command's name
+ * included): a usage error. */
 static gboolean
-parse_options (GOptionContext  *context,
-               int             *argc,
-               char          ***argv)
+parse_command (GOptionContext      *context,
+               const GOptionEntry  *entries,
+               int                 *argc,
+               char              ***argv,
+               int                  n_args,
+               const char          *wrong_args)
 {
-  g_autoptr(GError) error = NULL;
-
-  if (!g_option_context_parse (context, argc, argv, &error))
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!seismo_cli_parse_options (context, argc, argv, "seismo-cli"))
+    return FALSE;
+  if (*argc != n_args)
     {
-      g_printerr ("seismo-cli: %s\n", error->message);
+      g_printerr ("%s\n", wrong_args);
       return FALSE;
     }
   return TRUE;
-}
-
-static void
-print_json (JsonBuilder *builder)
-{
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = NULL;
-
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_root (gen, root);
-  text = json_generator_to_data (gen, NULL);
-  g_print ("%s\n", text);
 }
 
 static char *
@@ -182,14 +177,8 @@ cmd_info (int    argc,
   gsize n_matched, n_selected_spans = 0;
   SeismoSelection sel = { 0, G_MAXUINT64, NULL };
 
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!parse_options (context, &argc, &argv))
+  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli info: expected one FILE"))
     return SEISMO_EXIT_USAGE;
-  if (argc != 2)
-    {
-      g_printerr ("seismo-cli info: expected one FILE\n");
-      return SEISMO_EXIT_USAGE;
-    }
   if (!(trace = open_trace (argv[1])))
     return SEISMO_EXIT_FAILED;
 
@@ -214,33 +203,23 @@ cmd_info (int    argc,
       const SeismoLostEvents *lost = seismo_trace_get_lost_events (trace, &n_lost);
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "file");
-      json_builder_add_string_value (b, argv[1]);
-      json_builder_set_member_name (b, "format");
-      json_builder_add_string_value (b, format ? format : "unknown");
-      json_builder_set_member_name (b, "source");
-      json_builder_add_string_value (b, seismo_trace_get_metadata (trace, SEISMO_META_SOURCE) ?: "");
-      json_builder_set_member_name (b, "events");
-      json_builder_add_int_value (b, n_matched);
+      seismo_cli_json_string (b, "file", argv[1]);
+      seismo_cli_json_string (b, "format", format ? format : "unknown");
+      seismo_cli_json_string (b, "source",
+                              seismo_trace_get_metadata (trace, SEISMO_META_SOURCE) ?: "");
+      seismo_cli_json_int (b, "events", n_matched);
       if (filter)
         {
-          json_builder_set_member_name (b, "filter");
-          json_builder_add_string_value (b, filter);
-          json_builder_set_member_name (b, "total_events");
-          json_builder_add_int_value (b, seismo_trace_get_n_events (trace));
+          seismo_cli_json_string (b, "filter", filter);
+          seismo_cli_json_int (b, "total_events", seismo_trace_get_n_events (trace));
         }
-      json_builder_set_member_name (b, "cpus");
-      json_builder_add_int_value (b, seismo_trace_get_n_cpus (trace));
-      json_builder_set_member_name (b, "tasks");
-      json_builder_add_int_value (b, seismo_trace_get_n_tasks (trace));
-      json_builder_set_member_name (b, "start_ns");
-      json_builder_add_int_value (b, seismo_trace_get_start_ns (trace));
-      json_builder_set_member_name (b, "end_ns");
-      json_builder_add_int_value (b, seismo_trace_get_end_ns (trace));
-      json_builder_set_member_name (b, "duration_ns");
-      json_builder_add_int_value (b, seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace));
-      json_builder_set_member_name (b, "lost_events");
-      json_builder_add_int_value (b, seismo_trace_get_n_lost_events (trace));
+      seismo_cli_json_int (b, "cpus", seismo_trace_get_n_cpus (trace));
+      seismo_cli_json_int (b, "tasks", seismo_trace_get_n_tasks (trace));
+      seismo_cli_json_int (b, "start_ns", seismo_trace_get_start_ns (trace));
+      seismo_cli_json_int (b, "end_ns", seismo_trace_get_end_ns (trace));
+      seismo_cli_json_int (b, "duration_ns",
+                           seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace));
+      seismo_cli_json_int (b, "lost_events", seismo_trace_get_n_lost_events (trace));
       json_builder_set_member_name (b, "lost_events_by_cpu");
       json_builder_begin_object (b);
       {
@@ -258,34 +237,30 @@ cmd_info (int    argc,
         for (GList *l = cpus; l; l = l->next)
           {
             g_autofree char *name = g_strdup_printf ("%d", GPOINTER_TO_INT (l->data));
+            gsize count = GPOINTER_TO_SIZE (g_hash_table_lookup (per_cpu, l->data));
 
-            json_builder_set_member_name (b, name);
-            json_builder_add_int_value (b, GPOINTER_TO_SIZE (g_hash_table_lookup (per_cpu, l->data)));
+            seismo_cli_json_int (b, name, count);
           }
       }
       json_builder_end_object (b);
-      json_builder_set_member_name (b, "syscalls");
-      json_builder_add_int_value (b, n_selected_spans);
+      seismo_cli_json_int (b, "syscalls", n_selected_spans);
       json_builder_set_member_name (b, "event_types");
       json_builder_begin_object (b);
       for (guint i = 0; i < types->len; i++)
         {
           SeismoTypeStats *st = &g_array_index (types, SeismoTypeStats, i);
 
-          json_builder_set_member_name (b, seismo_trace_get_event_type (trace, st->type_id)->full_name);
-          json_builder_add_int_value (b, st->count);
+          seismo_cli_json_int (b, seismo_trace_get_event_type (trace, st->type_id)->full_name,
+                               st->count);
         }
       json_builder_end_object (b);
       json_builder_set_member_name (b, "metadata");
       json_builder_begin_object (b);
       for (guint i = 0; keys[i]; i++)
-        {
-          json_builder_set_member_name (b, keys[i]);
-          json_builder_add_string_value (b, seismo_trace_get_metadata (trace, keys[i]));
-        }
+        seismo_cli_json_string (b, keys[i], seismo_trace_get_metadata (trace, keys[i]));
       json_builder_end_object (b);
       json_builder_end_object (b);
-      print_json (b);
+      seismo_cli_print_json (b);
     }
   else
     {
@@ -341,14 +316,8 @@ cmd_report (int    argc,
   const guint64 *ts;
   g_autofree guint64 *mask = NULL;
 
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!parse_options (context, &argc, &argv))
+  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli report: expected one FILE"))
     return SEISMO_EXIT_USAGE;
-  if (argc != 2)
-    {
-      g_printerr ("seismo-cli report: expected one FILE\n");
-      return SEISMO_EXIT_USAGE;
-    }
   if (!(trace = open_trace (argv[1])))
     return SEISMO_EXIT_FAILED;
 
@@ -381,6 +350,21 @@ cmd_report (int    argc,
 
 /* ---- stats ---- */
 
+/* count, min_ns, avg_ns, p50_ns, p90_ns, p99_ns and max_ns of s: the summary stats --json and
+ * hist --json both give. */
+static void
+add_latency_summary_json (JsonBuilder                *b,
+                          const SeismoLatencySummary *s)
+{
+  const struct { const char *k; guint64 v; } m[] = {
+    { "count", s->count }, { "min_ns", s->min }, { "avg_ns", s->avg }, { "p50_ns", s->p50 },
+    { "p90_ns", s->p90 }, { "p99_ns", s->p99 }, { "max_ns", s->max },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (m); k++)
+    seismo_cli_json_int (b, m[k].k, m[k].v);
+}
+
 /* Latency summaries for stats --json: syscall, wakeup and run time percentiles. */
 static void
 add_latency_json (JsonBuilder           *b,
@@ -403,28 +387,12 @@ add_latency_json (JsonBuilder           *b,
       g_autoptr(GArray) samples = seismo_latency_collect (trace, kinds[k].kind, sel, -1);
       g_autoptr(SeismoLatencyHistogram) h = seismo_latency_histogram_new_log2 ();
       SeismoLatencySummary s;
-      const struct { const char *k; guint64 v; } m[] = {
-        { "count", 0 }, { "min_ns", 0 }, { "avg_ns", 0 }, { "p50_ns", 0 }, { "p90_ns", 0 },
-        { "p99_ns", 0 }, { "max_ns", 0 },
-      };
-      guint64 v[G_N_ELEMENTS (m)];
 
       seismo_latency_histogram_add_samples (h, samples);
       seismo_latency_histogram_get_summary (h, &s);
-      v[0] = s.count;
-      v[1] = s.min;
-      v[2] = s.avg;
-      v[3] = s.p50;
-      v[4] = s.p90;
-      v[5] = s.p99;
-      v[6] = s.max;
       json_builder_set_member_name (b, kinds[k].name);
       json_builder_begin_object (b);
-      for (guint i = 0; i < G_N_ELEMENTS (m); i++)
-        {
-          json_builder_set_member_name (b, m[i].k);
-          json_builder_add_int_value (b, v[i]);
-        }
+      add_latency_summary_json (b, &s);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);
@@ -444,26 +412,19 @@ add_recorder_histograms_json (JsonBuilder *b,
   for (guint h = 0; h < n; h++)
     {
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, hist[h].name);
-      json_builder_set_member_name (b, "key");
-      json_builder_add_string_value (b, hist[h].key);
-      json_builder_set_member_name (b, "unit");
-      json_builder_add_string_value (b, hist[h].unit);
-      json_builder_set_member_name (b, "count");
-      json_builder_add_int_value (b, hist[h].total_count);
-      json_builder_set_member_name (b, "sum");
-      json_builder_add_int_value (b, hist[h].sum);
+      seismo_cli_json_string (b, "name", hist[h].name);
+      seismo_cli_json_string (b, "key", hist[h].key);
+      seismo_cli_json_string (b, "unit", hist[h].unit);
+      seismo_cli_json_int (b, "count", hist[h].total_count);
+      seismo_cli_json_int (b, "sum", hist[h].sum);
       json_builder_set_member_name (b, "buckets");
       json_builder_begin_array (b);
       for (guint i = 0; i < hist[h].n_buckets; i++)
         if (hist[h].counts[i] != 0)
           {
             json_builder_begin_object (b);
-            json_builder_set_member_name (b, "lower");
-            json_builder_add_int_value (b, hist[h].lower[i]);
-            json_builder_set_member_name (b, "count");
-            json_builder_add_int_value (b, hist[h].counts[i]);
+            seismo_cli_json_int (b, "lower", hist[h].lower[i]);
+            seismo_cli_json_int (b, "count", hist[h].counts[i]);
             json_builder_end_object (b);
           }
       json_builder_end_array (b);
@@ -516,6 +477,31 @@ print_recorder_histograms (SeismoTrace *trace)
     }
 }
 
+/* Starts stats --json: an object whose first member, name, is the array of rows (event types,
+ * tasks, CPUs or syscalls). The caller ends the array, then calls stats_json_finish(). */
+static JsonBuilder *
+stats_json_begin (const char *name)
+{
+  JsonBuilder *b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  return b;
+}
+
+/* Every stats --json ends with the latency summaries and the recorder's histograms. */
+static void
+stats_json_finish (JsonBuilder           *b,
+                   SeismoTrace           *trace,
+                   const SeismoSelection *sel)
+{
+  add_latency_json (b, trace, sel);
+  add_recorder_histograms_json (b, trace);
+  json_builder_end_object (b);
+  seismo_cli_print_json (b);
+}
+
 static void
 stats_syscalls (SeismoTrace           *trace,
                 const SeismoSelection *sel,
@@ -535,11 +521,8 @@ stats_syscalls (SeismoTrace           *trace,
 
   if (json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonBuilder) b = stats_json_begin ("syscalls");
 
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "syscalls");
-      json_builder_begin_array (b);
       for (guint i = 0; i < stats->len; i++)
         {
           SeismoSyscallStats *st = &g_array_index (stats, SeismoSyscallStats, i);
@@ -551,28 +534,18 @@ stats_syscalls (SeismoTrace           *trace,
           };
 
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "name");
-          json_builder_add_string_value (b, st->name);
+          seismo_cli_json_string (b, "name", st->name);
           for (guint k = 0; k < G_N_ELEMENTS (m); k++)
-            {
-              json_builder_set_member_name (b, m[k].k);
-              json_builder_add_int_value (b, m[k].v);
-            }
+            seismo_cli_json_int (b, m[k].k, m[k].v);
           json_builder_set_member_name (b, "percent_time");
           json_builder_add_double_value (b, total ? 100.0 * st->total_ns / total : 0.0);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
-      json_builder_set_member_name (b, "total_calls");
-      json_builder_add_int_value (b, calls);
-      json_builder_set_member_name (b, "total_errors");
-      json_builder_add_int_value (b, errors);
-      json_builder_set_member_name (b, "total_ns");
-      json_builder_add_int_value (b, total);
-      add_latency_json (b, trace, sel);
-      add_recorder_histograms_json (b, trace);
-      json_builder_end_object (b);
-      print_json (b);
+      seismo_cli_json_int (b, "total_calls", calls);
+      seismo_cli_json_int (b, "total_errors", errors);
+      seismo_cli_json_int (b, "total_ns", total);
+      stats_json_finish (b, trace, sel);
       return;
     }
 
@@ -602,15 +575,9 @@ stats_tasks (SeismoTrace           *trace,
              gboolean               json)
 {
   g_autoptr(GArray) stats = seismo_stats_by_task (trace, sel);
-  g_autoptr(JsonBuilder) b = json ? json_builder_new () : NULL;
+  g_autoptr(JsonBuilder) b = json ? stats_json_begin ("tasks") : NULL;
 
-  if (json)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "tasks");
-      json_builder_begin_array (b);
-    }
-  else
+  if (!json)
     g_print ("%8s %8s %-16s %10s %14s %9s %9s %9s\n", "TID", "PID", "COMM", "EVENTS", "CPU_NS",
              "SWITCHES", "WAKEUPS", "SYSCALLS");
   for (guint i = 0; i < stats->len; i++)
@@ -621,22 +588,14 @@ stats_tasks (SeismoTrace           *trace,
       if (json)
         {
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "tid");
-          json_builder_add_int_value (b, task->tid);
-          json_builder_set_member_name (b, "pid");
-          json_builder_add_int_value (b, task->pid);
-          json_builder_set_member_name (b, "comm");
-          json_builder_add_string_value (b, task_comm (trace, task));
-          json_builder_set_member_name (b, "events");
-          json_builder_add_int_value (b, st->events);
-          json_builder_set_member_name (b, "cpu_ns");
-          json_builder_add_int_value (b, st->cpu_ns);
-          json_builder_set_member_name (b, "switches");
-          json_builder_add_int_value (b, st->switches);
-          json_builder_set_member_name (b, "wakeups");
-          json_builder_add_int_value (b, st->wakeups);
-          json_builder_set_member_name (b, "syscalls");
-          json_builder_add_int_value (b, st->syscalls);
+          seismo_cli_json_int (b, "tid", task->tid);
+          seismo_cli_json_int (b, "pid", task->pid);
+          seismo_cli_json_string (b, "comm", task_comm (trace, task));
+          seismo_cli_json_int (b, "events", st->events);
+          seismo_cli_json_int (b, "cpu_ns", st->cpu_ns);
+          seismo_cli_json_int (b, "switches", st->switches);
+          seismo_cli_json_int (b, "wakeups", st->wakeups);
+          seismo_cli_json_int (b, "syscalls", st->syscalls);
           json_builder_end_object (b);
         }
       else
@@ -648,10 +607,7 @@ stats_tasks (SeismoTrace           *trace,
   if (json)
     {
       json_builder_end_array (b);
-      add_latency_json (b, trace, sel);
-      add_recorder_histograms_json (b, trace);
-      json_builder_end_object (b);
-      print_json (b);
+      stats_json_finish (b, trace, sel);
     }
 }
 
@@ -661,16 +617,10 @@ stats_cpus (SeismoTrace           *trace,
             gboolean               json)
 {
   g_autoptr(GArray) stats = seismo_stats_by_cpu (trace, sel);
-  g_autoptr(JsonBuilder) b = json ? json_builder_new () : NULL;
+  g_autoptr(JsonBuilder) b = json ? stats_json_begin ("cpus") : NULL;
   guint64 span = seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace);
 
-  if (json)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "cpus");
-      json_builder_begin_array (b);
-    }
-  else
+  if (!json)
     g_print ("%4s %10s %14s %7s %9s\n", "CPU", "EVENTS", "BUSY_NS", "BUSY%", "SWITCHES");
   for (guint i = 0; i < stats->len; i++)
     {
@@ -680,16 +630,12 @@ stats_cpus (SeismoTrace           *trace,
       if (json)
         {
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "cpu");
-          json_builder_add_int_value (b, st->cpu);
-          json_builder_set_member_name (b, "events");
-          json_builder_add_int_value (b, st->events);
-          json_builder_set_member_name (b, "busy_ns");
-          json_builder_add_int_value (b, st->busy_ns);
+          seismo_cli_json_int (b, "cpu", st->cpu);
+          seismo_cli_json_int (b, "events", st->events);
+          seismo_cli_json_int (b, "busy_ns", st->busy_ns);
           json_builder_set_member_name (b, "busy_percent");
           json_builder_add_double_value (b, busy);
-          json_builder_set_member_name (b, "switches");
-          json_builder_add_int_value (b, st->switches);
+          seismo_cli_json_int (b, "switches", st->switches);
           json_builder_end_object (b);
         }
       else
@@ -699,10 +645,7 @@ stats_cpus (SeismoTrace           *trace,
   if (json)
     {
       json_builder_end_array (b);
-      add_latency_json (b, trace, sel);
-      add_recorder_histograms_json (b, trace);
-      json_builder_end_object (b);
-      print_json (b);
+      stats_json_finish (b, trace, sel);
     }
 }
 
@@ -712,16 +655,10 @@ stats_events (SeismoTrace           *trace,
               gboolean               json)
 {
   g_autoptr(GArray) stats = seismo_stats_by_type (trace, sel);
-  g_autoptr(JsonBuilder) b = json ? json_builder_new () : NULL;
+  g_autoptr(JsonBuilder) b = json ? stats_json_begin ("event_types") : NULL;
   guint64 span = seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace);
 
-  if (json)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "event_types");
-      json_builder_begin_array (b);
-    }
-  else
+  if (!json)
     g_print ("%12s %12s  %s\n", "COUNT", "PER_SECOND", "EVENT");
   for (guint i = 0; i < stats->len; i++)
     {
@@ -732,10 +669,8 @@ stats_events (SeismoTrace           *trace,
       if (json)
         {
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "name");
-          json_builder_add_string_value (b, name);
-          json_builder_set_member_name (b, "count");
-          json_builder_add_int_value (b, st->count);
+          seismo_cli_json_string (b, "name", name);
+          seismo_cli_json_int (b, "count", st->count);
           json_builder_set_member_name (b, "per_second");
           json_builder_add_double_value (b, rate);
           json_builder_end_object (b);
@@ -746,10 +681,7 @@ stats_events (SeismoTrace           *trace,
   if (json)
     {
       json_builder_end_array (b);
-      add_latency_json (b, trace, sel);
-      add_recorder_histograms_json (b, trace);
-      json_builder_end_object (b);
-      print_json (b);
+      stats_json_finish (b, trace, sel);
     }
 }
 
@@ -772,14 +704,8 @@ cmd_stats (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE - count events, tasks, CPUs or syscalls");
   g_autoptr(SeismoTrace) trace = NULL;
 
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!parse_options (context, &argc, &argv))
+  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli stats: expected one FILE"))
     return SEISMO_EXIT_USAGE;
-  if (argc != 2)
-    {
-      g_printerr ("seismo-cli stats: expected one FILE\n");
-      return SEISMO_EXIT_USAGE;
-    }
   if (by != NULL && !g_strv_contains ((const char *[]) { "event", "task", "cpu", "syscall", NULL }, by))
     {
       g_printerr ("seismo-cli stats: --by takes event, task, cpu or syscall, not '%s'\n", by);
@@ -904,14 +830,8 @@ cmd_convert (int    argc,
   g_autofree guint64 *mask = NULL;
   gsize n_matched;
 
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!parse_options (context, &argc, &argv))
+  if (!parse_command (context, entries, &argc, &argv, 3, "seismo-cli convert: expected IN and OUT"))
     return SEISMO_EXIT_USAGE;
-  if (argc != 3)
-    {
-      g_printerr ("seismo-cli convert: expected IN and OUT\n");
-      return SEISMO_EXIT_USAGE;
-    }
   if (!(trace = open_trace (argv[1])))
     return SEISMO_EXIT_FAILED;
   if (!run_filter (trace, filter, &mask, &n_matched))
@@ -946,15 +866,10 @@ print_hist_json (SeismoLatencyHistogram *h,
   g_autoptr(JsonBuilder) b = json_builder_new ();
   SeismoLatencySummary s;
   guint first = G_MAXUINT, last = 0, n = seismo_latency_histogram_get_n_buckets (h);
-  const struct { const char *k; guint64 *v; } m[] = {
-    { "count", &s.count }, { "min_ns", &s.min }, { "avg_ns", &s.avg }, { "p50_ns", &s.p50 },
-    { "p90_ns", &s.p90 }, { "p99_ns", &s.p99 }, { "max_ns", &s.max }, { "sum_ns", &s.sum },
-  };
 
   seismo_latency_histogram_get_summary (h, &s);
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "of");
-  json_builder_add_string_value (b, of);
+  seismo_cli_json_string (b, "of", of);
   json_builder_set_member_name (b, "syscall");
   if (syscall)
     json_builder_add_string_value (b, syscall);
@@ -965,18 +880,11 @@ print_hist_json (SeismoLatencyHistogram *h,
     json_builder_add_string_value (b, filter);
   else
     json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "scale");
-  json_builder_add_string_value (b, step ? "linear" : "log2");
+  seismo_cli_json_string (b, "scale", step ? "linear" : "log2");
   if (step)
-    {
-      json_builder_set_member_name (b, "step_ns");
-      json_builder_add_int_value (b, step);
-    }
-  for (guint k = 0; k < G_N_ELEMENTS (m); k++)
-    {
-      json_builder_set_member_name (b, m[k].k);
-      json_builder_add_int_value (b, *m[k].v);
-    }
+    seismo_cli_json_int (b, "step_ns", step);
+  add_latency_summary_json (b, &s);
+  seismo_cli_json_int (b, "sum_ns", s.sum);
   json_builder_set_member_name (b, "buckets");
   json_builder_begin_array (b);
   for (guint i = 0; i < n; i++)
@@ -996,20 +904,18 @@ print_hist_json (SeismoLatencyHistogram *h,
 
       seismo_latency_histogram_get_bucket (h, i, &bucket);
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "lower_ns");
-      json_builder_add_int_value (b, bucket.lower);
+      seismo_cli_json_int (b, "lower_ns", bucket.lower);
       json_builder_set_member_name (b, "upper_ns");
       if (bucket.upper == G_MAXUINT64)
         json_builder_add_null_value (b);
       else
         json_builder_add_int_value (b, bucket.upper);
-      json_builder_set_member_name (b, "count");
-      json_builder_add_int_value (b, bucket.count);
+      seismo_cli_json_int (b, "count", bucket.count);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
-  print_json (b);
+  seismo_cli_print_json (b);
 }
 
 static int
@@ -1047,14 +953,8 @@ cmd_hist (int    argc,
   int syscall_index = -1;
   gsize n_matched;
 
-  g_option_context_add_main_entries (context, entries, NULL);
-  if (!parse_options (context, &argc, &argv))
+  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli hist: expected one FILE"))
     return SEISMO_EXIT_USAGE;
-  if (argc != 2)
-    {
-      g_printerr ("seismo-cli hist: expected one FILE\n");
-      return SEISMO_EXIT_USAGE;
-    }
   if (of != NULL && strcmp (of, "gap") == 0)
     gap = TRUE;
   else if (of != NULL && !seismo_latency_kind_from_string (of, &kind))
