@@ -164,7 +164,18 @@ open_done (GObject      *source,
     const char *warning = seismo_trace_get_metadata (trace, "load_warning");
 
     if (warning != NULL)
-      _seismo_window_toast (self, warning);
+      {
+        /* Wrapped, and left up longer: it names what was lost, the part an ellipsis would cut. */
+        AdwToast *toast = adw_toast_new (warning);
+        GtkWidget *label = gtk_label_new (warning);
+
+        gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+        /* Narrower than the window: the overlay sizes the toast for the label's natural width. */
+        gtk_label_set_max_width_chars (GTK_LABEL (label), 70);
+        adw_toast_set_custom_title (toast, label);
+        adw_toast_set_timeout (toast, 10);
+        adw_toast_overlay_add_toast (self->toast_overlay, toast);
+      }
   }
 }
 

@@ -121,6 +121,7 @@ struct _SeismoTepConverter
   KsymSlot           *ksym_cache;
 
   guint64             n_skipped;
+  GHashTable         *skipped_ids;  /* id without a usable format → guint64* records skipped */
 };
 
 static inline guint16
@@ -821,6 +822,7 @@ seismo_tep_converter_new (struct tep_handle  *tep,
   self->tid_seen = g_new0 (guint64, MAX_TID / 64);
   self->cmdlines = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->task_ids = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->skipped_ids = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->common_type = (Loc) { 0, 2 };
   self->common_pid = (Loc) { 4, 4 };
 
@@ -855,6 +857,7 @@ seismo_tep_converter_free (SeismoTepConverter *self)
   g_free (self->tid_seen);
   g_hash_table_unref (self->cmdlines);
   g_hash_table_unref (self->task_ids);
+  g_hash_table_unref (self->skipped_ids);
   g_free (self->array_tmp);
   g_free (self);
 }
@@ -1336,6 +1339,20 @@ dyn_range (SeismoTepConverter *self,
   return TRUE;
 }
 
+static void
+count_skipped_id (SeismoTepConverter *self,
+                  guint               id)
+{
+  guint64 *count = g_hash_table_lookup (self->skipped_ids, GUINT_TO_POINTER (id));
+
+  if (count == NULL)
+    {
+      count = g_new0 (guint64, 1);
+      g_hash_table_insert (self->skipped_ids, GUINT_TO_POINTER (id), count);
+    }
+  (*count)++;
+}
+
 gboolean
 seismo_tep_converter_push (SeismoTepConverter *self,
                            guint64             ts,
@@ -1356,7 +1373,13 @@ seismo_tep_converter_push (SeismoTepConverter *self,
     }
   id = read_uint (self, data + self->common_type.offset, self->common_type.size);
   ct = lookup_type (self, id);
-  if (G_UNLIKELY (ct == &self->unknown || size < ct->min_size))
+  if (G_UNLIKELY (ct == &self->unknown))
+    {
+      count_skipped_id (self, id);
+      self->n_skipped++;
+      return FALSE;
+    }
+  if (G_UNLIKELY (size < ct->min_size))
     {
       self->n_skipped++;
       return FALSE;
@@ -1534,4 +1557,15 @@ seismo_tep_converter_get_n_skipped (SeismoTepConverter *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->n_skipped;
+}
+
+guint64
+seismo_tep_converter_get_n_skipped_of (SeismoTepConverter *self,
+                                       guint               id)
+{
+  const guint64 *count;
+
+  g_return_val_if_fail (self != NULL, 0);
+  count = g_hash_table_lookup (self->skipped_ids, GUINT_TO_POINTER (id));
+  return count ? *count : 0;
 }

@@ -9,10 +9,10 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "seismo-tep-guard.h"
+#include "seismo-thread-cpu.h"
 
 /* A format that takes longer than this in the trial process is taken for a hang. Parsing one
  * takes well under a millisecond; the margin is for a loaded machine and sanitizer builds. */
@@ -33,6 +33,8 @@ struct _SeismoTepGuard {
   gint64             spent_us;       /* in forks and trial parses: the guard's whole cost */
   gint64             cpu_us;         /* of it, CPU time of this thread */
   gint64             child_cpu_us;   /* CPU time of the trial processes */
+  GArray            *skipped;        /* SeismoTepSkipped, for the load warning */
+  GLogLevelFlags     skip_level;     /* of the message naming each skipped format */
 };
 
 /* A request to the trial process, followed by the system name and the format text. */
@@ -252,15 +254,6 @@ start_child (SeismoTepGuard *self)
   return TRUE;
 }
 
-static gint64
-thread_cpu_us (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
 /* Ends the trial process (it ends by itself once its socket is closed, unless kill_it); its exit
  * status. */
 static int
@@ -288,6 +281,14 @@ stop_child (SeismoTepGuard *self,
   return status;
 }
 
+static void
+skipped_clear (gpointer data)
+{
+  SeismoTepSkipped *skipped = data;
+
+  g_free (skipped->event);
+}
+
 SeismoTepGuard *
 seismo_tep_guard_new (struct tep_handle *tep,
                       const char        *path)
@@ -300,6 +301,9 @@ seismo_tep_guard_new (struct tep_handle *tep,
   self->tep = tep;
   self->path = g_strdup (path);
   self->fd = -1;
+  self->skip_level = G_LOG_LEVEL_WARNING;
+  self->skipped = g_array_new (FALSE, FALSE, sizeof (SeismoTepSkipped));
+  g_array_set_clear_func (self->skipped, skipped_clear);
   return self;
 }
 
@@ -315,6 +319,7 @@ seismo_tep_guard_free (SeismoTepGuard *self)
            "cost %.1f ms (CPU: %.1f ms here, %.1f ms in trial processes)", self->path,
            self->n_tried, self->n_crashes, self->n_known, self->spent_us / 1e3,
            self->cpu_us / 1e3, self->child_cpu_us / 1e3);
+  g_array_unref (self->skipped);
   g_free (self->path);
   g_free (self);
 }
@@ -373,9 +378,16 @@ warn_skipped (SeismoTepGuard *self,
   g_autofree char *id = format_value (text, size, "ID:");
   g_autofree char *raw = g_strndup (text, MIN (size, 2048));
   g_autofree char *shown = g_strescape (raw, "\n\t");
+  SeismoTepSkipped skipped = { -1, NULL };
+  gint64 number;
 
-  g_warning ("%s: skipped the format of event %s:%s (id %s): %s; its records are counted as "
-             "skipped", self->path, shown_system, name, id, why);
+  if (g_ascii_string_to_signed (id, 10, 0, G_MAXINT, &number, NULL))
+    skipped.id = (int) number;
+  skipped.event = g_strdup_printf ("%s:%s", shown_system, name);
+  g_array_append_val (self->skipped, skipped);
+
+  g_log (G_LOG_DOMAIN, self->skip_level, "%s: skipped the format of event %s:%s (id %s): %s; its "
+         "records are counted as skipped", self->path, shown_system, name, id, why);
   g_debug ("%s: the format skipped:\n%s", self->path, shown);
 }
 
@@ -426,7 +438,7 @@ seismo_tep_guard_parse (SeismoTepGuard *self,
 
   g_mutex_lock (&parse_lock);
   start = g_get_monotonic_time ();
-  start_cpu = thread_cpu_us ();
+  start_cpu = seismo_thread_cpu_us ();
   if (verdicts == NULL || g_hash_table_size (verdicts) >= MAX_VERDICTS)
     {
       g_clear_pointer (&verdicts, g_hash_table_unref);
@@ -456,12 +468,12 @@ seismo_tep_guard_parse (SeismoTepGuard *self,
   if (why == NULL)
     {
       gint64 start_parse = g_get_monotonic_time ();
-      gint64 cpu_start_parse = thread_cpu_us ();
+      gint64 cpu_start_parse = seismo_thread_cpu_us ();
       gint64 parsed, cpu_parsed;
 
       ret = tep_parse_event (self->tep, text, size, system);
       parsed = g_get_monotonic_time ();
-      cpu_parsed = thread_cpu_us ();
+      cpu_parsed = seismo_thread_cpu_us ();
       reset_parser_state (text, size);
       if (result)
         *result = ret;
@@ -471,7 +483,7 @@ seismo_tep_guard_parse (SeismoTepGuard *self,
       start_cpu += cpu_parsed - cpu_start_parse;
     }
   self->spent_us += g_get_monotonic_time () - start;
-  self->cpu_us += thread_cpu_us () - start_cpu;
+  self->cpu_us += seismo_thread_cpu_us () - start_cpu;
   g_mutex_unlock (&parse_lock);
   if (!ok)
     warn_skipped (self, text, size, system, why);
@@ -491,4 +503,19 @@ seismo_tep_parse_local (struct tep_handle *tep,
   reset_parser_state (text, size);
   g_mutex_unlock (&parse_lock);
   return ret;
+}
+
+const GArray *
+seismo_tep_guard_get_skipped (SeismoTepGuard *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->skipped;
+}
+
+void
+seismo_tep_guard_set_skip_level (SeismoTepGuard *self,
+                                 GLogLevelFlags  level)
+{
+  g_return_if_fail (self != NULL);
+  self->skip_level = level;
 }

@@ -13,7 +13,8 @@ G_BEGIN_DECLS
  * format that left the parser's static flag set) makes it write through a NULL field. Rather than
  * rely on knowing every such bug, each format is first parsed in a trial process, a fork of this
  * one holding a copy of the same tep handle; a format that kills (or hangs) the trial process is
- * never given to the real handle, and a warning names the file and the event.
+ * never given to the real handle, and a warning names the file and the event (or a debug message:
+ * seismo_tep_guard_set_skip_level()).
  *
  * One fork per guard (per file), made by seismo_tep_guard_new(), and one more after each crash.
  * The trial process parses exactly what the real handle parses, in the same order, so it is
@@ -49,6 +50,19 @@ enum tep_errno  seismo_tep_parse_local (struct tep_handle *tep,
                                         const char        *text,
                                         gsize              size,
                                         const char        *system);
+
+/* A format the guard kept from the tep handle, as the warning named it. */
+typedef struct {
+  int   id;       /* the format's ID, -1 when it names none */
+  char *event;    /* "system:name", escaped (the bytes come from the file) */
+} SeismoTepSkipped;
+
+/* The formats skipped so far, SeismoTepSkipped in the order they were skipped; owned by guard. */
+const GArray   *seismo_tep_guard_get_skipped (SeismoTepGuard *guard);
+/* The log level of the message naming each skipped format, G_LOG_LEVEL_WARNING by default; a
+ * caller that shows seismo_tep_guard_get_skipped() itself lowers it to G_LOG_LEVEL_DEBUG. */
+void            seismo_tep_guard_set_skip_level (SeismoTepGuard *guard,
+                                                 GLogLevelFlags  level);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SeismoTepGuard, seismo_tep_guard_free)
 

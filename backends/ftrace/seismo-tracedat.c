@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "seismo-error.h"
@@ -11,6 +10,8 @@
 #include "seismo-importer.h"
 #include "seismo-syscalls.h"
 #include "seismo-tep-convert.h"
+#include "seismo-tep-guard.h"
+#include "seismo-thread-cpu.h"
 #include "seismo-tracedat-private.h"
 
 /*
@@ -643,16 +644,6 @@ load_events (Loader              *l,
   return TRUE;
 }
 
-/* For the timing note in debug output: wall time lies on a busy machine. */
-static gint64
-thread_cpu_us (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
 /*
  * Formats are parsed when their first record shows up; the kernel's symbol table too, when the
  * first format that prints a function does (most files have none: it costs time to parse).
@@ -675,6 +666,41 @@ lookup_format (gpointer data,
       seismo_tep_converter_set_kallsyms (l->conv, text);
     }
   return event;
+}
+
+/* Events named in the load warning; more are counted. */
+#define MAX_NAMED_SKIPPED 5
+
+/*
+ * The load warning naming the events whose formats the guard kept from libtraceevent, NULL when
+ * there were none: its own warnings reach a terminal only, this one the window's toast too.
+ */
+static char *
+skipped_formats_warning (Loader *l)
+{
+  const GArray *skipped = seismo_tep_guard_get_skipped (l->td->guard);
+  g_autoptr(GString) names = NULL;
+  guint64 n_records = 0;
+  guint n = skipped->len;
+
+  if (n == 0)
+    return NULL;
+  names = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      const SeismoTepSkipped *s = &g_array_index (skipped, SeismoTepSkipped, i);
+
+      if (s->id >= 0)
+        n_records += seismo_tep_converter_get_n_skipped_of (l->conv, s->id);
+      if (i < MAX_NAMED_SKIPPED)
+        g_string_append_printf (names, "%s%s", i ? ", " : "", s->event);
+    }
+  if (n > MAX_NAMED_SKIPPED)
+    g_string_append_printf (names, " and %u more", n - MAX_NAMED_SKIPPED);
+  return g_strdup_printf ("%'" G_GUINT64_FORMAT " %s of %u %s skipped: %s in the file could not "
+                          "be read (%s)", n_records, n_records == 1 ? "record" : "records", n,
+                          n == 1 ? "event was" : "events were",
+                          n == 1 ? "its format" : "their formats", names->str);
 }
 
 /* Waits for the workers so no block is being written when the streams are freed. */
@@ -703,7 +729,7 @@ seismo_trace_dat_load (const char          *path,
   SeismoTrace *trace = NULL;
   guint n_threads;
   gint64 t_start = g_get_monotonic_time ();
-  gint64 cpu_start = thread_cpu_us ();
+  gint64 cpu_start = seismo_thread_cpu_us ();
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -725,6 +751,8 @@ seismo_trace_dat_load (const char          *path,
   if (td->cmdlines)
     seismo_tep_converter_add_cmdlines (l.conv, td->cmdlines, td->cmdlines_len);
   set_metadata (&l);
+  /* The load warning names the skipped formats (skipped_formats_warning): once is enough. */
+  seismo_tep_guard_set_skip_level (td->guard, G_LOG_LEVEL_DEBUG);
 
   n_threads = CLAMP (g_get_num_processors (), 1, 8);
   l.pool = g_thread_pool_new (worker, &l, n_threads, FALSE, NULL);
@@ -733,8 +761,9 @@ seismo_trace_dat_load (const char          *path,
       load_events (&l, cancellable, progress, progress_data, error))
     {
       guint64 skipped = seismo_tep_converter_get_n_skipped (l.conv);
+      g_autofree char *warning = NULL;
       gint64 t_loaded = g_get_monotonic_time ();
-      gint64 cpu_loaded = thread_cpu_us ();
+      gint64 cpu_loaded = seismo_thread_cpu_us ();
 
       if (skipped)
         {
@@ -743,6 +772,9 @@ seismo_trace_dat_load (const char          *path,
           /* Records of formats the file lacks or that are cut short: counted, not fatal. */
           seismo_trace_builder_set_metadata (l.builder, "skipped_records", text);
         }
+      warning = skipped_formats_warning (&l);
+      if (warning)
+        seismo_trace_builder_set_metadata (l.builder, "load_warning", warning);
       seismo_tep_converter_finish (l.conv);
       g_clear_pointer (&l.conv, seismo_tep_converter_free);
       trace = seismo_trace_builder_finish (g_steal_pointer (&l.builder));

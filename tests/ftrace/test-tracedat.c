@@ -622,26 +622,6 @@ can_record (void)
   return TRUE;
 }
 
-typedef struct {
-  guint         calls;
-  double        last;
-  GCancellable *cancel_at_first;
-} Progress;
-
-static void
-on_progress (double   fraction,
-             gpointer data)
-{
-  Progress *p = data;
-
-  g_assert_cmpfloat (fraction, >=, p->last);
-  g_assert_cmpfloat (fraction, <=, 1.0);
-  p->last = fraction;
-  p->calls++;
-  if (p->cancel_at_first)
-    g_cancellable_cancel (p->cancel_at_first);
-}
-
 /* A large file reports its progress as it loads, and can be cancelled midway. */
 static void
 check_progress (const char *path)
@@ -649,9 +629,9 @@ check_progress (const char *path)
   g_autoptr(GError) error = NULL;
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  Progress p = { 0 };
+  SeismoTestProgress p = { 0 };
 
-  trace = seismo_trace_dat_load (path, NULL, on_progress, &p, &error);
+  trace = seismo_trace_dat_load (path, NULL, seismo_test_progress, &p, &error);
   g_assert_no_error (error);
   /* A report every 16384 events, and the last one. */
   g_assert_cmpuint (seismo_trace_get_n_events (trace), >, 16384);
@@ -659,8 +639,8 @@ check_progress (const char *path)
   g_assert_cmpfloat (p.last, ==, 1.0);
   g_clear_object (&trace);
 
-  p = (Progress) { .cancel_at_first = cancellable };
-  trace = seismo_trace_dat_load (path, cancellable, on_progress, &p, &error);
+  p = (SeismoTestProgress) { .cancel_at_first = cancellable };
+  trace = seismo_trace_dat_load (path, cancellable, seismo_test_progress, &p, &error);
   g_assert_null (trace);
   g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED);
   g_assert_cmpuint (p.calls, ==, 1);
@@ -834,6 +814,78 @@ test_bad_magic (void)
   g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT);
 }
 
+/* Replaces every from in data by to, of the same length. */
+static void
+replace_all (char       *data,
+             gsize       len,
+             const char *from,
+             const char *to)
+{
+  gsize n = strlen (from);
+  char *p = data;
+
+  g_assert_cmpuint (strlen (to), ==, n);
+  while ((p = memmem (p, len - (p - data), from, n)) != NULL)
+    memcpy (p, to, n);
+}
+
+/*
+ * Formats libtraceevent cannot parse (it crashes on a missing field as the first argument of
+ * __print_symbolic() or __print_flags()) lose their records, and the load warning names them:
+ * the window shows it as a toast, the CLI prints it.
+ */
+static void
+test_skipped_formats (void)
+{
+  static const char *const names[] = { "irq:softirq_raise", "irq:softirq_entry",
+                                       "irq:softirq_exit", "sched:sched_switch" };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *v6 = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *path = seismo_test_temp_path ("bad-formats.dat");
+  g_autofree char *expected = NULL;
+  g_autofree char *count = NULL;
+  g_autoptr(SeismoTrace) good = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  const char *warning;
+  gsize len, n_skipped;
+
+  if (!have_trace_cmd ())
+    {
+      g_test_skip ("trace-cmd is not installed: no uncompressed copy to damage");
+      return;
+    }
+  /* Version 6 without compression: the format texts are plain bytes in the file. */
+  v6 = convert (sample_path (), "6", "none", &error);
+  g_assert_no_error (error);
+  g_file_get_contents (v6, &data, &len, &error);
+  g_assert_no_error (error);
+  replace_all (data, len, "__print_symbolic(REC->vec, {", "__print_symbolic(REC->vectr{");
+  replace_all (data, len, "__print_flags(REC->prev_state", "__print_flags(REC->prev_stnte");
+  write_copy (path, data, len);
+
+  good = seismo_trace_dat_load (v6, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  trace = seismo_trace_dat_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  n_skipped = seismo_trace_get_n_events (good) - seismo_trace_get_n_events (trace);
+  g_assert_cmpuint (n_skipped, >, 0);
+  count = g_strdup_printf ("%" G_GSIZE_FORMAT, n_skipped);
+  g_assert_cmpstr (seismo_trace_get_metadata (trace, "skipped_records"), ==, count);
+
+  warning = seismo_trace_get_metadata (trace, "load_warning");
+  g_assert_nonnull (warning);
+  g_test_message ("load warning: %s", warning);
+  expected = g_strdup_printf ("%" G_GSIZE_FORMAT " records of 4 events were skipped: their "
+                              "formats in the file could not be read (", n_skipped);
+  g_assert_true (g_str_has_prefix (warning, expected));
+  g_assert_true (g_str_has_suffix (warning, ")"));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_nonnull (strstr (warning, names[i]));
+  /* The undamaged copy loads without one. */
+  g_assert_null (seismo_trace_get_metadata (good, "load_warning"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -856,5 +908,6 @@ main (int    argc,
   g_test_add_func ("/tracedat/truncated", test_truncated);
   g_test_add_func ("/tracedat/corrupted", test_corrupted);
   g_test_add_func ("/tracedat/bad-magic", test_bad_magic);
+  g_test_add_func ("/tracedat/skipped-formats", test_skipped_formats);
   return g_test_run ();
 }
