@@ -623,6 +623,66 @@ numeric_op_error (Parser          *p,
   return NULL;
 }
 
+/* Reads the value of a built-in numeric comparison ("cpu > 2"); FALSE after reporting why not. */
+static gboolean
+builtin_numeric_value (Parser          *p,
+                       const char      *name,
+                       const FilterTok *op_tok,
+                       const FilterTok *value,
+                       SeismoDisplay    display,
+                       UnitContext      ctx,
+                       Quantity        *q)
+{
+  g_autofree char *why = NULL;
+
+  if (value_is_text_only (op_tok))
+    {
+      numeric_op_error (p, op_tok, name);
+      return FALSE;
+    }
+  if (!numeric_value (p, name, NULL, display, ctx, value->text, q, &why))
+    {
+      _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_BAD_VALUE, value->start, value->end, "%s",
+                                   why);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/*
+ * The range of values a built-in numeric comparison matches. FALSE when there is no range to
+ * test, with *node what to compile instead: NULL after an error, or a constant when the
+ * comparison matches no value or every value.
+ */
+static gboolean
+builtin_numeric_range (Parser          *p,
+                       const char      *name,
+                       const FilterTok *op_tok,
+                       const FilterTok *value,
+                       UnitContext      ctx,
+                       gboolean         is_signed,
+                       NumRange        *r,
+                       FilterNode     **node)
+{
+  Quantity q;
+
+  *node = NULL;
+  if (!builtin_numeric_value (p, name, op_tok, value, SEISMO_DISPLAY_DEFAULT, ctx, &q))
+    return FALSE;
+  switch (_seismo_filter_num_range_make (op_tok->op, &q, is_signed, r))
+    {
+    case RANGE_NONE:
+      *node = _seismo_filter_node_const (FALSE);
+      return FALSE;
+    case RANGE_ALL:
+      *node = _seismo_filter_node_const (TRUE);
+      return FALSE;
+    case RANGE_SOME:
+    default:
+      return TRUE;
+    }
+}
+
 /* Builds comm segments: each renamed task's comm changes, grouped by task in time order. */
 static void
 ensure_comm_segments (SeismoFilter *self)
@@ -695,34 +755,14 @@ compile_task (Parser          *p,
     }
   else
     {
-      Quantity q;
       NumRange r;
-      g_autofree char *why = NULL;
+      FilterNode *node;
       gboolean is_pid = strcmp (name, "pid") == 0;
 
-      if (value_is_text_only (op_tok))
+      if (!builtin_numeric_range (p, name, op_tok, value, CTX_PLAIN, TRUE, &r, &node))
         {
           _seismo_filter_leaf_free (leaf);
-          return numeric_op_error (p, op_tok, name);
-        }
-      if (!numeric_value (p, name, NULL, SEISMO_DISPLAY_DEFAULT, CTX_PLAIN, value->text, &q, &why))
-        {
-          _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_BAD_VALUE, value->start, value->end,
-                                       "%s", why);
-          _seismo_filter_leaf_free (leaf);
-          return NULL;
-        }
-      switch (_seismo_filter_num_range_make (op_tok->op, &q, TRUE, &r))
-        {
-        case RANGE_NONE:
-          _seismo_filter_leaf_free (leaf);
-          return _seismo_filter_node_const (FALSE);
-        case RANGE_ALL:
-          _seismo_filter_leaf_free (leaf);
-          return _seismo_filter_node_const (TRUE);
-        case RANGE_SOME:
-        default:
-          break;
+          return node;
         }
       for (guint t = 0; t < n_tasks; t++)
         {
@@ -754,31 +794,14 @@ compile_time (Parser          *p,
               const FilterTok *op_tok,
               const FilterTok *value)
 {
-  Quantity q;
   NumRange r;
-  g_autofree char *why = NULL;
+  FilterNode *node;
   FilterLeaf *leaf;
   gsize n = seismo_trace_get_n_events (p->trace);
   guint64 start = seismo_trace_get_start_ns (p->trace), lo, hi;
 
-  if (value_is_text_only (op_tok))
-    return numeric_op_error (p, op_tok, name);
-  if (!numeric_value (p, name, NULL, SEISMO_DISPLAY_DEFAULT, CTX_TIME, value->text, &q, &why))
-    {
-      _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_BAD_VALUE, value->start, value->end, "%s",
-                                   why);
-      return NULL;
-    }
-  switch (_seismo_filter_num_range_make (op_tok->op, &q, FALSE, &r))
-    {
-    case RANGE_NONE:
-      return _seismo_filter_node_const (FALSE);
-    case RANGE_ALL:
-      return _seismo_filter_node_const (TRUE);
-    case RANGE_SOME:
-    default:
-      break;
-    }
+  if (!builtin_numeric_range (p, name, op_tok, value, CTX_TIME, FALSE, &r, &node))
+    return node;
   leaf = g_new0 (FilterLeaf, 1);
   leaf->kind = LEAF_TIME;
   leaf->negate = r.negate;
@@ -797,29 +820,12 @@ compile_cpu (Parser          *p,
              const FilterTok *op_tok,
              const FilterTok *value)
 {
-  Quantity q;
   NumRange r;
-  g_autofree char *why = NULL;
+  FilterNode *node;
   FilterLeaf *leaf;
 
-  if (value_is_text_only (op_tok))
-    return numeric_op_error (p, op_tok, name);
-  if (!numeric_value (p, name, NULL, SEISMO_DISPLAY_DEFAULT, CTX_PLAIN, value->text, &q, &why))
-    {
-      _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_BAD_VALUE, value->start, value->end, "%s",
-                                   why);
-      return NULL;
-    }
-  switch (_seismo_filter_num_range_make (op_tok->op, &q, FALSE, &r))
-    {
-    case RANGE_NONE:
-      return _seismo_filter_node_const (FALSE);
-    case RANGE_ALL:
-      return _seismo_filter_node_const (TRUE);
-    case RANGE_SOME:
-    default:
-      break;
-    }
+  if (!builtin_numeric_range (p, name, op_tok, value, CTX_PLAIN, FALSE, &r, &node))
+    return node;
   leaf = g_new0 (FilterLeaf, 1);
   leaf->kind = LEAF_CPU;
   leaf->range = r;
@@ -947,21 +953,15 @@ compile_span_number (Parser          *p,
   guint n_types = seismo_trace_get_n_event_types (p->trace);
   FilterLeaf *leaf;
   Quantity q;
-  g_autofree char *why = NULL;
   gboolean is_ret = strcmp (name, "ret") == 0;
   gboolean is_duration = strcmp (name, "duration") == 0;
   RangeResult rr;
   gboolean found;
 
-  if (value_is_text_only (op_tok))
-    return numeric_op_error (p, op_tok, name);
-  if (!numeric_value (p, name, NULL, is_duration ? SEISMO_DISPLAY_DEFAULT : SEISMO_DISPLAY_ERRNO,
-                      is_duration ? CTX_TIME : CTX_PLAIN, value->text, &q, &why))
-    {
-      _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_BAD_VALUE, value->start, value->end, "%s",
-                                   why);
-      return NULL;
-    }
+  if (!builtin_numeric_value (p, name, op_tok, value,
+                              is_duration ? SEISMO_DISPLAY_DEFAULT : SEISMO_DISPLAY_ERRNO,
+                              is_duration ? CTX_TIME : CTX_PLAIN, &q))
+    return NULL;
 
   leaf = type_leaf_new (p);
   leaf->span_attr = is_duration ? SPAN_DURATION : is_ret ? SPAN_RET : SPAN_ERRNO;

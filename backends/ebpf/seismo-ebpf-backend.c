@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -13,7 +12,9 @@
 
 #include "seismo-ebpf-private.h"
 #include "seismo-ebpf.skel.h"
+#include "seismo-errno-error.h"
 #include "seismo-error.h"
+#include "seismo-mono-clock.h"
 #include "seismo-syscalls.h"
 
 /*
@@ -104,24 +105,12 @@ set_libbpf_error (GError    **error,
                   const char *format,
                   ...)
 {
-  g_autofree char *what = NULL;
   g_autofree char *tail = libbpf_log_tail ();
   va_list args;
-  int code = (err == -EPERM || err == -EACCES) ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_FAILED;
 
   va_start (args, format);
-  what = g_strdup_vprintf (format, args);
+  seismo_set_errno_error_valist (error, -err, tail, format, args);
   va_end (args);
-  g_set_error (error, SEISMO_ERROR, code, "%s: %s%s", what, g_strerror (-err), tail);
-}
-
-static guint64
-mono_now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + ts.tv_nsec;
 }
 
 /* CAP_PERFMON (38) and CAP_BPF (39), or CAP_SYS_ADMIN (21), in the effective set. */
@@ -331,7 +320,7 @@ publish_counters (Recorder *rec)
       if (delta == 0)
         continue;
       if (now == 0)
-        now = mono_now_ns ();
+        now = seismo_mono_now_ns ();
       seismo_trace_builder_add_lost_events (rec->builder, cpu, now, delta);
       __atomic_fetch_add (&rec->ctl->lost, delta, __ATOMIC_RELAXED);
       rec->drops_seen[cpu] = rec->drops_now[cpu];
@@ -923,7 +912,8 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
 
       g_file_get_contents ("/proc/self/comm", &comm, NULL, NULL);
       seismo_ebpf_decoder_know_task (rec.decoder, rec.command.pid, rec.command.pid, getpid (),
-                                     comm != NULL ? g_strchomp (comm) : NULL, mono_now_ns ());
+                                     comm != NULL ? g_strchomp (comm) : NULL,
+                                     seismo_mono_now_ns ());
     }
 
   if (!options->aggregate)
@@ -960,7 +950,7 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
       decode_queue (&rec);
       flush_staged (&rec);
       publish_counters (&rec);
-      seismo_ebpf_decoder_finish (rec.decoder, mono_now_ns ());
+      seismo_ebpf_decoder_finish (rec.decoder, seismo_mono_now_ns ());
     }
   ret = TRUE;
 

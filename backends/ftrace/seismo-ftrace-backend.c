@@ -11,10 +11,11 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "seismo-errno-error.h"
 #include "seismo-error.h"
+#include "seismo-mono-clock.h"
 #include "seismo-user.h"
 #include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
@@ -113,40 +114,6 @@ typedef struct {
   GHashTable                *task_ids;       /* tid → ProcTask, from /proc */
 } Recorder;
 
-static guint64
-mono_now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + ts.tv_nsec;
-}
-
-static gboolean
-set_errno_error (GError     **error,
-                 int          errsv,
-                 const char  *format,
-                 ...) G_GNUC_PRINTF (3, 4);
-
-/* Turns -1/errno from libtracefs into a message naming the operation. */
-static gboolean
-set_errno_error (GError     **error,
-                 int          errsv,
-                 const char  *format,
-                 ...)
-{
-  g_autofree char *what = NULL;
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, SEISMO_ERROR,
-               errsv == EPERM || errsv == EACCES ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_FAILED,
-               "%s: %s", what, g_strerror (errsv ? errsv : EIO));
-  return FALSE;
-}
-
 static gboolean
 instance_write (Recorder    *r,
                 const char  *file,
@@ -154,8 +121,8 @@ instance_write (Recorder    *r,
                 GError     **error)
 {
   if (tracefs_instance_file_write (r->instance, file, value) < 0)
-    return set_errno_error (error, errno, "could not write \"%s\" to %s/%s", value,
-                            tracefs_instance_get_name (r->instance), file);
+    return seismo_set_errno_error (error, errno, "could not write \"%s\" to %s/%s", value,
+                                   tracefs_instance_get_name (r->instance), file);
   return TRUE;
 }
 
@@ -345,8 +312,9 @@ read_cpu (Recorder  *r,
           page_put (r, page);
           if (n == 0 || errsv == EAGAIN || errsv == EINTR)
             return TRUE;
-          return set_errno_error (error, errsv, "could not read CPU %u of tracefs instance %s",
-                                  c->cpu, tracefs_instance_get_name (r->instance));
+          return seismo_set_errno_error (error, errsv,
+                                         "could not read CPU %u of tracefs instance %s", c->cpu,
+                                         tracefs_instance_get_name (r->instance));
         }
       if ((gsize) n < r->page_size)
         memset (page + n, 0, r->page_size - n);
@@ -507,7 +475,7 @@ reader_main (gpointer data)
         poll (fds, r->n_cpus + 1, READER_POLL_MS);
       last = g_atomic_int_get (&r->stop_reading);
 
-      now = mono_now_ns ();
+      now = seismo_mono_now_ns ();
       for (guint i = 0; i < r->n_cpus; i++)
         if (r->cpus[i].tcpu && !read_cpu (r, &r->cpus[i], last, &n_pages, &r->reader_error))
           {
@@ -620,14 +588,14 @@ spawn_stopped (Recorder  *r,
   if (!seismo_user_identity_for_launch (&id, error))
     return FALSE;
   if (pipe2 (release, O_CLOEXEC) < 0)
-    return set_errno_error (error, errno, "could not create a pipe");
+    return seismo_set_errno_error (error, errno, "could not create a pipe");
   if (pipe2 (err, O_CLOEXEC) < 0)
     {
       int errsv = errno;
 
       close (release[0]);
       close (release[1]);
-      return set_errno_error (error, errsv, "could not create a pipe");
+      return seismo_set_errno_error (error, errsv, "could not create a pipe");
     }
 
   pid = fork ();
@@ -639,7 +607,7 @@ spawn_stopped (Recorder  *r,
       close (release[1]);
       close (err[0]);
       close (err[1]);
-      return set_errno_error (error, errsv, "could not start %s", argv[0]);
+      return seismo_set_errno_error (error, errsv, "could not start %s", argv[0]);
     }
   if (pid == 0)
     {
@@ -686,7 +654,7 @@ release_child (Recorder  *r,
   ssize_t n;
 
   if (write (r->release_fd, &go, 1) != 1)
-    return set_errno_error (error, errno, "could not start %s", argv[0]);
+    return seismo_set_errno_error (error, errno, "could not start %s", argv[0]);
   close (r->release_fd);
   r->release_fd = -1;
   do
@@ -795,12 +763,13 @@ setup_events (Recorder  *r,
 
       format = tracefs_event_file_read (NULL, tp->system, tp->event, "format", &size);
       if (format == NULL || size <= 0)
-        return set_errno_error (error, errno, "could not read the format of %s:%s",
-                                tp->system, tp->event);
+        return seismo_set_errno_error (error, errno, "could not read the format of %s:%s",
+                                       tp->system, tp->event);
       if (seismo_tep_parse_local (r->tep, format, size, tp->system) != 0)
         g_debug ("the format of %s:%s parsed with errors", tp->system, tp->event);
       if (tracefs_instance_file_write (r->instance, file, "1") < 0)
-        return set_errno_error (error, errno, "could not enable %s:%s", tp->system, tp->event);
+        return seismo_set_errno_error (error, errno, "could not enable %s:%s", tp->system,
+                                       tp->event);
     }
 
   header = tracefs_instance_file_read (NULL, "events/header_page", &header_len);
@@ -855,8 +824,8 @@ setup_filter (Recorder  *r,
   if (!instance_write (r, "set_event_pid", pids->str, error))
     return FALSE;
   if (follow && tracefs_option_enable (r->instance, TRACEFS_OPTION_EVENT_FORK) < 0)
-    return set_errno_error (error, errno, "could not enable options/event-fork in %s",
-                            tracefs_instance_get_name (r->instance));
+    return seismo_set_errno_error (error, errno, "could not enable options/event-fork in %s",
+                                   tracefs_instance_get_name (r->instance));
   return TRUE;
 }
 
@@ -881,7 +850,7 @@ open_cpus (Recorder  *r,
   if (pipe2 (r->wake, O_CLOEXEC | O_NONBLOCK) < 0)
     {
       r->wake[0] = r->wake[1] = -1;
-      return set_errno_error (error, errno, "could not create a pipe");
+      return seismo_set_errno_error (error, errno, "could not create a pipe");
     }
 
   r->n_cpus = n > 0 ? (guint) n : 1;
@@ -910,9 +879,9 @@ open_cpus (Recorder  *r,
         r->free_pages = g_ptr_array_new_with_free_func (g_free);
         return instance_write (r, "buffer_percent", BUFFER_PERCENT, error);
       }
-  return set_errno_error (error, errno ? errno : ENODEV,
-                          "could not open the per-CPU buffers of tracefs instance %s",
-                          tracefs_instance_get_name (r->instance));
+  return seismo_set_errno_error (error, errno ? errno : ENODEV,
+                                 "could not open the per-CPU buffers of tracefs instance %s",
+                                 tracefs_instance_get_name (r->instance));
 }
 
 /*
@@ -945,7 +914,7 @@ load_kallsyms (Recorder *r)
 static void
 account_kernel_losses (Recorder *r)
 {
-  guint64 end_ts = r->mono_clock ? mono_now_ns () : 0;
+  guint64 end_ts = r->mono_clock ? seismo_mono_now_ns () : 0;
 
   for (guint i = 0; i < r->n_cpus; i++)
     {
@@ -997,7 +966,7 @@ set_metadata (Recorder *r)
     {
       g_autofree char *wall = g_strdup_printf ("%" G_GINT64_FORMAT,
                                                g_get_real_time () * 1000 -
-                                               (gint64) mono_now_ns ());
+                                               (gint64) seismo_mono_now_ns ());
 
       /* Add to an event's time to get wall-clock ns. */
       seismo_trace_builder_set_metadata (r->builder, SEISMO_META_START_WALL, wall);
@@ -1193,8 +1162,8 @@ ftrace_record (const SeismoRecordOptions *options,
   buffer_kb = g_strdup_printf ("%u", options->buffer_kb ? options->buffer_kb : DEFAULT_BUFFER_KB);
   if (tracefs_trace_off (r.instance) < 0)
     {
-      set_errno_error (error, errno, "could not stop tracefs instance %s",
-                       tracefs_instance_get_name (r.instance));
+      seismo_set_errno_error (error, errno, "could not stop tracefs instance %s",
+                              tracefs_instance_get_name (r.instance));
       goto out;
     }
   if (!instance_write (&r, "buffer_size_kb", buffer_kb, error))
@@ -1227,8 +1196,8 @@ ftrace_record (const SeismoRecordOptions *options,
   r.converter = g_thread_new ("seismo-ftrace-cv", converter_main, &r);
   if (tracefs_trace_on (r.instance) < 0)
     {
-      set_errno_error (error, errno, "could not start tracefs instance %s",
-                       tracefs_instance_get_name (r.instance));
+      seismo_set_errno_error (error, errno, "could not start tracefs instance %s",
+                              tracefs_instance_get_name (r.instance));
       goto out;
     }
   if (options->argv && !release_child (&r, options->argv, error))

@@ -70,7 +70,7 @@ watcher_main (gpointer data)
                          g_get_monotonic_time () + 40 * G_TIME_SPAN_MILLISECOND);
       if (r->watch_quit)
         break;
-      now = mono_ns ();
+      now = seismo_mono_now_ns ();
       idle_ns = (gint64) (now - __atomic_load_n (&r->loop_ns, __ATOMIC_RELAXED));
       /* Only poke a tracer that sits in waitpid(): a busy one checks these itself. */
       if (idle_ns > 30 * 1000000
@@ -529,7 +529,7 @@ ptrace_record (const SeismoRecordOptions *options,
   ctl->exit_status = -1;
   set_metadata (&r);
 
-  now = mono_ns ();
+  now = seismo_mono_now_ns ();
   r.deadline_ns = options->duration_s > 0 ? now + (guint64) (options->duration_s * 1e9)
                                           : G_MAXUINT64;
   r.next_progress_ns = now + PROGRESS_INTERVAL_NS;
@@ -568,7 +568,7 @@ ptrace_record (const SeismoRecordOptions *options,
           break;
         }
       tid = waitpid (-1, &status, __WALL);
-      now = mono_ns ();
+      now = seismo_mono_now_ns ();
       if (G_UNLIKELY (tid < 0))
         {
           int errsv = errno;
@@ -600,7 +600,7 @@ ptrace_record (const SeismoRecordOptions *options,
                * the calls so that they take at most 1/PROGRESS_SHARE of the time.
                */
               ctl->progress (ctl->user_data);
-              spent = mono_ns () - now;
+              spent = seismo_mono_now_ns () - now;
               now += spent;
               interval = CLAMP (spent * PROGRESS_SHARE, PROGRESS_INTERVAL_NS,
                                 PROGRESS_INTERVAL_MAX_NS);

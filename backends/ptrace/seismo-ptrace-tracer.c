@@ -982,9 +982,13 @@ wait_any (int *status)
     }
 }
 
-/* Detaches every tracee, which then runs on as if never traced. */
-void
-seismo_ptrace_detach_all (Recorder *r)
+/*
+ * Starts letting every tracee go: the co-location ends, and each tracee is killed, or else
+ * interrupted so that it stops where it can be detached.
+ */
+static void
+interrupt_or_kill_all (Recorder *r,
+                       gboolean  kill_them)
 {
   GHashTableIter iter;
   gpointer value;
@@ -992,25 +996,51 @@ seismo_ptrace_detach_all (Recorder *r)
   seismo_ptrace_colocate_teardown (r);
   g_hash_table_iter_init (&iter, r->tracees);
   while (g_hash_table_iter_next (&iter, NULL, &value))
-    ptrace (PTRACE_INTERRUPT, ((Tracee *) value)->tid, 0, 0);
+    if (kill_them)
+      kill (((Tracee *) value)->pid, SIGKILL);
+    else
+      ptrace (PTRACE_INTERRUPT, ((Tracee *) value)->tid, 0, 0);
+}
 
+/*
+ * While letting every tracee go: waits for the next stop of one, recording the exits reported on
+ * the way. NULL when no tracee is left.
+ */
+static Tracee *
+wait_next_stop (Recorder *r,
+                int      *status,
+                guint64  *now)
+{
   while (g_hash_table_size (r->tracees) > 0)
     {
-      int status, sig = 0, event;
-      pid_t tid = wait_any (&status);
-      guint64 now = mono_ns ();
+      pid_t tid = wait_any (status);
       Tracee *t;
 
+      *now = seismo_mono_now_ns ();
       if (tid < 0)
         break;
-      if ((t = lookup_or_adopt (r, tid, status)) == NULL)
+      if ((t = lookup_or_adopt (r, tid, *status)) == NULL)
         continue;
-      if (!WIFSTOPPED (status))
-        {
-          on_task_exit (r, t, status, now);
-          continue;
-        }
-      event = (status >> 16) & 0xff;
+      if (WIFSTOPPED (*status))
+        return t;
+      on_task_exit (r, t, *status, *now);
+    }
+  return NULL;
+}
+
+/* Detaches every tracee, which then runs on as if never traced. */
+void
+seismo_ptrace_detach_all (Recorder *r)
+{
+  Tracee *t;
+  int status;
+  guint64 now;
+
+  interrupt_or_kill_all (r, FALSE);
+  while ((t = wait_next_stop (r, &status, &now)) != NULL)
+    {
+      int sig = 0, event = (status >> 16) & 0xff;
+
       if (WSTOPSIG (status) == (SIGTRAP | 0x80))
         on_syscall_stop (r, t, now);
       else if (event == 0)
@@ -1025,12 +1055,13 @@ seismo_ptrace_detach_all (Recorder *r)
           unsigned long msg = 0;
 
           /* The new child is attached too and will stop: wait for it and detach it. */
-          if (ptrace (PTRACE_GETEVENTMSG, tid, 0, &msg) == 0 && !tracee_lookup (r, (pid_t) msg))
+          if (ptrace (PTRACE_GETEVENTMSG, t->tid, 0, &msg) == 0
+              && !tracee_lookup (r, (pid_t) msg))
             seismo_ptrace_tracee_add (r, (pid_t) msg, (pid_t) msg)->recording = FALSE;
         }
       /* What it is in the middle of goes on without us. */
       end_unfinished (r, t, now);
-      ptrace (PTRACE_DETACH, tid, 0, (void *) (glong) sig);
+      ptrace (PTRACE_DETACH, t->tid, 0, (void *) (glong) sig);
       tracee_remove (r, t);
     }
 }
@@ -1039,31 +1070,15 @@ seismo_ptrace_detach_all (Recorder *r)
 void
 seismo_ptrace_kill_all (Recorder *r)
 {
-  GHashTableIter iter;
-  gpointer value;
+  Tracee *t;
+  int status;
+  guint64 now;
 
-  seismo_ptrace_colocate_teardown (r);
-  g_hash_table_iter_init (&iter, r->tracees);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    kill (((Tracee *) value)->pid, SIGKILL);
-
-  while (g_hash_table_size (r->tracees) > 0)
+  interrupt_or_kill_all (r, TRUE);
+  while ((t = wait_next_stop (r, &status, &now)) != NULL)
     {
-      int status, event;
-      pid_t tid = wait_any (&status);
-      guint64 now = mono_ns ();
-      Tracee *t;
+      int event = (status >> 16) & 0xff;
 
-      if (tid < 0)
-        break;
-      if ((t = lookup_or_adopt (r, tid, status)) == NULL)
-        continue;
-      if (!WIFSTOPPED (status))
-        {
-          on_task_exit (r, t, status, now);
-          continue;
-        }
-      event = (status >> 16) & 0xff;
       if (event == PTRACE_EVENT_EXIT)
         end_unfinished (r, t, now);
       else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK
@@ -1072,11 +1087,11 @@ seismo_ptrace_kill_all (Recorder *r)
           unsigned long msg = 0;
 
           /* A child forked just before the kill: it is traced, so kill it as well. */
-          if (ptrace (PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
+          if (ptrace (PTRACE_GETEVENTMSG, t->tid, 0, &msg) == 0)
             kill ((pid_t) msg, SIGKILL);
         }
       /* Children we learn of only now were not in the first round. */
       kill (t->pid, SIGKILL);
-      ptrace (PTRACE_CONT, tid, 0, 0);
+      ptrace (PTRACE_CONT, t->tid, 0, 0);
     }
 }

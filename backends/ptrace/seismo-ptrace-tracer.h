@@ -9,9 +9,9 @@
 #include <sched.h>
 #include <sys/ptrace.h>
 #include <sys/types.h>
-#include <time.h>
 
 #include "seismo-backend.h"
+#include "seismo-mono-clock.h"
 #include "seismo-ptrace-private.h"
 
 G_BEGIN_DECLS
@@ -72,15 +72,6 @@ typedef struct {
   GThread                   *watcher;
   guint8                    *waker_stack;
 } Recorder;
-
-static inline guint64
-mono_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + (guint64) ts.tv_nsec;
-}
 
 /* Syscalls the co-location needs to see even when the filter leaves them out. */
 extern const char *const seismo_ptrace_colocate_syscalls[];

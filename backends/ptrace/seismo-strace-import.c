@@ -713,27 +713,32 @@ parse_time (Import      *im,
   return TRUE;
 }
 
+/* The line being parsed: where it is (for the skipped-lines report), where its text ends, and
+ * the task and time its prefix gave. */
+typedef struct {
+  const char *file;
+  guint64     no;
+  const char *end;
+  gint32      tid;
+  guint64     ts;
+} Line;
+
 static void
 skip_line (Import     *im,
-           const char *file,
-           guint64     line_no)
+           const Line *ln)
 {
   if (im->skipped++ == 0)
     {
-      im->first_skipped_file = g_strdup (file);
-      im->first_skipped_line = line_no;
+      im->first_skipped_file = g_strdup (ln->file);
+      im->first_skipped_line = ln->no;
     }
 }
 
 /* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, ...} ---" */
 static void
 parse_signal (Import     *im,
-              gint32      tid,
-              const char *p,
-              const char *end,
-              guint64     ts,
-              const char *file,
-              guint64     line_no)
+              const Line *ln,
+              const char *p)
 {
   gsize len = 0;
   char name[32];
@@ -745,11 +750,11 @@ parse_signal (Import     *im,
   /* A group-stop is not a delivery. */
   if (g_str_has_prefix (p, "stopped by "))
     return;
-  while (p + len < end && is_ident (p[len]))
+  while (p + len < ln->end && is_ident (p[len]))
     len++;
   if (len == 0 || len >= sizeof name)
     {
-      skip_line (im, file, line_no);
+      skip_line (im, ln);
       return;
     }
   memcpy (name, p, len);
@@ -765,24 +770,24 @@ parse_signal (Import     *im,
         signum = (int) v;
       else
         {
-          skip_line (im, file, line_no);
+          skip_line (im, ln);
           return;
         }
     }
-  if ((field = g_strstr_len (p, end - p, "si_code=")))
+  if ((field = g_strstr_len (p, ln->end - p, "si_code=")))
     {
       g_autofree char *value = g_strndup (field + 8, strcspn (field + 8, ",}"));
 
       code = (gint64) parse_value (value, &si_code_xlat);
     }
-  if ((field = g_strstr_len (p, end - p, "si_errno=")))
+  if ((field = g_strstr_len (p, ln->end - p, "si_errno=")))
     {
       g_autofree char *value = g_strndup (field + 9, strcspn (field + 9, ",}"));
 
       err = (gint64) parse_value (value, NULL);
     }
-  task_get (im, tid);
-  seismo_trace_builder_begin_event (im->builder, ts, 0, tid,
+  task_get (im, ln->tid);
+  seismo_trace_builder_begin_event (im->builder, ln->ts, 0, ln->tid,
                                     seismo_ptrace_schema_signal_type (im->schema));
   seismo_trace_builder_push_int (im->builder, signum);
   seismo_trace_builder_push_int (im->builder, (gint32) err);
@@ -794,12 +799,8 @@ parse_signal (Import     *im,
 /* "+++ exited with 0 +++", "+++ killed by SIGKILL (core dumped) +++" */
 static void
 parse_exit (Import     *im,
-            gint32      tid,
-            const char *what,
-            const char *end,
-            guint64     ts,
-            const char *file,
-            guint64     line_no)
+            const Line *ln,
+            const char *what)
 {
   gint64 exit_code = -1, exit_signal = 0;
   gboolean core = FALSE;
@@ -815,43 +816,40 @@ parse_exit (Import     *im,
 
       sscanf (s, "%31[A-Z0-9_]", signame);
       exit_signal = seismo_signal_from_name (signame);
-      core = g_strstr_len (s, end - s, "(core dumped)") != NULL;
+      core = g_strstr_len (s, ln->end - s, "(core dumped)") != NULL;
     }
   else if (g_str_has_prefix (what, "superseded by execve"))
     return;
   else
     {
-      skip_line (im, file, line_no);
+      skip_line (im, ln);
       return;
     }
   /* A call still in progress never returned. */
-  if ((pend = g_hash_table_lookup (im->pending, GINT_TO_POINTER (tid))))
+  if ((pend = g_hash_table_lookup (im->pending, GINT_TO_POINTER (ln->tid))))
     {
-      emit_syscall (im, tid, pend->name, pend->args, strlen (pend->args), pend->ts, FALSE, 0, 0);
-      g_hash_table_remove (im->pending, GINT_TO_POINTER (tid));
+      emit_syscall (im, ln->tid, pend->name, pend->args, strlen (pend->args), pend->ts, FALSE, 0,
+                    0);
+      g_hash_table_remove (im->pending, GINT_TO_POINTER (ln->tid));
     }
-  t = task_get (im, tid);
-  seismo_trace_builder_begin_event (im->builder, ts, 0, tid,
+  t = task_get (im, ln->tid);
+  seismo_trace_builder_begin_event (im->builder, ln->ts, 0, ln->tid,
                                     seismo_ptrace_schema_exit_type (im->schema));
   seismo_trace_builder_push_string (im->builder, t->comm);
-  seismo_trace_builder_push_int (im->builder, tid);
+  seismo_trace_builder_push_int (im->builder, ln->tid);
   seismo_trace_builder_push_int (im->builder, exit_code);
   seismo_trace_builder_push_int (im->builder, exit_signal);
   seismo_trace_builder_push_uint (im->builder, core);
   seismo_trace_builder_end_event (im->builder);
-  seismo_trace_builder_task_exited (im->builder, tid, ts);
+  seismo_trace_builder_task_exited (im->builder, ln->tid, ln->ts);
   im->n_events++;
 }
 
 /* "<... read resumed>"\177ELF"..., 832) = 832 <0.000017>": the end of an unfinished call. */
 static void
 parse_resumed (Import     *im,
-               gint32      tid,
-               const char *p,
-               const char *end,
-               guint64     ts,
-               const char *file,
-               guint64     line_no)
+               const Line *ln,
+               const char *p)
 {
   g_autofree char *name = NULL;
   g_autoptr(GString) args = g_string_new (NULL);
@@ -863,29 +861,29 @@ parse_resumed (Import     *im,
   guint64 dur, enter_ts, exit_ts;
   gboolean finished, valid;
 
-  while (p + len < end && is_ident (p[len]))
+  while (p + len < ln->end && is_ident (p[len]))
     len++;
   rest = p + len;
   if (len == 0 || !g_str_has_prefix (rest, " resumed>"))
     {
-      skip_line (im, file, line_no);
+      skip_line (im, ln);
       return;
     }
   name = g_strndup (p, len);
-  rest = skip_spaces (rest + strlen (" resumed>"), end);
-  if ((close = scan_args (rest, (gsize) (end - rest), 1)) < 0)
+  rest = skip_spaces (rest + strlen (" resumed>"), ln->end);
+  if ((close = scan_args (rest, (gsize) (ln->end - rest), 1)) < 0)
     {
-      skip_line (im, file, line_no);
+      skip_line (im, ln);
       return;
     }
-  finished = parse_result (rest + close + 1, end, &ret, &dur, &valid);
+  finished = parse_result (rest + close + 1, ln->end, &ret, &dur, &valid);
   if (!valid)
     {
-      skip_line (im, file, line_no);
+      skip_line (im, ln);
       return;
     }
 
-  pend = g_hash_table_lookup (im->pending, GINT_TO_POINTER (tid));
+  pend = g_hash_table_lookup (im->pending, GINT_TO_POINTER (ln->tid));
   if (pend != NULL && !g_str_equal (pend->name, name))
     pend = NULL;
   if (pend != NULL)
@@ -901,11 +899,11 @@ parse_resumed (Import     *im,
     g_string_append_printf (args, "%s%.*s", args->len ? ", " : "", (int) close, rest);
 
   /* Without the start (the file began mid-call), -T tells when it started. */
-  enter_ts = pend ? pend->ts : ts > dur ? ts - dur : ts;
-  exit_ts = dur > 0 ? enter_ts + dur : ts;
-  emit_syscall (im, tid, name, args->str, args->len, enter_ts, finished, ret, exit_ts);
+  enter_ts = pend ? pend->ts : ln->ts > dur ? ln->ts - dur : ln->ts;
+  exit_ts = dur > 0 ? enter_ts + dur : ln->ts;
+  emit_syscall (im, ln->tid, name, args->str, args->len, enter_ts, finished, ret, exit_ts);
   if (pend != NULL)
-    g_hash_table_remove (im->pending, GINT_TO_POINTER (tid));
+    g_hash_table_remove (im->pending, GINT_TO_POINTER (ln->tid));
 }
 
 /*
@@ -958,8 +956,7 @@ parse_line (Import     *im,
             guint64     line_no)
 {
   const char *p = line, *end = line + len;
-  gint32 tid = file_pid >= 0 ? file_pid : default_pid;
-  guint64 ts;
+  Line ln = { file, line_no, end, file_pid >= 0 ? file_pid : default_pid, 0 };
   const char *name;
   gsize name_len;
   gssize close;
@@ -977,10 +974,10 @@ parse_line (Import     *im,
   /* "[pid  123] " (strace -f to a terminal) or "123 " (-f -o FILE). */
   if (g_str_has_prefix (p, "[pid "))
     {
-      tid = atoi (skip_spaces (p + 5, end));
+      ln.tid = atoi (skip_spaces (p + 5, end));
       if (!(p = memchr (p, ']', (gsize) (end - p))))
         {
-          skip_line (im, file, line_no);
+          skip_line (im, &ln);
           return;
         }
       p = skip_spaces (p + 1, end);
@@ -993,16 +990,16 @@ parse_line (Import     *im,
         q++;
       if (q < end && *q == ' ')
         {
-          tid = atoi (p);
+          ln.tid = atoi (p);
           p = skip_spaces (q, end);
         }
     }
 
   if (p < end && g_ascii_isdigit (*p))
     {
-      if (!parse_time (im, &p, end, &ts))
+      if (!parse_time (im, &p, end, &ln.ts))
         {
-          skip_line (im, file, line_no);
+          skip_line (im, &ln);
           return;
         }
     }
@@ -1010,15 +1007,15 @@ parse_line (Import     *im,
     {
       im->time_style = TIME_NONE;
       im->time_known = TRUE;
-      ts = im->last_ts + 1000;
+      ln.ts = im->last_ts + 1000;
     }
   else
     {
       /* A line without the time the others have: not strace's. */
-      skip_line (im, file, line_no);
+      skip_line (im, &ln);
       return;
     }
-  im->last_ts = ts;
+  im->last_ts = ln.ts;
 
   /* strace's note on a change of personality: "[ Process PID=123 runs in 32 bit mode. ]". */
   if (g_str_has_prefix (p, "[ Process PID="))
@@ -1030,26 +1027,26 @@ parse_line (Import     *im,
 
       if (bracket == NULL || bracket[1] != ' ')
         {
-          skip_line (im, file, line_no);
+          skip_line (im, &ln);
           return;
         }
       p = skip_spaces (bracket + 1, end);
     }
   if (g_str_has_prefix (p, "--- "))
     {
-      parse_signal (im, tid, p + 4, end, ts, file, line_no);
+      parse_signal (im, &ln, p + 4);
       return;
     }
 
   if (g_str_has_prefix (p, "+++ "))
     {
-      parse_exit (im, tid, p + 4, end, ts, file, line_no);
+      parse_exit (im, &ln, p + 4);
       return;
     }
 
   if (g_str_has_prefix (p, "<... "))
     {
-      parse_resumed (im, tid, p + 5, end, ts, file, line_no);
+      parse_resumed (im, &ln, p + 5);
       return;
     }
 
@@ -1060,7 +1057,7 @@ parse_line (Import     *im,
     name_len++;
   if (name_len == 0 || name + name_len >= end || name[name_len] != '(')
     {
-      skip_line (im, file, line_no);
+      skip_line (im, &ln);
       return;
     }
   {
@@ -1078,20 +1075,20 @@ parse_line (Import     *im,
 
         pend->name = g_steal_pointer (&sname);
         pend->args = g_strndup (args, (gsize) (args_end - args));
-        pend->ts = ts;
+        pend->ts = ln.ts;
         /* A previous call of this task that never resumed is recorded unfinished. */
-        if ((old = g_hash_table_lookup (im->pending, GINT_TO_POINTER (tid))))
-          emit_syscall (im, tid, old->name, old->args, strlen (old->args), old->ts, FALSE, 0, 0);
-        g_hash_table_replace (im->pending, GINT_TO_POINTER (tid), pend);
+        if ((old = g_hash_table_lookup (im->pending, GINT_TO_POINTER (ln.tid))))
+          emit_syscall (im, ln.tid, old->name, old->args, strlen (old->args), old->ts, FALSE, 0, 0);
+        g_hash_table_replace (im->pending, GINT_TO_POINTER (ln.tid), pend);
         if (!seismo_ptrace_schema_get_by_name (im->schema, pend->name))
-          skip_line (im, file, line_no);
+          skip_line (im, &ln);
         return;
       }
 
     if ((close = scan_args (args, (gsize) (end - args), 1)) < 0)
       {
         /* Cut short (the end of a file written while strace ran), or garbage. */
-        skip_line (im, file, line_no);
+        skip_line (im, &ln);
         return;
       }
     {
@@ -1099,10 +1096,10 @@ parse_line (Import     *im,
 
       if (!valid || !seismo_ptrace_schema_get_by_name (im->schema, sname))
         {
-          skip_line (im, file, line_no);
+          skip_line (im, &ln);
           return;
         }
-      emit_syscall (im, tid, sname, args, (gsize) close, ts, finished, ret, ts + dur);
+      emit_syscall (im, ln.tid, sname, args, (gsize) close, ln.ts, finished, ret, ln.ts + dur);
     }
   }
 }
