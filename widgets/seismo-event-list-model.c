@@ -26,6 +26,12 @@ enum {
 
 static GParamSpec *item_properties[ITEM_N_PROPS];
 
+/* The property names, in the order of the enum from ITEM_PROP_INDEX. */
+static const char *const item_property_names[] = {
+  "index", "time", "cpu", "task", "pid", "name", "info",
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (item_property_names) == ITEM_N_PROPS - 1);
+
 G_DEFINE_FINAL_TYPE (SeismoEventItem, seismo_event_item, G_TYPE_OBJECT)
 
 static char *
@@ -96,20 +102,10 @@ seismo_event_item_class_init (SeismoEventItemClass *klass)
   object_class->finalize = seismo_event_item_finalize;
 
   /* Read-only strings, computed on read: the list binds them to labels. */
-  item_properties[ITEM_PROP_INDEX] = g_param_spec_string ("index", NULL, NULL, NULL,
-                                                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  item_properties[ITEM_PROP_TIME] = g_param_spec_string ("time", NULL, NULL, NULL,
-                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  item_properties[ITEM_PROP_CPU] = g_param_spec_string ("cpu", NULL, NULL, NULL,
-                                                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  item_properties[ITEM_PROP_TASK] = g_param_spec_string ("task", NULL, NULL, NULL,
-                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  item_properties[ITEM_PROP_PID] = g_param_spec_string ("pid", NULL, NULL, NULL,
-                                                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  item_properties[ITEM_PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL,
-                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  item_properties[ITEM_PROP_INFO] = g_param_spec_string ("info", NULL, NULL, NULL,
-                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  for (guint p = ITEM_PROP_INDEX; p < ITEM_N_PROPS; p++)
+    item_properties[p] = g_param_spec_string (item_property_names[p - ITEM_PROP_INDEX],
+                                              NULL, NULL, NULL,
+                                              G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, ITEM_N_PROPS, item_properties);
 }
 
