@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 
+#include "seismo-file.h"
 #include "seismo-test-util.h"
 
 #define N_CPUS  4
@@ -289,4 +290,73 @@ seismo_test_temp_path (const char *name)
       atexit (remove_temp_dir);
     }
   return g_build_filename (temp_dir, name, NULL);
+}
+
+SeismoTrace *
+seismo_test_load_file (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  SeismoTrace *trace = seismo_file_load (path, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace;
+}
+
+guint64
+seismo_test_metadata_u64 (SeismoTrace *trace,
+                          const char  *key)
+{
+  const char *v = seismo_trace_get_metadata (trace, key);
+
+  g_assert_nonnull (v);
+  return g_ascii_strtoull (v, NULL, 10);
+}
+
+SeismoValue
+seismo_test_field (SeismoTrace   *trace,
+                   SeismoEventId  event,
+                   const char    *name)
+{
+  SeismoValue v;
+
+  if (!seismo_trace_event_field_by_name (trace, event, name, &v))
+    g_error ("event %u (%s) has no field %s", event,
+             seismo_trace_event_type (trace, event)->full_name, name);
+  return v;
+}
+
+gint64
+seismo_test_field_int (SeismoTrace   *trace,
+                       SeismoEventId  event,
+                       const char    *name)
+{
+  SeismoValue v = seismo_test_field (trace, event, name);
+
+  return v.type == SEISMO_FIELD_INT ? v.i : (gint64) v.u;
+}
+
+const char *
+seismo_test_field_str (SeismoTrace   *trace,
+                       SeismoEventId  event,
+                       const char    *name)
+{
+  SeismoValue v = seismo_test_field (trace, event, name);
+
+  g_assert_cmpint (v.type, ==, SEISMO_FIELD_STRING);
+  return v.str;
+}
+
+void
+seismo_test_progress (double   fraction,
+                      gpointer progress)
+{
+  SeismoTestProgress *p = progress;
+
+  g_assert_cmpfloat (fraction, >=, p->last);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+  p->last = fraction;
+  p->calls++;
+  if (p->cancel_at_first)
+    g_cancellable_cancel (p->cancel_at_first);
 }

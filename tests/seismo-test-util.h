@@ -19,4 +19,39 @@ SeismoTraceBuilder *seismo_test_make_builder (guint64  n_events,
 /* A path in a fresh temporary folder removed at exit. Caller frees. */
 char               *seismo_test_temp_path    (const char *name);
 
+/* A .seismo file that must load (the test fails otherwise). Caller owns the trace. */
+SeismoTrace        *seismo_test_load_file    (const char *path);
+
+/* Metadata key, which must be there, as a number. */
+guint64             seismo_test_metadata_u64 (SeismoTrace *trace,
+                                              const char  *key);
+
+/* The value of event's field name; the test fails, naming the event, when it has none. The
+ * value's strings and bytes are borrowed from trace. */
+SeismoValue         seismo_test_field        (SeismoTrace   *trace,
+                                              SeismoEventId  event,
+                                              const char    *name);
+/* An integer field, signed or not, as a gint64. */
+gint64              seismo_test_field_int    (SeismoTrace   *trace,
+                                              SeismoEventId  event,
+                                              const char    *name);
+/* A string field (the test fails if it is of another type). Borrowed from trace. */
+const char         *seismo_test_field_str    (SeismoTrace   *trace,
+                                              SeismoEventId  event,
+                                              const char    *name);
+
+/*
+ * A loader's progress reports, for seismo_test_progress() as its SeismoProgressFunc: each
+ * fraction must not go back nor pass 1; calls counts them, last keeps the latest, and
+ * cancel_at_first (when set) is cancelled at the first report.
+ */
+typedef struct {
+  guint         calls;
+  double        last;
+  GCancellable *cancel_at_first;
+} SeismoTestProgress;
+
+void                seismo_test_progress     (double      fraction,
+                                              gpointer    progress);
+
 G_END_DECLS

@@ -5,12 +5,7 @@
 set -u
 CLI=$1
 GEN=$2
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-n=0; failed=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-not_ok() { n=$((n+1)); failed=$((failed+1)); echo "not ok $n - $1"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/lib/tap.sh"
 T=$DIR/t.seismo
 
 "$GEN" 20000 "$T"
@@ -142,5 +137,4 @@ check "hist --syscall of a syscall the trace lacks has no samples" \
   bash -c "'$CLI' hist --syscall execve '$T' | grep -qx 'count  0'"
 "$CLI" hist --filter 'pdi == 1' "$T" >/dev/null 2>&1; check "hist with a bad filter exits 2" test $? -eq 2
 
-echo "1..$n"
-exit $((failed > 0))
+tap_end

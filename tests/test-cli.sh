@@ -4,13 +4,8 @@
 # TAP output.
 set -u
 CLI=$1
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
 GEN=$2
-n=0; failed=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-not_ok() { n=$((n+1)); failed=$((failed+1)); echo "not ok $n - $1"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/lib/tap.sh"
 
 "$GEN" 20000 "$DIR/t.seismo"
 check "generator writes a trace" test -s "$DIR/t.seismo"
@@ -74,5 +69,4 @@ check "convert to an unknown extension fails with 1" test $? -eq 1
 "$CLI" record --list-backends > "$DIR/backends.txt"; check "record --list-backends" test $? -eq 0
 "$CLI" record -b nosuch -o "$DIR/x.seismo" -a >/dev/null 2>&1; check "record with unknown backend is usage error" test $? -eq 2
 
-echo "1..$n"
-exit $((failed > 0))
+tap_end

@@ -314,24 +314,16 @@ serialize (const guint8 *file_header,
   return out;
 }
 
+/* Writes the low width bytes of v at b[at], little-endian as the file stores its fields. */
 static void
-poke_u32 (GByteArray *b,
-          gsize       at,
-          guint32     v)
+poke_le (GByteArray *b,
+         gsize       at,
+         guint64     v,
+         guint       width)
 {
-  v = GUINT32_TO_LE (v);
-  if (at + 4 <= b->len)
-    memcpy (b->data + at, &v, 4);
-}
-
-static void
-poke_u64 (GByteArray *b,
-          gsize       at,
-          guint64     v)
-{
-  v = GUINT64_TO_LE (v);
-  if (at + 8 <= b->len)
-    memcpy (b->data + at, &v, 8);
+  if (at + width <= b->len)
+    for (guint i = 0; i < width; i++)
+      b->data[at + i] = (guint8) (v >> (8 * i));
 }
 
 /* Values that break bounds when trusted. */
@@ -381,13 +373,13 @@ mutate (GPtrArray *records,
       break;
     case 2: /* a 32-bit field of the info part (counts, first ids, chunk sizes) */
       if (r->info->len >= 4)
-        poke_u32 (r->info, 4 * g_rand_int_range (rand, 0, (gint32) r->info->len / 4),
-                  (guint32) nasty_value (rand));
+        poke_le (r->info, 4 * g_rand_int_range (rand, 0, (gint32) r->info->len / 4),
+                 nasty_value (rand), 4);
       break;
     case 3: /* a 64-bit field of the info part */
       if (r->info->len >= 8)
-        poke_u64 (r->info, 8 * g_rand_int_range (rand, 0, (gint32) r->info->len / 8),
-                  nasty_value (rand));
+        poke_le (r->info, 8 * g_rand_int_range (rand, 0, (gint32) r->info->len / 8),
+                 nasty_value (rand), 8);
       break;
     case 4: /* the header's lengths */
       *fix_lengths = FALSE;

@@ -12,17 +12,6 @@
 #include "test-file-common.h"
 
 static SeismoTrace *
-load_ok (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  SeismoTrace *trace = seismo_file_load (path, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-  return trace;
-}
-
-static SeismoTrace *
 round_trip (SeismoTrace *trace,
             const char  *name)
 {
@@ -32,7 +21,7 @@ round_trip (SeismoTrace *trace,
 
   g_assert_true (seismo_file_save (trace, path, &error));
   g_assert_no_error (error);
-  loaded = load_ok (path);
+  loaded = seismo_test_load_file (path);
   g_assert_null (seismo_trace_get_metadata (loaded, SEISMO_META_LOAD_WARNING));
   return loaded;
 }
@@ -266,7 +255,7 @@ test_atomic_save (void)
   g_assert_true (seismo_file_save (trace, path, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (count_files (dir), ==, 1);
-  loaded = load_ok (path);
+  loaded = seismo_test_load_file (path);
   file_test_assert_traces_equal (trace, loaded);
 
   g_assert_false (seismo_file_save (trace, missing, &error));
@@ -501,8 +490,8 @@ test_streaming_equals_save (void)
   g_assert_true (seismo_file_save (trace, save_path, &error));
   g_assert_no_error (error);
 
-  streamed = load_ok (stream_path);
-  saved = load_ok (save_path);
+  streamed = seismo_test_load_file (stream_path);
+  saved = seismo_test_load_file (save_path);
   g_assert_null (seismo_trace_get_metadata (streamed, SEISMO_META_LOAD_WARNING));
   g_assert_cmpuint (seismo_trace_get_n_events (streamed), ==, 300000);
   file_test_assert_traces_equal (trace, saved);
@@ -524,7 +513,7 @@ test_streaming_commit_only (void)
 
   g_assert_true (seismo_file_writer_commit (writer, b, NULL));
   trace = seismo_trace_builder_finish (b);
-  loaded = load_ok (path);
+  loaded = seismo_test_load_file (path);
   file_test_assert_traces_equal (trace, loaded);
 }
 
@@ -553,7 +542,7 @@ test_streaming_killed (void)
   seismo_file_writer_free (writer);
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
 
-  loaded = load_ok (partial);
+  loaded = seismo_test_load_file (partial);
   warning = seismo_trace_get_metadata (loaded, SEISMO_META_LOAD_WARNING);
   g_assert_nonnull (warning);
   g_assert_nonnull (strstr (warning, "no index"));
@@ -590,7 +579,7 @@ test_streaming_killed_mid_chunk (void)
 
   g_assert_true (g_file_get_contents (partial, &contents, &len, NULL));
   g_assert_true (g_file_set_contents (partial, contents, len - 100, NULL));
-  loaded = load_ok (partial);
+  loaded = seismo_test_load_file (partial);
   g_assert_cmpuint (seismo_trace_get_n_events (loaded), ==, 65536);
   g_assert_nonnull (strstr (seismo_trace_get_metadata (loaded, SEISMO_META_LOAD_WARNING),
                             "were not read"));
@@ -695,17 +684,6 @@ test_newer_version (void)
 }
 
 static void
-on_progress (double   fraction,
-             gpointer user_data)
-{
-  double *last = user_data;
-
-  g_assert_cmpfloat (fraction, >=, *last);
-  g_assert_cmpfloat (fraction, <=, 1.0);
-  *last = fraction;
-}
-
-static void
 test_progress_and_cancel (void)
 {
   g_autoptr(SeismoTrace) trace = seismo_test_make_trace (4 * 65536, 19);
@@ -713,12 +691,12 @@ test_progress_and_cancel (void)
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(SeismoTrace) loaded = NULL;
-  double last = 0.0;
+  SeismoTestProgress progress = { 0 };
 
   g_assert_true (seismo_file_save (trace, path, NULL));
-  loaded = seismo_file_load (path, NULL, on_progress, &last, &error);
+  loaded = seismo_file_load (path, NULL, seismo_test_progress, &progress, &error);
   g_assert_no_error (error);
-  g_assert_cmpfloat (last, ==, 1.0);
+  g_assert_cmpfloat (progress.last, ==, 1.0);
   g_clear_object (&loaded);
 
   g_cancellable_cancel (cancellable);

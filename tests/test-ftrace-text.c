@@ -100,42 +100,6 @@ sniff_file (const char *path)
   return seismo_ftrace_text_importer.sniff ((const guint8 *) text, MIN (len, 4096), path);
 }
 
-static guint64
-skipped_lines (SeismoTrace *trace)
-{
-  const char *v = seismo_trace_get_metadata (trace, "skipped_lines");
-
-  g_assert_nonnull (v);
-  return g_ascii_strtoull (v, NULL, 10);
-}
-
-static gint64
-field_int (SeismoTrace   *trace,
-           SeismoEventId  event,
-           const char    *name)
-{
-  SeismoValue v;
-
-  if (!seismo_trace_event_field_by_name (trace, event, name, &v))
-    g_error ("event %u (%s) has no field %s", event,
-             seismo_trace_event_type (trace, event)->full_name, name);
-  return v.type == SEISMO_FIELD_INT ? v.i : (gint64) v.u;
-}
-
-static const char *
-field_str (SeismoTrace   *trace,
-           SeismoEventId  event,
-           const char    *name)
-{
-  SeismoValue v;
-
-  if (!seismo_trace_event_field_by_name (trace, event, name, &v))
-    g_error ("event %u (%s) has no field %s", event,
-             seismo_trace_event_type (trace, event)->full_name, name);
-  g_assert_cmpint (v.type, ==, SEISMO_FIELD_STRING);
-  return v.str;
-}
-
 static guint
 field_array (SeismoTrace   *trace,
              SeismoEventId  event,
@@ -143,11 +107,10 @@ field_array (SeismoTrace   *trace,
              guint64       *out,
              guint          max)
 {
-  SeismoValue v;
+  SeismoValue v = seismo_test_field (trace, event, name);
   const guint8 *p, *end;
   guint n = 0;
 
-  g_assert_true (seismo_trace_event_field_by_name (trace, event, name, &v));
   g_assert_cmpint (v.type, ==, SEISMO_FIELD_UINT_ARRAY);
   p = v.data;
   end = v.data + v.len;
@@ -319,6 +282,35 @@ assert_same_fields (SeismoTrace *a,
 
 /* ---- trace-cmd report ----------------------------------------------------------------------- */
 
+/* Field name of event e reads the same in the report as in trace-cmd's raw dump of it. */
+static void
+assert_field_agrees (SeismoTrace   *report,
+                     SeismoTrace   *raw,
+                     SeismoEventId  e,
+                     const char    *name)
+{
+  SeismoFieldType type = seismo_test_field (report, e, name).type;
+
+  g_assert_cmpint (type, ==, seismo_test_field (raw, e, name).type);
+  if (type == SEISMO_FIELD_STRING)
+    {
+      const char *a = seismo_test_field_str (report, e, name);
+      const char *b = seismo_test_field_str (raw, e, name);
+
+      if (g_strcmp0 (a, b) != 0)
+        g_error ("event %u: %s is \"%s\" in the report, \"%s\" in the raw dump", e, name, a, b);
+    }
+  else
+    {
+      gint64 a = seismo_test_field_int (report, e, name);
+      gint64 b = seismo_test_field_int (raw, e, name);
+
+      if (a != b)
+        g_error ("event %u: %s is %" G_GINT64_FORMAT " in the report, %" G_GINT64_FORMAT
+                 " in the raw dump", e, name, a, b);
+    }
+}
+
 /* Every event of the plain report agrees with trace-cmd's raw field dump of the same file. */
 static void
 check_report_against_raw (const char *report_path,
@@ -332,8 +324,8 @@ check_report_against_raw (const char *report_path,
   assert_counts_match (report, raw_path);
   assert_counts_match (raw, raw_path);
   assert_same_headers (report, raw, FALSE);
-  g_assert_cmpuint (skipped_lines (report), ==, 0);
-  g_assert_cmpuint (skipped_lines (raw), ==, 0);
+  g_assert_cmpuint (seismo_test_metadata_u64 (report, "skipped_lines"), ==, 0);
+  g_assert_cmpuint (seismo_test_metadata_u64 (raw, "skipped_lines"), ==, 0);
 
   for (SeismoEventId e = 0; e < n; e++)
     {
@@ -342,35 +334,31 @@ check_report_against_raw (const char *report_path,
 
       if (strcmp (name, "sched_switch") == 0)
         {
-          g_assert_cmpstr (field_str (report, e, "prev_comm"), ==, field_str (raw, e, "prev_comm"));
-          g_assert_cmpint (field_int (report, e, "prev_pid"), ==, field_int (raw, e, "prev_pid"));
-          g_assert_cmpint (field_int (report, e, "prev_prio"), ==, field_int (raw, e, "prev_prio"));
+          assert_field_agrees (report, raw, e, "prev_comm");
+          assert_field_agrees (report, raw, e, "prev_pid");
+          assert_field_agrees (report, raw, e, "prev_prio");
           /* The plugin's letters cover the low 8 bits and never print the preemption bit. */
-          g_assert_cmpint (field_int (report, e, "prev_state"), ==,
-                           field_int (raw, e, "prev_state") & 0xff);
-          g_assert_cmpstr (field_str (report, e, "next_comm"), ==, field_str (raw, e, "next_comm"));
-          g_assert_cmpint (field_int (report, e, "next_pid"), ==, field_int (raw, e, "next_pid"));
-          g_assert_cmpint (field_int (report, e, "next_prio"), ==, field_int (raw, e, "next_prio"));
+          g_assert_cmpint (seismo_test_field_int (report, e, "prev_state"), ==,
+                           seismo_test_field_int (raw, e, "prev_state") & 0xff);
+          assert_field_agrees (report, raw, e, "next_comm");
+          assert_field_agrees (report, raw, e, "next_pid");
+          assert_field_agrees (report, raw, e, "next_prio");
           checked_switch++;
         }
       else if (strcmp (name, "sched_wakeup") == 0 || strcmp (name, "sched_waking") == 0 ||
                strcmp (name, "sched_wakeup_new") == 0)
         {
-          g_assert_cmpstr (field_str (report, e, "comm"), ==, field_str (raw, e, "comm"));
-          g_assert_cmpint (field_int (report, e, "pid"), ==, field_int (raw, e, "pid"));
-          g_assert_cmpint (field_int (report, e, "prio"), ==, field_int (raw, e, "prio"));
-          g_assert_cmpint (field_int (report, e, "target_cpu"), ==,
-                           field_int (raw, e, "target_cpu"));
+          assert_field_agrees (report, raw, e, "comm");
+          assert_field_agrees (report, raw, e, "pid");
+          assert_field_agrees (report, raw, e, "prio");
+          assert_field_agrees (report, raw, e, "target_cpu");
         }
       else if (strcmp (name, "sched_process_fork") == 0)
         {
-          g_assert_cmpstr (field_str (report, e, "parent_comm"), ==,
-                           field_str (raw, e, "parent_comm"));
-          g_assert_cmpint (field_int (report, e, "parent_pid"), ==,
-                           field_int (raw, e, "parent_pid"));
-          g_assert_cmpstr (field_str (report, e, "child_comm"), ==,
-                           field_str (raw, e, "child_comm"));
-          g_assert_cmpint (field_int (report, e, "child_pid"), ==, field_int (raw, e, "child_pid"));
+          assert_field_agrees (report, raw, e, "parent_comm");
+          assert_field_agrees (report, raw, e, "parent_pid");
+          assert_field_agrees (report, raw, e, "child_comm");
+          assert_field_agrees (report, raw, e, "child_pid");
         }
       else if (strcmp (name, "sys_enter") == 0)
         {
@@ -378,7 +366,7 @@ check_report_against_raw (const char *report_path,
           guint na = field_array (report, e, "args", a, 16);
           guint nb = field_array (raw, e, "args", b, 16);
 
-          g_assert_cmpint (field_int (report, e, "id"), ==, field_int (raw, e, "id"));
+          assert_field_agrees (report, raw, e, "id");
           g_assert_cmpuint (na, ==, 6);
           g_assert_cmpuint (na, ==, nb);
           for (guint k = 0; k < na; k++)
@@ -387,27 +375,27 @@ check_report_against_raw (const char *report_path,
         }
       else if (strcmp (name, "sys_exit") == 0)
         {
-          g_assert_cmpint (field_int (report, e, "id"), ==, field_int (raw, e, "id"));
-          g_assert_cmpint (field_int (report, e, "ret"), ==, field_int (raw, e, "ret"));
+          assert_field_agrees (report, raw, e, "id");
+          assert_field_agrees (report, raw, e, "ret");
         }
       else if (strcmp (name, "irq_handler_entry") == 0)
         {
-          g_assert_cmpint (field_int (report, e, "irq"), ==, field_int (raw, e, "irq"));
-          g_assert_cmpstr (field_str (report, e, "name"), ==, field_str (raw, e, "name"));
+          assert_field_agrees (report, raw, e, "irq");
+          assert_field_agrees (report, raw, e, "name");
         }
       else if (strcmp (name, "irq_handler_exit") == 0)
         {
-          g_assert_cmpint (field_int (report, e, "irq"), ==, field_int (raw, e, "irq"));
-          g_assert_cmpint (field_int (report, e, "ret"), ==, field_int (raw, e, "ret"));
+          assert_field_agrees (report, raw, e, "irq");
+          assert_field_agrees (report, raw, e, "ret");
         }
       else if (g_str_has_prefix (name, "softirq_"))
-        g_assert_cmpint (field_int (report, e, "vec"), ==, field_int (raw, e, "vec"));
+        assert_field_agrees (report, raw, e, "vec");
       else if (strcmp (name, "sched_stat_runtime") == 0)
-        g_assert_cmpint (field_int (report, e, "runtime"), ==, field_int (raw, e, "runtime"));
+        assert_field_agrees (report, raw, e, "runtime");
       else if (strcmp (name, "sched_process_exec") == 0)
         {
-          g_assert_cmpstr (field_str (report, e, "filename"), ==, field_str (raw, e, "filename"));
-          g_assert_cmpint (field_int (report, e, "old_pid"), ==, field_int (raw, e, "old_pid"));
+          assert_field_agrees (report, raw, e, "filename");
+          assert_field_agrees (report, raw, e, "old_pid");
         }
     }
   g_assert_cmpuint (checked_switch, >, 0);
@@ -474,7 +462,7 @@ test_report_latency (void)
   assert_counts_match (b, lat);
   assert_same_headers (b, a, FALSE);
   assert_same_fields (b, a);
-  g_assert_cmpuint (skipped_lines (b), ==, 0);
+  g_assert_cmpuint (seismo_test_metadata_u64 (b, "skipped_lines"), ==, 0);
   g_assert_cmpstr (seismo_trace_get_metadata (b, "text_format"), ==, "trace-cmd report -l");
 }
 
@@ -582,7 +570,7 @@ test_tracefs_layouts (void)
 
       traces[i] = load (path);
       assert_counts_match (traces[i], path);
-      g_assert_cmpuint (skipped_lines (traces[i]), ==, 0);
+      g_assert_cmpuint (seismo_test_metadata_u64 (traces[i], "skipped_lines"), ==, 0);
       g_assert_cmpstr (seismo_trace_get_metadata (traces[i], "tracer"), ==, "nop");
       g_assert_cmpuint (seismo_trace_get_n_cpus (traces[i]), ==, 2);
       if (i > 0)
@@ -650,15 +638,15 @@ test_tracefs_layouts (void)
           if (event_tid (t, r) != event_tid (t, e) ||
               seismo_trace_event_time (t, r) != seismo_trace_event_time (t, e) ||
               strcmp (seismo_trace_event_type (t, r)->full_name, "raw_syscalls:sys_enter") != 0 ||
-              field_int (t, r, "id") != 257)
+              seismo_test_field_int (t, r, "id") != 257)
             continue;
           g_assert_cmpuint (field_array (t, r, "args", args, 16), ==, 6);
-          g_assert_cmpint (field_int (t, e, "dfd"), ==, (gint64) (gint32) args[0]);
-          g_assert_cmphex ((guint64) field_int (t, e, "filename"), ==, args[1]);
-          g_assert_cmphex ((guint64) field_int (t, e, "flags"), ==, args[2]);
-          g_assert_cmphex ((guint64) field_int (t, e, "mode"), ==, args[3]);
+          g_assert_cmpint (seismo_test_field_int (t, e, "dfd"), ==, (gint64) (gint32) args[0]);
+          g_assert_cmphex ((guint64) seismo_test_field_int (t, e, "filename"), ==, args[1]);
+          g_assert_cmphex ((guint64) seismo_test_field_int (t, e, "flags"), ==, args[2]);
+          g_assert_cmphex ((guint64) seismo_test_field_int (t, e, "mode"), ==, args[3]);
           n_openat++;
-          if (field_int (t, e, "dfd") == -100)
+          if (seismo_test_field_int (t, e, "dfd") == -100)
             n_cwd++;
           break;
         }
@@ -867,13 +855,13 @@ test_tracefs_live (void)
   assert_counts_match (a, plain);
   assert_same_headers (b, a, FALSE);
   assert_same_fields (b, a);
-  g_assert_cmpuint (skipped_lines (a), ==, 0);
+  g_assert_cmpuint (seismo_test_metadata_u64 (a, "skipped_lines"), ==, 0);
   g_assert_cmpuint (seismo_trace_get_n_lost_events (a), ==, 0);
 
   n = seismo_trace_get_n_events (a);
   for (SeismoEventId e = 0; e < n; e++)
     if (strcmp (seismo_trace_event_type (a, e)->full_name, "sched:sched_process_exec") == 0 &&
-        g_str_has_suffix (field_str (a, e, "filename"), "/cat"))
+        g_str_has_suffix (seismo_test_field_str (a, e, "filename"), "/cat"))
       n_cat++;
   g_assert_cmpuint (n_cat, ==, 40);
 }
@@ -935,7 +923,7 @@ test_parse_variants (void)
   SeismoEventId e;
   const SeismoEventType *type;
 
-  g_assert_cmpuint (skipped_lines (t), ==, 0);
+  g_assert_cmpuint (seismo_test_metadata_u64 (t, "skipped_lines"), ==, 0);
   g_assert_cmpuint (seismo_trace_get_n_events (t), ==, 19);
   g_assert_cmpuint (seismo_trace_get_n_cpus (t), ==, 4);
 
@@ -944,42 +932,42 @@ test_parse_variants (void)
   g_assert_cmpint (event_tid (t, e), ==, 4242);
   g_assert_cmpuint (seismo_trace_event_cpu (t, e), ==, 3);
   g_assert_cmpuint (seismo_trace_event_time (t, e), ==, G_GUINT64_CONSTANT (100000001000));
-  g_assert_cmpstr (field_str (t, e, "prev_comm"), ==, "Web Content");
-  g_assert_cmpint (field_int (t, e, "prev_state"), ==, 2 | 128);
+  g_assert_cmpstr (seismo_test_field_str (t, e, "prev_comm"), ==, "Web Content");
+  g_assert_cmpint (seismo_test_field_int (t, e, "prev_state"), ==, 2 | 128);
   g_assert_cmpstr (seismo_trace_get_string (t, seismo_trace_event_task (t, e)->comm), ==,
                    "Web Content");
-  g_assert_cmpstr (field_str (t, 1, "comm"), ==, "a b");
-  g_assert_cmpint (field_int (t, 1, "target_cpu"), ==, 2);
+  g_assert_cmpstr (seismo_test_field_str (t, 1, "comm"), ==, "a b");
+  g_assert_cmpint (seismo_test_field_int (t, 1, "target_cpu"), ==, 2);
 
   /* libtraceevent's plugin layouts. */
-  g_assert_cmpstr (field_str (t, 2, "prev_comm"), ==, "gcc");
-  g_assert_cmpint (field_int (t, 2, "prev_pid"), ==, 8);
-  g_assert_cmpint (field_int (t, 2, "prev_state"), ==, 0);
-  g_assert_cmpstr (field_str (t, 2, "next_comm"), ==, "as");
-  g_assert_cmpint (field_int (t, 2, "next_pid"), ==, 9);
-  g_assert_cmpstr (field_str (t, 3, "comm"), ==, "cc1");
-  g_assert_cmpint (field_int (t, 3, "pid"), ==, 10);
-  g_assert_cmpint (field_int (t, 3, "target_cpu"), ==, 3);
+  g_assert_cmpstr (seismo_test_field_str (t, 2, "prev_comm"), ==, "gcc");
+  g_assert_cmpint (seismo_test_field_int (t, 2, "prev_pid"), ==, 8);
+  g_assert_cmpint (seismo_test_field_int (t, 2, "prev_state"), ==, 0);
+  g_assert_cmpstr (seismo_test_field_str (t, 2, "next_comm"), ==, "as");
+  g_assert_cmpint (seismo_test_field_int (t, 2, "next_pid"), ==, 9);
+  g_assert_cmpstr (seismo_test_field_str (t, 3, "comm"), ==, "cc1");
+  g_assert_cmpint (seismo_test_field_int (t, 3, "pid"), ==, 10);
+  g_assert_cmpint (seismo_test_field_int (t, 3, "target_cpu"), ==, 3);
 
   /* The kernel's own syscalls layout; the tgid column. */
   e = only_event_of (t, "syscalls:sys_enter_openat");
-  g_assert_cmpint (field_int (t, e, "dfd"), ==, -100);
-  g_assert_cmphex ((guint64) field_int (t, e, "filename"), ==, 0x7ffd1234);
-  g_assert_cmphex ((guint64) field_int (t, e, "flags"), ==, 0x80000);
+  g_assert_cmpint (seismo_test_field_int (t, e, "dfd"), ==, -100);
+  g_assert_cmphex ((guint64) seismo_test_field_int (t, e, "filename"), ==, 0x7ffd1234);
+  g_assert_cmphex ((guint64) seismo_test_field_int (t, e, "flags"), ==, 0x80000);
   g_assert_cmpint (seismo_trace_event_task (t, e)->pid, ==, 11);
   e = only_event_of (t, "syscalls:sys_exit_openat");
-  g_assert_cmpint (field_int (t, e, "ret"), ==, -2);
+  g_assert_cmpint (seismo_test_field_int (t, e, "ret"), ==, -2);
   e = only_event_of (t, "syscalls:sys_enter_read");
-  g_assert_cmpint (field_int (t, e, "fd"), ==, 3);
-  g_assert_cmphex ((guint64) field_int (t, e, "count"), ==, 0x1000);
+  g_assert_cmpint (seismo_test_field_int (t, e, "fd"), ==, 3);
+  g_assert_cmphex ((guint64) seismo_test_field_int (t, e, "count"), ==, 0x1000);
   e = only_event_of (t, "syscalls:sys_exit_read");
-  g_assert_cmpint (field_int (t, e, "ret"), ==, 4096);
+  g_assert_cmpint (seismo_test_field_int (t, e, "ret"), ==, 4096);
 
   e = only_event_of (t, "ftrace:function");
-  g_assert_cmpstr (field_str (t, e, "ip"), ==, "do_sys_open");
-  g_assert_cmpstr (field_str (t, e, "parent_ip"), ==, "__x64_sys_openat");
+  g_assert_cmpstr (seismo_test_field_str (t, e, "ip"), ==, "do_sys_open");
+  g_assert_cmpstr (seismo_test_field_str (t, e, "parent_ip"), ==, "__x64_sys_openat");
   e = only_event_of (t, "ftrace:print");
-  g_assert_cmpstr (field_str (t, e, "buf"), ==, "hello world");
+  g_assert_cmpstr (seismo_test_field_str (t, e, "buf"), ==, "hello world");
 
   lost = seismo_trace_get_lost_events (t, &n_lost);
   g_assert_cmpuint (seismo_trace_get_n_lost_events (t), ==, 5 + 8);
@@ -997,31 +985,31 @@ test_parse_variants (void)
   g_assert_cmpint (type->fields[1].type, ==, SEISMO_FIELD_STRING);
   g_assert_cmpstr (type->fields[2].name, ==, "text");
   e = 8;
-  g_assert_cmpint (field_int (t, e, "a"), ==, 1);
-  g_assert_cmpstr (field_str (t, e, "b"), ==, "x");
-  g_assert_cmpstr (field_str (t, e, "text"), ==, "");
+  g_assert_cmpint (seismo_test_field_int (t, e, "a"), ==, 1);
+  g_assert_cmpstr (seismo_test_field_str (t, e, "b"), ==, "x");
+  g_assert_cmpstr (seismo_test_field_str (t, e, "text"), ==, "");
   e = 9;
-  g_assert_cmpint (field_int (t, e, "a"), ==, 0);
-  g_assert_cmpstr (field_str (t, e, "b"), ==, "y");
-  g_assert_cmpstr (field_str (t, e, "text"), ==, "c=3");
+  g_assert_cmpint (seismo_test_field_int (t, e, "a"), ==, 0);
+  g_assert_cmpstr (seismo_test_field_str (t, e, "b"), ==, "y");
+  g_assert_cmpstr (seismo_test_field_str (t, e, "text"), ==, "c=3");
   e = 10;
-  g_assert_cmpstr (field_str (t, e, "b"), ==, "z");
-  g_assert_cmpstr (field_str (t, e, "text"), ==, "a=zz");
+  g_assert_cmpstr (seismo_test_field_str (t, e, "b"), ==, "z");
+  g_assert_cmpstr (seismo_test_field_str (t, e, "text"), ==, "a=zz");
   e = 11;
-  g_assert_cmpstr (field_str (t, e, "text"), ==, "no pairs here");
+  g_assert_cmpstr (seismo_test_field_str (t, e, "text"), ==, "no pairs here");
   e = only_event_of (t, "ftrace:bar_event");
   g_assert_cmpuint (seismo_trace_event_type (t, e)->n_fields, ==, 1);
-  g_assert_cmpstr (field_str (t, e, "text"), ==, "just text");
+  g_assert_cmpstr (seismo_test_field_str (t, e, "text"), ==, "just text");
 
   e = only_event_of (t, "sched:sched_stat_runtime");
-  g_assert_cmpint (field_int (t, e, "runtime"), ==, 42);
+  g_assert_cmpint (seismo_test_field_int (t, e, "runtime"), ==, 42);
   e = only_event_of (t, "irq:softirq_entry");
-  g_assert_cmpint (field_int (t, e, "vec"), ==, 9);
+  g_assert_cmpint (seismo_test_field_int (t, e, "vec"), ==, 9);
   e = only_event_of (t, "irq:irq_handler_exit");
-  g_assert_cmpint (field_int (t, e, "ret"), ==, 0);
+  g_assert_cmpint (seismo_test_field_int (t, e, "ret"), ==, 0);
   e = only_event_of (t, "task:task_newtask");
-  g_assert_cmphex ((guint64) field_int (t, e, "clone_flags"), ==, 0x3d0f00);
-  g_assert_cmpstr (field_str (t, e, "comm"), ==, "bash");
+  g_assert_cmphex ((guint64) seismo_test_field_int (t, e, "clone_flags"), ==, 0x3d0f00);
+  g_assert_cmpstr (seismo_test_field_str (t, e, "comm"), ==, "bash");
 }
 
 static void
@@ -1057,9 +1045,9 @@ test_parse_states (void)
   g_assert_cmpuint (seismo_trace_get_n_events (t), ==, e);
   e = 0;
   for (guint i = 0; i < G_N_ELEMENTS (kernel); i++, e++)
-    g_assert_cmpint (field_int (t, e, "prev_state"), ==, kernel[i].value);
+    g_assert_cmpint (seismo_test_field_int (t, e, "prev_state"), ==, kernel[i].value);
   for (guint i = 0; i < G_N_ELEMENTS (plugin); i++, e++)
-    g_assert_cmpint (field_int (t, e, "prev_state"), ==, plugin[i].value);
+    g_assert_cmpint (seismo_test_field_int (t, e, "prev_state"), ==, plugin[i].value);
 }
 
 static void
@@ -1080,7 +1068,7 @@ test_parse_timestamps (void)
     G_GUINT64_CONSTANT (6000003000), G_GUINT64_CONSTANT (7000000000),
   };
 
-  g_assert_cmpuint (skipped_lines (t), ==, 0);
+  g_assert_cmpuint (seismo_test_metadata_u64 (t, "skipped_lines"), ==, 0);
   g_assert_cmpuint (seismo_trace_get_n_events (t), ==, G_N_ELEMENTS (want));
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
     g_assert_cmpuint (seismo_trace_event_time (t, i), ==, want[i]);
@@ -1107,10 +1095,10 @@ test_parse_raw_and_text (void)
   const SeismoEventType *type;
 
   g_assert_cmpuint (seismo_trace_get_n_events (t), ==, 7);
-  g_assert_cmpint (field_int (t, 0, "dfd"), ==, -100);
-  g_assert_cmpint (field_int (t, 0, "filename"), ==, 140);
-  g_assert_cmphex ((guint64) field_int (t, 0, "flags"), ==, 0x80000);
-  g_assert_cmpint (field_int (t, 1, "ret"), ==, -2);
+  g_assert_cmpint (seismo_test_field_int (t, 0, "dfd"), ==, -100);
+  g_assert_cmpint (seismo_test_field_int (t, 0, "filename"), ==, 140);
+  g_assert_cmphex ((guint64) seismo_test_field_int (t, 0, "flags"), ==, 0x80000);
+  g_assert_cmpint (seismo_test_field_int (t, 1, "ret"), ==, -2);
   type = seismo_trace_event_type (t, 2);
   g_assert_cmpstr (type->full_name, ==, "syscalls:sys_enter_getpid");
   g_assert_cmpuint (type->n_fields, ==, 0);
@@ -1118,12 +1106,12 @@ test_parse_raw_and_text (void)
   type = seismo_trace_event_type (t, 3);
   g_assert_cmpstr (type->full_name, ==, "ftrace:my_func");
   g_assert_cmpuint (type->n_fields, ==, 1);
-  g_assert_cmpstr (field_str (t, 3, "text"), ==, "hello: world x=1");
-  g_assert_cmpstr (field_str (t, 4, "text"), ==, "x=2");
-  g_assert_cmpstr (field_str (t, 5, "ip"), ==, "my_func");
-  g_assert_cmpstr (field_str (t, 5, "buf"), ==, "value 42");
-  g_assert_cmpstr (field_str (t, 6, "ip"), ==, "do_sys_open");
-  g_assert_cmpstr (field_str (t, 6, "parent_ip"), ==, "__x64_sys_openat");
+  g_assert_cmpstr (seismo_test_field_str (t, 3, "text"), ==, "hello: world x=1");
+  g_assert_cmpstr (seismo_test_field_str (t, 4, "text"), ==, "x=2");
+  g_assert_cmpstr (seismo_test_field_str (t, 5, "ip"), ==, "my_func");
+  g_assert_cmpstr (seismo_test_field_str (t, 5, "buf"), ==, "value 42");
+  g_assert_cmpstr (seismo_test_field_str (t, 6, "ip"), ==, "do_sys_open");
+  g_assert_cmpstr (seismo_test_field_str (t, 6, "parent_ip"), ==, "__x64_sys_openat");
 }
 
 /* ---- bad input ------------------------------------------------------------------------------ */
@@ -1173,7 +1161,7 @@ test_garbage_lines (void)
     t = load (path);
   }
   g_assert_cmpuint (seismo_trace_get_n_events (t), ==, seismo_trace_get_n_events (clean));
-  g_assert_cmpuint (skipped_lines (t), ==, n_garbage);
+  g_assert_cmpuint (seismo_test_metadata_u64 (t, "skipped_lines"), ==, n_garbage);
   assert_same_headers (t, clean, FALSE);
   assert_same_fields (t, clean);
 }
@@ -1253,7 +1241,7 @@ test_truncated (void)
       /* Every whole line, and the cut one when its header survived; else it is skipped. */
       g_assert_cmpuint (n, >=, whole);
       g_assert_cmpuint (n, <=, whole + 1);
-      g_assert_cmpuint (n + skipped_lines (t), <=, whole + 1);
+      g_assert_cmpuint (n + seismo_test_metadata_u64 (t, "skipped_lines"), <=, whole + 1);
       g_assert_cmpuint (n, <=, seismo_trace_get_n_events (full));
     }
 }
@@ -1318,23 +1306,6 @@ test_sniff (void)
   }
 }
 
-typedef struct {
-  guint  calls;
-  double last;
-} Progress;
-
-static void
-on_progress (double   fraction,
-             gpointer user_data)
-{
-  Progress *p = user_data;
-
-  g_assert_cmpfloat (fraction, >=, p->last);
-  g_assert_cmpfloat (fraction, <=, 1.0);
-  p->last = fraction;
-  p->calls++;
-}
-
 static void
 test_progress_cancel (void)
 {
@@ -1345,14 +1316,14 @@ test_progress_cancel (void)
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(SeismoTrace) t = NULL;
-  Progress progress = { 0, 0.0 };
+  SeismoTestProgress progress = { 0 };
 
   g_assert_true (g_file_get_contents (report, &text, NULL, NULL));
   while (big->len < 24 * 1024 * 1024)
     g_string_append (big, text);
   path = write_temp ("big.txt", big->str, big->len);
 
-  t = seismo_ftrace_text_importer.load (path, NULL, on_progress, &progress, &error);
+  t = seismo_ftrace_text_importer.load (path, NULL, seismo_test_progress, &progress, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (progress.calls, >=, 3);
   g_assert_cmpfloat (progress.last, ==, 1.0);

@@ -21,14 +21,33 @@ check_bucket_holds (SeismoLatencyHistogram *h,
   g_assert_true (v < b.upper || b.upper == G_MAXUINT64);
 }
 
+typedef struct {
+  guint64     value;
+  guint       index;
+  const char *label;
+} BucketCase;
+
+/* Each value falls in the bucket of that index, with that label, whose edges hold it. */
+static void
+check_buckets (SeismoLatencyHistogram *h,
+               const BucketCase       *cases,
+               gsize                   n_cases)
+{
+  for (gsize i = 0; i < n_cases; i++)
+    {
+      guint idx = seismo_latency_histogram_bucket_of (h, cases[i].value);
+      g_autofree char *label = seismo_latency_histogram_bucket_label (h, idx, FALSE);
+
+      g_assert_cmpuint (idx, ==, cases[i].index);
+      g_assert_cmpstr (label, ==, cases[i].label);
+      check_bucket_holds (h, cases[i].value);
+    }
+}
+
 static void
 test_log2_edges (void)
 {
-  static const struct {
-    guint64     value;
-    guint       index;
-    const char *label;
-  } cases[] = {
+  static const BucketCase cases[] = {
     { 0, 0, "[0]" }, { 1, 1, "[1]" }, { 2, 2, "[2, 4)" }, { 3, 2, "[2, 4)" }, { 4, 3, "[4, 8)" },
     { 7, 3, "[4, 8)" }, { 8, 4, "[8, 16)" }, { 511, 9, "[256, 512)" }, { 512, 10, "[512, 1K)" },
     { 1023, 10, "[512, 1K)" }, { 1024, 11, "[1K, 2K)" }, { 4096, 13, "[4K, 8K)" },
@@ -40,15 +59,7 @@ test_log2_edges (void)
 
   g_assert_cmpuint (seismo_latency_histogram_get_n_buckets (h), ==, 65);
   g_assert_cmpint (seismo_latency_histogram_get_scale (h), ==, SEISMO_HISTOGRAM_LOG2);
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      guint idx = seismo_latency_histogram_bucket_of (h, cases[i].value);
-      g_autofree char *label = seismo_latency_histogram_bucket_label (h, idx, FALSE);
-
-      g_assert_cmpuint (idx, ==, cases[i].index);
-      g_assert_cmpstr (label, ==, cases[i].label);
-      check_bucket_holds (h, cases[i].value);
-    }
+  check_buckets (h, cases, G_N_ELEMENTS (cases));
   /* Consecutive buckets tile the number line. */
   for (guint i = 0; i + 1 < 65; i++)
     {
@@ -66,11 +77,7 @@ test_linear_edges (void)
   g_autoptr(SeismoLatencyHistogram) h = seismo_latency_histogram_new_linear (0, 100, 10);
   g_autoptr(SeismoLatencyHistogram) odd = seismo_latency_histogram_new_linear (5, 50, 10);
   g_autoptr(SeismoLatencyHistogram) us = seismo_latency_histogram_new_linear (0, 100000, 10000);
-  static const struct {
-    guint64     value;
-    guint       index;
-    const char *label;
-  } cases[] = {
+  static const BucketCase cases[] = {
     { 0, 1, "[0, 10)" }, { 9, 1, "[0, 10)" }, { 10, 2, "[10, 20)" }, { 99, 10, "[90, 100)" },
     { 100, 11, "[100, ...)" }, { 1000000000, 11, "[100, ...)" },
   }, odd_cases[] = {
@@ -79,25 +86,9 @@ test_linear_edges (void)
   };
 
   g_assert_cmpuint (seismo_latency_histogram_get_n_buckets (h), ==, 12);
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      guint idx = seismo_latency_histogram_bucket_of (h, cases[i].value);
-      g_autofree char *label = seismo_latency_histogram_bucket_label (h, idx, FALSE);
-
-      g_assert_cmpuint (idx, ==, cases[i].index);
-      g_assert_cmpstr (label, ==, cases[i].label);
-      check_bucket_holds (h, cases[i].value);
-    }
+  check_buckets (h, cases, G_N_ELEMENTS (cases));
   g_assert_cmpuint (seismo_latency_histogram_get_n_buckets (odd), ==, 7);
-  for (guint i = 0; i < G_N_ELEMENTS (odd_cases); i++)
-    {
-      guint idx = seismo_latency_histogram_bucket_of (odd, odd_cases[i].value);
-      g_autofree char *label = seismo_latency_histogram_bucket_label (odd, idx, FALSE);
-
-      g_assert_cmpuint (idx, ==, odd_cases[i].index);
-      g_assert_cmpstr (label, ==, odd_cases[i].label);
-      check_bucket_holds (odd, odd_cases[i].value);
-    }
+  check_buckets (odd, odd_cases, G_N_ELEMENTS (odd_cases));
   {
     g_autofree char *l1 = seismo_latency_histogram_bucket_label (us, 2, TRUE);
     g_autofree char *l0 = seismo_latency_histogram_bucket_label (us, 1, TRUE);

@@ -16,17 +16,6 @@
 #include "seismo-test-util.h"
 #include "seismo-trace-private.h"
 
-static SeismoTrace *
-load_ok (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  SeismoTrace *trace = seismo_file_load (path, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (trace);
-  return trace;
-}
-
 static void
 assert_same_derived (SeismoTrace *a,
                      SeismoTrace *b)
@@ -95,11 +84,11 @@ test_load_equals_build (void)
 
   g_assert_true (seismo_file_save (built, path, &error));
   g_assert_no_error (error);
-  loaded = load_ok (path);
+  loaded = seismo_test_load_file (path);
   assert_same_derived (built, loaded);
 
   g_setenv ("SEISMO_THREADS", "1", TRUE);
-  one = load_ok (path);
+  one = seismo_test_load_file (path);
   g_unsetenv ("SEISMO_THREADS");
   assert_same_derived (built, one);
 
@@ -134,7 +123,7 @@ test_streamed_unsorted (void)
   raw = _seismo_file_read (path, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (raw->known_sorted);
-  loaded = load_ok (path);
+  loaded = seismo_test_load_file (path);
   assert_same_derived (built, loaded);
   g_assert_cmpmem (seismo_trace_get_times (built), 200000 * sizeof (guint64),
                    seismo_trace_get_times (loaded), 200000 * sizeof (guint64));

@@ -5,9 +5,7 @@
 set -u
 CLI=$1
 SAMPLES=$2
-n=0; failed=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-not_ok() { n=$((n+1)); failed=$((failed+1)); echo "not ok $n - $1"; }
+. "$(dirname "$0")/lib/tap.sh"
 
 # name backend max_bytes python-condition-on-info-json
 check_sample() {
@@ -46,5 +44,4 @@ else not_ok "file-copy has decoded paths"; fi
 if [[ $("$CLI" stats --by task "$SAMPLES/cpu-fight.seismo" | awk '$3 == "spin"' | wc -l) -ge 2 ]]; then
   ok "cpu-fight has two spin tasks"; else not_ok "cpu-fight has two spin tasks"; fi
 
-echo "1..$n"
-exit $((failed > 0))
+tap_end

@@ -33,4 +33,9 @@ gboolean          seismo_app_test_recording_over (gpointer            window);
 gboolean          seismo_app_test_wait_growth    (gpointer            window,
                                                   guint               timeout_ms);
 
+/* Saves what widget shows, as its window's renderer draws it, to dir/name (PNG). */
+void              seismo_app_test_save_png       (GtkWidget          *widget,
+                                                  const char         *dir,
+                                                  const char         *name);
+
 G_END_DECLS

@@ -119,26 +119,11 @@ screenshot (SeismoWindow *window,
             const char   *name)
 {
   const char *out = g_getenv ("SEISMO_SCREENSHOT_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = NULL;
-  int w = gtk_widget_get_width (GTK_WIDGET (window));
-  int h = gtk_widget_get_height (GTK_WIDGET (window));
 
   if (out == NULL)
     return;
   seismo_gui_test_spin (500);
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
-  path = g_build_filename (out, name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("saved %s", path);
+  seismo_app_test_save_png (GTK_WIDGET (window), out, name);
 }
 
 /* Events the expression matches, by the data layer alone. */

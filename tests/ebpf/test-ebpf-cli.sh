@@ -8,18 +8,10 @@
 set -u
 CLI=$1
 TARGET=$2
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-n=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-not_ok() { n=$((n+1)); echo "not ok $n - $1"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/../lib/tap.sh"
 
 why=$("$CLI" record --list-backends 2>&1 | grep '^ebpf ')
-if ! grep -q '^ebpf *available' <<<"$why"; then
-  echo "1..0 # SKIP ${why:-no ebpf backend listed}"
-  exit 0
-fi
+grep -q '^ebpf *available' <<<"$why" || skip_all "${why:-no ebpf backend listed}"
 BPFTOOL=$(command -v bpftool || echo /usr/sbin/bpftool)
 
 json() { python3 -c "import json, sys; d = json.load(open('$1')); print($2)"; }
@@ -183,4 +175,4 @@ check "SIGKILL: the partial file opens with what was streamed (${events:-no} eve
 left=$(still_loaded $ids)
 check "SIGKILL: none of its programs is still loaded${left:+:$left}" test -z "$left"
 
-echo "1..$n"
+tap_end

@@ -7,14 +7,7 @@
 # Skips without root, unshare or the right to make mount namespaces. TAP output.
 set -u
 CLI=$1
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-n=0; failed=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-not_ok() { n=$((n+1)); failed=$((failed+1)); echo "not ok $n - $1"; }
-skip() { n=$((n+1)); echo "ok $n - $1 # SKIP $2"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
-skip_all() { echo "1..0 # SKIP $1"; exit 0; }
+. "$(dirname "$0")/../lib/tap.sh"
 
 [[ $(id -u) -eq 0 ]] || skip_all "needs root"
 command -v unshare > /dev/null || skip_all "unshare (util-linux) is not installed"
@@ -63,5 +56,4 @@ else
   skip "without CAP_SYS_ADMIN" "setpriv (util-linux) is not installed"
 fi
 
-echo "1..$n"
-[[ $failed -eq 0 ]]
+tap_end

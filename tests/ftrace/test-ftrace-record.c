@@ -44,9 +44,28 @@ ready (void)
   return TRUE;
 }
 
-/* Whether an instance of the process pid (seismo-<pid> or seismo-<pid>-<n>) exists. */
+/*
+ * Whether the instance named entry is tracing with its pid filter in place. A new instance starts
+ * with tracing on: the recorder turns it off, then sets events and set_event_pid, then turns it
+ * on, so only both together say it is ready.
+ */
 static gboolean
-instance_of (pid_t pid)
+tracing_with_pid_filter (const char *entry)
+{
+  g_autofree char *path = g_build_filename (INSTANCES, entry, "tracing_on", NULL);
+  g_autofree char *pids_path = g_build_filename (INSTANCES, entry, "set_event_pid", NULL);
+  g_autofree char *on = NULL;
+  g_autofree char *pids = NULL;
+
+  return g_file_get_contents (pids_path, &pids, NULL, NULL) && g_ascii_isdigit (pids[0]) &&
+         g_file_get_contents (path, &on, NULL, NULL) && on[0] == '1';
+}
+
+/* Whether an instance of the process pid (seismo-<pid> or seismo-<pid>-<n>) exists that passes
+ * (any, when passes is NULL). */
+static gboolean
+find_instance (pid_t pid,
+               gboolean (*passes) (const char *entry))
 {
   g_autoptr(GDir) dir = g_dir_open (INSTANCES, 0, NULL);
   g_autofree char *name = g_strdup_printf ("seismo-%d", (int) pid);
@@ -54,37 +73,22 @@ instance_of (pid_t pid)
   const char *entry;
 
   while (dir && (entry = g_dir_read_name (dir)))
-    if (g_str_equal (entry, name) || g_str_has_prefix (entry, prefix))
+    if ((g_str_equal (entry, name) || g_str_has_prefix (entry, prefix))
+        && (passes == NULL || passes (entry)))
       return TRUE;
   return FALSE;
 }
 
-/*
- * Whether an instance of the process pid is tracing with its pid filter in place. A new instance
- * starts with tracing on: the recorder turns it off, then sets events and set_event_pid, then
- * turns it on, so only both together say it is ready.
- */
+static gboolean
+instance_of (pid_t pid)
+{
+  return find_instance (pid, NULL);
+}
+
 static gboolean
 instance_tracing (pid_t pid)
 {
-  g_autoptr(GDir) dir = g_dir_open (INSTANCES, 0, NULL);
-  g_autofree char *name = g_strdup_printf ("seismo-%d", (int) pid);
-  g_autofree char *prefix = g_strdup_printf ("seismo-%d-", (int) pid);
-  const char *entry;
-
-  while (dir && (entry = g_dir_read_name (dir)))
-    if (g_str_equal (entry, name) || g_str_has_prefix (entry, prefix))
-      {
-        g_autofree char *path = g_build_filename (INSTANCES, entry, "tracing_on", NULL);
-        g_autofree char *pids_path = g_build_filename (INSTANCES, entry, "set_event_pid", NULL);
-        g_autofree char *on = NULL;
-        g_autofree char *pids = NULL;
-
-        if (g_file_get_contents (pids_path, &pids, NULL, NULL) && g_ascii_isdigit (pids[0]) &&
-            g_file_get_contents (path, &on, NULL, NULL) && on[0] == '1')
-          return TRUE;
-      }
-  return FALSE;
+  return find_instance (pid, tracing_with_pid_filter);
 }
 
 typedef struct {

@@ -17,7 +17,7 @@
 #include "seismo-fuzz.h"
 #include "seismo-importer.h"
 #include "seismo-lesson.h"
-#include "seismo-session.h"
+#include "seismo-session-test-util.h"
 #include "seismo-test-util.h"
 
 /*
@@ -333,61 +333,6 @@ check_utf8 (const char *what,
     }
 }
 
-static void
-check_rows_equal (GArray *a,
-                  GArray *b)
-{
-  g_assert_cmpuint (a->len, ==, b->len);
-  for (guint i = 0; i < a->len; i++)
-    {
-      g_assert_cmpint (g_array_index (a, SeismoSessionRow, i).kind, ==,
-                       g_array_index (b, SeismoSessionRow, i).kind);
-      g_assert_cmpint (g_array_index (a, SeismoSessionRow, i).id, ==,
-                       g_array_index (b, SeismoSessionRow, i).id);
-    }
-}
-
-static void
-check_sessions_equal (const SeismoSession *a,
-                      const SeismoSession *b)
-{
-  g_assert_cmpstr (a->trace_name, ==, b->trace_name);
-  g_assert_cmpuint (a->trace_events, ==, b->trace_events);
-  g_assert_cmpint (a->has_view, ==, b->has_view);
-  if (a->has_view)
-    {
-      g_assert_cmpuint (a->view_start_ns, ==, b->view_start_ns);
-      g_assert_cmpuint (a->view_end_ns, ==, b->view_end_ns);
-    }
-  for (guint m = 0; m < 2; m++)
-    {
-      g_assert_cmpint (a->has_marker[m], ==, b->has_marker[m]);
-      if (a->has_marker[m])
-        g_assert_cmpuint (a->marker_ns[m], ==, b->marker_ns[m]);
-    }
-  g_assert_cmpint (a->has_range, ==, b->has_range);
-  if (a->has_range)
-    {
-      g_assert_cmpuint (a->range_start_ns, ==, b->range_start_ns);
-      g_assert_cmpuint (a->range_end_ns, ==, b->range_end_ns);
-    }
-  g_assert_cmpstr (a->filter, ==, b->filter);
-  check_rows_equal (a->hidden_rows, b->hidden_rows);
-  check_rows_equal (a->pinned_rows, b->pinned_rows);
-  g_assert_cmpint (a->selected_event, ==, b->selected_event);
-  g_assert_cmpuint (a->panes->len, ==, b->panes->len);
-  for (guint i = 0; i < a->panes->len; i++)
-    g_assert_cmpstr (g_ptr_array_index (a->panes, i), ==, g_ptr_array_index (b->panes, i));
-  g_assert_cmpuint (a->notes->len, ==, b->notes->len);
-  for (guint i = 0; i < a->notes->len; i++)
-    {
-      g_assert_cmpuint (g_array_index (a->notes, SeismoSessionNote, i).time_ns, ==,
-                        g_array_index (b->notes, SeismoSessionNote, i).time_ns);
-      g_assert_cmpstr (g_array_index (a->notes, SeismoSessionNote, i).text, ==,
-                       g_array_index (b->notes, SeismoSessionNote, i).text);
-    }
-}
-
 /*
  * Session files (FILE.seismo-session, and a bundle's metadata): either a clean error, or a
  * session whose text is all UTF-8, whose spans are ordered, and that saves to text that loads
@@ -446,7 +391,7 @@ fuzz_session (const guint8 *data,
 
       g_assert_no_error (again_error);
       g_assert_nonnull (again);
-      check_sessions_equal (session, again);
+      seismo_test_assert_sessions_equal (session, again);
     }
 }
 

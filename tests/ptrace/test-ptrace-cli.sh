@@ -5,13 +5,7 @@
 # run is a clear failure, and -e classes keep what they name. TAP output.
 set -u
 CLI=$1
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-n=0; failed=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-not_ok() { n=$((n+1)); failed=$((failed+1)); echo "not ok $n - $1"; }
-skip() { n=$((n+1)); echo "ok $n - $1 # SKIP $2"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/../lib/tap.sh"
 
 if ! "$CLI" record --list-backends 2>/dev/null | grep -q '^ptrace  *available'; then
   why=$("$CLI" record --list-backends 2>&1 | grep '^ptrace' || echo "not in this build")
@@ -73,5 +67,4 @@ else
   skip "-e %net" "no /bin/bash for its /dev/tcp"
 fi
 
-echo "1..$n"
-test $failed -eq 0
+tap_end

@@ -23,6 +23,7 @@
 #include "seismo-backend.h"
 #include "seismo-error.h"
 #include "seismo-syscalls.h"
+#include "seismo-test-util.h"
 #include "seismo-trace-builder.h"
 
 /* Known to seismo-ptrace-child.c. */
@@ -107,29 +108,6 @@ find_events (SeismoTrace *trace,
   return found;
 }
 
-static gint64
-field_int (SeismoTrace  *trace,
-           SeismoEventId event,
-           const char   *name)
-{
-  SeismoValue v;
-
-  g_assert_true (seismo_trace_event_field_by_name (trace, event, name, &v));
-  return v.type == SEISMO_FIELD_INT ? v.i : (gint64) v.u;
-}
-
-static const char *
-field_str (SeismoTrace  *trace,
-           SeismoEventId event,
-           const char   *name)
-{
-  SeismoValue v;
-
-  g_assert_true (seismo_trace_event_field_by_name (trace, event, name, &v));
-  g_assert_cmpint (v.type, ==, SEISMO_FIELD_STRING);
-  return v.str;
-}
-
 /* The exit event paired with an enter event by the data layer. */
 static SeismoEventId
 exit_of (SeismoTrace  *trace,
@@ -156,8 +134,8 @@ child_pid (SeismoTrace *trace,
     {
       SeismoEventId e = g_array_index (execs, SeismoEventId, i);
 
-      if (strstr (field_str (trace, e, "argv"), needle))
-        return (gint32) field_int (trace, e, "pid");
+      if (strstr (seismo_test_field_str (trace, e, "argv"), needle))
+        return (gint32) seismo_test_field_int (trace, e, "pid");
     }
   g_assert_not_reached ();
 }
@@ -192,20 +170,21 @@ test_sequence (void)
   for (guint i = 0; i < opens->len; i++)
     {
       SeismoEventId e = g_array_index (opens, SeismoEventId, i);
-      const char *filename = field_str (trace, e, "filename");
+      const char *filename = seismo_test_field_str (trace, e, "filename");
       SeismoEventId x = exit_of (trace, e);
 
       g_assert_cmpuint (x, !=, SEISMO_NO_EVENT);
       if (g_str_equal (filename, "/dev/null"))
-        null_fd = field_int (trace, x, "ret");
+        null_fd = seismo_test_field_int (trace, x, "ret");
       if (g_str_equal (filename, SEQ_MISSING_PATH))
         {
           g_autofree char *text = seismo_trace_event_format (trace, x);
 
-          g_assert_cmpint (field_int (trace, e, "dfd"), ==, -100);
-          g_assert_cmpint (field_int (trace, e, "flags"), ==, 0);
-          g_assert_cmpint (field_int (trace, x, "ret"), ==, -ENOENT);
-          g_assert_cmpstr (seismo_errno_name ((int) -field_int (trace, x, "ret")), ==, "ENOENT");
+          g_assert_cmpint (seismo_test_field_int (trace, e, "dfd"), ==, -100);
+          g_assert_cmpint (seismo_test_field_int (trace, e, "flags"), ==, 0);
+          g_assert_cmpint (seismo_test_field_int (trace, x, "ret"), ==, -ENOENT);
+          g_assert_cmpstr (seismo_errno_name ((int) -seismo_test_field_int (trace, x, "ret")), ==,
+                           "ENOENT");
           g_assert_nonnull (strstr (text, "ENOENT"));
           saw_missing = TRUE;
         }
@@ -230,18 +209,18 @@ test_sequence (void)
           g_free (want);
           want = cut;
         }
-      g_assert_cmpint (field_int (trace, e, "fd"), ==, null_fd);
-      g_assert_cmpstr (field_str (trace, e, "buf"), ==, want);
-      g_assert_cmpint (field_int (trace, e, "count"), ==, count);
-      g_assert_cmpint (field_int (trace, exit_of (trace, e), "ret"), ==, count);
+      g_assert_cmpint (seismo_test_field_int (trace, e, "fd"), ==, null_fd);
+      g_assert_cmpstr (seismo_test_field_str (trace, e, "buf"), ==, want);
+      g_assert_cmpint (seismo_test_field_int (trace, e, "count"), ==, count);
+      g_assert_cmpint (seismo_test_field_int (trace, exit_of (trace, e), "ret"), ==, count);
     }
 
   /* The fork, its child's exec of true, the child's exit. */
   forks = find_events (trace, "sched:sched_process_fork", pid);
   g_assert_cmpuint (forks->len, ==, 1);
   fork_event = g_array_index (forks, SeismoEventId, 0);
-  child = (gint32) field_int (trace, fork_event, "child_pid");
-  g_assert_cmpint (field_int (trace, fork_event, "parent_pid"), ==, pid);
+  child = (gint32) seismo_test_field_int (trace, fork_event, "child_pid");
+  g_assert_cmpint (seismo_test_field_int (trace, fork_event, "parent_pid"), ==, pid);
   {
     g_autoptr(GArray) execs = find_events (trace, "sched:sched_process_exec", child);
     g_autoptr(GArray) exits = find_events (trace, "sched:sched_process_exit", child);
@@ -250,14 +229,14 @@ test_sequence (void)
                                                       g_array_index (enters, SeismoEventId, 0));
 
     g_assert_cmpuint (execs->len, ==, 1);
-    g_assert_cmpstr (field_str (trace, g_array_index (execs, SeismoEventId, 0), "filename"), ==,
-                     "/bin/true");
-    g_assert_cmpstr (field_str (trace, g_array_index (execs, SeismoEventId, 0), "argv"), ==,
-                     "[\"true\"]");
+    g_assert_cmpstr (seismo_test_field_str (trace, g_array_index (execs, SeismoEventId, 0),
+                                            "filename"), ==, "/bin/true");
+    g_assert_cmpstr (seismo_test_field_str (trace, g_array_index (execs, SeismoEventId, 0), "argv"),
+                     ==, "[\"true\"]");
     child_exec = TRUE;
     g_assert_cmpuint (exits->len, ==, 1);
-    g_assert_cmpint (field_int (trace, g_array_index (exits, SeismoEventId, 0), "exit_code"), ==,
-                     0);
+    g_assert_cmpint (seismo_test_field_int (trace, g_array_index (exits, SeismoEventId, 0),
+                                            "exit_code"), ==, 0);
     child_exit = TRUE;
     g_assert_cmpint (task->pid, ==, child);
     g_assert_cmpint (task->ppid, ==, pid);
@@ -268,19 +247,22 @@ test_sequence (void)
   /* kill(getpid(), SIGUSR1), then its delivery. */
   kills = find_events (trace, "syscalls:sys_enter_kill", pid);
   g_assert_cmpuint (kills->len, ==, 1);
-  g_assert_cmpint (field_int (trace, g_array_index (kills, SeismoEventId, 0), "pid"), ==, pid);
-  g_assert_cmpint (field_int (trace, g_array_index (kills, SeismoEventId, 0), "sig"), ==, SIGUSR1);
+  g_assert_cmpint (seismo_test_field_int (trace, g_array_index (kills, SeismoEventId, 0), "pid"),
+                   ==, pid);
+  g_assert_cmpint (seismo_test_field_int (trace, g_array_index (kills, SeismoEventId, 0), "sig"),
+                   ==, SIGUSR1);
   signals = find_events (trace, "signal:signal_deliver", pid);
   for (guint i = 0; i < signals->len; i++)
-    saw_usr1 |= field_int (trace, g_array_index (signals, SeismoEventId, i), "sig") == SIGUSR1;
+    saw_usr1 |= seismo_test_field_int (trace, g_array_index (signals, SeismoEventId, i),
+                                       "sig") == SIGUSR1;
   g_assert_true (saw_usr1);
 
   {
     g_autoptr(GArray) exits = find_events (trace, "sched:sched_process_exit", pid);
 
     g_assert_cmpuint (exits->len, ==, 1);
-    g_assert_cmpint (field_int (trace, g_array_index (exits, SeismoEventId, 0), "exit_code"), ==,
-                     SEQ_EXIT_CODE);
+    g_assert_cmpint (seismo_test_field_int (trace, g_array_index (exits, SeismoEventId, 0),
+                                            "exit_code"), ==, SEQ_EXIT_CODE);
     main_exit = TRUE;
   }
   g_assert_true (main_exit);
@@ -338,7 +320,7 @@ test_decode (void)
       SeismoEventId e = g_array_index (mmaps, SeismoEventId, i);
       g_autofree char *text = seismo_trace_event_format (trace, e);
 
-      saw_mmap |= field_int (trace, e, "len") == 4096
+      saw_mmap |= seismo_test_field_int (trace, e, "len") == 4096
                   && strstr (text, "prot=PROT_READ flags=MAP_PRIVATE|MAP_ANONYMOUS fd=-1") != NULL;
     }
   g_assert_true (saw_mmap);
@@ -347,14 +329,14 @@ test_decode (void)
   for (guint i = 0; i < opens->len; i++)
     {
       SeismoEventId e = g_array_index (opens, SeismoEventId, i);
-      const char *filename = field_str (trace, e, "filename");
+      const char *filename = seismo_test_field_str (trace, e, "filename");
 
       if (!g_str_has_prefix (filename, "/aaaa"))
         continue;
       /* The first 4096 bytes, then the marker that says there was more. */
       g_assert_true (g_str_has_suffix (filename, SEISMO_FIELD_FLAG_TRUNCATED_MARKER));
       g_assert_cmpuint (strlen (filename), ==, 4096 + strlen (SEISMO_FIELD_FLAG_TRUNCATED_MARKER));
-      g_assert_cmpint (field_int (trace, exit_of (trace, e), "ret"), ==, -ENAMETOOLONG);
+      g_assert_cmpint (seismo_test_field_int (trace, exit_of (trace, e), "ret"), ==, -ENAMETOOLONG);
       saw_long = TRUE;
     }
   g_assert_true (saw_long);
@@ -384,19 +366,19 @@ test_exec_memory (void)
 
   writes = find_events (trace, "syscalls:sys_enter_write", pid);
   g_assert_cmpuint (writes->len, ==, 2);
-  g_assert_cmpstr (field_str (trace, g_array_index (writes, SeismoEventId, 0), "buf"), ==,
-                   "before exec\\n");
-  g_assert_cmpstr (field_str (trace, g_array_index (writes, SeismoEventId, 1), "buf"), ==,
-                   "after exec\\n");
+  g_assert_cmpstr (seismo_test_field_str (trace, g_array_index (writes, SeismoEventId, 0), "buf"),
+                   ==, "before exec\\n");
+  g_assert_cmpstr (seismo_test_field_str (trace, g_array_index (writes, SeismoEventId, 1), "buf"),
+                   ==, "after exec\\n");
 
   opens = find_events (trace, "syscalls:sys_enter_openat", pid);
   for (guint i = 0; i < opens->len; i++)
     {
       SeismoEventId e = g_array_index (opens, SeismoEventId, i);
 
-      if (g_str_equal (field_str (trace, e, "filename"), REEXEC_MISSING_PATH))
+      if (g_str_equal (seismo_test_field_str (trace, e, "filename"), REEXEC_MISSING_PATH))
         {
-          g_assert_cmpint (field_int (trace, exit_of (trace, e), "ret"), ==, -ENOENT);
+          g_assert_cmpint (seismo_test_field_int (trace, exit_of (trace, e), "ret"), ==, -ENOENT);
           saw_missing = TRUE;
         }
     }
@@ -472,26 +454,20 @@ test_i386 (void)
   /* i386 has open(2) where x86_64 programs use openat(2). */
   opens = find_events (trace, "syscalls:sys_enter_open", 0);
   g_assert_cmpuint (opens->len, ==, 2);
-  g_assert_cmpstr (field_str (trace, g_array_index (opens, SeismoEventId, 0), "filename"), ==,
-                   "/dev/null");
-  g_assert_cmpint (field_int (trace, g_array_index (opens, SeismoEventId, 0), "flags"), ==, 1);
+  g_assert_cmpstr (seismo_test_field_str (trace, g_array_index (opens, SeismoEventId, 0),
+                                          "filename"), ==, "/dev/null");
+  g_assert_cmpint (seismo_test_field_int (trace, g_array_index (opens, SeismoEventId, 0), "flags"),
+                   ==, 1);
   missing = g_array_index (opens, SeismoEventId, 1);
-  g_assert_cmpstr (field_str (trace, missing, "filename"), ==, "/nonexistent/seismo-i386");
-  g_assert_cmpint (field_int (trace, exit_of (trace, missing), "ret"), ==, -ENOENT);
+  g_assert_cmpstr (seismo_test_field_str (trace, missing, "filename"), ==,
+                   "/nonexistent/seismo-i386");
+  g_assert_cmpint (seismo_test_field_int (trace, exit_of (trace, missing), "ret"), ==, -ENOENT);
   writes = find_events (trace, "syscalls:sys_enter_write", 0);
   g_assert_cmpuint (writes->len, ==, 1);
-  g_assert_cmpstr (field_str (trace, g_array_index (writes, SeismoEventId, 0), "buf"), ==,
-                   "i386\\n");
-  g_assert_cmpint (field_int (trace, g_array_index (writes, SeismoEventId, 0), "count"), ==, 5);
-}
-
-static guint64
-stops_of (SeismoTrace *trace)
-{
-  const char *stops = seismo_trace_get_metadata (trace, "ptrace_stops");
-
-  g_assert_nonnull (stops);
-  return g_ascii_strtoull (stops, NULL, 10);
+  g_assert_cmpstr (seismo_test_field_str (trace, g_array_index (writes, SeismoEventId, 0), "buf"),
+                   ==, "i386\\n");
+  g_assert_cmpint (seismo_test_field_int (trace, g_array_index (writes, SeismoEventId, 0), "count"),
+                   ==, 5);
 }
 
 /* -e openat,%process: with the prefilter (killed on stop) or filtering in the tracer. */
@@ -519,17 +495,10 @@ check_filtered (gboolean prefilter)
 }
 
 static void
-test_filter_prefilter (void)
+test_filter (gconstpointer prefilter)
 {
   if (can_trace ())
-    check_filtered (TRUE);
-}
-
-static void
-test_filter_tracer (void)
-{
-  if (can_trace ())
-    check_filtered (FALSE);
+    check_filtered (GPOINTER_TO_INT (prefilter));
 }
 
 /* With the prefilter, syscalls left out do not stop the tracee at all. */
@@ -546,9 +515,9 @@ test_filter_no_stops (void)
   if (!can_trace ())
     return;
   filtered = record_child ("writes", "20000", only_openat, TRUE, &ctl);
-  g_assert_cmpuint (stops_of (filtered), <, 200);
+  g_assert_cmpuint (seismo_test_metadata_u64 (filtered, "ptrace_stops"), <, 200);
   negated = record_child ("writes", "20000", no_write, TRUE, &ctl);
-  g_assert_cmpuint (stops_of (negated), <, 1000);
+  g_assert_cmpuint (seismo_test_metadata_u64 (negated, "ptrace_stops"), <, 1000);
   {
     g_autoptr(GArray) writes = find_events (negated, "syscalls:sys_enter_write", 0);
     g_autoptr(GArray) opens = find_events (negated, "syscalls:sys_enter_openat", 0);
@@ -557,7 +526,7 @@ test_filter_no_stops (void)
     g_assert_cmpuint (opens->len, >, 0);
   }
   unfiltered = record_child ("writes", "20000", NULL, TRUE, &ctl);
-  g_assert_cmpuint (stops_of (unfiltered), >=, 40000);
+  g_assert_cmpuint (seismo_test_metadata_u64 (unfiltered, "ptrace_stops"), >=, 40000);
   {
     g_autoptr(GArray) writes = find_events (unfiltered, "syscalls:sys_enter_write", 0);
 
@@ -652,7 +621,8 @@ test_threads (void)
   g_assert_cmpuint (forks->len, ==, 2);
   for (guint i = 0; i < forks->len; i++)
     {
-      gint32 tid = (gint32) field_int (trace, g_array_index (forks, SeismoEventId, i), "child_pid");
+      gint32 tid = (gint32) seismo_test_field_int (trace, g_array_index (forks, SeismoEventId, i),
+                                                   "child_pid");
       g_autoptr(GArray) writes = find_events (trace, "syscalls:sys_enter_write", tid);
       g_autoptr(GArray) exits = find_events (trace, "sched:sched_process_exit", tid);
       const SeismoTask *task = seismo_trace_event_task (trace,
@@ -760,7 +730,8 @@ test_attach_detach (void)
   g_assert_cmpint (ctl.exit_status, ==, -1);
   writes = find_events (trace, "syscalls:sys_enter_write", pid);
   g_assert_cmpuint (writes->len, >=, 1);
-  g_assert_cmpstr (field_str (trace, g_array_index (writes, SeismoEventId, 0), "buf"), ==, ".");
+  g_assert_cmpstr (seismo_test_field_str (trace, g_array_index (writes, SeismoEventId, 0), "buf"),
+                   ==, ".");
   g_assert_cmpint (g_ascii_strtoll (seismo_trace_get_metadata (trace, "attached_pid"), NULL, 10),
                    ==, pid);
 
@@ -1123,9 +1094,10 @@ stop_later (gpointer data)
 
 /* The sleeper, launched, stopped from another thread: killed or left running untraced. */
 static void
-check_stop (gboolean kill_on_stop)
+test_stop (gconstpointer kill_at_stop)
 {
   char *argv[] = { (char *) SEISMO_PTRACE_CHILD, (char *) "sleeper", NULL };
+  gboolean kill_on_stop = GPOINTER_TO_INT (kill_at_stop);
   SeismoRecordOptions options = { 0 };
   SeismoRecordControl ctl = { 0 };
   StopLater later = { &ctl, 0 };
@@ -1133,10 +1105,13 @@ check_stop (gboolean kill_on_stop)
   g_autoptr(SeismoTrace) trace = NULL;
   GThread *thread;
   gint64 returned;
-  int saved_stderr = dup (STDERR_FILENO);
-  int null_fd = g_open ("/dev/null", O_WRONLY, 0);
+  int saved_stderr, null_fd;
 
+  if (!can_trace ())
+    return;
   /* Its heartbeat is noise in the test log. */
+  saved_stderr = dup (STDERR_FILENO);
+  null_fd = g_open ("/dev/null", O_WRONLY, 0);
   dup2 (null_fd, STDERR_FILENO);
   options.argv = argv;
   options.kill_on_stop = kill_on_stop;
@@ -1169,20 +1144,6 @@ check_stop (gboolean kill_on_stop)
       g_assert_true (state == 'S' || state == 'R');
       stop_sleeper (pid);
     }
-}
-
-static void
-test_stop_kill (void)
-{
-  if (can_trace ())
-    check_stop (TRUE);
-}
-
-static void
-test_stop_keep_running (void)
-{
-  if (can_trace ())
-    check_stop (FALSE);
 }
 
 static void
@@ -1220,8 +1181,8 @@ main (int    argc,
   backend = seismo_backend_lookup ("ptrace");
 
   g_test_add_func ("/ptrace/sequence", test_sequence);
-  g_test_add_func ("/ptrace/filter-prefilter", test_filter_prefilter);
-  g_test_add_func ("/ptrace/filter-tracer", test_filter_tracer);
+  g_test_add_data_func ("/ptrace/filter-prefilter", GINT_TO_POINTER (TRUE), test_filter);
+  g_test_add_data_func ("/ptrace/filter-tracer", GINT_TO_POINTER (FALSE), test_filter);
   g_test_add_func ("/ptrace/filter-no-stops", test_filter_no_stops);
   g_test_add_func ("/ptrace/bad-options", test_bad_options);
   g_test_add_func ("/ptrace/threads", test_threads);
@@ -1233,8 +1194,8 @@ main (int    argc,
   g_test_add_func ("/ptrace/attach-children", test_attach_children);
   g_test_add_func ("/ptrace/pkexec-user", test_pkexec_user);
   g_test_add_func ("/ptrace/tracer-dies", test_tracer_dies);
-  g_test_add_func ("/ptrace/stop-kill", test_stop_kill);
-  g_test_add_func ("/ptrace/stop-keep-running", test_stop_keep_running);
+  g_test_add_data_func ("/ptrace/stop-kill", GINT_TO_POINTER (TRUE), test_stop);
+  g_test_add_data_func ("/ptrace/stop-keep-running", GINT_TO_POINTER (FALSE), test_stop);
   g_test_add_func ("/ptrace/duration", test_duration);
   return g_test_run ();
 }

@@ -8,19 +8,13 @@ set -u
 CLI=$1
 GEN=$2
 PART=$3
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-n=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-not_ok() { n=$((n+1)); echo "not ok $n - $1"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/../lib/tap.sh"
 
 if [ "$PART" = no-render ]; then
   "$CLI" render "$DIR/x.seismo" -o "$DIR/x.svg" 2> "$DIR/err"; rc=$?
   check "render exits 1 when not built" test $rc -eq 1
   check "and says it was not built" grep -q "not built" "$DIR/err"
-  echo "1..$n"
-  exit 0
+  tap_end
 fi
 
 "$GEN" 20000 "$DIR/a.seismo"
@@ -106,4 +100,4 @@ check "a missing trace fails (1) naming the file" bash -c "test $rc -eq 1 && gre
 check "and leaves no output behind" test ! -e "$DIR/m.svg"
 "$CLI" render --help | grep -q "comm:GLOB"; check "--help documents --rows" test $? -eq 0
 
-echo "1..$n"
+tap_end

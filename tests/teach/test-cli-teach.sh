@@ -7,12 +7,7 @@ set -u
 CLI=$1
 GEN=$2
 PART=$3
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-n=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-not_ok() { n=$((n+1)); echo "not ok $n - $1"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+. "$(dirname "$0")/../lib/tap.sh"
 
 if [ "$PART" = files ]; then
   "$GEN" 20000 "$DIR/a.seismo"
@@ -150,4 +145,4 @@ PY
   check "the text table has the slowdown chart" grep -q "^Slowdown of the command" "$DIR/text.txt"
 fi
 
-echo "1..$n"
+tap_end

@@ -12,6 +12,7 @@
 #include "seismo-export.h"
 #include "seismo-file.h"
 #include "seismo-gui-test-util.h"
+#include "seismo-session-test-util.h"
 #include "seismo-session-timeline.h"
 #include "seismo-test-util.h"
 #include "seismo-timeline-export.h"
@@ -305,52 +306,6 @@ sample_session (void)
 }
 
 static void
-assert_rows_equal (GArray *a,
-                   GArray *b)
-{
-  g_assert_cmpuint (a->len, ==, b->len);
-  for (guint i = 0; i < a->len; i++)
-    {
-      g_assert_cmpint (g_array_index (a, SeismoSessionRow, i).kind, ==, g_array_index (b, SeismoSessionRow, i).kind);
-      g_assert_cmpint (g_array_index (a, SeismoSessionRow, i).id, ==, g_array_index (b, SeismoSessionRow, i).id);
-    }
-}
-
-static void
-assert_sessions_equal (const SeismoSession *a,
-                       const SeismoSession *b)
-{
-  g_assert_cmpstr (a->trace_name, ==, b->trace_name);
-  g_assert_cmpuint (a->trace_events, ==, b->trace_events);
-  g_assert_cmpint (a->has_view, ==, b->has_view);
-  g_assert_cmpuint (a->view_start_ns, ==, b->view_start_ns);
-  g_assert_cmpuint (a->view_end_ns, ==, b->view_end_ns);
-  for (guint m = 0; m < 2; m++)
-    {
-      g_assert_cmpint (a->has_marker[m], ==, b->has_marker[m]);
-      g_assert_cmpuint (a->marker_ns[m], ==, b->marker_ns[m]);
-    }
-  g_assert_cmpint (a->has_range, ==, b->has_range);
-  g_assert_cmpuint (a->range_start_ns, ==, b->range_start_ns);
-  g_assert_cmpuint (a->range_end_ns, ==, b->range_end_ns);
-  g_assert_cmpstr (a->filter, ==, b->filter);
-  assert_rows_equal (a->hidden_rows, b->hidden_rows);
-  assert_rows_equal (a->pinned_rows, b->pinned_rows);
-  g_assert_cmpint (a->selected_event, ==, b->selected_event);
-  g_assert_cmpuint (a->panes->len, ==, b->panes->len);
-  for (guint i = 0; i < a->panes->len; i++)
-    g_assert_cmpstr (g_ptr_array_index (a->panes, i), ==, g_ptr_array_index (b->panes, i));
-  g_assert_cmpuint (a->notes->len, ==, b->notes->len);
-  for (guint i = 0; i < a->notes->len; i++)
-    {
-      g_assert_cmpuint (g_array_index (a->notes, SeismoSessionNote, i).time_ns, ==,
-                        g_array_index (b->notes, SeismoSessionNote, i).time_ns);
-      g_assert_cmpstr (g_array_index (a->notes, SeismoSessionNote, i).text, ==,
-                       g_array_index (b->notes, SeismoSessionNote, i).text);
-    }
-}
-
-static void
 test_session_json (void)
 {
   g_autoptr(SeismoSession) s = sample_session ();
@@ -372,20 +327,20 @@ test_session_json (void)
   g_assert_nonnull (strstr (text, "\"seismo-session\" : 1"));
   back = seismo_session_load_from_data (text, len, &error);
   g_assert_no_error (error);
-  assert_sessions_equal (s, back);
+  seismo_test_assert_sessions_equal (s, back);
 
   /* Through a file: atomic save, load naming the file on errors. */
   g_assert_true (seismo_session_save (s, path, &error));
   g_clear_pointer (&back, seismo_session_free);
   back = seismo_session_load (path, &error);
   g_assert_no_error (error);
-  assert_sessions_equal (s, back);
+  seismo_test_assert_sessions_equal (s, back);
 
   g_clear_pointer (&text, g_free);
   text = seismo_session_to_data (empty, &len);
   empty_back = seismo_session_load_from_data (text, len, &error);
   g_assert_no_error (error);
-  assert_sessions_equal (empty, empty_back);
+  seismo_test_assert_sessions_equal (empty, empty_back);
   g_assert_cmpint (empty_back->selected_event, ==, -1);
 }
 
@@ -513,7 +468,7 @@ test_session_renderer (Fixture       *f,
   back->filter = g_strdup (s->filter);
   g_ptr_array_add (back->panes, g_strdup ("details"));
   g_ptr_array_add (back->panes, g_strdup ("histogram"));
-  assert_sessions_equal (s, back);
+  seismo_test_assert_sessions_equal (s, back);
 
   /* Rows that are not in this trace are skipped. */
   seismo_session_add_row (s->hidden_rows, SEISMO_SESSION_ROW_TASK, 99999);
@@ -552,7 +507,7 @@ test_bundle (Fixture       *f,
   back = seismo_session_find_for_trace (loaded, path, &error);
   g_assert_no_error (error);
   g_assert_nonnull (back);
-  assert_sessions_equal (s, back);
+  seismo_test_assert_sessions_equal (s, back);
 
   /* A session file beside the bundle is newer: it wins. */
   {
@@ -564,7 +519,7 @@ test_bundle (Fixture       *f,
     g_assert_true (seismo_session_save (other, sidecar, &error));
     found = seismo_session_find_for_trace (loaded, path, &error);
     g_assert_no_error (error);
-    assert_sessions_equal (other, found);
+    seismo_test_assert_sessions_equal (other, found);
     g_unlink (sidecar);
   }
 }
