@@ -12,9 +12,9 @@
 
 #include "seismo-ebpf-private.h"
 #include "seismo-ebpf.skel.h"
+#include "seismo-clock.h"
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
-#include "seismo-mono-clock.h"
 #include "seismo-syscalls.h"
 
 /*

@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "seismo-clock.h"
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
-#include "seismo-mono-clock.h"
 #include "seismo-user.h"
 #include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "seismo-errno-error.h"
 #include "seismo-error.h"
 #include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
@@ -319,12 +320,7 @@ seismo_ftrace_instance_create (GError **error)
       inst = tracefs_instance_create (name);
       if (inst == NULL)
         {
-          int errsv = errno;
-
-          g_set_error (error, SEISMO_ERROR,
-                       errsv == EPERM || errsv == EACCES ? SEISMO_ERROR_PERMISSION
-                                                         : SEISMO_ERROR_FAILED,
-                       "could not create tracefs instance %s: %s", name, g_strerror (errsv));
+          seismo_set_errno_error (error, errno, "could not create tracefs instance %s", name);
           return NULL;
         }
       if (!tracefs_instance_is_new (inst))

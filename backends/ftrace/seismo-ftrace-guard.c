@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "seismo-errno-error.h"
 #include "seismo-error.h"
 #include "seismo-ftrace-private.h"
 
@@ -133,11 +134,9 @@ seismo_ftrace_guard_new (struct tracefs_instance  *instance,
    */
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
     {
-      int errsv = errno;
-
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                   "could not create a socket for the guard of tracefs instance %s: %s",
-                   tracefs_instance_get_name (instance), g_strerror (errsv));
+      seismo_set_errno_error (error, errno,
+                              "could not create a socket for the guard of tracefs instance %s",
+                              tracefs_instance_get_name (instance));
       return NULL;
     }
   pid = fork ();
@@ -147,9 +146,8 @@ seismo_ftrace_guard_new (struct tracefs_instance  *instance,
 
       close (fds[0]);
       close (fds[1]);
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                   "could not start the guard of tracefs instance %s: %s",
-                   tracefs_instance_get_name (instance), g_strerror (errsv));
+      seismo_set_errno_error (error, errsv, "could not start the guard of tracefs instance %s",
+                              tracefs_instance_get_name (instance));
       return NULL;
     }
   if (pid == 0)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "seismo-tep-guard.h"
-#include "seismo-thread-cpu.h"
+#include "seismo-clock.h"
 
 /* A format that takes longer than this in the trial process is taken for a hang. Parsing one
  * takes well under a millisecond; the margin is for a loaded machine and sanitizer builds. */

@@ -13,6 +13,7 @@
 #include <zlib.h>
 #endif
 
+#include "seismo-errno-error.h"
 #include "seismo-error.h"
 #include "seismo-rb-page.h"
 #include "seismo-tep-guard.h"
@@ -1080,10 +1081,7 @@ seismo_trace_dat_open (const char  *path,
   map = mmap (NULL, td->size, PROT_READ, MAP_PRIVATE, td->fd, 0);
   if (map == MAP_FAILED)
     {
-      int errsv = errno;
-
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "could not map %s: %s",
-                   path, g_strerror (errsv));
+      seismo_set_errno_error (error, errno, "could not map %s", path);
       return NULL;
     }
   td->map = map;

@@ -5,13 +5,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "seismo-errno-error.h"
 #include "seismo-error.h"
 #include "seismo-rb-page.h"
 #include "seismo-importer.h"
 #include "seismo-syscalls.h"
 #include "seismo-tep-convert.h"
 #include "seismo-tep-guard.h"
-#include "seismo-thread-cpu.h"
+#include "seismo-clock.h"
 #include "seismo-tracedat-private.h"
 
 /*
@@ -132,12 +133,9 @@ pread_full (SeismoTraceDat  *td,
         continue;
       if (r < 0)
         {
-          int errsv = errno;
-
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                       "%s: could not read at offset %" G_GUINT64_FORMAT ": %s",
-                       td->path, offset + done, g_strerror (errsv));
-          return FALSE;
+          return seismo_set_errno_error (error, errno,
+                                         "%s: could not read at offset %" G_GUINT64_FORMAT,
+                                         td->path, offset + done);
         }
       if (r == 0)
         {

@@ -28,6 +28,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
+#include "seismo-errno-error.h"
 #include "seismo-error.h"
 #include "seismo-user.h"
 #include "seismo-ptrace-tracer.h"
@@ -187,11 +188,7 @@ launch (Recorder  *r,
   /* The child tells what failed through this pipe; a successful exec closes it. */
   if (pipe2 (err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
     {
-      int errsv = errno;
-
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not start %s: pipe: %s",
-                   argv[0], g_strerror (errsv));
-      return FALSE;
+      return seismo_set_errno_error (error, errno, "Could not start %s: pipe", argv[0]);
     }
   pid = fork ();
   if (pid < 0)
@@ -200,9 +197,7 @@ launch (Recorder  *r,
 
       close (err_pipe[0]);
       close (err_pipe[1]);
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not start %s: fork: %s",
-                   argv[0], g_strerror (errsv));
-      return FALSE;
+      return seismo_set_errno_error (error, errsv, "Could not start %s: fork", argv[0]);
     }
   if (pid == 0)
     {
@@ -254,10 +249,7 @@ launch (Recorder  *r,
 
       kill (pid, SIGKILL);
       waitpid (pid, &status, 0);
-      g_set_error (error, SEISMO_ERROR,
-                   errsv == EPERM ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_FAILED,
-                   "Could not trace %s: PTRACE_SEIZE: %s", argv[0], g_strerror (errsv));
-      return FALSE;
+      return seismo_set_errno_error (error, errsv, "Could not trace %s: PTRACE_SEIZE", argv[0]);
     }
   r->launched = pid;
   t = seismo_ptrace_tracee_add (r, pid, pid);
@@ -577,8 +569,7 @@ ptrace_record (const SeismoRecordOptions *options,
             continue;
           if (errsv == ECHILD)
             break;
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "waitpid: %s",
-                       g_strerror (errsv));
+          seismo_set_errno_error (error, errsv, "waitpid");
           seismo_ptrace_kill_all (&r);
           goto cleanup;
         }

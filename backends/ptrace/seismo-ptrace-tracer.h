@@ -11,7 +11,7 @@
 #include <sys/types.h>
 
 #include "seismo-backend.h"
-#include "seismo-mono-clock.h"
+#include "seismo-clock.h"
 #include "seismo-ptrace-private.h"
 
 G_BEGIN_DECLS
