@@ -13,6 +13,7 @@
 #include "seismo-filter.h"
 #include "seismo-histogram.h"
 #include "seismo-importer.h"
+#include "seismo-skipped.h"
 #include "seismo-stats.h"
 #include "seismo-trace-builder.h"
 #include "seismo-trace.h"
@@ -55,6 +56,12 @@ open_trace (const char *path)
     }
   if (seismo_trace_get_metadata (trace, "load_warning"))
     g_printerr ("seismo-cli: warning: %s\n", seismo_trace_get_metadata (trace, "load_warning"));
+  {
+    g_autofree char *skipped = seismo_trace_describe_skipped (trace);
+
+    if (skipped != NULL)
+      g_printerr ("seismo-cli: warning: %s: %s (seismo-cli info lists them)\n", path, skipped);
+  }
   return trace;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <string.h>
 
+#include "seismo-skipped.h"
 #include "seismo-trace-builder.h"
 #include "seismo-test-util.h"
 
@@ -302,6 +303,36 @@ test_snapshot (void)
     }
 }
 
+/* Skipped input is counted by kind, keeps its first example and survives finish(). */
+static void
+test_skipped (void)
+{
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) skipped = NULL;
+  g_autofree char *sentence = NULL;
+  const SeismoSkipped *first;
+
+  seismo_trace_builder_note_skipped (b, "trace_printk lines", 2, "line 5: first");
+  seismo_trace_builder_note_skipped (b, "trace_printk lines", 1564, "line 9: second");
+  seismo_trace_builder_note_skipped (b, "stack trace lines", 12, NULL);
+  seismo_trace_builder_note_skipped (b, "nothing", 0, "never noted");
+  g_assert_cmpuint (seismo_trace_builder_get_skipped (b, "trace_printk lines"), ==, 1566);
+  g_assert_cmpuint (seismo_trace_builder_get_skipped (b, "nothing"), ==, 0);
+  trace = seismo_trace_builder_finish (b);
+
+  skipped = seismo_trace_get_skipped (trace);
+  g_assert_cmpuint (skipped->len, ==, 2);
+  first = &g_array_index (skipped, SeismoSkipped, 0);
+  g_assert_cmpstr (first->kind, ==, "trace_printk lines");
+  g_assert_cmpuint (first->count, ==, 1566);
+  g_assert_cmpstr (first->example, ==, "line 5: first");
+  g_assert_null (g_array_index (skipped, SeismoSkipped, 1).example);
+  g_assert_cmpuint (seismo_trace_get_n_skipped (trace), ==, 1578);
+  sentence = seismo_trace_describe_skipped (trace);
+  g_assert_cmpstr (sentence, ==, "1566 trace_printk lines and 12 stack trace lines could not be read");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -312,5 +343,6 @@ main (int argc, char **argv)
   g_test_add_func ("/builder/tasks", test_tasks);
   g_test_add_func ("/builder/derived", test_derived);
   g_test_add_func ("/builder/snapshot", test_snapshot);
+  g_test_add_func ("/builder/skipped", test_skipped);
   return g_test_run ();
 }
