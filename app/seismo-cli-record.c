@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "seismo-cli"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -16,15 +17,21 @@
 #include "seismo-cli-common.h"
 #include "seismo-file.h"
 #include "seismo-importer.h"
+#include "seismo-output.h"
+#include "seismo-user.h"
 
 #include <glib/gstdio.h>
 
 /* The recording in progress, for the signal handler (which only sets the stop flag). */
 static SeismoRecordControl *active_control;
+/* Set when the user stopped the recording (a signal, or the GUI closing our stdin): the trace is
+ * then what they asked for, and its saving decides the exit status, not the killed command. */
+static volatile gint stop_requested;
 
 static void
 on_stop_signal (int signum)
 {
+  g_atomic_int_set (&stop_requested, 1);
   if (active_control != NULL)
     g_atomic_int_set (&active_control->stop, 1);
 }
@@ -36,9 +43,10 @@ typedef struct {
   /* Streaming: what is recorded so far goes to OUTPUT.partial, so a viewer (the GUI) can show
    * it live. */
   SeismoFileWriter    *writer;
+  SeismoOutput        *output;
   SeismoTraceBuilder  *builder;
   GError              *flush_error;
-  char                *live_path;   /* OUTPUT.live while the recording is small; then NULL */
+  gboolean             live;        /* OUTPUT.live is kept while the recording is small */
 } Progress;
 
 /*
@@ -47,35 +55,25 @@ typedef struct {
  * snapshot of it is also written to OUTPUT.live (cheap at that size); past the limit the streamed
  * file lags by at most a chunk, a small part of what it holds, and OUTPUT.live goes away.
  */
-#define SEISMO_LIVE_SUFFIX        ".live"
 #define SEISMO_LIVE_SNAPSHOT_MAX  (4 * 65536)
-
-static void give_to_pkexec_user (const char *path);
 
 static void
 write_live_snapshot (Progress *p)
 {
   g_autoptr(SeismoTrace) snapshot = NULL;
-  g_autofree char *tmp = NULL;
 
-  if (p->live_path == NULL)
+  if (!p->live)
     return;
   if (__atomic_load_n (&p->ctl->events, __ATOMIC_RELAXED) <= SEISMO_LIVE_SNAPSHOT_MAX)
     snapshot = seismo_trace_builder_snapshot (p->builder);
   if (snapshot == NULL || seismo_trace_get_n_events (snapshot) > SEISMO_LIVE_SNAPSHOT_MAX)
     {
-      g_unlink (p->live_path);
-      g_clear_pointer (&p->live_path, g_free);
+      seismo_output_remove_live (p->output);
+      p->live = FALSE;
       return;
     }
-  /* Saved under another name, given to the user, then renamed: a reader never sees it half done
-   * or unreadable. A snapshot that cannot be written only costs the live view. */
-  tmp = g_strconcat (p->live_path, ".tmp", NULL);
-  if (!seismo_file_save (snapshot, tmp, NULL))
-    return;
-  give_to_pkexec_user (tmp);
-  if (g_rename (tmp, p->live_path) != 0)
-    g_unlink (tmp);
+  /* A snapshot that cannot be written only costs the live view. */
+  seismo_output_write_live (p->output, snapshot, NULL);
 }
 
 static void
@@ -106,95 +104,64 @@ watch_stdin (gpointer user_data)
 
   while ((n = read (STDIN_FILENO, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
     ;
+  g_atomic_int_set (&stop_requested, 1);
   g_atomic_int_set (&ctl->stop, 1);
   return NULL;
 }
 
-/* Under pkexec the trace belongs to the user who asked for it, who must be able to read it. */
-static void
-give_to_pkexec_user (const char *path)
-{
-  const char *uid = g_getenv ("PKEXEC_UID");
-  guint64 id;
-
-  if (uid == NULL || geteuid () != 0 || !g_ascii_string_to_unsigned (uid, 10, 1, G_MAXUINT32, &id, NULL))
-    return;
-  if (chown (path, (uid_t) id, (gid_t) -1) != 0)
-    g_printerr ("seismo-cli record: could not give %s to user %s: %s\n", path, uid, g_strerror (errno));
-}
-
 /*
- * Under pkexec the recorder runs as root for a user who may not be: it writes only where that user
- * could write, and follows (-p) only a process that user could trace anyway. The write check runs
- * in a child that has become the user, so the kernel's own permission rules decide; the process
- * check is ptrace's: same user ids throughout, and dumpable (/proc/PID is then the user's).
+ * Under pkexec the recorder runs as root for a user who may not be: it follows (-p) only a process
+ * that user could trace anyway (ptrace's rule: same user ids throughout, and dumpable, so that
+ * /proc/PID is the user's). Where it may write is SeismoOutput's to decide, as that user.
  */
 static gboolean
-check_pkexec_request (const char  *output,
-                      GPid         pid,
-                      char       **message)
+check_pkexec_target (GPid    pid,
+                     char  **message)
 {
-  const char *uid_text = g_getenv ("PKEXEC_UID");
-  g_autofree char *dir = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *proc = NULL;
+  gint64 uid;
   struct passwd *pw;
-  guint64 uid;
-  pid_t child;
-  int status = 0;
+  struct stat st;
+  char contents[4096];
+  const char *line;
+  unsigned long r, e, s, f;
+  ssize_t n = -1;
+  int dirfd, fd;
 
-  if (uid_text == NULL || geteuid () != 0)
-    return TRUE;
-  if (!g_ascii_string_to_unsigned (uid_text, 10, 0, G_MAXUINT32, &uid, NULL) ||
-      (pw = getpwuid ((uid_t) uid)) == NULL)
+  if (!seismo_user_pkexec_uid (&uid, &error))
     {
-      *message = g_strdup_printf ("PKEXEC_UID=%s names no user", uid_text);
+      *message = g_strdup (error->message);
       return FALSE;
     }
-  if (uid == 0)
+  if (uid < 0 || pid <= 0)
     return TRUE;
+  pw = getpwuid ((uid_t) uid);
 
-  dir = g_path_get_dirname (output);
-  child = fork ();
-  if (child == 0)
+  /* One descriptor for the process, so its owner and its status are read of the same one. */
+  proc = g_strdup_printf ("/proc/%d", (int) pid);
+  dirfd = open (proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dirfd >= 0)
     {
-      if (initgroups (pw->pw_name, pw->pw_gid) != 0 || setgid (pw->pw_gid) != 0 ||
-          setuid ((uid_t) uid) != 0)
-        _exit (3);
-      if (access (dir, W_OK | X_OK) != 0)
-        _exit (1);
-      if (access (output, F_OK) == 0 && access (output, W_OK) != 0)
-        _exit (2);
-      _exit (0);
-    }
-  if (child < 0 || waitpid (child, &status, 0) != child || !WIFEXITED (status) ||
-      WEXITSTATUS (status) != 0)
-    {
-      *message = g_strdup_printf ("user %s may not write %s (%s), so the recorder will not either",
-                                  pw->pw_name,
-                                  child > 0 && WIFEXITED (status) && WEXITSTATUS (status) == 2 ? output : dir,
-                                  child > 0 && WIFEXITED (status) && WEXITSTATUS (status) == 2
-                                    ? "the file is not writable" : "the folder is not writable");
-      return FALSE;
-    }
-
-  if (pid > 0)
-    {
-      g_autofree char *proc = g_strdup_printf ("/proc/%d", (int) pid);
-      g_autofree char *status_path = g_strdup_printf ("/proc/%d/status", (int) pid);
-      g_autofree char *contents = NULL;
-      struct stat st;
-      const char *line;
-      unsigned long r, e, s, f;
-
-      if (stat (proc, &st) != 0 || !g_file_get_contents (status_path, &contents, NULL, NULL) ||
-          (line = strstr (contents, "\nUid:")) == NULL ||
-          sscanf (line, "\nUid: %lu %lu %lu %lu", &r, &e, &s, &f) != 4 ||
-          st.st_uid != uid || r != uid || e != uid || s != uid || f != uid)
+      if (fstat (dirfd, &st) == 0 &&
+          (fd = openat (dirfd, "status", O_RDONLY | O_CLOEXEC)) >= 0)
         {
-          *message = g_strdup_printf ("user %s may not trace process %d (it is not theirs, or it "
-                                      "changed identity), so the recorder will not either",
-                                      pw->pw_name, (int) pid);
-          return FALSE;
+          n = read (fd, contents, sizeof contents - 1);
+          close (fd);
         }
+      close (dirfd);
+    }
+  if (n > 0)
+    contents[n] = '\0';
+  if (n <= 0 || (line = strstr (contents, "\nUid:")) == NULL ||
+      sscanf (line, "\nUid: %lu %lu %lu %lu", &r, &e, &s, &f) != 4 ||
+      st.st_uid != (uid_t) uid || r != (unsigned long) uid || e != (unsigned long) uid ||
+      s != (unsigned long) uid || f != (unsigned long) uid)
+    {
+      *message = g_strdup_printf ("user %s may not trace process %d (it is not theirs, or it "
+                                  "changed identity), so the recorder will not either",
+                                  pw ? pw->pw_name : "?", (int) pid);
+      return FALSE;
     }
   return TRUE;
 }
@@ -321,10 +288,11 @@ seismo_cli_record (int    argc,
   SeismoRecordControl ctl = { .exit_status = -1 };
   Progress progress = { &ctl, isatty (STDERR_FILENO), g_get_monotonic_time () };
   SeismoTraceBuilder *builder;
+  g_autoptr(SeismoOutput) out = NULL;
   g_autoptr(SeismoFileWriter) writer = NULL;
   g_autoptr(SeismoTrace) trace = NULL;
+  int partial_fd = -1;
   gboolean ok;
-  struct stat st;
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_strict_posix (context, FALSE);
@@ -370,11 +338,6 @@ seismo_cli_record (int    argc,
       g_printerr ("seismo-cli record: --duration and --buffer-kb must not be negative\n");
       return SEISMO_EXIT_USAGE;
     }
-  if (stat (output, &st) == 0 && S_ISDIR (st.st_mode))
-    {
-      g_printerr ("seismo-cli record: %s is a folder; -o takes a file name\n", output);
-      return SEISMO_EXIT_USAGE;
-    }
   if (!backend->available (&why))
     {
       g_printerr ("seismo-cli record: the %s backend cannot run here: %s\n", backend->name,
@@ -384,7 +347,7 @@ seismo_cli_record (int    argc,
   {
     g_autofree char *refused = NULL;
 
-    if (!check_pkexec_request (output, pid, &refused))
+    if (!check_pkexec_target (pid, &refused))
       {
         g_printerr ("seismo-cli record: %s\n", refused);
         return SEISMO_EXIT_FAILED;
@@ -407,19 +370,26 @@ seismo_cli_record (int    argc,
   options.aggregate = aggregate;
   options.kill_on_stop = !keep_running;
 
-  builder = seismo_trace_builder_new ();
-  /* Written as it records (OUTPUT.partial, renamed to OUTPUT at the end), so a viewer can follow. */
-  if ((writer = seismo_file_writer_new (output, &error)) == NULL)
+  /* Written as it records (OUTPUT.partial, renamed to OUTPUT at the end), so a viewer can follow;
+   * every name in the output's folder is handled as the user the recording is for. */
+  if ((out = seismo_output_new (output, &error)) == NULL ||
+      (partial_fd = seismo_output_open_partial (out, &error)) < 0 ||
+      (writer = seismo_file_writer_new_for_fd (partial_fd, seismo_output_get_partial_path (out),
+                                               &error)) == NULL)
     {
+      gboolean usage = g_error_matches (error, SEISMO_OUTPUT_ERROR, SEISMO_OUTPUT_ERROR_NOT_REGULAR);
+
       g_printerr ("seismo-cli record: %s\n", error->message);
-      seismo_trace_builder_free (builder);
-      return SEISMO_EXIT_FAILED;
+      if (out != NULL && partial_fd >= 0)
+        seismo_output_discard (out);
+      return usage ? SEISMO_EXIT_USAGE : SEISMO_EXIT_FAILED;
     }
-  give_to_pkexec_user (seismo_file_writer_get_partial_path (writer));
+  builder = seismo_trace_builder_new ();
   /* Every backend reports progress from the thread that fills the builder. */
   progress.writer = writer;
+  progress.output = out;
   progress.builder = builder;
-  progress.live_path = g_strconcat (output, SEISMO_LIVE_SUFFIX, NULL);
+  progress.live = TRUE;
   if (stop_on_eof)
     g_thread_unref (g_thread_new ("seismo-stdin", watch_stdin, &ctl));
   ctl.progress = on_progress;
@@ -427,20 +397,32 @@ seismo_cli_record (int    argc,
   ok = seismo_cli_record_into (backend, &options, builder, &ctl, &error);
   if (progress.tty)
     fprintf (stderr, "\r\033[K");
-  if (progress.live_path != NULL)
-    g_unlink (progress.live_path);
-  g_clear_pointer (&progress.live_path, g_free);
-  if (ok && progress.flush_error != NULL)
+  seismo_output_remove_live (out);
+  if (progress.flush_error != NULL)
     {
-      ok = FALSE;
-      g_propagate_error (&error, g_steal_pointer (&progress.flush_error));
-    }
-  g_clear_error (&progress.flush_error);
+      /* A full disk: what was written up to the last whole chunk is kept, as a valid file. */
+      g_autoptr(GError) salvage_error = NULL;
+      guint64 kept = 0;
 
-  if (!ok || !seismo_file_writer_commit (writer, builder, &error))
+      g_printerr ("seismo-cli record: %s\n", progress.flush_error->message);
+      if (!ok)
+        g_printerr ("seismo-cli record: %s\n", error->message);
+      if (seismo_file_writer_salvage (writer, &kept, &salvage_error))
+        g_printerr ("seismo-cli record: the %" G_GUINT64_FORMAT " events written before that are kept "
+                    "in %s (a valid trace file); %s was left as it was\n",
+                    kept, seismo_output_get_partial_path (out), output);
+      else
+        g_printerr ("seismo-cli record: %s\n", salvage_error->message);
+      g_clear_error (&progress.flush_error);
+      seismo_trace_builder_free (builder);
+      return SEISMO_EXIT_FAILED;
+    }
+
+  if (!ok || !seismo_file_writer_finish (writer, builder, &error) ||
+      !seismo_output_commit (out, &error))
     {
       g_printerr ("seismo-cli record: %s\n", error->message);
-      seismo_file_writer_discard (writer);
+      seismo_output_discard (out);
       seismo_trace_builder_free (builder);
       return SEISMO_EXIT_FAILED;
     }
@@ -454,8 +436,9 @@ seismo_cli_record (int    argc,
                 (g_get_monotonic_time () - progress.start) / 1e6, output, out_st.st_size / 1024.0);
   }
 
-  /* A launched command's exit status becomes ours, as with strace. */
-  if (ctl.exit_status >= 0)
+  /* A launched command's exit status becomes ours, as with strace; but a recording the user
+   * stopped, and saved, succeeded, whatever stopping did to the command. */
+  if (ctl.exit_status >= 0 && !g_atomic_int_get (&stop_requested))
     {
       if (WIFEXITED (ctl.exit_status))
         return WEXITSTATUS (ctl.exit_status);

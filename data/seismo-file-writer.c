@@ -295,6 +295,8 @@ typedef struct {
   int        fd;
   const char *path;          /* for messages: the name the user gave */
   guint64    offset;
+  guint64    good_offset;    /* where the last complete record ends: what a full disk keeps */
+  guint64    good_events;    /* events in the chunks before good_offset */
   GArray    *entries;        /* SeismoIndexEntry, host order */
   ZSTD_CCtx *cctx;           /* tables (chunks use one per worker) */
   guint64    n_events;
@@ -437,6 +439,7 @@ out_table (Out         *out,
       !out_write (out, data, data_len, error))
     return FALSE;
   g_array_append_val (out->entries, entry);
+  out->good_offset = out->offset;
   return TRUE;
 }
 
@@ -814,6 +817,8 @@ out_chunks (Out               *out,
               if (!c->sorted || (out->n_chunks > 0 && c->entry.min_ts < out->max_ts))
                 out->sorted = FALSE;
               out->n_events += c->entry.n_events;
+              out->good_offset = out->offset;
+              out->good_events = out->n_events;
               out->min_ts = MIN (out->min_ts, c->entry.min_ts);
               out->max_ts = MAX (out->max_ts, c->entry.max_ts);
               out->n_chunks++;
@@ -887,7 +892,10 @@ out_file_header (Out     *out,
   h.chunk_events = SEISMO_BLOCK_EVENTS;
   _seismo_file_header_swap (&h);
   h.crc = GUINT32_TO_LE (_seismo_crc32c (0, &h, G_STRUCT_OFFSET (SeismoFileHeader, crc)));
-  return out_write (out, &h, sizeof h, error);
+  if (!out_write (out, &h, sizeof h, error))
+    return FALSE;
+  out->good_offset = out->offset;
+  return TRUE;
 }
 
 static gboolean
@@ -1049,6 +1057,30 @@ temp_template (const char *path)
 }
 
 gboolean
+seismo_file_save_to_fd (SeismoTrace  *trace,
+                        int           fd,
+                        const char   *name,
+                        GError      **error)
+{
+  Out out;
+  gboolean ok;
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (fd >= 0, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (ftruncate (fd, 0) < 0 || lseek (fd, 0, SEEK_SET) < 0)
+    return set_errno_error (error, errno, "write", name);
+  out_init (&out, fd, name);
+  ok = save_trace (&out, trace, error);
+  out_clear (&out);
+  if (ok && fsync (fd) < 0)
+    return set_errno_error (error, errno, "sync", name);
+  return ok;
+}
+
+gboolean
 seismo_file_save (SeismoTrace  *trace,
                   const char   *path,
                   GError      **error)
@@ -1104,10 +1136,12 @@ const SeismoExporter seismo_file_exporter = {
 
 struct _SeismoFileWriter
 {
-  char     *path;
-  char     *partial_path;
+  char     *path;           /* where commit() renames to; NULL for a writer on a descriptor */
+  char     *partial_path;   /* the file written: a path, or the name to show for a descriptor */
   Out       out;
   gboolean  open;
+  gboolean  owns_fd;
+  gboolean  finished;
   gboolean  committed;
 
   /* What the file holds so far, to write only the difference on the next flush. */
@@ -1123,20 +1157,46 @@ struct _SeismoFileWriter
   gsize     n_blocks;       /* complete chunks written */
 };
 
+static SeismoFileWriter *
+writer_new (int          fd,
+            gboolean     owns_fd,
+            const char  *path,
+            const char  *partial_path,
+            GError     **error)
+{
+  SeismoFileWriter *self = g_new0 (SeismoFileWriter, 1);
+
+  self->path = g_strdup (path);
+  self->partial_path = g_strdup (partial_path);
+  self->owns_fd = owns_fd;
+  out_init (&self->out, fd, self->partial_path);
+  self->open = TRUE;
+  self->tasks = g_array_new (FALSE, FALSE, sizeof (SeismoTask));
+  self->meta_values = g_ptr_array_new_with_free_func (g_free);
+
+  if (!out_file_header (&self->out, error))
+    {
+      if (path != NULL)
+        seismo_file_writer_discard (self);
+      seismo_file_writer_free (self);
+      return NULL;
+    }
+  return self;
+}
+
 SeismoFileWriter *
 seismo_file_writer_new (const char  *path,
                         GError     **error)
 {
   g_autofree char *partial_path = NULL;
-  SeismoFileWriter *self;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   partial_path = g_strconcat (path, SEISMO_FILE_PARTIAL_SUFFIX, NULL);
-  /* A stale partial file is replaced, never written through: a recorder running as root (pkexec)
-   * must not follow a symlink someone left under that name. */
+  /* A stale partial file is replaced, never written through: no symlink left under that name is
+   * followed. (A recorder acting for another user opens its file through SeismoOutput instead.) */
   g_unlink (partial_path);
   fd = open (partial_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0)
@@ -1151,22 +1211,25 @@ seismo_file_writer_new (const char  *path,
       g_unlink (partial_path);
       return NULL;
     }
+  return writer_new (fd, TRUE, path, partial_path, error);
+}
 
-  self = g_new0 (SeismoFileWriter, 1);
-  self->path = g_strdup (path);
-  self->partial_path = g_steal_pointer (&partial_path);
-  out_init (&self->out, fd, self->partial_path);
-  self->open = TRUE;
-  self->tasks = g_array_new (FALSE, FALSE, sizeof (SeismoTask));
-  self->meta_values = g_ptr_array_new_with_free_func (g_free);
+SeismoFileWriter *
+seismo_file_writer_new_for_fd (int          fd,
+                               const char  *name,
+                               GError     **error)
+{
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!out_file_header (&self->out, error))
+  /* The descriptor may name a stale file being reused: start it over. */
+  if (ftruncate (fd, 0) < 0 || lseek (fd, 0, SEEK_SET) < 0)
     {
-      seismo_file_writer_discard (self);
-      seismo_file_writer_free (self);
+      set_errno_error (error, errno, "write", name);
       return NULL;
     }
-  return self;
+  return writer_new (fd, FALSE, NULL, name, error);
 }
 
 const char *
@@ -1370,13 +1433,70 @@ seismo_file_writer_flush (SeismoFileWriter    *self,
   g_return_val_if_fail (builder != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!self->open)
+  if (!self->open || self->finished)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
                    "Could not write %s: the file is already closed", self->partial_path);
       return FALSE;
     }
   return writer_flush (self, builder, FALSE, error);
+}
+
+gboolean
+seismo_file_writer_finish (SeismoFileWriter    *self,
+                           SeismoTraceBuilder  *builder,
+                           GError             **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (builder != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!self->open || self->finished)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
+                   "Could not write %s: the file is already closed", self->partial_path);
+      return FALSE;
+    }
+  if (!writer_flush (self, builder, TRUE, error) || !out_finish (&self->out, error))
+    return FALSE;
+  if (fsync (self->out.fd) < 0)
+    return set_errno_error (error, errno, "sync", self->partial_path);
+  self->finished = TRUE;
+  return TRUE;
+}
+
+gboolean
+seismo_file_writer_salvage (SeismoFileWriter  *self,
+                            guint64           *n_events,
+                            GError           **error)
+{
+  g_autoptr(GError) trailer_error = NULL;
+  Out *out;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  out = &self->out;
+  if (n_events != NULL)
+    *n_events = out->good_events;
+  if (!self->open || self->finished)
+    return TRUE;
+  /* Cut the record the failure left half written, then try to finish the file properly: the
+   * index and trailer are small, and the cut may have made room for them. Without them the file
+   * is still the readable prefix a killed recorder leaves. */
+  if (ftruncate (out->fd, (off_t) out->good_offset) < 0 ||
+      lseek (out->fd, (off_t) out->good_offset, SEEK_SET) < 0)
+    return set_errno_error (error, errno, "cut the incomplete end of", self->partial_path);
+  out->offset = out->good_offset;
+  if (!out_finish (out, &trailer_error) &&
+      (ftruncate (out->fd, (off_t) out->good_offset) < 0 ||
+       lseek (out->fd, (off_t) out->good_offset, SEEK_SET) < 0))
+    return set_errno_error (error, errno, "cut the incomplete end of", self->partial_path);
+  out->offset = out->good_offset;
+  if (fsync (out->fd) < 0)
+    return set_errno_error (error, errno, "sync", self->partial_path);
+  self->finished = TRUE;
+  return TRUE;
 }
 
 gboolean
@@ -1387,18 +1507,10 @@ seismo_file_writer_commit (SeismoFileWriter    *self,
   int fd;
 
   g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (builder != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  g_return_val_if_fail (self->path != NULL && self->owns_fd, FALSE);
 
-  if (!self->open)
-    {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                   "Could not write %s: the file is already closed", self->partial_path);
-      return FALSE;
-    }
-  if (!writer_flush (self, builder, TRUE, error) || !out_finish (&self->out, error))
+  if (!seismo_file_writer_finish (self, builder, error))
     return FALSE;
-
   fd = self->out.fd;
   self->out.fd = -1;
   self->open = FALSE;
@@ -1412,12 +1524,14 @@ void
 seismo_file_writer_discard (SeismoFileWriter *self)
 {
   g_return_if_fail (self != NULL);
+  g_return_if_fail (self->path != NULL);
 
   if (self->committed)
     return;
   if (self->open)
     {
-      close (self->out.fd);
+      if (self->owns_fd)
+        close (self->out.fd);
       self->out.fd = -1;
       self->open = FALSE;
     }
@@ -1429,7 +1543,7 @@ seismo_file_writer_free (SeismoFileWriter *self)
 {
   if (self == NULL)
     return;
-  if (self->open)
+  if (self->open && self->owns_fd)
     close (self->out.fd);
   out_clear (&self->out);
   g_clear_pointer (&self->tasks, g_array_unref);

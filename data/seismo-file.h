@@ -29,6 +29,12 @@ extern const SeismoExporter seismo_file_exporter;
 gboolean          seismo_file_save                    (SeismoTrace         *trace,
                                                        const char          *path,
                                                        GError             **error);
+/* Writes trace to fd from its start (truncating what it held) and syncs it; name is for messages.
+ * fd stays the caller's. */
+gboolean          seismo_file_save_to_fd              (SeismoTrace         *trace,
+                                                       int                  fd,
+                                                       const char          *name,
+                                                       GError             **error);
 /* Reads a .seismo file, including one a recorder never finished. A trace that holds less than the
  * file claimed carries the reason in metadata "load_warning". Caller owns the trace. */
 SeismoTrace      *seismo_file_load                    (const char          *path,
@@ -43,6 +49,12 @@ typedef struct _SeismoFileWriter SeismoFileWriter;
  * header. Nothing appears at path itself until seismo_file_writer_commit(). */
 SeismoFileWriter *seismo_file_writer_new              (const char          *path,
                                                        GError             **error);
+/* Writes to fd (an open, seekable regular file, truncated first) which stays the caller's: the
+ * caller decides where the file lives and renames it after seismo_file_writer_finish() (see
+ * SeismoOutput for a recorder acting for another user). name is shown in messages. */
+SeismoFileWriter *seismo_file_writer_new_for_fd       (int                  fd,
+                                                       const char          *name,
+                                                       GError             **error);
 /* The file being written; readable at any time as the prefix flushed so far. */
 const char       *seismo_file_writer_get_partial_path (SeismoFileWriter    *self);
 /* Appends what builder gained since the last flush: table entries, and every complete chunk of
@@ -56,7 +68,18 @@ gboolean          seismo_file_writer_flush            (SeismoFileWriter    *self
 gboolean          seismo_file_writer_commit           (SeismoFileWriter    *self,
                                                        SeismoTraceBuilder  *builder,
                                                        GError             **error);
-/* Removes the partial file (a recording that is abandoned on purpose). */
+/* Flushes everything left (the incomplete chunk too), writes the index and syncs; the file stays
+ * where it is (the caller renames it). */
+gboolean          seismo_file_writer_finish           (SeismoFileWriter    *self,
+                                                       SeismoTraceBuilder  *builder,
+                                                       GError             **error);
+/* After a failed flush (a full disk): cuts the file back to its last complete record, finishes it
+ * with an index when there is room, and syncs it, so it stays a valid, readable file. *n_events:
+ * the events it holds. The writer takes no more data afterwards. */
+gboolean          seismo_file_writer_salvage          (SeismoFileWriter    *self,
+                                                       guint64             *n_events,
+                                                       GError             **error);
+/* Path writers only: removes the partial file (a recording that is abandoned on purpose). */
 void              seismo_file_writer_discard          (SeismoFileWriter    *self);
 /* Closes the file. Without a commit the partial file stays, readable as what was flushed. */
 void              seismo_file_writer_free             (SeismoFileWriter    *self);

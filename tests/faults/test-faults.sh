@@ -181,30 +181,42 @@ for backend in ftrace ptrace ebpf; do
   done
 done
 
-# A full disk: a clear error, the previous file untouched, nothing half written left.
+# A full disk: a clear error, the previous file untouched, and what was recorded up to the last
+# whole chunk kept in OUTPUT.partial as a valid file holding the events the message says.
 if [[ $mode != disk && $mode != all ]]; then
   :
 elif grep -q "^ftrace .* available " <<<"$available" && mnt=$work/full && mkdir -p "$mnt" &&
-   mount -t tmpfs -o size=2m seismo-faults "$mnt"; then
+   mount -t tmpfs -o size=4m seismo-faults "$mnt"; then
   "$cli" record -b ftrace -a --duration 0.2 -o "$mnt/t.seismo" >/dev/null 2>&1
   before=$(md5sum <"$mnt/t.seismo")
-  # Leave 64 KiB free, and make events, so the disk fills within seconds whatever else runs.
+  # Leave 1.5 MiB free (room for a few whole chunks), and make events, so the disk fills within
+  # seconds whatever else runs.
   avail=$(df --output=avail -B1 "$mnt" | tail -1)
-  head -c $((avail - 65536)) /dev/zero >"$mnt/filler"
+  head -c $((avail - 1572864)) /dev/zero >"$mnt/filler"
   start_loop
   "$cli" record -b ftrace -a --duration 30 -o "$mnt/t.seismo" >"$work/full.txt" 2>&1
   status=$?
   stop_loop
   rm -f "$mnt/filler"
   problems=()
-  [[ $status -ne 0 ]] || problems+=("exit status 0 on a full disk")
+  [[ $status -eq 1 ]] || problems+=("exit status $status on a full disk, not 1")
   grep -q "No space left" "$work/full.txt" || problems+=("no clear message: $(tail -c 300 "$work/full.txt")")
   [[ $(md5sum <"$mnt/t.seismo") == "$before" ]] || problems+=("the previous file changed")
-  ls "$mnt" | grep -qv '^t\.seismo$' && problems+=("left in the folder: $(ls "$mnt" | tr '\n' ' ')")
+  kept=$(sed -n 's/.*the \([0-9]*\) events written before that are kept.*/\1/p' "$work/full.txt")
+  if [[ -z $kept ]]; then
+    problems+=("the message does not say how many events were kept: $(tail -c 300 "$work/full.txt")")
+  else
+    got=$("$cli" info --json "$mnt/t.seismo.partial" 2>"$work/full-info.txt" |
+          python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])' 2>/dev/null)
+    [[ $got == "$kept" ]] || problems+=("t.seismo.partial holds '$got' events, the message said $kept")
+    [[ $kept -ge 65536 ]] || problems+=("only $kept events kept with 1.5 MiB free")
+    [[ ! -s $work/full-info.txt ]] || problems+=("the kept file loads with: $(head -c 300 "$work/full-info.txt")")
+  fi
+  ls "$mnt" | grep -qv '^t\.seismo\(\.partial\)\?$' && problems+=("left in the folder: $(ls "$mnt" | tr '\n' ' ')")
   if ((${#problems[@]})); then
     not_ok "full disk" "${problems[@]}"
   else
-    ok "full disk: $(tail -n1 "$work/full.txt" | cut -c1-160)"
+    ok "full disk: $kept events kept, readable: $(grep -m1 'No space' "$work/full.txt" | cut -c1-120)"
   fi
   umount "$mnt"
   mnt=
