@@ -296,6 +296,18 @@ seismo_cli_record (int    argc,
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_strict_posix (context, FALSE);
+  g_option_context_set_description (context,
+    "Exit status:\n"
+    "  0      the trace was saved: the recording ended (-a, -p), was stopped (SIGINT, SIGTERM,\n"
+    "         --duration) or the launched command exited with 0\n"
+    "  N      the launched command ended by itself with status N (128+S when killed by signal S),\n"
+    "         as with strace; the trace was saved\n"
+    "  1      recording or saving failed (the message says why; on a full disk the events\n"
+    "         written so far are kept in OUTPUT.partial), or another recorder writes to OUTPUT\n"
+    "  2      bad usage, or OUTPUT exists and is not a regular file\n"
+    "\n"
+    "Under pkexec every file is made by, and belongs to, the user who asked (see\n"
+    "docs/security.md).");
   if (!seismo_cli_parse_options (context, &argc, &argv, "seismo-cli record"))
     return SEISMO_EXIT_USAGE;
   if (list_b)
@@ -438,6 +450,10 @@ seismo_cli_record (int    argc,
 
   /* A launched command's exit status becomes ours, as with strace; but a recording the user
    * stopped, and saved, succeeded, whatever stopping did to the command. */
+  if (ctl.exit_status >= 0 && WIFSIGNALED (ctl.exit_status) && duration > 0 &&
+      (WTERMSIG (ctl.exit_status) == SIGKILL || WTERMSIG (ctl.exit_status) == SIGTERM) &&
+      g_get_monotonic_time () - progress.start >= (gint64) (duration * G_USEC_PER_SEC))
+    return SEISMO_EXIT_OK;   /* --duration ended it: the recording went as asked */
   if (ctl.exit_status >= 0 && !g_atomic_int_get (&stop_requested))
     {
       if (WIFEXITED (ctl.exit_status))

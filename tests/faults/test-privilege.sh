@@ -12,7 +12,8 @@
 #             for a pkexec user, and left as it was; a recording for a user is theirs (0600).
 # concurrent: two recorders with the same -o, 6 times: the second is refused at once (exit 1,
 #             naming the first's pid), the first keeps its own recording.
-# signals:    SIGINT/SIGTERM that stop a `-- CMD` recording exit 0 with the trace saved.
+# signals:    SIGINT/SIGTERM or --duration that stop a `-- CMD` recording exit 0 with the trace
+#             saved; a command that ends by itself gives its own status.
 set -uo pipefail
 cli=${1:?usage: test-privilege.sh SEISMO_CLI MODE}
 mode=${2:?usage: test-privilege.sh SEISMO_CLI MODE}
@@ -219,6 +220,16 @@ signals)
         not_ok "$backend: SIG$sig" "exit $status (want 0), file: $(ls -la "$out" 2>&1)" "$(tail -c 300 "$work/sig.txt")"
       fi
     done
+    out=$work/duration-$backend.seismo
+    "$cli" record -b "$backend" --duration 1 -o "$out" -- sleep 30 >"$work/sig.txt" 2>&1
+    status=$?
+    "$cli" record -b "$backend" -o "$out.own" -- sh -c 'exit 3' >/dev/null 2>&1
+    own=$?
+    if [[ $status -eq 0 && $own -eq 3 ]] && "$cli" info "$out" >/dev/null 2>&1; then
+      ok "$backend: --duration ending a -- CMD recording exits 0; a command that exits 3 by itself gives 3"
+    else
+      not_ok "$backend: --duration" "exit $status (want 0), own exit $own (want 3)" "$(tail -c 300 "$work/sig.txt")"
+    fi
   done
   ;;
 
