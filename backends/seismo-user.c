@@ -2,10 +2,15 @@
 #define G_LOG_DOMAIN "seismo-backend"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "seismo-errno-error.h"
 #include "seismo-error.h"
 #include "seismo-user.h"
 
@@ -92,4 +97,91 @@ seismo_user_identity_become_or_exit (const SeismoUserIdentity *id,
   if (write (err_fd, &err, sizeof err) < 0)
     _exit (127);
   _exit (127);
+}
+
+int
+seismo_user_open_for_reading (const char  *path,
+                              GError     **error)
+{
+  SeismoUserIdentity id = { 0 };
+  union {
+    char           buf[CMSG_SPACE (sizeof (int))];
+    struct cmsghdr align;
+  } control;
+  int err = 0, fd = -1, pair[2], status;
+  struct iovec iov = { &err, sizeof err };
+  struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+  struct cmsghdr *c;
+  pid_t child;
+  ssize_t n;
+
+  if (!seismo_user_identity_for_launch (&id, error))
+    return -1;
+  if (!id.drop)
+    {
+      fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+      if (fd < 0)
+        seismo_set_errno_error (error, errno, "Could not open %s", path);
+      return fd;
+    }
+
+  if (socketpair (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair) < 0)
+    {
+      seismo_set_errno_error (error, errno, "Could not open %s as the user", path);
+      return -1;
+    }
+  child = fork ();
+  if (child == 0)
+    {
+      /* Plain system calls only: forked from a process that may run threads. */
+      close (pair[0]);
+      err = seismo_user_identity_become (&id);
+      if (err == 0 && (fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0)
+        err = errno;
+      if (fd >= 0)
+        {
+          memset (&control, 0, sizeof control);
+          msg.msg_control = control.buf;
+          msg.msg_controllen = sizeof control.buf;
+          c = CMSG_FIRSTHDR (&msg);
+          c->cmsg_level = SOL_SOCKET;
+          c->cmsg_type = SCM_RIGHTS;
+          c->cmsg_len = CMSG_LEN (sizeof (int));
+          memcpy (CMSG_DATA (c), &fd, sizeof fd);
+        }
+      _exit (sendmsg (pair[1], &msg, MSG_NOSIGNAL) < 0 ? 1 : 0);
+    }
+  close (pair[1]);
+  if (child < 0)
+    {
+      close (pair[0]);
+      seismo_set_errno_error (error, errno, "Could not open %s as the user", path);
+      return -1;
+    }
+  msg.msg_control = control.buf;
+  msg.msg_controllen = sizeof control.buf;
+  do
+    n = recvmsg (pair[0], &msg, MSG_CMSG_CLOEXEC);
+  while (n < 0 && errno == EINTR);
+  close (pair[0]);
+  while (waitpid (child, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (n != (ssize_t) sizeof err)
+    {
+      seismo_set_errno_error (error, EPIPE, "Could not open %s as the user", path);
+      return -1;
+    }
+  for (c = CMSG_FIRSTHDR (&msg); c != NULL; c = CMSG_NXTHDR (&msg, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+        c->cmsg_len == CMSG_LEN (sizeof (int)))
+      memcpy (&fd, CMSG_DATA (c), sizeof fd);
+  if (fd < 0)
+    {
+      struct passwd *pw = getpwuid (id.uid);
+
+      seismo_set_errno_error (error, err ? err : EIO, "User %s may not read %s",
+                              pw ? pw->pw_name : "?", path);
+      return -1;
+    }
+  return fd;
 }

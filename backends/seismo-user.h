@@ -38,4 +38,10 @@ int      seismo_user_identity_become     (const SeismoUserIdentity *id);
 void     seismo_user_identity_become_or_exit (const SeismoUserIdentity *id,
                                               int                       err_fd);
 
+/* Opens path for reading with the identity of the user the recording is for (a short-lived child
+ * that has become that user opens it and hands the descriptor over), or as ourselves when we act
+ * for ourselves: root never resolves a path the user named. -1 and error on failure. */
+int      seismo_user_open_for_reading    (const char               *path,
+                                          GError                  **error);
+
 G_END_DECLS

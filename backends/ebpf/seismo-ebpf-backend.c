@@ -13,6 +13,7 @@
 #include "seismo-ebpf-private.h"
 #include "seismo-ebpf.skel.h"
 #include "seismo-clock.h"
+#include "seismo-user.h"
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
 #include "seismo-syscalls.h"
@@ -394,8 +395,25 @@ attach_probes (Recorder *rec,
   for (guint i = 0; i < rec->n_probes; i++)
     {
       const SeismoEbpfProbe *probe = &rec->probes[i];
+      g_autofree char *binary_path = NULL;
+      const char *binary;
+      int binary_fd = -1;
       struct bpf_link *link = NULL;
       int err;
+
+      /* A binary named by path is opened as the user the recording is for, and attached
+       * through that descriptor: root resolves no path the user could swap meanwhile. */
+      if (probe->binary != NULL && strchr (probe->binary, '/') != NULL)
+        {
+          binary_fd = seismo_user_open_for_reading (probe->binary, error);
+          if (binary_fd < 0)
+            {
+              g_prefix_error (error, "could not attach probe '%s': ", probe->spec);
+              return FALSE;
+            }
+          binary_path = g_strdup_printf ("/proc/self/fd/%d", binary_fd);
+        }
+      binary = binary_path != NULL ? binary_path : probe->binary;
 
       switch (probe->kind)
         {
@@ -426,8 +444,7 @@ attach_probes (Recorder *rec,
                                        : rec->skel->progs.seismo_probe_entry;
 
             /* Every process running the binary; the kernel side keeps only the targets. */
-            link = bpf_program__attach_uprobe_opts (prog, -1, probe->binary, probe->offset,
-                                                    &opts);
+            link = bpf_program__attach_uprobe_opts (prog, -1, binary, probe->offset, &opts);
           }
           break;
 
@@ -436,12 +453,16 @@ attach_probes (Recorder *rec,
             LIBBPF_OPTS (bpf_usdt_opts, opts, .usdt_cookie = i);
 
             link = bpf_program__attach_usdt (rec->skel->progs.seismo_probe_usdt, -1,
-                                             probe->binary, probe->provider, probe->name, &opts);
+                                             binary, probe->provider, probe->name, &opts);
           }
           break;
         }
 
       err = -errno;
+      if (binary_fd >= 0)
+        close (binary_fd);
+      binary_fd = -1;
+      g_clear_pointer (&binary_path, g_free);
       if (link == NULL)
         {
           if ((probe->kind == SEISMO_EBPF_KPROBE || probe->kind == SEISMO_EBPF_KRETPROBE)

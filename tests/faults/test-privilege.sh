@@ -9,7 +9,8 @@
 #             uses for symlinks to a root-owned canary file. The canary must stay root's, 0600 and
 #             unchanged; every file in the folder must be the user's.
 # outputs:    -o naming a device, FIFO, socket, folder or symlink is refused (exit 2), as root and
-#             for a pkexec user, and left as it was; a recording for a user is theirs (0600).
+#             for a pkexec user, and left as it was; a recording for a user is theirs (0600);
+#             a uprobe binary is opened as the user.
 # concurrent: two recorders with the same -o, 6 times: the second is refused at once (exit 1,
 #             naming the first's pid), the first keeps its own recording.
 # signals:    SIGINT/SIGTERM or --duration that stop a `-- CMD` recording exit 0 with the trace
@@ -167,6 +168,21 @@ outputs)
     ok "a folder the user may not write: refused, nothing written"
   else
     not_ok "a folder the user may not write" "exit $status: $(head -c 300 "$work/out.txt")"
+  fi
+  # A uprobe's binary is opened as the user: one only root may read is refused; theirs works.
+  if grep -q "^ebpf *available" <<<"$available"; then
+    cp /bin/true "$work/root-only"
+    chmod 700 "$work/root-only"
+    record_for_user -b ebpf --probe "uprobe:$work/root-only:0x0" -o "$home/probe.seismo" -- true \
+      >"$work/out.txt" 2>&1
+    status=$?
+    if [[ $status -ne 0 ]] && grep -q "may not read" "$work/out.txt"; then
+      ok "a uprobe on a binary only root may read: refused for the user"
+    else
+      not_ok "a uprobe on a binary only root may read" "exit $status: $(head -c 300 "$work/out.txt")"
+    fi
+  else
+    skip "uprobe binaries opened as the user: $(grep ^ebpf <<<"$available")"
   fi
   ;;
 
