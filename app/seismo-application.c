@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "seismo-application.h"
+#include "seismo-stall-log.h"
 #include "seismo-backend.h"
 #include "seismo-resources.h"
 #include "seismo-widgets.h"
@@ -169,10 +170,14 @@ seismo_application_startup (GApplication *app)
     { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
     { "win.zoom-fit", { "<Control>0", "<Control>KP_0", NULL } },
     { "win.zoom-range", { "<Control>e", NULL } },
+    { "win.show-pane::details", { "<Alt>1", NULL } },
+    { "win.show-pane::histogram", { "<Alt>2", NULL } },
+    { "win.show-pane::stats", { "<Alt>3", NULL } },
   };
 
   G_APPLICATION_CLASS (seismo_application_parent_class)->startup (app);
 
+  seismo_stall_log_start_from_env ();
   seismo_widgets_init ();
   seismo_backends_init ();
   self->settings = load_settings ();

@@ -84,20 +84,12 @@ on_filter_applied (SeismoWindow *self)
   SeismoWindowAnalysis *an = self->analysis;
   SeismoTrace *trace = shown_trace (self);
   GBytes *matches;
-  SeismoEventListModel *model = seismo_event_list_get_model (self->event_list);
 
   if (self->analysis == NULL)   /* signals may still come while the window is torn down */
     return;
   matches = seismo_filter_bar_get_matches (an->filter_bar);
   /* The list always narrows to the matches: dimming millions of rows helps nobody read them. */
-  if (model != NULL)
-    {
-      gsize size = 0;
-      const guint32 *ids = matches != NULL ? g_bytes_get_data (matches, &size) : NULL;
-
-      G_STATIC_ASSERT (sizeof (SeismoEventId) == sizeof (guint32));
-      seismo_event_list_model_set_subset (model, ids, size / sizeof (guint32));
-    }
+  seismo_event_list_set_subset (self->event_list, matches);
   seismo_filter_overlay_set_filter (SEISMO_FILTER_OVERLAY (an->overlay), trace, matches,
                                     seismo_filter_bar_get_dim (an->filter_bar));
   seismo_rate_view_set_mask (an->rate_view, seismo_filter_bar_get_mask (an->filter_bar));

@@ -14,6 +14,7 @@ struct _SeismoEventList
   /* owned */
   SeismoEventListModel *model;
   GtkSingleSelection   *selection;
+  GBytes               *subset;     /* the ids listed (guint32, ascending); NULL: every event */
 
   SeismoEventId         selected;
   gboolean              syncing;
@@ -79,6 +80,7 @@ seismo_event_list_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_EVENT_LIST);
   g_clear_object (&self->selection);
   g_clear_object (&self->model);
+  g_clear_pointer (&self->subset, g_bytes_unref);
   G_OBJECT_CLASS (seismo_event_list_parent_class)->dispose (object);
 }
 
@@ -160,41 +162,91 @@ seismo_event_list_new (void)
   return g_object_new (SEISMO_TYPE_EVENT_LIST, NULL);
 }
 
+/* Shows model, with the selected event (kept by id) selected in it when it lists it. The view is
+ * given a whole new model: GTK 4.8 takes items-changed over millions of rows by asking for every
+ * one, while a new model costs only the rows on screen. */
+static void
+show_model (SeismoEventList      *self,
+            SeismoEventListModel *model)
+{
+  guint pos = GTK_INVALID_LIST_POSITION;
+
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->selection, on_selected_changed, self);
+  g_clear_object (&self->selection);
+  g_set_object (&self->model, model);
+  if (model != NULL)
+    {
+      if (self->selected != SEISMO_NO_EVENT)
+        {
+          guint found = seismo_event_list_model_find_event (model, self->selected);
+
+          if (found != G_MAXUINT && seismo_event_list_model_get_event (model, found) == self->selected)
+            pos = found;
+        }
+      self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (model)));
+      gtk_single_selection_set_autoselect (self->selection, FALSE);
+      gtk_single_selection_set_can_unselect (self->selection, TRUE);
+      gtk_single_selection_set_selected (self->selection, pos);
+      g_signal_connect_swapped (self->selection, "notify::selected",
+                                G_CALLBACK (on_selected_changed), self);
+    }
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  if (pos != GTK_INVALID_LIST_POSITION)
+    scroll_to (self, pos);
+}
+
 void
 seismo_event_list_set_trace (SeismoEventList *self,
                              SeismoTrace     *trace)
 {
+  g_autoptr(SeismoEventListModel) model = NULL;
+
   g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
   g_return_if_fail (trace == NULL || SEISMO_IS_TRACE (trace));
 
   if (self->model != NULL && seismo_event_list_model_get_trace (self->model) == trace)
     return;
-  if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_func (self->selection, on_selected_changed, self);
-  g_clear_object (&self->selection);
-  g_clear_object (&self->model);
-  if (trace != NULL)
-    {
-      self->model = seismo_event_list_model_new (trace);
-      self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
-      gtk_single_selection_set_autoselect (self->selection, FALSE);
-      gtk_single_selection_set_can_unselect (self->selection, TRUE);
-      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-      g_signal_connect_swapped (self->selection, "notify::selected",
-                                G_CALLBACK (on_selected_changed), self);
-    }
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  g_clear_pointer (&self->subset, g_bytes_unref);
   /* A grown trace keeps the selected event when it still exists. */
-  if (self->selected != SEISMO_NO_EVENT)
+  if (self->selected != SEISMO_NO_EVENT &&
+      (trace == NULL || self->selected >= seismo_trace_get_n_events (trace)))
     {
-      SeismoEventId keep = self->selected;
-
       self->selected = SEISMO_NO_EVENT;
-      if (trace != NULL && keep < seismo_trace_get_n_events (trace))
-        seismo_event_list_set_selected_event (self, keep);
-      else
-        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
     }
+  if (trace != NULL)
+    model = seismo_event_list_model_new (trace);
+  show_model (self, model);
+}
+
+void
+seismo_event_list_set_subset (SeismoEventList *self,
+                              GBytes          *matches)
+{
+  g_autoptr(SeismoEventListModel) model = NULL;
+  const SeismoEventId *ids;
+  gsize size = 0;
+
+  g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
+  G_STATIC_ASSERT (sizeof (SeismoEventId) == sizeof (guint32));
+
+  if (self->model == NULL || matches == self->subset ||
+      (matches != NULL && self->subset != NULL && g_bytes_equal (matches, self->subset)))
+    return;   /* nothing changed: the list stays as it is, scrolled where it was */
+  g_clear_pointer (&self->subset, g_bytes_unref);
+  self->subset = matches != NULL ? g_bytes_ref (matches) : NULL;
+  model = seismo_event_list_model_new (seismo_event_list_model_get_trace (self->model));
+  if (matches != NULL)
+    {
+      static const SeismoEventId none = 0;
+
+      ids = g_bytes_get_data (matches, &size);
+      /* A model nobody watches yet: its change notification costs nothing. */
+      seismo_event_list_model_set_subset (model, ids != NULL ? ids : &none,
+                                          size / sizeof (SeismoEventId));
+    }
+  show_model (self, model);
 }
 
 SeismoEventListModel *

@@ -14,7 +14,11 @@ GtkWidget            *seismo_event_list_new                (void);
 /* Lists every event of trace (NULL: nothing). */
 void                  seismo_event_list_set_trace          (SeismoEventList *self,
                                                             SeismoTrace     *trace);
-/* Borrowed; NULL without a trace. */
+/* Lists only these events (guint32 ids, ascending, as SeismoFilterBar's matches); NULL lists them
+ * all. The selected event stays selected (by id) when it is listed. Unchanged content is a no-op. */
+void                  seismo_event_list_set_subset         (SeismoEventList *self,
+                                                            GBytes          *matches);
+/* Borrowed; NULL without a trace. A new subset is a new model: fetch it again after one. */
 SeismoEventListModel *seismo_event_list_get_model          (SeismoEventList *self);
 /* SEISMO_NO_EVENT when none. Selecting scrolls the row into view. */
 guint                 seismo_event_list_get_selected_event (SeismoEventList *self);

@@ -21,6 +21,13 @@ static char *dir;
 static char *trace_path;
 
 /* A moment first: work the last step started may not have said it is busy yet. */
+/* What the list shows now: a new filter result is a new model. */
+static SeismoEventListModel *
+listed (SeismoWindow *window)
+{
+  return seismo_event_list_get_model (window->event_list);
+}
+
 static void
 wait_for (SeismoGuiTestCondition cond,
           gpointer               data)
@@ -149,7 +156,6 @@ check_window (SeismoWindow *window)
   SeismoHistogramView *hist = seismo_window_get_histogram_view (window);
   SeismoTimeline *timeline = seismo_window_get_timeline (window);
   SeismoTrace *trace;
-  SeismoEventListModel *model;
   g_autofree char *expected = NULL;
   const SeismoEventType *type;
   gsize n;
@@ -161,9 +167,8 @@ check_window (SeismoWindow *window)
     }
   wait_for (has_trace, window);
   trace = seismo_window_get_trace (window);
-  model = seismo_event_list_get_model (window->event_list);
   n = seismo_trace_get_n_events (trace);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, n);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (listed (window))), ==, n);
   wait_for (all_idle, window);
 
   /* A filter narrows the list; the panes follow. */
@@ -173,7 +178,7 @@ check_window (SeismoWindow *window)
                     brute_count (trace, "cpu == 1 && comm ~ \"task-1*\""));
   g_assert_cmpuint (seismo_filter_bar_get_n_matched (bar), >, 0);
   g_assert_cmpuint (seismo_filter_bar_get_n_matched (bar), <, n);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==,
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (listed (window))), ==,
                     seismo_filter_bar_get_n_matched (bar));
   {
     g_autofree char *csv = seismo_stats_view_to_csv (stats, SEISMO_STATS_TABLE_CPU);
@@ -232,14 +237,14 @@ check_window (SeismoWindow *window)
     wait_for (all_idle, window);
     g_assert_cmpstr (seismo_window_get_filter (window), ==, expected);
     g_assert_cmpuint (seismo_filter_bar_get_n_matched (bar), ==, brute_count (trace, expected));
-    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==,
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (listed (window))), ==,
                       seismo_filter_bar_get_n_matched (bar));
   }
 
   /* "Only this CPU" from a clear filter. */
   g_assert_true (seismo_window_apply_filter (window, ""));
   wait_for (all_idle, window);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, n);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (listed (window))), ==, n);
   for (SeismoEventId e = 0; e < n; e++)
     if (seismo_trace_event_cpu (trace, e) == 2)
       {

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-app"
+
+#include <stdio.h>
+
+#include "seismo-stall-log.h"
+
+/*
+ * For the GUI benchmark (bench/gui-interact-bench.py): the main loop's poll is wrapped, so the time
+ * from one poll's return to the next poll is one iteration of work on the main thread; each one
+ * longer than a frame is logged as "MONOTONIC_END_US BUSY_US". It adds no wake-up of its own (an
+ * idle window stays idle). The benchmark reads the longest one between an input and the moment
+ * the window was idle again: the longest frozen frame a person would have seen.
+ */
+
+#define STALL_FRAME_US  16000
+
+static FILE  *stall_file;
+static gint64 poll_returned;
+
+static gint
+stall_poll (GPollFD *fds,
+            guint    n_fds,
+            gint     timeout)
+{
+  gint64 start = g_get_monotonic_time ();
+  gint result;
+
+  if (poll_returned != 0 && start - poll_returned > STALL_FRAME_US)
+    {
+      fprintf (stall_file, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n", start, start - poll_returned);
+      fflush (stall_file);
+    }
+  result = g_poll (fds, n_fds, timeout);
+  poll_returned = g_get_monotonic_time ();
+  return result;
+}
+
+void
+seismo_stall_log_start_from_env (void)
+{
+  const char *path = g_getenv ("SEISMO_STALL_LOG");
+
+  if (path == NULL || *path == '\0' || stall_file != NULL || (stall_file = fopen (path, "we")) == NULL)
+    return;
+  g_main_context_set_poll_func (g_main_context_default (), stall_poll);
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The window as a person uses it: real input events (xdotool) into the real app under X, each
+timed from the input until the process is idle again, with the longest frozen main-loop frame in
+between (the app logs its stalls when SEISMO_STALL_LOG is set), and peak memory.
+
+Usage (from the project root, after building ./build):
+  GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1920x1200x24" \
+      python3 bench/gui-interact-bench.py build/app/seismo FILE [--shots DIR] [--cli build/app/seismo-cli]
+
+"Idle" is the rule of ../shared/tools/gui-launch-bench.py: the last moment the process's CPU
+time grew before it stayed flat for IDLE_S seconds (0.6 s after an interaction, 1.5 s at launch).
+Prints one line per interaction and a JSON summary.
+"""
+import json, os, subprocess, sys, tempfile, time
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_s(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / TICK
+
+
+def hwm_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return -1
+
+
+def wait_idle(pid, t0, idle_s, limit=600):
+    """Seconds from t0 to the last CPU-time growth before idle_s of quiet."""
+    last, t_last = cpu_s(pid), time.monotonic()
+    while True:
+        now = time.monotonic()
+        c = cpu_s(pid)
+        if c != last:
+            last, t_last = c, now
+        if now - t_last > idle_s and now - t0 > idle_s:
+            return max(t_last - t0, 0.0)
+        if now - t0 > limit:
+            return float("inf")
+        time.sleep(0.005)
+
+
+def stalls(log, t_from, t_to):
+    """The longest main-loop stall (s) that ended between t_from and t_to (monotonic s)."""
+    worst = 0.0
+    try:
+        with open(log) as f:
+            for line in f:
+                end_us, gap_us = (int(x) for x in line.split())
+                end = end_us / 1e6
+                if t_from <= end <= t_to + 0.05:
+                    worst = max(worst, gap_us / 1e6)
+    except FileNotFoundError:
+        pass
+    return worst
+
+
+def xdo(*args):
+    subprocess.run(["xdotool", *args], check=True, stdout=subprocess.DEVNULL)
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    app, path = args[0], args[1]
+    shots = None
+    cli = None
+    if "--shots" in args:
+        shots = args[args.index("--shots") + 1]
+        os.makedirs(shots, exist_ok=True)
+    if "--cli" in args:
+        cli = args[args.index("--cli") + 1]
+
+    log = tempfile.mktemp(prefix="seismo-stalls-")
+    env = {**os.environ, "SEISMO_STALL_LOG": log,
+           "GSK_RENDERER": os.environ.get("GSK_RENDERER", "cairo")}
+    t0 = time.monotonic()
+    proc = subprocess.Popen([app, path], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    results = []
+    try:
+        ready = wait_idle(proc.pid, t0, 1.5)
+        results.append({"what": "launch -> ready", "s": ready, "freeze_s": stalls(log, t0, t0 + ready)})
+        win = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(proc.pid)],
+                             capture_output=True, text=True, check=True).stdout.split()[-1]
+        xdo("windowsize", "--sync", win, "1900", "1150")
+        xdo("windowmove", "--sync", win, "0", "0")
+        xdo("windowfocus", "--sync", win)
+        wait_idle(proc.pid, time.monotonic(), 1.0)
+
+        def step(what, *keys, click=None, typed=None, idle=0.6):
+            t = time.monotonic()
+            if click is not None:
+                xdo("mousemove", "--sync", str(click[0]), str(click[1]))
+                t = time.monotonic()
+                xdo("click", "1")
+            for k in keys:
+                xdo("key", "--clearmodifiers", k)
+            if typed is not None:
+                xdo("type", "--delay", "0", typed)
+                t = time.monotonic()
+                xdo("key", "Return")
+            took = wait_idle(proc.pid, t, idle)
+            r = {"what": what, "s": took, "freeze_s": stalls(log, t, t + took)}
+            results.append(r)
+            print(f"{what:42s} {took:7.3f} s   longest freeze {r['freeze_s'] * 1000:6.0f} ms", flush=True)
+            if shots:
+                name = "".join(c if c.isalnum() else "-" for c in what).strip("-")
+                subprocess.run(["import", "-window", "root",
+                                os.path.join(shots, f"{len(results):02d}-{name}.png")])
+
+        print(f"{'launch -> ready':42s} {ready:7.3f} s   longest freeze "
+              f"{results[0]['freeze_s'] * 1000:6.0f} ms", flush=True)
+        step("zoom in (Ctrl+plus)", "ctrl+plus")
+        step("pan right (Right)", "Right")
+        step("zoom out (Ctrl+minus)", "ctrl+minus")
+        step("filter (Ctrl+L, cpu == 0, Enter)", "ctrl+l", "ctrl+a", typed="cpu == 0")
+        step("clear the filter (Ctrl+L, empty, Enter)", "ctrl+l", "ctrl+a", "BackSpace", typed="")
+        step("filter again", "ctrl+l", "ctrl+a", typed="cpu == 0")
+        step("select an event (click in the list)", click=(500, 900))
+        step("clear the filter with an event selected", "ctrl+l", "ctrl+a", "BackSpace", typed="")
+        step("search with no match (Ctrl+F)", "ctrl+f", "ctrl+a", typed="zzzz-no-such-thing")
+        xdo("key", "Escape")
+        step("open the Histogram pane (Alt+2)", "alt+2")
+        step("open the Statistics pane (Alt+3)", "alt+3")
+        step("back to Details (Alt+1)", "alt+1")
+        step("Escape (clear markers)", "Escape")
+        peak = hwm_kb(proc.pid)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        try:
+            os.unlink(log)
+        except FileNotFoundError:
+            pass
+
+    summary = {"file": path, "peak_rss_mib": round(peak / 1024, 1), "steps": results}
+    if cli:
+        out = subprocess.run(["/usr/bin/time", "-f", "%M", cli, "info", path],
+                             capture_output=True, text=True)
+        cli_kb = int(out.stderr.strip().splitlines()[-1])
+        summary["cli_peak_rss_mib"] = round(cli_kb / 1024, 1)
+        summary["gui_over_cli"] = round(peak / cli_kb, 2)
+    print(f"peak memory {peak / 1024:.0f} MiB" +
+          (f" (seismo-cli info: {summary['cli_peak_rss_mib']:.0f} MiB, {summary['gui_over_cli']}x)"
+           if cli else ""))
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
