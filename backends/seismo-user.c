@@ -79,17 +79,3 @@ seismo_user_identity_become (const SeismoUserIdentity *id)
     return errno;
   return 0;
 }
-
-void
-seismo_user_identity_become_or_exit (const SeismoUserIdentity *id,
-                                     int                       err_fd)
-{
-  int err = seismo_user_identity_become (id);
-
-  if (err == 0)
-    return;
-  err = -err;
-  if (write (err_fd, &err, sizeof err) < 0)
-    _exit (127);
-  _exit (127);
-}

@@ -16,7 +16,7 @@
 #include "seismo-clock.h"
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
-#include "seismo-user.h"
+#include "seismo-launch.h"
 #include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
 #include "seismo-rb-page.h"
@@ -581,11 +581,12 @@ spawn_stopped (Recorder  *r,
                char     **argv,
                GError   **error)
 {
-  SeismoUserIdentity id;
+  SeismoLaunchPolicy policy;
   int release[2], err[2];
   pid_t pid;
 
-  if (!seismo_user_identity_for_launch (&id, error))
+  seismo_launch_policy_init (&policy, r->options->kill_on_stop);
+  if (!seismo_user_identity_for_launch (&policy.id, error))
     return FALSE;
   if (pipe2 (release, O_CLOEXEC) < 0)
     return seismo_set_errno_error (error, errno, "could not create a pipe");
@@ -626,7 +627,7 @@ spawn_stopped (Recorder  *r,
       close (release[0]);
       signal (SIGINT, SIG_DFL);
       signal (SIGTERM, SIG_DFL);
-      seismo_user_identity_become_or_exit (&id, err[1]);
+      seismo_launch_policy_apply_or_exit (&policy, err[1]);
       execvp (argv[0], argv);
       errsv = errno;
       if (write (err[1], &errsv, sizeof errsv) < 0)
@@ -640,7 +641,8 @@ spawn_stopped (Recorder  *r,
   r->child_running = TRUE;
   r->release_fd = release[1];
   r->exec_error_fd = err[0];
-  return TRUE;
+  /* Held before its exec until released: stop_child() ends it if this fails. */
+  return !r->options->kill_on_stop || seismo_ftrace_guard_watch_command (r->guard, pid, error);
 }
 
 /* Lets the command exec; fails when exec did. */

@@ -46,5 +46,9 @@ typedef struct _SeismoFtraceGuard SeismoFtraceGuard;
 SeismoFtraceGuard *seismo_ftrace_guard_new     (struct tracefs_instance *instance,
                                                 GError                 **error);
 void        seismo_ftrace_guard_release    (SeismoFtraceGuard       *guard);
+/* The launched command: the guard SIGKILLs it too if the recorder dies. */
+gboolean    seismo_ftrace_guard_watch_command (SeismoFtraceGuard  *guard,
+                                               GPid                command,
+                                               GError            **error);
 
 G_END_DECLS

@@ -30,7 +30,7 @@
 
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
-#include "seismo-user.h"
+#include "seismo-launch.h"
 #include "seismo-ptrace-tracer.h"
 
 /* --- The watcher ------------------------------------------------------------------------- */
@@ -164,7 +164,7 @@ launch (Recorder  *r,
   g_autofree char *path = g_find_program_in_path (argv[0]);
   g_autoptr(GArray) prog = NULL;
   struct sock_fprog fprog = { 0 };
-  SeismoUserIdentity id = { 0 };
+  SeismoLaunchPolicy policy;
   int err_pipe[2];
   int status;
   pid_t pid;
@@ -183,7 +183,9 @@ launch (Recorder  *r,
       fprog.filter = (struct sock_filter *) (gpointer) prog->data;
     }
 
-  if (r->for_uid >= 0 && !seismo_user_identity_of_uid (&id, (uid_t) r->for_uid, error))
+  /* PTRACE_O_EXITKILL ends it with us too, but only once it is seized. */
+  seismo_launch_policy_init (&policy, r->options->kill_on_stop);
+  if (r->for_uid >= 0 && !seismo_user_identity_of_uid (&policy.id, (uid_t) r->for_uid, error))
     return FALSE;
   /* The child tells what failed through this pipe; a successful exec closes it. */
   if (pipe2 (err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
@@ -212,11 +214,8 @@ launch (Recorder  *r,
        * none (no_new_privs): it can do nothing under us that the user could not do.
        */
       failure.stage = LAUNCH_IDENTITY;
-      if ((failure.err = seismo_user_identity_become (&id)) != 0
-          || (id.drop && prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0))
+      if ((failure.err = seismo_launch_policy_apply (&policy)) != 0)
         {
-          if (failure.err == 0)
-            failure.err = errno;
           (void) !write (err_pipe[1], &failure, sizeof failure);
           _exit (127);
         }
