@@ -29,8 +29,9 @@ typedef struct {
   guint64   events;          /* g_atomic: events appended so far */
   guint64   lost;            /* g_atomic: events lost so far */
   int       exit_status;     /* launched command's wait status, -1 if none */
-  /* Called about twice a second from the thread that appends to the builder, between events
-   * (so it may flush or snapshot the builder); may be NULL. */
+  /* Called from the thread that appends to the builder, between events (so it may flush or
+   * snapshot the builder), as soon as a chunk of 65536 events is complete and otherwise about
+   * twice a second (seismo-progress.h); may be NULL. */
   void    (*progress) (gpointer user_data);
   gpointer  user_data;
 } SeismoRecordControl;

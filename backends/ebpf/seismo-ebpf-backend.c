@@ -26,7 +26,9 @@
 
 #define DEFAULT_RING_KB   (16 * 1024)
 #define MIN_RING_BATCHES  8
-#define POLL_MS           50
+/* The worker takes records off the ring at least this often: part of what a killed recorder
+ * loses (seismo-progress.h), with CONTROL_SLEEP_US. */
+#define POLL_MS           20
 #define CONTROL_SLEEP_US  (20 * 1000)
 #define LOG_TAIL_LINES    6
 

@@ -17,6 +17,7 @@
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
 #include "seismo-launch.h"
+#include "seismo-progress.h"
 #include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
 #include "seismo-rb-page.h"
@@ -50,9 +51,11 @@
 /*
  * The longest a read record waits for conversion while a burst lasts. Only converted records
  * reach the builder, and so the file the recording streams to: this bounds what a killed
- * recorder loses (plus the last incomplete chunk of the file).
+ * recorder loses, with the reader's READER_POLL_MS and the last incomplete chunk of the file,
+ * which must stay under 0.3 s (the crash promise, seismo-progress.h). Waiting longer saves no
+ * work: the same records are converted later.
  */
-#define MAX_BACKLOG_US    G_USEC_PER_SEC
+#define MAX_BACKLOG_US    (50 * G_TIME_SPAN_MILLISECOND)
 /* The control loop's period: well under the 100 ms the stop flag allows. */
 #define CONTROL_US        20000
 /*
@@ -95,7 +98,6 @@ typedef struct {
   gint                       stop_reading;   /* atomic */
   gint                       reader_failed;  /* atomic */
   GError                    *reader_error;
-  gint64                     last_progress;
 
   /* Between the reader and the converter. */
   GMutex                     lock;
@@ -502,6 +504,9 @@ converter_main (gpointer data)
   gboolean pending = FALSE;   /* records left below the watermark after the last slice */
   gboolean draining = FALSE;  /* catching up with a backlog that grew too old */
   gint64 backlog_since = g_get_monotonic_time ();   /* when the backlog last was caught up */
+  SeismoProgressPacer pacer;
+
+  seismo_progress_pacer_init (&pacer, seismo_mono_now_ns ());
 
   for (;;)
     {
@@ -562,11 +567,9 @@ converter_main (gpointer data)
             backlog_since = t;
         }
 
-      if (r->ctl->progress && t - r->last_progress >= G_USEC_PER_SEC / 2)
-        {
-          r->last_progress = t;
-          r->ctl->progress (r->ctl->user_data);
-        }
+      /* As soon as a chunk is complete, so that a killed recorder loses at most that much. */
+      if (seismo_progress_pacer_due (&pacer, r->builder, seismo_mono_now_ns ()))
+        seismo_progress_pacer_report (&pacer, r->ctl, r->builder, seismo_mono_now_ns ());
     }
 }
 

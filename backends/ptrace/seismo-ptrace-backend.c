@@ -31,6 +31,7 @@
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
 #include "seismo-launch.h"
+#include "seismo-progress.h"
 #include "seismo-ptrace-tracer.h"
 
 /* --- The watcher ------------------------------------------------------------------------- */
@@ -42,11 +43,6 @@ waker_main (void *data)
 }
 
 #define WAKER_STACK_SIZE 16384
-
-/* Progress reports: every half second, unless they cost more than 1/50 of the time. */
-#define PROGRESS_INTERVAL_NS      G_GUINT64_CONSTANT (500000000)
-#define PROGRESS_INTERVAL_MAX_NS  G_GUINT64_CONSTANT (10000000000)
-#define PROGRESS_SHARE            50
 
 /* Runs a child that exits at once: its exit ends the tracer's waitpid(). */
 static void
@@ -476,6 +472,7 @@ ptrace_record (const SeismoRecordOptions *options,
                GError                   **error)
 {
   Recorder r = { 0 };
+  SeismoProgressPacer pacer;
   gboolean ok = FALSE;
   guint64 now;
 
@@ -523,7 +520,8 @@ ptrace_record (const SeismoRecordOptions *options,
   now = seismo_mono_now_ns ();
   r.deadline_ns = options->duration_s > 0 ? now + (guint64) (options->duration_s * 1e9)
                                           : G_MAXUINT64;
-  r.next_progress_ns = now + PROGRESS_INTERVAL_NS;
+  seismo_progress_pacer_init (&pacer, now);
+  r.next_progress_ns = pacer.next_ns;
   if (options->argv != NULL)
     {
       if (!launch (&r, error))
@@ -575,27 +573,16 @@ ptrace_record (const SeismoRecordOptions *options,
       __atomic_store_n (&r.loop_ns, now, __ATOMIC_RELAXED);
       r.stops++;
       seismo_ptrace_handle_status (&r, tid, status, now);
-      if (G_UNLIKELY (now >= r.next_progress_ns))
+      if (G_UNLIKELY (seismo_progress_pacer_due (&pacer, builder, now)))
         {
-          guint64 interval = PROGRESS_INTERVAL_NS;
-
           __atomic_store_n (&ctl->events, r.events, __ATOMIC_RELAXED);
-          if (ctl->progress)
-            {
-              guint64 spent;
-
-              /*
-               * The callback runs on this thread, and every tracee waits for it (seismo-cli
-               * writes the file so far, and a snapshot of a small recording, each time): space
-               * the calls so that they take at most 1/PROGRESS_SHARE of the time.
-               */
-              ctl->progress (ctl->user_data);
-              spent = seismo_mono_now_ns () - now;
-              now += spent;
-              interval = CLAMP (spent * PROGRESS_SHARE, PROGRESS_INTERVAL_NS,
-                                PROGRESS_INTERVAL_MAX_NS);
-            }
-          __atomic_store_n (&r.next_progress_ns, now + interval, __ATOMIC_RELAXED);
+          /*
+           * The callback runs on this thread, and every tracee waits for it (seismo-cli writes
+           * the chunks completed so far, and a snapshot of a small recording): the pacer reports
+           * a completed chunk at once, and spaces the others by what they cost.
+           */
+          now = seismo_progress_pacer_report (&pacer, ctl, builder, now);
+          __atomic_store_n (&r.next_progress_ns, pacer.next_ns, __ATOMIC_RELAXED);
         }
     }
   __atomic_store_n (&ctl->events, r.events, __ATOMIC_RELAXED);
