@@ -57,5 +57,13 @@ typedef struct {
 void                        seismo_backends_init   (void);
 const SeismoBackend *const *seismo_backends_get    (guint      *n_backends);
 const SeismoBackend        *seismo_backend_lookup  (const char *name);
+/*
+ * Removes what killed recorders left enabled in the kernel (the tracefs instances of an ftrace
+ * recorder SIGKILLed together with its guard), when this process may (root) and without mounting
+ * anything; says so with a message. Every backend's record() runs it first, so the pkexec
+ * recorder the GUI starts sweeps too; the GUI itself runs it when it runs as root. Returns how
+ * many it removed.
+ */
+guint                       seismo_backends_sweep_stale (void);
 
 G_END_DECLS

@@ -783,6 +783,8 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   g_return_val_if_fail (builder != NULL, FALSE);
   g_return_val_if_fail (ctl != NULL, FALSE);
 
+  /* A killed ftrace recorder's instance would trace on beside us (seismo-backend.h). */
+  seismo_backends_sweep_stale ();
   rec.options = options;
   rec.builder = builder;
   rec.ctl = ctl;

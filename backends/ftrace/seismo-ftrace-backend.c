@@ -1148,14 +1148,7 @@ ftrace_record (const SeismoRecordOptions *options,
 
   if (!seismo_ftrace_tracing_dir (error))
     goto out;
-  {
-    guint stale = seismo_ftrace_remove_stale_instances ();
-
-    /* Said, not silent: the user may wonder where a killed recording's buffers went. */
-    if (stale > 0)
-      g_message ("removed %u stale tracefs instance%s left by a killed recorder", stale,
-                 stale == 1 ? "" : "s");
-  }
+  seismo_backends_sweep_stale ();
   if (!(tracepoints = seismo_ftrace_resolve_events ((const char *const *) options->events, error)))
     goto out;
   if (!(r.instance = seismo_ftrace_instance_create (error)))

@@ -37,6 +37,7 @@ GPtrArray  *seismo_ftrace_list_events      (GError           **error);
 struct tracefs_instance *seismo_ftrace_instance_create (GError                 **error);
 void        seismo_ftrace_instance_destroy (struct tracefs_instance *instance);
 guint       seismo_ftrace_remove_stale_instances (void);
+guint       seismo_ftrace_sweep_stale_instances  (void);
 
 /*
  * Removes instance if the recorder dies without doing so (SIGKILL): a child process that waits

@@ -498,6 +498,8 @@ ptrace_record (const SeismoRecordOptions *options,
   r.launch_err_fd = -1;
   if (!seismo_user_pkexec_uid (&r.for_uid, error))
     return FALSE;
+  /* A killed ftrace recorder's instance would trace on beside us (seismo-backend.h). */
+  seismo_backends_sweep_stale ();
   g_mutex_init (&r.watch_lock);
   g_cond_init (&r.watch_cond);
   r.tracees = g_hash_table_new_full (NULL, NULL, NULL, seismo_ptrace_tracee_free);

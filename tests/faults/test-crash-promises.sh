@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The crash promises of every backend (docs/reliability.md), TAP. Root only.
 #
-#   test-crash-promises.sh SEISMO_CLI [BACKEND…] [--runs N]
+#   test-crash-promises.sh SEISMO_CLI [BACKEND…] [--runs N] [--gui SEISMO]
 #
 # For each backend (ftrace, ptrace, ebpf; those that cannot run here are skipped with their reason):
 #
@@ -22,15 +22,18 @@
 #   of id(1) it runs reports an euid that is not 0 (the same copy run by that user without
 #   no_new_privs must report 0, or the check could not fail: then it is skipped).
 # - ftrace, recorder and guard both SIGKILLed: the instance they leave is removed by the next
-#   recording of another backend (which is also what the GUI's pkexec recorder runs).
+#   recording of another backend (which is also what the GUI's pkexec recorder runs), and by the
+#   GUI started as root (with --gui, under xvfb-run).
 set -uo pipefail
 cli=${1:?usage: test-crash-promises.sh SEISMO_CLI [BACKEND…] [--runs N]}
 shift
 runs=1
+gui=
 backends=()
 while (($#)); do
   case $1 in
     --runs) runs=$2; shift 2 ;;
+    --gui) gui=$2; shift 2 ;;
     *) backends+=("$1"); shift ;;
   esac
 done
@@ -265,6 +268,28 @@ else
 fi
 
 # --- ftrace: recorder and guard both killed; the next recording of any backend sweeps ------------
+# Starts an ftrace recording of sleep, SIGKILLs its guard and then the recorder, and prints the
+# name of the instance they leave (nothing when none is left). Problems go to $DIR/stale.txt.
+leave_stale_instance() {
+  local rec guard sleeper
+  : >"$DIR/stale.txt"
+  "$cli" record -b ftrace -o "$DIR/both.seismo" -- sleep 30 >"$DIR/both.txt" 2>&1 &
+  rec=$!
+  pids_to_kill+=("$rec")
+  child_named "$rec" sleep >/dev/null
+  guard=$(pgrep -P "$rec" | while read -r p; do [[ $(cat "/proc/$p/comm") != sleep ]] && echo "$p"; done | head -n1)
+  sleeper=$(pgrep -P "$rec" -x sleep | head -n1)
+  if [[ -z $guard ]]; then
+    echo "no guard process found under recorder $rec" >"$DIR/stale.txt"
+  else
+    kill -KILL "$guard" "$rec"
+  fi
+  wait "$rec" 2>/dev/null
+  [[ -n $sleeper ]] && kill -KILL "$sleeper" 2>/dev/null
+  sleep 0.3
+  ls "$tfs/instances" | grep -xE "seismo-$rec(-[0-9]+)?"
+}
+
 if [[ " ${backends[*]} " == *" ftrace "* ]]; then
   sweeper=
   for b in ebpf ptrace; do
@@ -272,37 +297,57 @@ if [[ " ${backends[*]} " == *" ftrace "* ]]; then
   done
   if ! grep -q "^ftrace .* available " <<<"$available"; then
     skip "ftrace: stale instance swept by another backend's recording" "ftrace not available"
-  elif [[ -z $sweeper ]]; then
-    skip "ftrace: stale instance swept by another backend's recording" "no other backend available"
+    skip "ftrace: stale instance swept by the GUI run as root" "ftrace not available"
   else
-    "$cli" record -b ftrace -o "$DIR/both.seismo" -- sleep 30 >"$DIR/both.txt" 2>&1 &
-    rec=$!
-    pids_to_kill+=("$rec")
-    child_named "$rec" sleep >/dev/null
-    guard=$(pgrep -P "$rec" | while read -r p; do [[ $(cat /proc/$p/comm) != sleep ]] && echo "$p"; done | head -n1)
-    sleeper=$(pgrep -P "$rec" -x sleep | head -n1)
-    problems=()
-    if [[ -z $guard ]]; then
-      problems+=("no guard process found under recorder $rec")
+    if [[ -z $sweeper ]]; then
+      skip "ftrace: stale instance swept by another backend's recording" "no other backend available"
     else
-      kill -KILL "$guard" "$rec"
+      problems=()
+      left=$(leave_stale_instance)
+      [[ -s $DIR/stale.txt ]] && problems+=("$(cat "$DIR/stale.txt")")
+      [[ -n $left ]] || problems+=("killing recorder and guard left no instance, so nothing was tested")
+      "$cli" record -b "$sweeper" -o "$DIR/sweep.seismo" -- true >"$DIR/sweep.txt" 2>&1 ||
+        problems+=("the $sweeper recording failed: $(tail -c 300 "$DIR/sweep.txt")")
+      if [[ -n $left && -d $tfs/instances/$left ]]; then
+        problems+=("instance $left still there after a $sweeper recording")
+        rmdir "$tfs/instances/$left" 2>/dev/null
+      fi
+      if ((${#problems[@]})); then
+        not_ok_why "ftrace: stale instance swept by another backend's recording" "${problems[@]}"
+      else
+        ok "ftrace: recorder and guard SIGKILLed; the next $sweeper recording removed $left"
+      fi
     fi
-    wait "$rec" 2>/dev/null
-    [[ -n $sleeper ]] && kill -KILL "$sleeper" 2>/dev/null
-    sleep 0.3
-    left=$(ls "$tfs/instances" | grep -xE "seismo-$rec(-[0-9]+)?")
-    [[ -n $left ]] || problems+=("killing recorder and guard left no instance, so nothing was tested")
-    "$cli" record -b "$sweeper" -o "$DIR/sweep.seismo" -- true >"$DIR/sweep.txt" 2>&1 ||
-      problems+=("the $sweeper recording failed: $(tail -c 300 "$DIR/sweep.txt")")
-    left=$(ls "$tfs/instances" | grep -xE "seismo-$rec(-[0-9]+)?")
-    if [[ -n $left ]]; then
-      problems+=("instance $left still there after a $sweeper recording")
-      rmdir "$tfs/instances/$left" 2>/dev/null
-    fi
-    if ((${#problems[@]})); then
-      not_ok_why "ftrace: stale instance swept by another backend's recording" "${problems[@]}"
+
+    # The GUI run as root sweeps when it starts (as a user it cannot; its pkexec recorder does).
+    if [[ -z $gui ]]; then
+      skip "ftrace: stale instance swept by the GUI run as root" "the GUI is not built"
+    elif ! command -v xvfb-run >/dev/null; then
+      skip "ftrace: stale instance swept by the GUI run as root" "no xvfb-run"
     else
-      ok "ftrace: recorder and guard SIGKILLed; the next $sweeper recording removed their instance"
+      problems=()
+      left=$(leave_stale_instance)
+      [[ -s $DIR/stale.txt ]] && problems+=("$(cat "$DIR/stale.txt")")
+      [[ -n $left ]] || problems+=("killing recorder and guard left no instance, so nothing was tested")
+      # No session bus: a Seismo already running there would get the start instead of this one.
+      GSK_RENDERER=cairo timeout -k 2 20 env -u DBUS_SESSION_BUS_ADDRESS xvfb-run -a "$gui" \
+        >"$DIR/gui.txt" 2>&1 &
+      gui_run=$!
+      for i in $(seq 150); do
+        [[ -n $left && -d $tfs/instances/$left ]] || break
+        sleep 0.1
+      done
+      kill -TERM "$gui_run" 2>/dev/null
+      wait "$gui_run" 2>/dev/null
+      if [[ -n $left && -d $tfs/instances/$left ]]; then
+        problems+=("instance $left still there 15 s after the GUI started: $(tail -c 300 "$DIR/gui.txt")")
+        rmdir "$tfs/instances/$left" 2>/dev/null
+      fi
+      if ((${#problems[@]})); then
+        not_ok_why "ftrace: stale instance swept by the GUI run as root" "${problems[@]}"
+      else
+        ok "ftrace: recorder and guard SIGKILLed; the GUI, started as root, removed $left"
+      fi
     fi
   fi
 fi
