@@ -17,6 +17,14 @@ seismo_launch_policy_init (SeismoLaunchPolicy *self,
   self->recorder = getpid ();
 }
 
+void
+seismo_launch_policy_hold (const SeismoLaunchPolicy *self)
+{
+  /* Cannot fail with a valid signal; apply() would not notice either way. */
+  if (self->die_with_recorder && !self->id.drop)
+    prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+}
+
 int
 seismo_launch_policy_apply (const SeismoLaunchPolicy *self)
 {
@@ -26,7 +34,8 @@ seismo_launch_policy_apply (const SeismoLaunchPolicy *self)
     return err;
   if (self->id.drop && prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     return errno;
-  if (self->die_with_recorder)
+  /* The new identity cleared what hold() would have set. */
+  if (self->die_with_recorder && self->id.drop)
     {
       if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
         return errno;

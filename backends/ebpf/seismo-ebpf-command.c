@@ -87,6 +87,7 @@ seismo_ebpf_command_launch (SeismoEbpfCommand *cmd,
       signal (SIGPIPE, SIG_DFL);
       close (release[1]);
       close (exec_error[0]);
+      seismo_launch_policy_hold (&policy);
       do
         n = read (release[0], &go, 1);
       while (n < 0 && errno == EINTR);

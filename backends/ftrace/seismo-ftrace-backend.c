@@ -622,6 +622,7 @@ spawn_stopped (Recorder  *r,
       /* Only async-signal-safe calls from here to exec. */
       close (release[1]);
       close (err[0]);
+      seismo_launch_policy_hold (&policy);
       do
         n = read (release[0], &go, 1);
       while (n < 0 && errno == EINTR);

@@ -203,6 +203,10 @@ launch (Recorder  *r,
 
       /* Only async-signal-safe calls from here on: the parent may have threads. */
       close (err_pipe[0]);
+      /* Recording starts at the exec: the check's getppid() is not the command's. */
+      seismo_launch_policy_hold (&policy);
+      if (policy.die_with_recorder && getppid () != policy.recorder)
+        _exit (127);
       raise (SIGSTOP);
       /*
        * Under pkexec, the command is the user's, not root's: from before its exec on. And since
