@@ -180,6 +180,12 @@ seismo_application_startup (GApplication *app)
   seismo_stall_log_start_from_env ();
   seismo_widgets_init ();
   seismo_backends_init ();
+  /*
+   * A recorder killed together with its guard leaves its tracefs instance tracing. Run as root,
+   * the app removes it now; run as a user it may not (this does nothing then), and the pkexec
+   * recorder it starts for each recording sweeps first (seismo-backend.h).
+   */
+  seismo_backends_sweep_stale ();
   self->settings = load_settings ();
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)

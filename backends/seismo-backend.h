@@ -29,8 +29,9 @@ typedef struct {
   guint64   events;          /* g_atomic: events appended so far */
   guint64   lost;            /* g_atomic: events lost so far */
   int       exit_status;     /* launched command's wait status, -1 if none */
-  /* Called about twice a second from the thread that appends to the builder, between events
-   * (so it may flush or snapshot the builder); may be NULL. */
+  /* Called from the thread that appends to the builder, between events (so it may flush or
+   * snapshot the builder), as soon as a chunk of 65536 events is complete and otherwise about
+   * twice a second (seismo-progress.h); may be NULL. */
   void    (*progress) (gpointer user_data);
   gpointer  user_data;
 } SeismoRecordControl;
@@ -56,5 +57,13 @@ typedef struct {
 void                        seismo_backends_init   (void);
 const SeismoBackend *const *seismo_backends_get    (guint      *n_backends);
 const SeismoBackend        *seismo_backend_lookup  (const char *name);
+/*
+ * Removes what killed recorders left enabled in the kernel (the tracefs instances of an ftrace
+ * recorder SIGKILLed together with its guard), when this process may (root) and without mounting
+ * anything; says so with a message. Every backend's record() runs it first, so the pkexec
+ * recorder the GUI starts sweeps too; the GUI itself runs it when it runs as root. Returns how
+ * many it removed.
+ */
+guint                       seismo_backends_sweep_stale (void);
 
 G_END_DECLS

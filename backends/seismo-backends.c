@@ -11,6 +11,7 @@
 #ifdef SEISMO_HAVE_FTRACE
 extern const SeismoBackend seismo_ftrace_backend;
 void seismo_ftrace_register_importers (void);
+guint seismo_ftrace_sweep_stale_instances (void);
 #endif
 #ifdef SEISMO_HAVE_PTRACE
 extern const SeismoBackend seismo_ptrace_backend;
@@ -67,4 +68,19 @@ seismo_backend_lookup (const char *name)
     if (g_str_equal (backends[i]->name, name))
       return backends[i];
   return NULL;
+}
+
+guint
+seismo_backends_sweep_stale (void)
+{
+  guint removed = 0;
+
+#ifdef SEISMO_HAVE_FTRACE
+  removed = seismo_ftrace_sweep_stale_instances ();
+  /* Said, not silent: the user may wonder where a killed recording's buffers went. */
+  if (removed > 0)
+    g_message ("removed %u stale tracefs instance%s left by a killed recorder", removed,
+               removed == 1 ? "" : "s");
+#endif
+  return removed;
 }

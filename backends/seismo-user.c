@@ -85,20 +85,6 @@ seismo_user_identity_become (const SeismoUserIdentity *id)
   return 0;
 }
 
-void
-seismo_user_identity_become_or_exit (const SeismoUserIdentity *id,
-                                     int                       err_fd)
-{
-  int err = seismo_user_identity_become (id);
-
-  if (err == 0)
-    return;
-  err = -err;
-  if (write (err_fd, &err, sizeof err) < 0)
-    _exit (127);
-  _exit (127);
-}
-
 int
 seismo_user_open_for_reading (const char  *path,
                               GError     **error)

@@ -11,7 +11,7 @@ G_BEGIN_DECLS
  * Under pkexec the recorder runs as root on behalf of the user named by PKEXEC_UID. A command it
  * launches must run as that user, never as root: pkexec authorizes recording, not running
  * programs with root's rights. Every backend that launches a command prepares this before fork()
- * and applies it in the child.
+ * and applies it in the child, through seismo-launch.h.
  */
 typedef struct {
   gboolean drop;           /* FALSE: the caller acts for itself, the command keeps its identity */
@@ -32,11 +32,6 @@ gboolean seismo_user_identity_of_uid     (SeismoUserIdentity       *id,
                                           GError                  **error);
 /* In the forked child, before exec: async-signal-safe. 0, or the errno of what failed. */
 int      seismo_user_identity_become     (const SeismoUserIdentity *id);
-/* The same for a launcher whose child reports an exec failure as an errno on err_fd: when
- * becoming the user fails, writes the errno negated (so the parent can tell it from exec's) and
- * exits with 127. Async-signal-safe. */
-void     seismo_user_identity_become_or_exit (const SeismoUserIdentity *id,
-                                              int                       err_fd);
 
 /* Opens path for reading with the identity of the user the recording is for (a short-lived child
  * that has become that user opens it and hands the descriptor over), or as ourselves when we act

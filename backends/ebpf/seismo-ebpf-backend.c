@@ -16,6 +16,7 @@
 #include "seismo-user.h"
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
+#include "seismo-progress.h"
 #include "seismo-syscalls.h"
 
 /*
@@ -26,12 +27,10 @@
 
 #define DEFAULT_RING_KB   (16 * 1024)
 #define MIN_RING_BATCHES  8
-#define POLL_MS           50
+/* The worker takes records off the ring at least this often: part of what a killed recorder
+ * loses (seismo-progress.h), with CONTROL_SLEEP_US. */
+#define POLL_MS           20
 #define CONTROL_SLEEP_US  (20 * 1000)
-/* Progress reports: every half second, unless they cost more than 1/PROGRESS_SHARE of the time. */
-#define PROGRESS_US       (500 * 1000)
-#define PROGRESS_MAX_US   (10 * 1000 * 1000)
-#define PROGRESS_SHARE    50
 #define LOG_TAIL_LINES    6
 
 /* libbpf reports through one process-wide callback; keep its last warnings for error messages. */
@@ -742,32 +741,27 @@ control_loop (Recorder *rec,
 {
   const SeismoRecordOptions *o = rec->options;
   SeismoRecordControl *ctl = rec->ctl;
-  gint64 start = g_get_monotonic_time ();
-  gint64 next_progress = start;
+  guint64 start = seismo_mono_now_ns ();
+  SeismoProgressPacer pacer;
   gboolean stopped_early = FALSE;
 
+  /* The first report at once: the file gets its tables while the command starts. */
+  seismo_progress_pacer_init (&pacer, start);
+  pacer.next_ns = start;
   for (;;)
     {
-      gint64 now;
+      guint64 now;
 
       if (rec->worker != NULL)
         {
           decode_queue (rec);
           publish_counters (rec);
         }
-      now = g_get_monotonic_time ();
-      if (ctl->progress != NULL && now >= next_progress)
-        {
-          gint64 spent;
-
-          ctl->progress (ctl->user_data);
-          spent = g_get_monotonic_time () - now;
-          next_progress = now + spent + CLAMP (spent * PROGRESS_SHARE, PROGRESS_US,
-                                               PROGRESS_MAX_US);
-          now += spent;
-        }
+      now = seismo_mono_now_ns ();
+      if (seismo_progress_pacer_due (&pacer, rec->builder, now))
+        now = seismo_progress_pacer_report (&pacer, ctl, rec->builder, now);
       if (g_atomic_int_get (&ctl->stop)
-          || (o->duration_s > 0 && now - start >= (gint64) (o->duration_s * G_USEC_PER_SEC)))
+          || (o->duration_s > 0 && now - start >= (guint64) (o->duration_s * 1e9)))
         {
           stopped_early = TRUE;
           break;
@@ -810,6 +804,8 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   g_return_val_if_fail (builder != NULL, FALSE);
   g_return_val_if_fail (ctl != NULL, FALSE);
 
+  /* A killed ftrace recorder's instance would trace on beside us (seismo-backend.h). */
+  seismo_backends_sweep_stale ();
   rec.options = options;
   rec.builder = builder;
   rec.ctl = ctl;
@@ -870,7 +866,8 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
 
   if (options->argv != NULL)
     {
-      if (!seismo_ebpf_command_launch (&rec.command, options->argv, error))
+      if (!seismo_ebpf_command_launch (&rec.command, options->argv,
+                                       options->kill_on_stop, error))
         goto cleanup;
       target_tgid = rec.command.pid;
     }

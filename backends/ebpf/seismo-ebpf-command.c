@@ -14,7 +14,7 @@
 
 #include "seismo-ebpf-private.h"
 #include "seismo-error.h"
-#include "seismo-user.h"
+#include "seismo-launch.h"
 
 /*
  * The recording's target: a launched command, held between fork and exec until the programs are
@@ -33,14 +33,16 @@ seismo_ebpf_command_poll (SeismoEbpfCommand *cmd)
 gboolean
 seismo_ebpf_command_launch (SeismoEbpfCommand *cmd,
                             char *const       *argv,
+                            gboolean           die_with_recorder,
                             GError           **error)
 {
-  SeismoUserIdentity id;
+  SeismoLaunchPolicy policy;
   int release[2] = { -1, -1 };
   int exec_error[2] = { -1, -1 };
   pid_t pid;
 
-  if (!seismo_user_identity_for_launch (&id, error))
+  seismo_launch_policy_init (&policy, die_with_recorder);
+  if (!seismo_user_identity_for_launch (&policy.id, error))
     return FALSE;
   if (pipe2 (release, O_CLOEXEC) != 0 || pipe2 (exec_error, O_CLOEXEC) != 0)
     {
@@ -85,12 +87,13 @@ seismo_ebpf_command_launch (SeismoEbpfCommand *cmd,
       signal (SIGPIPE, SIG_DFL);
       close (release[1]);
       close (exec_error[0]);
+      seismo_launch_policy_hold (&policy);
       do
         n = read (release[0], &go, 1);
       while (n < 0 && errno == EINTR);
       if (n != 1)
         _exit (127);   /* the recorder gave up */
-      seismo_user_identity_become_or_exit (&id, exec_error[1]);
+      seismo_launch_policy_apply_or_exit (&policy, exec_error[1]);
       execvp (argv[0], (char **) argv);
       saved = errno;
       if (write (exec_error[1], &saved, sizeof saved) < 0)

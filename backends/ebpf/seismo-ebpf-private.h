@@ -101,8 +101,10 @@ typedef struct {
   int       status;         /* wait status once reaped */
 } SeismoEbpfCommand;
 
+/* die_with_recorder: SIGKILLed if the recorder dies (seismo-launch.h). */
 gboolean     seismo_ebpf_command_launch     (SeismoEbpfCommand *cmd,
                                              char *const       *argv,
+                                             gboolean           die_with_recorder,
                                              GError           **error);
 /* Lets it exec; fails with the reason when exec failed. */
 gboolean     seismo_ebpf_command_release    (SeismoEbpfCommand *cmd,

@@ -16,7 +16,8 @@
 #include "seismo-clock.h"
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
-#include "seismo-user.h"
+#include "seismo-launch.h"
+#include "seismo-progress.h"
 #include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
 #include "seismo-rb-page.h"
@@ -50,9 +51,11 @@
 /*
  * The longest a read record waits for conversion while a burst lasts. Only converted records
  * reach the builder, and so the file the recording streams to: this bounds what a killed
- * recorder loses (plus the last incomplete chunk of the file).
+ * recorder loses, with the reader's READER_POLL_MS and the last incomplete chunk of the file,
+ * which must stay under 0.3 s (the crash promise, seismo-progress.h). Waiting longer saves no
+ * work: the same records are converted later.
  */
-#define MAX_BACKLOG_US    G_USEC_PER_SEC
+#define MAX_BACKLOG_US    (50 * G_TIME_SPAN_MILLISECOND)
 /* The control loop's period: well under the 100 ms the stop flag allows. */
 #define CONTROL_US        20000
 /*
@@ -95,7 +98,6 @@ typedef struct {
   gint                       stop_reading;   /* atomic */
   gint                       reader_failed;  /* atomic */
   GError                    *reader_error;
-  gint64                     last_progress;
 
   /* Between the reader and the converter. */
   GMutex                     lock;
@@ -502,6 +504,9 @@ converter_main (gpointer data)
   gboolean pending = FALSE;   /* records left below the watermark after the last slice */
   gboolean draining = FALSE;  /* catching up with a backlog that grew too old */
   gint64 backlog_since = g_get_monotonic_time ();   /* when the backlog last was caught up */
+  SeismoProgressPacer pacer;
+
+  seismo_progress_pacer_init (&pacer, seismo_mono_now_ns ());
 
   for (;;)
     {
@@ -562,11 +567,9 @@ converter_main (gpointer data)
             backlog_since = t;
         }
 
-      if (r->ctl->progress && t - r->last_progress >= G_USEC_PER_SEC / 2)
-        {
-          r->last_progress = t;
-          r->ctl->progress (r->ctl->user_data);
-        }
+      /* As soon as a chunk is complete, so that a killed recorder loses at most that much. */
+      if (seismo_progress_pacer_due (&pacer, r->builder, seismo_mono_now_ns ()))
+        seismo_progress_pacer_report (&pacer, r->ctl, r->builder, seismo_mono_now_ns ());
     }
 }
 
@@ -581,11 +584,12 @@ spawn_stopped (Recorder  *r,
                char     **argv,
                GError   **error)
 {
-  SeismoUserIdentity id;
+  SeismoLaunchPolicy policy;
   int release[2], err[2];
   pid_t pid;
 
-  if (!seismo_user_identity_for_launch (&id, error))
+  seismo_launch_policy_init (&policy, r->options->kill_on_stop);
+  if (!seismo_user_identity_for_launch (&policy.id, error))
     return FALSE;
   if (pipe2 (release, O_CLOEXEC) < 0)
     return seismo_set_errno_error (error, errno, "could not create a pipe");
@@ -618,6 +622,7 @@ spawn_stopped (Recorder  *r,
       /* Only async-signal-safe calls from here to exec. */
       close (release[1]);
       close (err[0]);
+      seismo_launch_policy_hold (&policy);
       do
         n = read (release[0], &go, 1);
       while (n < 0 && errno == EINTR);
@@ -626,7 +631,7 @@ spawn_stopped (Recorder  *r,
       close (release[0]);
       signal (SIGINT, SIG_DFL);
       signal (SIGTERM, SIG_DFL);
-      seismo_user_identity_become_or_exit (&id, err[1]);
+      seismo_launch_policy_apply_or_exit (&policy, err[1]);
       execvp (argv[0], argv);
       errsv = errno;
       if (write (err[1], &errsv, sizeof errsv) < 0)
@@ -640,7 +645,8 @@ spawn_stopped (Recorder  *r,
   r->child_running = TRUE;
   r->release_fd = release[1];
   r->exec_error_fd = err[0];
-  return TRUE;
+  /* Held before its exec until released: stop_child() ends it if this fails. */
+  return !r->options->kill_on_stop || seismo_ftrace_guard_watch_command (r->guard, pid, error);
 }
 
 /* Lets the command exec; fails when exec did. */
@@ -1143,14 +1149,7 @@ ftrace_record (const SeismoRecordOptions *options,
 
   if (!seismo_ftrace_tracing_dir (error))
     goto out;
-  {
-    guint stale = seismo_ftrace_remove_stale_instances ();
-
-    /* Said, not silent: the user may wonder where a killed recording's buffers went. */
-    if (stale > 0)
-      g_message ("removed %u stale tracefs instance%s left by a killed recorder", stale,
-                 stale == 1 ? "" : "s");
-  }
+  seismo_backends_sweep_stale ();
   if (!(tracepoints = seismo_ftrace_resolve_events ((const char *const *) options->events, error)))
     goto out;
   if (!(r.instance = seismo_ftrace_instance_create (error)))

@@ -298,6 +298,26 @@ seismo_ftrace_remove_stale_instances (void)
   return removed;
 }
 
+/*
+ * The same, from anywhere (seismo_backends_sweep_stale()): only when tracefs is mounted already
+ * (never mounts it) and this process may remove instances (root), else nothing. Run where a
+ * recorder killed together with its guard left an instance tracing: the next recording of any
+ * backend, the GUI run as root.
+ */
+guint
+seismo_ftrace_sweep_stale_instances (void)
+{
+  g_autofree char *instances = NULL;
+  const char *path = NULL;
+
+  if (tracefs_tracing_dir_is_mounted (false, &path) <= 0 || path == NULL)
+    return 0;
+  instances = g_build_filename (path, "instances", NULL);
+  if (access (instances, W_OK) != 0)
+    return 0;
+  return seismo_ftrace_remove_stale_instances ();
+}
+
 struct tracefs_instance *
 seismo_ftrace_instance_create (GError **error)
 {

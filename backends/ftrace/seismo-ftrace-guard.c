@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,9 +23,14 @@
  * end-of-file without the "done" byte, the recorder died, and the guard stops tracing and
  * removes the instance. It does that with plain system calls only (it is forked from a process
  * that may run threads, so nothing that could take a lock held by one of them).
+ *
+ * A command the recorder launched dies with it (PR_SET_PDEATHSIG, seismo-launch.h); the guard
+ * SIGKILLs it as well, through a pidfd the recorder sends it (so a pid reused after the command
+ * was reaped can never be hit).
  */
 
 #define GUARD_DONE            'd'
+#define GUARD_COMMAND         'c'   /* with a pidfd of the launched command (SCM_RIGHTS) */
 /* The instance stays busy until the dead recorder's trace_pipe_raw descriptors are closed. */
 #define GUARD_RMDIR_TRIES     500
 #define GUARD_RMDIR_PAUSE_NS  20000000
@@ -41,9 +48,10 @@ guard_main (int         fd,
             const char *dir,
             int         max_fd)
 {
-  char byte;
+  char byte = 0;
   ssize_t n;
   int out;
+  int command_fd = -1;
   int null_fd = open ("/dev/null", O_RDWR | O_CLOEXEC);
 
   /* Out of the way of the standard descriptors replaced below (a recorder started without). */
@@ -71,13 +79,40 @@ guard_main (int         fd,
       if (i != fd)
         close (i);
 
-  do
-    n = read (fd, &byte, 1);
-  while (n < 0 && errno == EINTR);
+  for (;;)
+    {
+      union {
+        char           buf[CMSG_SPACE (sizeof (int))];
+        struct cmsghdr align;
+      } control;
+      struct iovec iov = { &byte, 1 };
+      struct msghdr msg = { 0 };
+      struct cmsghdr *cmsg;
+
+      msg.msg_iov = &iov;
+      msg.msg_iovlen = 1;
+      msg.msg_control = control.buf;
+      msg.msg_controllen = sizeof control.buf;
+      do
+        n = recvmsg (fd, &msg, MSG_CMSG_CLOEXEC);
+      while (n < 0 && errno == EINTR);
+      if (n != 1 || byte != GUARD_COMMAND)
+        break;
+      cmsg = CMSG_FIRSTHDR (&msg);
+      if (cmsg != NULL && cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS
+          && cmsg->cmsg_len == CMSG_LEN (sizeof (int)))
+        {
+          if (command_fd >= 0)
+            close (command_fd);
+          memcpy (&command_fd, CMSG_DATA (cmsg), sizeof command_fd);
+        }
+    }
   if (n == 1 && byte == GUARD_DONE)
     _exit (0);
 
-  /* The recorder is gone without cleaning up. */
+  /* The recorder is gone without cleaning up: first the command it ran, which we no longer see. */
+  if (command_fd >= 0)
+    syscall (SYS_pidfd_send_signal, command_fd, SIGKILL, NULL, 0);
   if ((out = open (tracing_on, O_WRONLY | O_CLOEXEC)) >= 0)
     {
       if (write (out, "0", 1) < 0)
@@ -176,4 +211,48 @@ seismo_ftrace_guard_release (SeismoFtraceGuard *guard)
     p = waitpid (guard->pid, NULL, 0);
   while (p < 0 && errno == EINTR);
   g_free (guard);
+}
+
+gboolean
+seismo_ftrace_guard_watch_command (SeismoFtraceGuard  *guard,
+                                   GPid                command,
+                                   GError            **error)
+{
+  union {
+    char           buf[CMSG_SPACE (sizeof (int))];
+    struct cmsghdr align;
+  } control = { { 0 } };
+  char byte = GUARD_COMMAND;
+  struct iovec iov = { &byte, 1 };
+  struct msghdr msg = { 0 };
+  struct cmsghdr *cmsg;
+  int pidfd, errsv;
+  ssize_t n;
+
+  g_return_val_if_fail (guard != NULL, FALSE);
+
+  /* Our own unreaped child: the pid cannot name another process yet. */
+  pidfd = (int) syscall (SYS_pidfd_open, command, 0);
+  if (pidfd < 0)
+    return seismo_set_errno_error (error, errno, "could not open a pidfd of launched process %d",
+                                   (int) command);
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.buf;
+  msg.msg_controllen = sizeof control.buf;
+  cmsg = CMSG_FIRSTHDR (&msg);
+  cmsg->cmsg_level = SOL_SOCKET;
+  cmsg->cmsg_type = SCM_RIGHTS;
+  cmsg->cmsg_len = CMSG_LEN (sizeof (int));
+  memcpy (CMSG_DATA (cmsg), &pidfd, sizeof pidfd);
+  do
+    n = sendmsg (guard->fd, &msg, MSG_NOSIGNAL);
+  while (n < 0 && errno == EINTR);
+  errsv = errno;
+  close (pidfd);
+  if (n != 1)
+    return seismo_set_errno_error (error, errsv,
+                                   "could not hand launched process %d to the instance guard %d",
+                                   (int) command, (int) guard->pid);
+  return TRUE;
 }

@@ -37,6 +37,7 @@ GPtrArray  *seismo_ftrace_list_events      (GError           **error);
 struct tracefs_instance *seismo_ftrace_instance_create (GError                 **error);
 void        seismo_ftrace_instance_destroy (struct tracefs_instance *instance);
 guint       seismo_ftrace_remove_stale_instances (void);
+guint       seismo_ftrace_sweep_stale_instances  (void);
 
 /*
  * Removes instance if the recorder dies without doing so (SIGKILL): a child process that waits
@@ -46,5 +47,9 @@ typedef struct _SeismoFtraceGuard SeismoFtraceGuard;
 SeismoFtraceGuard *seismo_ftrace_guard_new     (struct tracefs_instance *instance,
                                                 GError                 **error);
 void        seismo_ftrace_guard_release    (SeismoFtraceGuard       *guard);
+/* The launched command: the guard SIGKILLs it too if the recorder dies. */
+gboolean    seismo_ftrace_guard_watch_command (SeismoFtraceGuard  *guard,
+                                               GPid                command,
+                                               GError            **error);
 
 G_END_DECLS

@@ -30,7 +30,8 @@
 
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
-#include "seismo-user.h"
+#include "seismo-launch.h"
+#include "seismo-progress.h"
 #include "seismo-ptrace-tracer.h"
 
 /* --- The watcher ------------------------------------------------------------------------- */
@@ -42,11 +43,6 @@ waker_main (void *data)
 }
 
 #define WAKER_STACK_SIZE 16384
-
-/* Progress reports: every half second, unless they cost more than 1/50 of the time. */
-#define PROGRESS_INTERVAL_NS      G_GUINT64_CONSTANT (500000000)
-#define PROGRESS_INTERVAL_MAX_NS  G_GUINT64_CONSTANT (10000000000)
-#define PROGRESS_SHARE            50
 
 /* Runs a child that exits at once: its exit ends the tracer's waitpid(). */
 static void
@@ -164,7 +160,7 @@ launch (Recorder  *r,
   g_autofree char *path = g_find_program_in_path (argv[0]);
   g_autoptr(GArray) prog = NULL;
   struct sock_fprog fprog = { 0 };
-  SeismoUserIdentity id = { 0 };
+  SeismoLaunchPolicy policy;
   int err_pipe[2];
   int status;
   pid_t pid;
@@ -183,7 +179,9 @@ launch (Recorder  *r,
       fprog.filter = (struct sock_filter *) (gpointer) prog->data;
     }
 
-  if (r->for_uid >= 0 && !seismo_user_identity_of_uid (&id, (uid_t) r->for_uid, error))
+  /* PTRACE_O_EXITKILL ends it with us too, but only once it is seized. */
+  seismo_launch_policy_init (&policy, r->options->kill_on_stop);
+  if (r->for_uid >= 0 && !seismo_user_identity_of_uid (&policy.id, (uid_t) r->for_uid, error))
     return FALSE;
   /* The child tells what failed through this pipe; a successful exec closes it. */
   if (pipe2 (err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
@@ -205,6 +203,10 @@ launch (Recorder  *r,
 
       /* Only async-signal-safe calls from here on: the parent may have threads. */
       close (err_pipe[0]);
+      /* Recording starts at the exec: the check's getppid() is not the command's. */
+      seismo_launch_policy_hold (&policy);
+      if (policy.die_with_recorder && getppid () != policy.recorder)
+        _exit (127);
       raise (SIGSTOP);
       /*
        * Under pkexec, the command is the user's, not root's: from before its exec on. And since
@@ -212,11 +214,8 @@ launch (Recorder  *r,
        * none (no_new_privs): it can do nothing under us that the user could not do.
        */
       failure.stage = LAUNCH_IDENTITY;
-      if ((failure.err = seismo_user_identity_become (&id)) != 0
-          || (id.drop && prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0))
+      if ((failure.err = seismo_launch_policy_apply (&policy)) != 0)
         {
-          if (failure.err == 0)
-            failure.err = errno;
           (void) !write (err_pipe[1], &failure, sizeof failure);
           _exit (127);
         }
@@ -477,6 +476,7 @@ ptrace_record (const SeismoRecordOptions *options,
                GError                   **error)
 {
   Recorder r = { 0 };
+  SeismoProgressPacer pacer;
   gboolean ok = FALSE;
   guint64 now;
 
@@ -502,6 +502,8 @@ ptrace_record (const SeismoRecordOptions *options,
   r.launch_err_fd = -1;
   if (!seismo_user_pkexec_uid (&r.for_uid, error))
     return FALSE;
+  /* A killed ftrace recorder's instance would trace on beside us (seismo-backend.h). */
+  seismo_backends_sweep_stale ();
   g_mutex_init (&r.watch_lock);
   g_cond_init (&r.watch_cond);
   r.tracees = g_hash_table_new_full (NULL, NULL, NULL, seismo_ptrace_tracee_free);
@@ -524,7 +526,8 @@ ptrace_record (const SeismoRecordOptions *options,
   now = seismo_mono_now_ns ();
   r.deadline_ns = options->duration_s > 0 ? now + (guint64) (options->duration_s * 1e9)
                                           : G_MAXUINT64;
-  r.next_progress_ns = now + PROGRESS_INTERVAL_NS;
+  seismo_progress_pacer_init (&pacer, now);
+  r.next_progress_ns = pacer.next_ns;
   if (options->argv != NULL)
     {
       if (!launch (&r, error))
@@ -576,27 +579,16 @@ ptrace_record (const SeismoRecordOptions *options,
       __atomic_store_n (&r.loop_ns, now, __ATOMIC_RELAXED);
       r.stops++;
       seismo_ptrace_handle_status (&r, tid, status, now);
-      if (G_UNLIKELY (now >= r.next_progress_ns))
+      if (G_UNLIKELY (seismo_progress_pacer_due (&pacer, builder, now)))
         {
-          guint64 interval = PROGRESS_INTERVAL_NS;
-
           __atomic_store_n (&ctl->events, r.events, __ATOMIC_RELAXED);
-          if (ctl->progress)
-            {
-              guint64 spent;
-
-              /*
-               * The callback runs on this thread, and every tracee waits for it (seismo-cli
-               * writes the file so far, and a snapshot of a small recording, each time): space
-               * the calls so that they take at most 1/PROGRESS_SHARE of the time.
-               */
-              ctl->progress (ctl->user_data);
-              spent = seismo_mono_now_ns () - now;
-              now += spent;
-              interval = CLAMP (spent * PROGRESS_SHARE, PROGRESS_INTERVAL_NS,
-                                PROGRESS_INTERVAL_MAX_NS);
-            }
-          __atomic_store_n (&r.next_progress_ns, now + interval, __ATOMIC_RELAXED);
+          /*
+           * The callback runs on this thread, and every tracee waits for it (seismo-cli writes
+           * the chunks completed so far, and a snapshot of a small recording): the pacer reports
+           * a completed chunk at once, and spaces the others by what they cost.
+           */
+          now = seismo_progress_pacer_report (&pacer, ctl, builder, now);
+          __atomic_store_n (&r.next_progress_ns, pacer.next_ns, __ATOMIC_RELAXED);
         }
     }
   __atomic_store_n (&ctl->events, r.events, __ATOMIC_RELAXED);
