@@ -6,6 +6,7 @@
 #include "perfetto_trace.pb-c.h"
 #include "seismo-export-perfetto.h"
 #include "seismo-export-private.h"
+#include "seismo-perfetto-private.h"
 #include "seismo-varint.h"
 
 /* The shape is documented in seismo-export-perfetto.h and docs/perfetto.md. */
@@ -18,50 +19,32 @@
 #define SEQUENCE_ID 1
 #define ARENA_BLOCK (64 * 1024)
 
-/* Kernel events Perfetto has a typed FtraceEvent member for, in the subset of its protos we
- * carry (data/perfetto/perfetto_trace.proto). The member is named after the event; its fields are
- * filled by name from the event's own fields. Everything else goes out as GenericFtraceEvent. */
-static const char *const typed_events[] = {
-  "ftrace:print",
-  "sched:sched_switch",
-  "sched:sched_wakeup",
-  "sched:sched_waking",
-  "sched:sched_wakeup_new",
-  "sched:sched_process_exec",
-  "sched:sched_process_exit",
-  "sched:sched_process_fork",
-  "sched:sched_process_free",
-  "sched:sched_process_wait",
-  "irq:irq_handler_entry",
-  "irq:irq_handler_exit",
-  "irq:softirq_entry",
-  "irq:softirq_exit",
-  "irq:softirq_raise",
-  "task:task_newtask",
-  "task:task_rename",
-  "signal:signal_deliver",
-  "signal:signal_generate",
-  "raw_syscalls:sys_enter",
-  "raw_syscalls:sys_exit",
-};
-
 /* Where a source's events come from. Kernel sources place every event on a CPU. Of those, eBPF's
  * syscalls are not ftrace events (its own probes, Perfetto would not see them as sys_enter), so
  * like the syscalls of user-space recorders they become track event slices. */
+typedef enum {
+  SYSCALLS_AS_TRACK = 0,    /* syscall events are track event slices */
+  SYSCALLS_AS_FTRACE,       /* syscall events are ftrace events */
+  SYSCALLS_RAW_AS_FTRACE,   /* raw_syscalls ones are ftrace events, syscalls:* ones slices */
+} SyscallRoute;
+
 typedef struct {
-  const char *source;
-  gboolean    kernel_events;      /* non-syscall events in FtraceEventBundles */
-  gboolean    ftrace_syscalls;    /* syscall events in FtraceEventBundles */
+  const char   *source;
+  gboolean      kernel_events;    /* non-syscall events in FtraceEventBundles */
+  SyscallRoute  syscalls;
 } SourceRoute;
 
 static const SourceRoute source_routes[] = {
-  { "ftrace",      TRUE,  TRUE  },
-  { "trace.dat",   TRUE,  TRUE  },
-  { "ftrace-text", TRUE,  TRUE  },
-  { "synthetic",   TRUE,  TRUE  },
-  { "ebpf",        TRUE,  FALSE },
-  { "ptrace",      FALSE, FALSE },
-  { "strace",      FALSE, FALSE },
+  { "ftrace",      TRUE,  SYSCALLS_AS_FTRACE },
+  { "trace.dat",   TRUE,  SYSCALLS_AS_FTRACE },
+  { "ftrace-text", TRUE,  SYSCALLS_AS_FTRACE },
+  { "synthetic",   TRUE,  SYSCALLS_AS_FTRACE },
+  { "ebpf",        TRUE,  SYSCALLS_AS_TRACK },
+  { "ptrace",      FALSE, SYSCALLS_AS_TRACK },
+  { "strace",      FALSE, SYSCALLS_AS_TRACK },
+  /* Read back from an export: raw_syscalls events came from ftrace bundles, syscalls:* ones from
+   * track event slices (seismo-import-perfetto.c), so each goes back where it came from. */
+  { "perfetto",    TRUE,  SYSCALLS_RAW_AS_FTRACE },
 };
 
 typedef enum {
@@ -90,6 +73,7 @@ typedef struct {
   Arena                          arena;
   Perfetto__Protos__FtraceEvent *events[BUNDLE_EVENTS];
   guint                          n_events;
+  guint64                        last_ns;     /* of the last event added */
 } Bundle;
 
 typedef struct {
@@ -197,15 +181,6 @@ source_route (SeismoTrace *trace)
   return &source_routes[0];
 }
 
-static gboolean
-is_typed_event (const char *full_name)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (typed_events); i++)
-    if (strcmp (typed_events[i], full_name) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 /* Whether a value of this Seismo type can fill a typed field. */
 static gboolean
 field_fits (SeismoFieldType                 type,
@@ -238,7 +213,9 @@ make_plan (Perfetto              *p,
                      || type->kind == SEISMO_KIND_SYSCALL_EXIT;
   const ProtobufCMessageDescriptor *msg;
 
-  if (syscall && !source->ftrace_syscalls)
+  if (syscall && (source->syscalls == SYSCALLS_AS_TRACK
+                  || (source->syscalls == SYSCALLS_RAW_AS_FTRACE
+                      && strcmp (type->system, "raw_syscalls") != 0)))
     {
       plan->route = ROUTE_TRACK_SYSCALL;
       return;
@@ -249,7 +226,7 @@ make_plan (Perfetto              *p,
       return;
     }
   plan->route = ROUTE_FTRACE;
-  if (!is_typed_event (type->full_name))
+  if (seismo_perfetto_typed_event (type->system, type->name) == NULL)
     return;
   plan->member = protobuf_c_message_descriptor_get_field_by_name (
                    &perfetto__protos__ftrace_event__descriptor, type->name);
@@ -350,11 +327,13 @@ write_system_info (Perfetto  *p,
   return ok;
 }
 
+/* The task's comm at time_ns (comms change at exec and prctl; see write_comm_change). */
 static const char *
-task_name (Perfetto         *p,
-           const SeismoTask *task)
+task_name (Perfetto     *p,
+           SeismoTaskId  t,
+           guint64       time_ns)
 {
-  const char *comm = seismo_trace_get_string (p->trace, task->comm);
+  const char *comm = seismo_trace_task_comm_at (p->trace, t, time_ns);
 
   return arena_utf8 (&p->arena, *comm ? comm : "<...>", -1);
 }
@@ -401,10 +380,11 @@ write_process_tree (Perfetto  *p,
     for (guint t = 0; t < n_tasks; t++)
       {
         const SeismoTask *task = seismo_trace_get_task (p->trace, t);
-        gint32 pid = task->pid >= 0 ? task->pid : task->tid;
+        gint32 pid = task->pid;
         Perfetto__Protos__ProcessTree__Process *proc;
         char **cmdline;
 
+        /* A task whose process is not known says so: no process, no tgid. */
         if (pid <= 0 || (pass == 0 && task->tid != pid)
             || g_hash_table_contains (seen, GINT_TO_POINTER (pid)))
           continue;
@@ -419,7 +399,7 @@ write_process_tree (Perfetto  *p,
             proc->ppid = task->ppid;
           }
         cmdline = arena_alloc (&p->arena, sizeof (char *));
-        cmdline[0] = (char *) task_name (p, task);
+        cmdline[0] = (char *) task_name (p, t, task->first_ns);
         proc->cmdline = cmdline;
         proc->n_cmdline = 1;
         procs[tree.n_processes++] = proc;
@@ -437,9 +417,9 @@ write_process_tree (Perfetto  *p,
       perfetto__protos__process_tree__thread__init (thread);
       thread->has_tid = TRUE;
       thread->tid = task->tid;
-      thread->has_tgid = TRUE;
-      thread->tgid = task->pid >= 0 ? task->pid : task->tid;
-      thread->name = (char *) task_name (p, task);
+      thread->has_tgid = task->pid >= 0;
+      thread->tgid = task->pid;
+      thread->name = (char *) task_name (p, t, task->first_ns);
       threads[tree.n_threads++] = thread;
       if (tree.n_threads == TREE_CHUNK && !flush_tree (p, &tree, error))
         return FALSE;
@@ -471,6 +451,22 @@ flush_bundle (Perfetto  *p,
   b->n_events = 0;
   arena_reset (&b->arena);
   return ok;
+}
+
+/* Readers order the events of one time by where they are in the file. So that an event stays
+ * after those of its time that came before it on other CPUs (or on no CPU), bundles holding one
+ * of them are written before the event is added anywhere. */
+static gboolean
+flush_ties (Perfetto  *p,
+            guint64    time_ns,
+            guint      except_cpu,
+            GError   **error)
+{
+  for (guint cpu = 0; cpu < p->n_cpus; cpu++)
+    if (cpu != except_cpu && p->bundles[cpu].n_events > 0 && p->bundles[cpu].last_ns == time_ns
+        && !flush_bundle (p, cpu, error))
+      return FALSE;
+  return TRUE;
 }
 
 /* A value as the text Seismo prints for it, in the arena. */
@@ -624,7 +620,10 @@ add_ftrace_event (Perfetto       *p,
 
   if (cpu >= p->n_cpus)
     cpu = p->n_cpus - 1;
+  if (!flush_ties (p, seismo_trace_event_time (p->trace, ev), cpu, error))
+    return FALSE;
   b = &p->bundles[cpu];
+  b->last_ns = seismo_trace_event_time (p->trace, ev);
   n_values = seismo_trace_event_fields (p->trace, ev, p->values, type->n_fields);
 
   fe = arena_alloc (&b->arena, sizeof *fe);
@@ -658,10 +657,13 @@ thread_track (SeismoTaskId task)
   return (guint64) task + 1;
 }
 
+/* The task's thread track, named as the task was at time_ns. Written before the track's first
+ * event, and again when the task's comm changes, so a reader sees every name it had. */
 static gboolean
-describe_thread (Perfetto      *p,
-                 SeismoTaskId   t,
-                 GError       **error)
+write_thread_track (Perfetto      *p,
+                    SeismoTaskId   t,
+                    guint64        time_ns,
+                    GError       **error)
 {
   const SeismoTask *task = seismo_trace_get_task (p->trace, t);
   Perfetto__Protos__TracePacket packet = PERFETTO__PROTOS__TRACE_PACKET__INIT;
@@ -669,16 +671,16 @@ describe_thread (Perfetto      *p,
   Perfetto__Protos__ThreadDescriptor thread = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
   gboolean ok;
 
-  if (p->described[t])
-    return TRUE;
   p->described[t] = TRUE;
+  packet.has_timestamp = TRUE;
+  packet.timestamp = time_ns;
   desc.has_uuid = TRUE;
   desc.uuid = thread_track (t);
-  thread.has_pid = TRUE;
-  thread.pid = task->pid >= 0 ? task->pid : task->tid;
+  thread.has_pid = task->pid >= 0;
+  thread.pid = task->pid;
   thread.has_tid = TRUE;
   thread.tid = task->tid;
-  thread.thread_name = (char *) task_name (p, task);
+  thread.thread_name = (char *) task_name (p, t, time_ns);
   desc.thread = &thread;
   packet.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
   packet.track_descriptor = &desc;
@@ -739,7 +741,10 @@ write_track_event (Perfetto                        *p,
   guint n_values;
   gboolean ok;
 
-  if (!describe_thread (p, task, error))
+  if (!flush_ties (p, seismo_trace_event_time (p->trace, ev), G_MAXUINT, error))
+    return FALSE;
+  if (!p->described[task]
+      && !write_thread_track (p, task, seismo_trace_event_time (p->trace, ev), error))
     return FALSE;
   n_values = seismo_trace_event_fields (p->trace, ev, p->values, type->n_fields);
   args = arena_alloc (&p->arena, (n_values + 2) * sizeof *args);
@@ -771,7 +776,7 @@ write_track_event (Perfetto                        *p,
       te.name = arena_utf8 (&p->arena, name, -1);
       category = arena_utf8 (&p->arena,
                              kind == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN
-                             ? "syscall" : type->system, -1);
+                             ? SEISMO_PERFETTO_SYSCALL_CATEGORY : type->system, -1);
       te.categories = arena_alloc (&p->arena, sizeof (char *));
       te.categories[0] = category;
       te.n_categories = 1;
@@ -790,6 +795,19 @@ write_track_event (Perfetto                        *p,
   return ok;
 }
 
+/* A comm change (exec, prctl) as the thread track renamed at its time: Perfetto names the thread
+ * after its track descriptors; ftrace events carry comms of their own. The change at the task's
+ * start is the name the process tree already gave it. */
+static gboolean
+write_comm_change (Perfetto                *p,
+                   const SeismoCommChange  *change,
+                   GError                 **error)
+{
+  if (change->time_ns <= seismo_trace_get_task (p->trace, change->task)->first_ns)
+    return TRUE;
+  return write_thread_track (p, change->task, change->time_ns, error);
+}
+
 /* ---- the export ---- */
 
 static gboolean
@@ -802,6 +820,9 @@ write_events (Perfetto  *p,
   gsize n_spans, s = 0;
   const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n_spans);
   g_autofree guint64 *span_exit = g_new0 (guint64, n / 64 + 1);
+  const guint64 *times = seismo_trace_get_times (trace);
+  guint n_changes, c = 0;
+  const SeismoCommChange *changes = seismo_trace_get_comm_changes (trace, &n_changes);
 
   /* Spans come in enter order (walked along); their exits are marked, so an exit without its
    * enter (the trace began inside the call) is an instant, not an unbalanced slice end. */
@@ -814,6 +835,9 @@ write_events (Perfetto  *p,
       const Plan *plan = &p->plans[types[i]];
       gboolean ok;
 
+      while (c < n_changes && changes[c].time_ns <= times[i])
+        if (!write_comm_change (p, &changes[c++], error))
+          return FALSE;
       while (s < n_spans && spans[s].enter < i)
         s++;
       switch (plan->route)
@@ -842,6 +866,9 @@ write_events (Perfetto  *p,
       if (!ok)
         return FALSE;
     }
+  while (c < n_changes)
+    if (!write_comm_change (p, &changes[c++], error))
+      return FALSE;
   for (guint cpu = 0; cpu < p->n_cpus; cpu++)
     if (!flush_bundle (p, cpu, error))
       return FALSE;

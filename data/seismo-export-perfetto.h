@@ -21,6 +21,10 @@ G_BEGIN_DECLS
  * Written atomically like the other exports; memory stays bounded whatever the trace's size.
  */
 
+/* Reads it back (seismo-import-perfetto.c): events, tasks, CPUs and syscall spans; see
+ * docs/perfetto.md for what does not come back. */
+extern const SeismoImporter seismo_perfetto_importer;
+
 extern const SeismoExporter seismo_perfetto_exporter;   /* .perfetto-trace */
 extern const SeismoExporter seismo_pftrace_exporter;    /* .pftrace, the same format */
 

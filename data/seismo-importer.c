@@ -29,6 +29,7 @@ ensure_registry (void)
       exporters = g_ptr_array_new ();
       g_ptr_array_add (importers, (gpointer) &seismo_file_importer);
       g_ptr_array_add (importers, (gpointer) &seismo_ftrace_text_importer);
+      g_ptr_array_add (importers, (gpointer) &seismo_perfetto_importer);
       g_ptr_array_add (exporters, (gpointer) &seismo_file_exporter);
       g_ptr_array_add (exporters, (gpointer) &seismo_chrome_json_exporter);
       g_ptr_array_add (exporters, (gpointer) &seismo_csv_exporter);

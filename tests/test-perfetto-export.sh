@@ -3,7 +3,8 @@
 # `seismo-cli convert X X.perfetto-trace` writes Perfetto's protobuf trace format: Google's own
 # protoc decodes it as perfetto.protos.Trace without an error, and the decoded trace holds as many
 # sched_switch / sys_enter / sys_exit ftrace events and syscall track event slices as
-# `seismo-cli info --json` counts in the same trace (docs/perfetto.md says what maps to what).
+# `seismo-cli info --json` counts in the same trace (docs/perfetto.md says what maps to what); read
+# back by Seismo, it is the same trace as far as the format holds it.
 # Inputs: a real trace.dat, the bundled samples of every backend (ftrace, ptrace, eBPF) and, when
 # present, the shared real-world files. TAP output.
 set -u
@@ -96,6 +97,47 @@ check_export() {
   fi
   "$CLI" info --json "$in" >"$DIR/$what.json"
   check "$what: event counts equal info --json" python3 -c "$COMPARE" "$DIR/$what.json" "$DIR/$what.txt"
+  check_round_trip "$what" "$in" "$out"
+}
+
+# Read back, the export is the same trace as far as the format holds it: events, CPUs, tasks, time
+# span, event types (eBPF's raw syscalls come back as syscalls:* events, the slices they were
+# exported as), per-syscall and per-task statistics; ptrace and strace traces report the same.
+ROUND_TRIP='
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+bad = [f"{k}: {a[k]} then {b[k]}" for k in ("events", "cpus", "tasks", "syscalls", "start_ns",
+                                             "end_ns") if a[k] != b[k]]
+if a["source"] != "ebpf" and a["event_types"] != b["event_types"]:
+    bad.append("event types: %s then %s" % (a["event_types"], b["event_types"]))
+if b["source"] != "perfetto":
+    bad.append("read back as " + b["source"])
+for x in bad:
+    print("#", x)
+sys.exit(1 if bad else 0)
+'
+check_round_trip() {
+  local what=$1 in=$2 out=$3
+  if ! "$CLI" info --json "$out" >"$DIR/$what.back.json" 2>"$DIR/err"; then
+    not_ok "$what: read back"; sed 's/^/# /' "$DIR/err"; return
+  fi
+  check "$what: read back, info equal" python3 -c "$ROUND_TRIP" "$DIR/$what.json" "$DIR/$what.back.json"
+  if cmp -s <("$CLI" stats --by syscall --json "$in") <("$CLI" stats --by syscall --json "$out") \
+     && cmp -s <("$CLI" stats --by task --json "$in") <("$CLI" stats --by task --json "$out"); then
+    ok "$what: read back, syscall and task statistics equal"
+  else not_ok "$what: read back, syscall and task statistics equal"; fi
+  # Every event again: same task and comm, CPU, time and event name, line by line. Payloads print
+  # the same where the original types had no print format of their own (ptrace's): Perfetto's
+  # messages carry fields, not print formats.
+  case $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["source"])' "$DIR/$what.json") in
+    ebpf) ;;  # its syscalls come back as syscalls:* events on CPU 0 (they were track events)
+    ptrace)
+      check "$what: read back, report equal" cmp -s <("$CLI" report "$in") <("$CLI" report "$out") ;;
+    *)
+      check "$what: read back, report's task, CPU, time and event equal" \
+        cmp -s <("$CLI" report "$in" | awk '{print $1, $2, $3, $4}') \
+               <("$CLI" report "$out" | awk '{print $1, $2, $3, $4}') ;;
+  esac
 }
 
 check_export trace-dat-v7 "$SRC/tests/data/ftrace-small-v7.dat"
