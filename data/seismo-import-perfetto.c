@@ -769,6 +769,19 @@ set_corrupt (GError     **error,
   return FALSE;
 }
 
+/* Whether [p, end) is the start of a varint the file's end cuts off. */
+static gboolean
+ends_inside_varint (const guint8 *p,
+                    const guint8 *end)
+{
+  if (end - p >= SEISMO_VARINT_MAX)
+    return FALSE;
+  for (; p < end; p++)
+    if ((*p & 0x80) == 0)
+      return FALSE;
+  return TRUE;
+}
+
 /* Walks the Trace message: field 1 (packet) holds each TracePacket; others are skipped by their
  * wire type, as protobuf readers do. */
 static gboolean
@@ -790,8 +803,13 @@ read_trace (Reader        *r,
       const guint8 *body;
 
       r->offset = p - data;
+      if (ends_inside_varint (p, end))
+        {
+          skip (r, "packets cut off at the end of the file", "the file ends inside a field key");
+          break;
+        }
       if ((body = seismo_varint_get (p, end, &key)) == NULL)
-        return set_corrupt (error, r->path, r->offset, "a field key is cut or too long");
+        return set_corrupt (error, r->path, r->offset, "a field key is too long");
       switch (key & 7)
         {
         case 0:
@@ -805,19 +823,28 @@ read_trace (Reader        *r,
           size = 4;
           break;
         case 2:
+          if (ends_inside_varint (body, end))
+            {
+              skip (r, "packets cut off at the end of the file", "the file ends inside a length");
+              p = end;
+              continue;
+            }
           if ((body = seismo_varint_get (body, end, &size)) == NULL)
-            return set_corrupt (error, r->path, r->offset, "a length is cut or too long");
+            return set_corrupt (error, r->path, r->offset, "a length is too long");
           break;
         default:
           return set_corrupt (error, r->path, r->offset, "not protobuf (a group or bad wire type)");
         }
       if (size > (guint64) (end - body))
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_TRUNCATED,
-                       "“%s” ends early: the packet at byte %" G_GSIZE_FORMAT " needs %"
-                       G_GUINT64_FORMAT " bytes, %" G_GSIZE_FORMAT " are left", r->path,
-                       r->offset, size, (gsize) (end - body));
-          return FALSE;
+          g_autofree char *what = g_strdup_printf ("needs %" G_GUINT64_FORMAT " bytes, %"
+                                                   G_GSIZE_FORMAT " are left", size,
+                                                   (gsize) (end - body));
+
+          /* A recording cut short (disk full, killed writer): what came before still reads. */
+          skip (r, "packets cut off at the end of the file", what);
+          p = end;
+          continue;
         }
       p = body + size;
       if (key == ((1 << 3) | 2))
@@ -842,8 +869,8 @@ read_trace (Reader        *r,
     }
   if (n_packets == 0)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                   "“%s” holds no Perfetto trace packet", r->path);
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_TRUNCATED,
+                   "“%s” holds no whole Perfetto trace packet", r->path);
       return FALSE;
     }
   return TRUE;

@@ -167,6 +167,20 @@ else not_ok "syscall slices: named, with ret"; fi
 # Thread tracks are described once per task before they are used.
 check "thread tracks described" grep -q 'thread_name: "cp"' "$DIR/ptrace-file-copy.txt"
 
+# A cut export (a killed writer) opens up to the cut, with one warning saying what was cut off.
+head -c 3001 "$DIR/ptrace-hello.perfetto-trace" >"$DIR/cut.perfetto-trace"
+if "$CLI" info --json "$DIR/cut.perfetto-trace" >"$DIR/cut.json" 2>"$DIR/err" \
+   && grep -q 'cut off at the end' "$DIR/err" \
+   && python3 -c 'import json,sys; n = json.load(open(sys.argv[1]))["events"]; sys.exit(not 0 < n < 71)' \
+        "$DIR/cut.json"; then
+  ok "cut export: read up to the cut, with a warning"
+else not_ok "cut export: read up to the cut, with a warning"; fi
+# Damage inside is an error naming the file and the byte.
+{ cat "$DIR/ptrace-hello.perfetto-trace"; printf '\x0f\x0f\x0f'; } >"$DIR/bad.perfetto-trace"
+if ! "$CLI" info "$DIR/bad.perfetto-trace" 2>"$DIR/err" && grep -q 'bad.perfetto-trace.*at byte' "$DIR/err"
+then ok "damaged export: error naming file and byte"
+else not_ok "damaged export: error naming file and byte"; sed 's/^/# /' "$DIR/err"; fi
+
 # A folder that cannot be written is an error naming the file, and leaves nothing behind.
 mkdir "$DIR/ro" && chmod 0500 "$DIR/ro"
 if [[ $(id -u) != 0 ]]; then
