@@ -316,7 +316,7 @@ write_system_info (Perfetto  *p,
   /* Trace processor names raw_syscalls ids with the table of utsname's machine. */
   uts.sysname = "Linux";
   uts.release = kernel ? arena_utf8 (&p->arena, kernel, -1) : NULL;
-  uts.machine = arch ? arena_utf8 (&p->arena, arch, -1) : NULL;
+  uts.machine = arch ? arena_utf8 (&p->arena, seismo_perfetto_arch_to_machine (arch), -1) : NULL;
   info.utsname = &uts;
   info.has_num_cpus = TRUE;
   info.num_cpus = seismo_trace_get_n_cpus (p->trace);

@@ -734,7 +734,8 @@ read_packet (Reader                              *r,
           if (uts->release != NULL)
             seismo_trace_builder_set_metadata (r->b, "kernel", uts->release);
           if (uts->machine != NULL)
-            seismo_trace_builder_set_metadata (r->b, "arch", uts->machine);
+            seismo_trace_builder_set_metadata (r->b, "arch",
+                                               seismo_perfetto_machine_to_arch (uts->machine));
         }
       if (packet->system_info->has_num_cpus && packet->system_info->num_cpus < G_MAXUINT16)
         r->n_cpus = MAX (r->n_cpus, packet->system_info->num_cpus);

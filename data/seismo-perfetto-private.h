@@ -53,6 +53,36 @@ seismo_perfetto_typed_event (const char *system,
   return NULL;
 }
 
+/* Seismo's arch names (metadata "arch") as `uname -m` prints them, which is what Perfetto's
+ * SystemInfo.utsname.machine holds and how its trace processor picks a syscall table. Arch names
+ * not listed are the same in both. */
+static const struct {
+  const char *arch;
+  const char *machine;
+} seismo_perfetto_machines[] = {
+  { "arm",   "armv7l" },
+  { "arm64", "aarch64" },
+  { "i386",  "i686" },
+};
+
+static inline const char *
+seismo_perfetto_arch_to_machine (const char *arch)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (seismo_perfetto_machines); i++)
+    if (strcmp (seismo_perfetto_machines[i].arch, arch) == 0)
+      return seismo_perfetto_machines[i].machine;
+  return arch;
+}
+
+static inline const char *
+seismo_perfetto_machine_to_arch (const char *machine)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (seismo_perfetto_machines); i++)
+    if (strcmp (seismo_perfetto_machines[i].machine, machine) == 0)
+      return seismo_perfetto_machines[i].arch;
+  return machine;
+}
+
 /* The track event category of syscall slices. */
 #define SEISMO_PERFETTO_SYSCALL_CATEGORY "syscall"
 

@@ -110,6 +110,9 @@ bad = [f"{k}: {a[k]} then {b[k]}" for k in ("events", "cpus", "tasks", "syscalls
                                              "end_ns") if a[k] != b[k]]
 if a["source"] != "ebpf" and a["event_types"] != b["event_types"]:
     bad.append("event types: %s then %s" % (a["event_types"], b["event_types"]))
+for key in ("arch", "kernel"):
+    if a["metadata"].get(key) != b["metadata"].get(key):
+        bad.append("%s: %s then %s" % (key, a["metadata"].get(key), b["metadata"].get(key)))
 if b["source"] != "perfetto":
     bad.append("read back as " + b["source"])
 for x in bad:
