@@ -417,6 +417,11 @@ read_ftrace_bundle (Reader                                    *r,
       return;
     }
   r->n_cpus = MAX (r->n_cpus, cpu + 1);
+  /* Perfetto's recorder can pack sched_switch and sched_waking into compact_sched, and adds other
+   * fields to bundles: not read here, and not dropped in silence either. */
+  if (bundle->base.n_unknown_fields > 0)
+    skip (r, "ftrace bundle parts Seismo does not read (compact_sched, …)",
+          "fields the bundle subset does not define");
   for (gsize e = 0; e < bundle->n_event; e++)
     {
       const Perfetto__Protos__FtraceEvent *fe = bundle->event[e];

@@ -184,6 +184,13 @@ if ! "$CLI" info "$DIR/bad.perfetto-trace" 2>"$DIR/err" && grep -q 'bad.perfetto
 then ok "damaged export: error naming file and byte"
 else not_ok "damaged export: error naming file and byte"; sed 's/^/# /' "$DIR/err"; fi
 
+# Bundle parts the reader does not know (Perfetto's compact_sched, field 4) are reported, not
+# dropped in silence: Trace{packet{ftrace_events{cpu: 0, compact_sched: {…}}}}.
+printf '\x0a\x08\x0a\x06\x08\x00\x22\x02\x08\x01' >"$DIR/compact.perfetto-trace"
+if "$CLI" info "$DIR/compact.perfetto-trace" >/dev/null 2>"$DIR/err" && grep -q compact_sched "$DIR/err"
+then ok "unknown bundle parts are reported"
+else not_ok "unknown bundle parts are reported"; sed 's/^/# /' "$DIR/err"; fi
+
 # A folder that cannot be written is an error naming the file, and leaves nothing behind.
 mkdir "$DIR/ro" && chmod 0500 "$DIR/ro"
 if [[ $(id -u) != 0 ]]; then
