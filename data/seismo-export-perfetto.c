@@ -98,7 +98,6 @@ arena_init (Arena *a)
 {
   a->blocks = g_ptr_array_new_with_free_func (g_free);
   a->large = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (a->blocks, g_malloc (ARENA_BLOCK));
   a->block = 0;
   a->used = 0;
 }
@@ -132,7 +131,10 @@ arena_alloc (Arena *a,
       g_ptr_array_add (a->large, p);
       return p;
     }
-  if (a->used + size > ARENA_BLOCK)
+  /* The first block on first use: a CPU that records nothing costs nothing. */
+  if (a->blocks->len == 0)
+    g_ptr_array_add (a->blocks, g_malloc (ARENA_BLOCK));
+  else if (a->used + size > ARENA_BLOCK)
     {
       a->block++;
       a->used = 0;
