@@ -26,6 +26,8 @@ add_filters (GtkFileChooser *chooser)
   gtk_file_filter_add_pattern (traces, "*.log");
   gtk_file_filter_add_pattern (traces, "*.strace");
   gtk_file_filter_add_pattern (traces, "*.trace");
+  gtk_file_filter_add_pattern (traces, "*.perfetto-trace");
+  gtk_file_filter_add_pattern (traces, "*.pftrace");
   gtk_file_chooser_add_filter (chooser, traces);
   gtk_file_filter_set_name (all, _("All Files"));
   gtk_file_filter_add_pattern (all, "*");

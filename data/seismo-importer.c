@@ -8,6 +8,7 @@
 
 #include "seismo-error.h"
 #include "seismo-export.h"
+#include "seismo-export-perfetto.h"
 #include "seismo-file.h"
 #include "seismo-ftrace-text.h"
 #include "seismo-importer.h"
@@ -28,9 +29,12 @@ ensure_registry (void)
       exporters = g_ptr_array_new ();
       g_ptr_array_add (importers, (gpointer) &seismo_file_importer);
       g_ptr_array_add (importers, (gpointer) &seismo_ftrace_text_importer);
+      g_ptr_array_add (importers, (gpointer) &seismo_perfetto_importer);
       g_ptr_array_add (exporters, (gpointer) &seismo_file_exporter);
       g_ptr_array_add (exporters, (gpointer) &seismo_chrome_json_exporter);
       g_ptr_array_add (exporters, (gpointer) &seismo_csv_exporter);
+      g_ptr_array_add (exporters, (gpointer) &seismo_perfetto_exporter);
+      g_ptr_array_add (exporters, (gpointer) &seismo_pftrace_exporter);
       g_ptr_array_add (importers, NULL);
       g_ptr_array_add (exporters, NULL);
     }

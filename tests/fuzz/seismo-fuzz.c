@@ -194,6 +194,13 @@ fuzz_ftrace_text (const guint8 *data,
 }
 
 static void
+fuzz_perfetto (const guint8 *data,
+               gsize         size)
+{
+  fuzz_importer ("perfetto", data, size);
+}
+
+static void
 fuzz_strace (const guint8 *data,
              gsize         size)
 {
@@ -401,6 +408,7 @@ static const SeismoFuzzTarget targets[] = {
   { "trace-dat", fuzz_trace_dat, TRUE },
   { "ftrace-text", fuzz_ftrace_text, FALSE },
   { "strace", fuzz_strace, FALSE },
+  { "perfetto", fuzz_perfetto, TRUE },
   { "filter", fuzz_filter, FALSE },
   { "lesson", fuzz_lesson, FALSE },
   { "session", fuzz_session, TRUE },    /* text, but truncated and corrupted like a file (issue 9) */
