@@ -47,6 +47,7 @@ typedef struct {
   SeismoTraceBuilder  *builder;
   GError              *flush_error;
   gboolean             live;        /* OUTPUT.live is kept while the recording is small */
+  gint64               last_live;   /* when it was last written */
 } Progress;
 
 /*
@@ -56,6 +57,7 @@ typedef struct {
  * file lags by at most a chunk, a small part of what it holds, and OUTPUT.live goes away.
  */
 #define SEISMO_LIVE_SNAPSHOT_MAX  (4 * 65536)
+#define SEISMO_LIVE_INTERVAL_US   (G_USEC_PER_SEC / 2)
 
 static void
 write_live_snapshot (Progress *p)
@@ -82,11 +84,18 @@ on_progress (gpointer user_data)
   Progress *p = user_data;
   double elapsed = (g_get_monotonic_time () - p->start) / 1e6;
 
+  /* Everything recorded so far goes to OUTPUT.partial, the incomplete last chunk provisionally:
+   * a crash loses only what came after this report. */
   if (p->writer != NULL && p->flush_error == NULL
-      && !seismo_file_writer_flush (p->writer, p->builder, &p->flush_error))
+      && !seismo_file_writer_flush_all (p->writer, p->builder, &p->flush_error))
     g_atomic_int_set (&p->ctl->stop, 1);   /* a full disk: stop rather than lose silently */
-  if (p->writer != NULL && p->flush_error == NULL)
-    write_live_snapshot (p);
+  /* The snapshot (a whole sorted copy) is for a viewer's eyes: twice a second is plenty. */
+  if (p->writer != NULL && p->flush_error == NULL &&
+      g_get_monotonic_time () - p->last_live >= SEISMO_LIVE_INTERVAL_US)
+    {
+      p->last_live = g_get_monotonic_time ();
+      write_live_snapshot (p);
+    }
   if (!p->tty)
     return;
   fprintf (stderr, "\rRecording: %.1f s, %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT " lost\033[K",
@@ -412,7 +421,7 @@ seismo_cli_record (int    argc,
   seismo_output_remove_live (out);
   if (progress.flush_error != NULL)
     {
-      /* A full disk: what was written up to the last whole chunk is kept, as a valid file. */
+      /* A full disk: what was written up to the last complete record is kept, as a valid file. */
       g_autoptr(GError) salvage_error = NULL;
       guint64 kept = 0;
 

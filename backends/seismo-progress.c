@@ -6,9 +6,9 @@
 /* The builder's payload block is the file's chunk (docs/file-format.md). */
 #include "seismo-trace-private.h"
 
-#define PROGRESS_INTERVAL_NS      G_GUINT64_CONSTANT (500000000)
+#define PROGRESS_INTERVAL_NS      G_GUINT64_CONSTANT (200000000)
 #define PROGRESS_INTERVAL_MAX_NS  G_GUINT64_CONSTANT (10000000000)
-#define PROGRESS_SHARE            50
+#define PROGRESS_SHARE            20
 
 void
 seismo_progress_pacer_init (SeismoProgressPacer *self,

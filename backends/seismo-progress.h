@@ -10,8 +10,9 @@ G_BEGIN_DECLS
  * complete chunks (65536 events) to OUTPUT.partial from that call, so what a SIGKILL loses is the
  * incomplete chunk plus whatever was recorded since the last call. The promise (every backend,
  * docs/reliability.md): the kept data ends at most one chunk or 0.3 s before the kill, whichever
- * is smaller. So a report is due as soon as a chunk completes, and otherwise every half second
- * (for the tables, the live snapshot and the progress line).
+ * is smaller. So a report is due as soon as a chunk completes, and otherwise every 0.2 s: each
+ * report also writes the incomplete last chunk provisionally, so a slow recording (ptrace: a
+ * chunk can take seconds) loses at most that long.
  *
  * Only the time-driven reports are spaced by their cost (at most 1/SHARE of the time): a report
  * that writes chunks costs what compressing them costs, which a later report would pay just the

@@ -1155,6 +1155,13 @@ struct _SeismoFileWriter
   guint     n_cpus;
   gboolean  wrote_info;
   gsize     n_blocks;       /* complete chunks written */
+
+  /* The incomplete last chunk, written provisionally by seismo_file_writer_flush_all() so that a
+   * crash loses only what came after it; the next write cuts it off and writes it again, grown.
+   * What Out held before it, to return to. */
+  gboolean  has_tail;
+  Out       before_tail;
+  guint     before_tail_entries;
 };
 
 static SeismoFileWriter *
@@ -1424,6 +1431,79 @@ writer_flush (SeismoFileWriter    *self,
   return TRUE;
 }
 
+/* Cuts the provisional tail chunk off the file, as if it had never been written. */
+static gboolean
+drop_tail (SeismoFileWriter  *self,
+           GError           **error)
+{
+  Out *out = &self->out;
+  GArray *entries = out->entries;
+  ZSTD_CCtx *cctx = out->cctx;
+
+  if (!self->has_tail)
+    return TRUE;
+  if (ftruncate (out->fd, (off_t) self->before_tail.offset) < 0 ||
+      lseek (out->fd, (off_t) self->before_tail.offset, SEEK_SET) < 0)
+    return set_errno_error (error, errno, "write", self->partial_path);
+  *out = self->before_tail;
+  out->entries = entries;
+  out->cctx = cctx;
+  g_array_set_size (entries, self->before_tail_entries);
+  self->has_tail = FALSE;
+  return TRUE;
+}
+
+/* Writes the builder's incomplete last chunk as an ordinary chunk record, without counting it as
+ * written: the next write replaces it. */
+static gboolean
+write_tail (SeismoFileWriter    *self,
+            SeismoTraceBuilder  *b,
+            GError             **error)
+{
+  gsize k = b->n_events >> SEISMO_BLOCK_SHIFT;
+  gsize first = k << SEISMO_BLOCK_SHIFT;
+  guint64 base;
+  ChunkSource source;
+
+  if ((b->n_events & (SEISMO_BLOCK_EVENTS - 1)) == 0 || k != self->n_blocks)
+    return TRUE;
+  base = g_array_index (b->block_base, guint64, k);
+  source = (ChunkSource) {
+    .ts = b->ts + first,
+    .cpu = b->cpu + first,
+    .type = b->type + first,
+    .task = b->task + first,
+    .off = b->payload_off + first,
+    .payload = b->payload + base,
+    .payload_len = builder_block_end (b, k) - base,
+    .n = (guint32) (b->n_events - first),
+    .first_event = first,
+  };
+  self->before_tail = self->out;
+  self->before_tail_entries = self->out.entries->len;
+  self->has_tail = TRUE;
+  return out_chunks (&self->out, &source, 1, error);
+}
+
+gboolean
+seismo_file_writer_flush_all (SeismoFileWriter    *self,
+                              SeismoTraceBuilder  *builder,
+                              GError             **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (builder != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!self->open || self->finished)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
+                   "Could not write %s: the file is already closed", self->partial_path);
+      return FALSE;
+    }
+  return drop_tail (self, error) && writer_flush (self, builder, FALSE, error) &&
+         write_tail (self, builder, error);
+}
+
 gboolean
 seismo_file_writer_flush (SeismoFileWriter    *self,
                           SeismoTraceBuilder  *builder,
@@ -1439,7 +1519,7 @@ seismo_file_writer_flush (SeismoFileWriter    *self,
                    "Could not write %s: the file is already closed", self->partial_path);
       return FALSE;
     }
-  return writer_flush (self, builder, FALSE, error);
+  return drop_tail (self, error) && writer_flush (self, builder, FALSE, error);
 }
 
 gboolean
@@ -1457,7 +1537,8 @@ seismo_file_writer_finish (SeismoFileWriter    *self,
                    "Could not write %s: the file is already closed", self->partial_path);
       return FALSE;
     }
-  if (!writer_flush (self, builder, TRUE, error) || !out_finish (&self->out, error))
+  if (!drop_tail (self, error) || !writer_flush (self, builder, TRUE, error) ||
+      !out_finish (&self->out, error))
     return FALSE;
   if (fsync (self->out.fd) < 0)
     return set_errno_error (error, errno, "sync", self->partial_path);

@@ -63,6 +63,12 @@ const char       *seismo_file_writer_get_partial_path (SeismoFileWriter    *self
 gboolean          seismo_file_writer_flush            (SeismoFileWriter    *self,
                                                        SeismoTraceBuilder  *builder,
                                                        GError             **error);
+/* The same, and then the incomplete last chunk too, provisionally: the file then holds every event
+ * appended so far (a crash loses only what comes after), and the next flush or finish replaces
+ * that chunk with its grown self. */
+gboolean          seismo_file_writer_flush_all        (SeismoFileWriter    *self,
+                                                       SeismoTraceBuilder  *builder,
+                                                       GError             **error);
 /* Flushes everything left (the incomplete chunk too), writes the index, syncs and renames the
  * partial file to path. The builder stays usable (e.g. for seismo_trace_builder_finish()). */
 gboolean          seismo_file_writer_commit           (SeismoFileWriter    *self,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-test"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 
@@ -745,6 +746,56 @@ test_crc32c (void)
       }
 }
 
+/* flush_all() puts every event appended so far in the file, the incomplete chunk provisionally,
+ * and replaces that chunk when it grows: the file never holds an event twice. */
+static void
+test_streaming_flush_all (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = g_build_filename (dir, "tail.seismo", NULL);
+  g_autoptr(SeismoFileWriter) writer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(SeismoTrace) finished = NULL;
+  SeismoTraceBuilder *b;
+  guint enter;
+  int fd;
+
+  fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  writer = seismo_file_writer_new_for_fd (fd, path, &error);
+  g_assert_no_error (error);
+  b = record (NULL, 100000, 0, TRUE, 7);
+  enter = seismo_trace_builder_find_event_type (b, "raw_syscalls:sys_enter");
+
+  for (guint round = 0; round < 3; round++)
+    {
+      g_autoptr(SeismoTrace) partial = NULL;
+      guint64 args[6] = { 1, 2, 3, 4, 5, 6 };
+
+      g_assert_true (seismo_file_writer_flush_all (writer, b, &error));
+      g_assert_no_error (error);
+      partial = seismo_test_load_file (path);
+      g_assert_cmpuint (seismo_trace_get_n_events (partial), ==, seismo_trace_builder_get_n_events (b));
+      /* The tail grows past a chunk boundary in the last round. */
+      for (guint i = 0; i < (round == 1 ? 40000 : 1000); i++)
+        {
+          seismo_trace_builder_begin_event (b, G_GUINT64_CONSTANT (10000000000) + round * 100000 + i,
+                                            1, 42, enter);
+          seismo_trace_builder_push_uint (b, 0);
+          seismo_trace_builder_push_uint_array (b, args, 6);
+          seismo_trace_builder_end_event (b);
+        }
+    }
+  g_assert_true (seismo_file_writer_finish (writer, b, &error));
+  g_assert_no_error (error);
+  close (fd);
+  trace = seismo_trace_builder_finish (b);
+  finished = seismo_test_load_file (path);
+  g_assert_null (seismo_trace_get_metadata (finished, SEISMO_META_LOAD_WARNING));
+  file_test_assert_traces_equal (trace, finished);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -769,6 +820,7 @@ main (int   argc,
   g_test_add_func ("/file/streaming/killed", test_streaming_killed);
   g_test_add_func ("/file/streaming/killed-mid-chunk", test_streaming_killed_mid_chunk);
   g_test_add_func ("/file/streaming/discard", test_streaming_discard);
+  g_test_add_func ("/file/streaming/flush-all", test_streaming_flush_all);
   g_test_add_func ("/file/index", test_index);
   g_test_add_func ("/file/newer-version", test_newer_version);
   g_test_add_func ("/file/progress-and-cancel", test_progress_and_cancel);
