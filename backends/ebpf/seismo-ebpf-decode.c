@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "seismo-ebpf-private.h"
+#include "seismo-syscalls.h"
 #include "seismo-error.h"
 
 /*
@@ -268,6 +269,10 @@ seismo_ebpf_decoder_new (SeismoTraceBuilder        *builder,
   self->probe_n_args = g_new0 (guint, MAX (n_probes, 1));
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->last_tid = -1;
+  /* The programs read x86-64 syscall numbers (meson builds them for x86-64 hosts only): that is
+   * the table their ids are named from. */
+  seismo_trace_builder_set_metadata (builder, SEISMO_META_ARCH,
+                                     seismo_arch_to_string (SEISMO_ARCH_X86_64));
   register_types (self);
   return self;
 }
