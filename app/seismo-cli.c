@@ -37,9 +37,10 @@ print_progress (double   fraction,
   g_printerr ("\r%s: %3.0f%%%s", (const char *) user_data, fraction * 100.0, fraction >= 1.0 ? "\n" : "");
 }
 
-/* Opens a trace of any format, with progress on a terminal. */
+/* Opens a trace of any format, with progress on a terminal; arch: --arch, or NULL. */
 static SeismoTrace *
-open_trace (const char *path)
+open_trace (const char *path,
+            const char *arch)
 {
   g_autoptr(GError) error = NULL;
   SeismoTrace *trace;
@@ -55,6 +56,11 @@ open_trace (const char *path)
     }
   if (seismo_trace_get_metadata (trace, "load_warning"))
     g_printerr ("seismo-cli: warning: %s\n", seismo_trace_get_metadata (trace, "load_warning"));
+  if (!seismo_cli_apply_arch (trace, arch, "seismo-cli"))
+    {
+      g_object_unref (trace);
+      return NULL;
+    }
   return trace;
 }
 
@@ -164,9 +170,11 @@ cmd_info (int    argc,
 {
   gboolean json = FALSE;
   g_autofree char *filter = NULL;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Describe only the events that match EXPR", "EXPR" },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE - describe a trace");
@@ -179,7 +187,7 @@ cmd_info (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli info: expected one FILE"))
     return SEISMO_EXIT_USAGE;
-  if (!(trace = open_trace (argv[1])))
+  if (!(trace = open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
   if (!run_filter (trace, filter, &mask, &n_matched))
@@ -258,6 +266,12 @@ cmd_info (int    argc,
       json_builder_begin_object (b);
       for (guint i = 0; keys[i]; i++)
         seismo_cli_json_string (b, keys[i], seismo_trace_get_metadata (trace, keys[i]));
+      /* Unknown is said, never guessed: syscall numbers then stay numbers. */
+      if (seismo_trace_get_metadata (trace, SEISMO_META_ARCH) == NULL)
+        {
+          json_builder_set_member_name (b, SEISMO_META_ARCH);
+          json_builder_add_null_value (b);
+        }
       json_builder_end_object (b);
       json_builder_end_object (b);
       seismo_cli_print_json (b);
@@ -273,6 +287,8 @@ cmd_info (int    argc,
       for (guint i = 0; keys[i]; i++)
         if (strcmp (keys[i], "format") != 0)
           g_print ("%-12s %s\n", keys[i], seismo_trace_get_metadata (trace, keys[i]));
+      if (seismo_trace_get_metadata (trace, SEISMO_META_ARCH) == NULL)
+        g_print ("arch: unknown (syscall numbers stay numbers; --arch NAME names them)\n");
       if (filter)
         g_print ("Events:      %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " match %s\n", n_matched,
                  seismo_trace_get_n_events (trace), filter);
@@ -304,9 +320,11 @@ cmd_report (int    argc,
 {
   gint64 limit = -1;
   g_autofree char *filter = NULL;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Print at most N events", "N" },
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Print only the events that match EXPR", "EXPR" },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE - print events in time order");
@@ -318,7 +336,7 @@ cmd_report (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli report: expected one FILE"))
     return SEISMO_EXIT_USAGE;
-  if (!(trace = open_trace (argv[1])))
+  if (!(trace = open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
   if (!run_filter (trace, filter, &mask, &n_matched))
@@ -692,10 +710,12 @@ cmd_stats (int    argc,
   g_autofree char *by = NULL;
   g_autofree char *filter = NULL;
   gboolean json = FALSE;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "by", 0, 0, G_OPTION_ARG_STRING, &by, "Group by event, task, cpu or syscall (default: event)", "KEY" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Count only the events that match EXPR", "EXPR" },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autofree guint64 *mask = NULL;
@@ -711,7 +731,7 @@ cmd_stats (int    argc,
       g_printerr ("seismo-cli stats: --by takes event, task, cpu or syscall, not '%s'\n", by);
       return SEISMO_EXIT_USAGE;
     }
-  if (!(trace = open_trace (argv[1])))
+  if (!(trace = open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
   if (!run_filter (trace, filter, &mask, &n_matched))
@@ -820,8 +840,10 @@ cmd_convert (int    argc,
              char **argv)
 {
   g_autofree char *filter = NULL;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Write only the events that match EXPR", "EXPR" },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("IN OUT - convert a trace (format from OUT's extension)");
@@ -832,7 +854,7 @@ cmd_convert (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 3, "seismo-cli convert: expected IN and OUT"))
     return SEISMO_EXIT_USAGE;
-  if (!(trace = open_trace (argv[1])))
+  if (!(trace = open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
   if (!run_filter (trace, filter, &mask, &n_matched))
     return SEISMO_EXIT_USAGE;
@@ -925,6 +947,7 @@ cmd_hist (int    argc,
   g_autofree char *of = NULL, *syscall = NULL, *filter = NULL, *linear = NULL;
   g_autofree char *from = NULL, *to = NULL, *scope = NULL;
   gboolean json = FALSE;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "of", 0, 0, G_OPTION_ARG_STRING, &of, "syscall-latency (default), wakeup-latency, runtime, "
       "irq-latency, softirq-latency or gap", "KIND" },
@@ -937,6 +960,7 @@ cmd_hist (int    argc,
     { "to", 0, 0, G_OPTION_ARG_STRING, &to, "gap: the events it ends at", "EXPR" },
     { "scope", 0, 0, G_OPTION_ARG_STRING, &scope, "gap: on the same task (default), cpu, or any", "SCOPE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE - latency histogram, like bpftrace hist()");
@@ -997,7 +1021,7 @@ cmd_hist (int    argc,
           return SEISMO_EXIT_USAGE;
         }
     }
-  if (!(trace = open_trace (argv[1])))
+  if (!(trace = open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
   if (syscall)

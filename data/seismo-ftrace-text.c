@@ -6,6 +6,7 @@
 
 #include "seismo-error.h"
 #include "seismo-ftrace-text.h"
+#include "seismo-arch-detect.h"
 #include "seismo-trace-builder.h"
 
 /*
@@ -157,6 +158,7 @@ typedef struct {
   guint64             entries_in_buffer;
   guint64             entries_written;
   char               *tracer;
+  SeismoArchVotes    *arch_votes;   /* which syscall table the raw numbers are from */
 } Parser;
 
 /* Character classes, as a table: the hot loops look at every byte. */
@@ -1274,9 +1276,10 @@ bytes_array_to_words (const char *p,
 
 /* "NR 1 (3, 7ffe994b6d80, c, 0, 0, 0)" or, from trace-cmd -R, "id=1 args=ARRAY[…]". */
 static void
-push_raw_sys_enter (Parser     *self,
-                    const char *p,
-                    const char *end)
+push_raw_sys_enter (Parser         *self,
+                    const LineHead *head,
+                    const char     *p,
+                    const char     *end)
 {
   SeismoTraceBuilder *b = self->builder;
   guint64 args[MAX_ARGS];
@@ -1333,6 +1336,7 @@ push_raw_sys_enter (Parser     *self,
     }
   seismo_trace_builder_push_uint (b, (guint64) id);
   seismo_trace_builder_push_uint_array (b, args, n_args);
+  seismo_arch_votes_raw (self->arch_votes, head->cpu, head->ts, id, args, n_args);
 }
 
 static void
@@ -1881,6 +1885,18 @@ canonical_name (const LineHead *head,
   return TRUE;
 }
 
+/* A named syscall enter right after a raw one on its CPU: the pair tells the syscall table. */
+static void
+note_syscall_name (Parser         *self,
+                   const LineHead *head)
+{
+  char name[MAX_NAME + 16];
+
+  if (seismo_arch_votes_pending (self->arch_votes, head->cpu, head->ts)
+      && canonical_name (head, name, sizeof name) && g_str_has_prefix (name, "sys_enter_"))
+    seismo_arch_votes_named (self->arch_votes, head->cpu, head->ts, name + strlen ("sys_enter_"));
+}
+
 static EventInfo *
 lookup_event (Parser         *self,
               const LineHead *head)
@@ -2218,13 +2234,14 @@ parse_line (Parser     *self,
           push_sched_fork (self, head.payload, head.payload_end);
           break;
         case PARSE_RAW_SYS_ENTER:
-          push_raw_sys_enter (self, head.payload, head.payload_end);
+          push_raw_sys_enter (self, &head, head.payload, head.payload_end);
           break;
         case PARSE_RAW_SYS_EXIT:
           push_raw_sys_exit (self, head.payload, head.payload_end);
           break;
         case PARSE_SYSCALL_ENTER:
           push_syscall_enter (self, info, head.payload, head.payload_end);
+          note_syscall_name (self, &head);
           break;
         case PARSE_SYSCALL_EXIT:
           push_syscall_exit (self, head.payload, head.payload_end);
@@ -2281,6 +2298,7 @@ parser_init (Parser     *self,
   self->buffers = g_ptr_array_new_with_free_func (g_free);
   self->last_tid = -1;
   self->strings = g_new0 (CachedString, N_STR_CACHE);
+  self->arch_votes = seismo_arch_votes_new ();
 }
 
 static void
@@ -2295,6 +2313,7 @@ parser_clear (Parser *self)
   g_clear_pointer (&self->buffers, g_ptr_array_unref);
   g_clear_pointer (&self->tracer, g_free);
   g_clear_pointer (&self->strings, g_free);
+  g_clear_pointer (&self->arch_votes, seismo_arch_votes_free);
 }
 
 static gboolean
@@ -2372,6 +2391,18 @@ set_metadata (Parser *self)
 
   g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, self->n_skipped);
   seismo_trace_builder_set_metadata (b, "skipped_lines", num);
+
+  /* Text says no machine: what it holds may (else the arch stays unknown, never a guess). */
+  {
+    const char *how;
+    SeismoArch arch = seismo_arch_votes_decide (self->arch_votes, &how);
+
+    if (arch != SEISMO_ARCH_UNKNOWN)
+      {
+        seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, seismo_arch_to_string (arch));
+        seismo_trace_builder_set_metadata (b, "arch_from", how);
+      }
+  }
 
   /*
    * The ring buffer overwrote what it could not hold, before the first event left in it: say so
@@ -2504,6 +2535,7 @@ ftrace_text_load (const char         *path,
       return NULL;
     }
 
+  seismo_arch_votes_scan_text (parser.arch_votes, data, len);
   if (parser.n_skipped)
     g_debug ("%s: skipped %" G_GUINT64_FORMAT " lines, the first is line %" G_GUINT64_FORMAT,
              path, parser.n_skipped, parser.first_skipped);
