@@ -350,14 +350,23 @@ cmd_report (int    argc,
       const SeismoEventType *type = seismo_trace_event_type (trace, i);
       const char *comm = seismo_trace_task_comm_at (trace, seismo_trace_get_tasks (trace)[i], ts[i]);
 
+      guint64 secs, usecs;
+
       if (!mask_has (mask, i))
         continue;
       printed++;
+      /* Rounded to the microsecond as trace-cmd report (libtraceevent) prints it. */
+      secs = ts[i] / G_GUINT64_CONSTANT (1000000000);
+      usecs = (ts[i] % G_GUINT64_CONSTANT (1000000000) + 500) / 1000;
+      if (usecs >= 1000000)
+        {
+          usecs -= 1000000;
+          secs++;
+        }
       g_string_set_size (line, 0);
       g_string_append_printf (line, "%16s-%-7d [%03u] %" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": %s: ",
                               *comm ? comm : task->tid == 0 ? "<idle>" : "<...>", task->tid, seismo_trace_event_cpu (trace, i),
-                              (guint64) (ts[i] / G_GUINT64_CONSTANT (1000000000)),
-                              (guint64) ((ts[i] % G_GUINT64_CONSTANT (1000000000)) / 1000), type->name);
+                              secs, usecs, type->name);
       seismo_trace_event_format_into (trace, i, line);
       g_string_append_c (line, '\n');
       if (fwrite (line->str, 1, line->len, stdout) != line->len)
