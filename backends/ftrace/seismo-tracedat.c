@@ -571,8 +571,9 @@ add_streams (Loader  *l,
             }
           }
       }
-  if (any_cpu)
-    seismo_trace_builder_set_n_cpus (l->builder, MAX (td->n_cpus, max_cpu + 1));
+  /* The header's CPU count holds even when no buffer has a byte: an empty recording of a
+   * 16-CPU machine still has 16 CPUs. */
+  seismo_trace_builder_set_n_cpus (l->builder, any_cpu ? MAX (td->n_cpus, max_cpu + 1) : td->n_cpus);
   return TRUE;
 }
 
