@@ -8,6 +8,7 @@
 #include "seismo-ftrace-text.h"
 #include "seismo-arch-detect.h"
 #include "seismo-trace-builder.h"
+#include "seismo-tracepoints.h"
 
 /*
  * One line of text per event. The layouts this reads (all optionally after a `buffer: ` prefix
@@ -325,97 +326,24 @@ static const struct {
   { "ftrace",       "bputs",              PARSE_PRINT },
 };
 
-static const SeismoFieldInfo sched_switch_fields[] = {
-  { "prev_comm",  SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "prev_pid",   SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "prev_prio",  SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "prev_state", SEISMO_FIELD_INT,    8,  SEISMO_DISPLAY_SCHED_STATE, NULL, 0 },
-  { "next_comm",  SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "next_pid",   SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "next_prio",  SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo sched_wakeup_fields[] = {
-  { "comm",       SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "pid",        SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "prio",       SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "target_cpu", SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo sched_fork_fields[] = {
-  { "parent_comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "parent_pid",  SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "child_comm",  SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "child_pid",   SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo raw_sys_enter_fields[] = {
-  { "id",   SEISMO_FIELD_UINT,       8, SEISMO_DISPLAY_SYSCALL, NULL, 0 },
-  { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX,     NULL, 0 },
-};
-
-static const SeismoFieldInfo raw_sys_exit_fields[] = {
-  { "id",  SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL, NULL, 0 },
-  { "ret", SEISMO_FIELD_INT,  8, SEISMO_DISPLAY_ERRNO,   NULL, 0 },
-};
-
-static const SeismoFieldInfo syscall_exit_fields[] = {
-  { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO, NULL, 0 },
-};
-
-static const SeismoSymbol irq_ret_symbols[] = {
-  { 0, "unhandled" },
-  { 1, "handled" },
-};
-
-static const SeismoFieldInfo irq_entry_fields[] = {
-  { "irq",  SEISMO_FIELD_INT,    4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "name", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo irq_exit_fields[] = {
-  { "irq", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "ret", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_SYMBOL, irq_ret_symbols,
-    G_N_ELEMENTS (irq_ret_symbols) },
-};
-
-static const SeismoFieldInfo softirq_fields[] = {
-  { "vec", SEISMO_FIELD_UINT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo function_fields[] = {
-  { "ip",        SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "parent_ip", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo print_fields[] = {
-  { "ip",  SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "buf", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
+/* The schema each parser fills: the catalogue's for the tracepoint it was written for
+ * (seismo-tracepoints.h), registered under the name the line gives (sched_waking, bprint...). */
 static const struct {
-  ParseKind              parse;
-  const SeismoFieldInfo *fields;
-  guint                  n_fields;
-  const char            *print_fmt;
+  ParseKind   parse;
+  const char *system;
+  const char *name;
 } fixed_schemas[] = {
-  { PARSE_SCHED_SWITCH, sched_switch_fields, G_N_ELEMENTS (sched_switch_fields),
-    "prev_comm={prev_comm} prev_pid={prev_pid} prev_prio={prev_prio} prev_state={prev_state} "
-    "==> next_comm={next_comm} next_pid={next_pid} next_prio={next_prio}" },
-  { PARSE_SCHED_WAKEUP, sched_wakeup_fields, G_N_ELEMENTS (sched_wakeup_fields),
-    "comm={comm} pid={pid} prio={prio} target_cpu={target_cpu}" },
-  { PARSE_SCHED_FORK, sched_fork_fields, G_N_ELEMENTS (sched_fork_fields),
-    "comm={parent_comm} pid={parent_pid} child_comm={child_comm} child_pid={child_pid}" },
-  { PARSE_RAW_SYS_ENTER, raw_sys_enter_fields, G_N_ELEMENTS (raw_sys_enter_fields),
-    "NR {id} {args}" },
-  { PARSE_RAW_SYS_EXIT, raw_sys_exit_fields, G_N_ELEMENTS (raw_sys_exit_fields),
-    "NR {id} = {ret}" },
-  { PARSE_SYSCALL_EXIT, syscall_exit_fields, G_N_ELEMENTS (syscall_exit_fields), "{ret}" },
-  { PARSE_IRQ_ENTRY, irq_entry_fields, G_N_ELEMENTS (irq_entry_fields), "irq={irq} name={name}" },
-  { PARSE_IRQ_EXIT, irq_exit_fields, G_N_ELEMENTS (irq_exit_fields), "irq={irq} ret={ret}" },
-  { PARSE_SOFTIRQ, softirq_fields, G_N_ELEMENTS (softirq_fields), "vec={vec}" },
-  { PARSE_FUNCTION, function_fields, G_N_ELEMENTS (function_fields), "{ip} <-{parent_ip}" },
-  { PARSE_PRINT, print_fields, G_N_ELEMENTS (print_fields), "{ip}: {buf}" },
+  { PARSE_SCHED_SWITCH, "sched", "sched_switch" },
+  { PARSE_SCHED_WAKEUP, "sched", "sched_wakeup" },
+  { PARSE_SCHED_FORK, "sched", "sched_process_fork" },
+  { PARSE_RAW_SYS_ENTER, "raw_syscalls", "sys_enter" },
+  { PARSE_RAW_SYS_EXIT, "raw_syscalls", "sys_exit" },
+  { PARSE_SYSCALL_EXIT, "syscalls", "sys_exit" },
+  { PARSE_IRQ_ENTRY, "irq", "irq_handler_entry" },
+  { PARSE_IRQ_EXIT, "irq", "irq_handler_exit" },
+  { PARSE_SOFTIRQ, "irq", "softirq_entry" },
+  { PARSE_FUNCTION, "ftrace", "function" },
+  { PARSE_PRINT, "ftrace", "print" },
 };
 
 /* Syscall arguments the kernel declares as file descriptors; it prints them as 64-bit hex. */
@@ -1927,10 +1855,14 @@ lookup_event (Parser         *self,
       info->parse = parse;
       for (guint i = 0; i < G_N_ELEMENTS (fixed_schemas); i++)
         if (fixed_schemas[i].parse == parse)
-          info->type_id = seismo_trace_builder_add_event_type (self->builder, system, name,
-                                                               fixed_schemas[i].fields,
-                                                               fixed_schemas[i].n_fields,
-                                                               fixed_schemas[i].print_fmt);
+          {
+            const SeismoTracepoint *tp = seismo_tracepoint_lookup (fixed_schemas[i].system,
+                                                                   fixed_schemas[i].name);
+
+            info->type_id = seismo_trace_builder_add_event_type (self->builder, system, name,
+                                                                 tp->fields, tp->n_fields,
+                                                                 tp->print_fmt);
+          }
     }
   g_hash_table_insert (self->events, g_strdup (name), info);
   return info;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "seismo-tep-convert.h"
+#include "seismo-tracepoints.h"
 
 /*
  * How one payload field is read from a record. Compiled once per format so the per-record loop is
@@ -483,10 +484,6 @@ static const struct {
   { "raw_syscalls", "sys_exit", "NR {id} = {ret}" },
 };
 
-static const SeismoSymbol irq_ret_symbols[] = {
-  { 0, "unhandled" },
-  { 1, "handled" },
-};
 
 static gboolean
 fmt_fields_exist (struct tep_event *event,
@@ -759,13 +756,20 @@ field_schema (struct tep_event        *event,
 
   if (g_strcmp0 (event->system, "raw_syscalls") == 0 && g_str_equal (field->name, "args"))
     info->display = SEISMO_DISPLAY_HEX;
-  else if (g_strcmp0 (event->system, "irq") == 0 &&
-           g_strcmp0 (event->name, "irq_handler_exit") == 0 && g_str_equal (field->name, "ret"))
+  else if (info->display == SEISMO_DISPLAY_DEFAULT && info->symbols == NULL &&
+           event->system && event->name && (o.kind == OP_INT || o.kind == OP_UINT))
     {
-      /* The kernel prints it with a ternary, not a symbol table. */
-      info->display = SEISMO_DISPLAY_SYMBOL;
-      info->symbols = irq_ret_symbols;
-      info->n_symbols = G_N_ELEMENTS (irq_ret_symbols);
+      /* What the format does not say (irq_handler_exit's ret is a ternary, not a table), the
+       * catalogue of well-known tracepoints does. */
+      const SeismoFieldInfo *known = seismo_tracepoint_field (event->system, event->name,
+                                                              field->name);
+
+      if (known && known->symbols)
+        {
+          info->display = known->display;
+          info->symbols = known->symbols;
+          info->n_symbols = known->n_symbols;
+        }
     }
 
   if (op)
