@@ -160,6 +160,7 @@ typedef struct {
   guint64             entries_written;
   char               *tracer;
   SeismoArchVotes    *arch_votes;   /* which syscall table the raw numbers are from */
+  guint               state_tables;  /* STATES_*: the prev_state letter tables read with */
 } Parser;
 
 /* Character classes, as a table: the hot loops look at every byte. */
@@ -475,6 +476,36 @@ is_hex_prefixed (const char *s,
 static const char modern_states[] = "SDTtXZPI";
 static const char legacy_states[] = "SDTtXZxKWPN";
 static const char plugin_states[] = "SDTtZXxW";
+
+/* Which of those tables a file's prev_state letters were read with, so that they show the same. */
+enum {
+  STATES_MODERN = 1 << 0,   /* P or I: only >= 4.14 has them at these bits */
+  STATES_LEGACY = 1 << 1,   /* x K W N: < 4.14 */
+  STATES_PLUGIN = 1 << 2,   /* trace-cmd's sched_switch plugin */
+};
+
+static const SeismoSymbol legacy_state_symbols[] = {
+  { 0x1, "S" }, { 0x2, "D" }, { 0x4, "T" }, { 0x8, "t" }, { 0x10, "X" }, { 0x20, "Z" },
+  { 0x40, "x" }, { 0x80, "K" }, { 0x100, "W" }, { 0x200, "P" }, { 0x400, "N" }, { 0x800, "+" },
+};
+
+static const SeismoSymbol plugin_state_symbols[] = {
+  { 0x1, "S" }, { 0x2, "D" }, { 0x4, "T" }, { 0x8, "t" }, { 0x10, "Z" }, { 0x20, "X" },
+  { 0x40, "x" }, { 0x80, "W" },
+};
+
+static guint
+states_table_of (const char *s,
+                 gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (memchr ("KWNx", s[i], 4) != NULL)
+      return STATES_LEGACY;
+  for (gsize i = 0; i < len; i++)
+    if (s[i] == 'P' || s[i] == 'I')
+      return STATES_MODERN;
+  return 0;
+}
 
 static gboolean
 parse_sched_state (const char *s,
@@ -1072,7 +1103,10 @@ push_sched_switch (Parser     *self,
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 2, "prev_prio")));
       state = kv_get (kv, n, 3, "prev_state");
       if (state)
-        parse_sched_state (state->val, state->val_len, FALSE, &st);
+        {
+          parse_sched_state (state->val, state->val_len, FALSE, &st);
+          self->state_tables |= states_table_of (state->val, state->val_len);
+        }
       seismo_trace_builder_push_int (b, st);
       push_kv_string (self, kv_get (kv, n, 4, "next_comm"));
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 5, "next_pid")));
@@ -1093,6 +1127,7 @@ push_sched_switch (Parser     *self,
             const char *se = rtrim (after, arrow);
 
             parse_sched_state (after, se - after, TRUE, &st);
+            self->state_tables |= STATES_PLUGIN;
           }
         split_comm_pid_prio (arrow + 3, end, &next_comm, &next_len, &next_pid, &next_prio,
                              &after);
@@ -2323,6 +2358,18 @@ set_metadata (Parser *self)
 
   g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, self->n_skipped);
   seismo_trace_builder_set_metadata (b, "skipped_lines", num);
+
+  /* prev_state shows the letters the file had: 4.13's x is not 4.14's P, the plugin's Z is X. */
+  {
+    EventInfo *sw = g_hash_table_lookup (self->events, "sched_switch");
+
+    if (sw && self->state_tables == STATES_LEGACY)
+      seismo_trace_builder_set_field_symbols (b, sw->type_id, "prev_state", legacy_state_symbols,
+                                              G_N_ELEMENTS (legacy_state_symbols));
+    else if (sw && self->state_tables == STATES_PLUGIN)
+      seismo_trace_builder_set_field_symbols (b, sw->type_id, "prev_state", plugin_state_symbols,
+                                              G_N_ELEMENTS (plugin_state_symbols));
+  }
 
   /* Text says no machine: what it holds may (else the arch stays unknown, never a guess). */
   {

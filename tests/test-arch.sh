@@ -79,6 +79,19 @@ json_check "x86_64 tracefs text with raw and named syscalls: the pairs say x86_6
   "m['arch'] == 'x86_64' and m['arch_from'] == 'raw and named syscall events' and \
    'openat' in names"
 
+# ftrace text of a 4.13 kernel: its letters (x, D|K) show and filter as written.
+if [[ "$("$CLI" report "$FIX/prev-state-4.13.txt" | grep -o "prev_state=[^ ]*" | tr '\n' ' ')" == \
+      "prev_state=x prev_state=R prev_state=D|K " ]]; then
+  ok "4.13 text: prev_state x and D|K shown as written"
+else
+  not_ok "4.13 text: prev_state x and D|K shown as written"
+fi
+if "$CLI" info --filter "prev_state == x" "$FIX/prev-state-4.13.txt" | grep -q "^Events: *1 of 3"; then
+  ok "4.13 text: prev_state == x finds the dying task"
+else
+  not_ok "4.13 text: prev_state == x finds the dying task"
+fi
+
 # A trace.dat whose uname says armv7l: the same records, named from the ARM table.
 cp "$SRC/tests/data/ftrace-small-v7.dat" "$DIR/x86.dat"
 python3 - "$DIR/x86.dat" "$DIR/arm.dat" << 'EOF'
@@ -128,6 +141,17 @@ for f in testeskernelshark-bengo501-fifo kernel-monitor-elainecole; do
     not_ok "$f: every prev_state as trace-cmd report shows it ($(head -3 "$DIR/diff" | tr '\n' ' '))"
   fi
 done
+
+# trace-cmd report's text (its sched_switch plugin has its own letter table) reads back the same.
+if have_trace_cmd; then
+  G=$REAL/testeskernelshark-bengo501-fifo.trace.dat
+  trace-cmd report "$G" > "$DIR/plugin.txt" 2> /dev/null
+  if diff <(states "$DIR/plugin.txt") <(states "$G") > "$DIR/diff"; then
+    ok "trace-cmd report text of the 4.13 file: the same prev_state letters"
+  else
+    not_ok "trace-cmd report text of the 4.13 file: the same prev_state letters ($(head -3 "$DIR/diff" | tr '\n' ' '))"
+  fi
+fi
 
 # Function names from the file's kallsyms although the 4.13 format prints %lx.
 F=$REAL/labsisop-wsdias-sched_other.trace.dat
