@@ -92,6 +92,18 @@ else
   not_ok "4.13 text: prev_state == x finds the dying task"
 fi
 
+# explain reads the catalogue: classes, and syscalls of other arches with their arguments.
+if "$CLI" explain openat | grep -q "Classes: %file %desc"; then
+  ok "explain openat: its classes from the catalogue"
+else
+  not_ok "explain openat: its classes from the catalogue"
+fi
+if "$CLI" explain fstatat64 2> /dev/null | grep -q "const char \*filename"; then
+  ok "explain fstatat64 (i386, arm): the arguments of newfstatat"
+else
+  not_ok "explain fstatat64 (i386, arm): the arguments of newfstatat"
+fi
+
 # A trace.dat whose uname says armv7l: the same records, named from the ARM table.
 cp "$SRC/tests/data/ftrace-small-v7.dat" "$DIR/x86.dat"
 python3 - "$DIR/x86.dat" "$DIR/arm.dat" << 'EOF'
