@@ -173,7 +173,8 @@ seismo_arch_votes_raw (SeismoArchVotes *self,
           g_hash_table_insert (self->big_counts, key, GUINT_TO_POINTER (1));
         }
       else
-        g_hash_table_replace (self->big_counts, &nr, GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
+        /* insert, not replace: the table keeps its own key, not this stack one. */
+        g_hash_table_insert (self->big_counts, &nr, GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
     }
   if (n_args > 0)
     {

@@ -1711,6 +1711,22 @@ guess_value_kind (const char *key,
   return VALUE_STRING;
 }
 
+/* Whether the syscall catalogue says the argument of syscalls:sys_enter_NAME is an fd. */
+static gboolean
+catalogue_fd_arg (const char *event,
+                  const char *arg)
+{
+  const SeismoSyscallInfo *info;
+
+  if (!g_str_has_prefix (event, "sys_enter_")
+      || (info = seismo_syscall_info (event + strlen ("sys_enter_"))) == NULL)
+    return FALSE;
+  for (guint i = 0; i < info->n_args; i++)
+    if (strcmp (info->args[i].name, arg) == 0)
+      return info->args[i].kind == SEISMO_SYSCALL_ARG_FD;
+  return FALSE;
+}
+
 static EventInfo *
 event_info_new_generic (Parser     *self,
                         const char *system,
@@ -1759,7 +1775,7 @@ event_info_new_generic (Parser     *self,
       if (parse == PARSE_SYSCALL_ENTER)
         {
           f->kind = name_in (kv[i].key, kv[i].key_len, fd_arg_names, G_N_ELEMENTS (fd_arg_names))
-                    ? VALUE_FD : VALUE_HEX;
+                    || catalogue_fd_arg (name, f->name) ? VALUE_FD : VALUE_HEX;
           if (kv[i].key_len == 12 && memcmp (kv[i].key, "__syscall_nr", 12) == 0)
             f->kind = VALUE_INT;
         }
