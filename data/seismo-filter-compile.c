@@ -340,6 +340,12 @@ numeric_value (Parser            *p,
       {
         gint64 nr = seismo_syscall_number (p->arch, text);
 
+        if (nr < 0 && p->arch == SEISMO_ARCH_UNKNOWN)
+          {
+            *why = g_strdup_printf ("the trace's architecture is unknown, so '%s' has no number: "
+                                    "use its number, or open the trace with --arch", text);
+            return FALSE;
+          }
         if (nr < 0)
           {
             *why = g_strdup_printf ("'%s' is not a %s syscall", text,
