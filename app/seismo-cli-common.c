@@ -65,3 +65,16 @@ seismo_cli_split_list (char **values)
     }
   return g_strv_builder_end (b);
 }
+
+gboolean
+seismo_cli_apply_arch (SeismoTrace *trace,
+                       const char  *arch,
+                       const char  *who)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (arch == NULL || seismo_trace_set_arch (trace, arch, &error))
+    return TRUE;
+  g_printerr ("%s: --arch: %s\n", who, error->message);
+  return FALSE;
+}

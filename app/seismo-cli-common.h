@@ -4,6 +4,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "seismo-trace.h"
+
 G_BEGIN_DECLS
 
 /* What the seismo-cli commands share: option parsing, JSON output and list options. */
@@ -28,5 +30,16 @@ void     seismo_cli_json_string   (JsonBuilder     *b,
 /* Splits repeated options of "a,b" lists into one list, blanks dropped; the caller frees it with
  * g_strfreev(). values may be NULL: an empty list. */
 char   **seismo_cli_split_list    (char           **values);
+
+/* `--arch ARCH`, which every command reading a trace takes (the entry, for a GOptionEntry list). */
+#define SEISMO_CLI_ARCH_ENTRY(var) \
+  { "arch", 0, 0, G_OPTION_ARG_STRING, &(var), \
+    "Name syscall numbers from ARCH's table (x86_64, i386, arm, arm64, riscv64, powerpc64, " \
+    "s390x, mips, mips64, loongarch64, ...), over what the file says", "ARCH" }
+
+/* Applies --arch (NULL: nothing to do) to a trace just opened; FALSE after printing "WHO: why". */
+gboolean seismo_cli_apply_arch    (SeismoTrace     *trace,
+                                   const char      *arch,
+                                   const char      *who);
 
 G_END_DECLS

@@ -67,7 +67,9 @@ seismo_cli_render (int    argc,
   gint width = 1600, height = 0;
   double scale = 1.0;
   gboolean no_legend = FALSE, no_session = FALSE, dark = FALSE;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the figure to OUT (.svg, .pdf or .png)", "OUT" },
     { "from", 0, 0, G_OPTION_ARG_STRING, &from, "Start of the time range shown (default: trace start)", "T" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to, "End of the time range shown (default: trace end)", "T" },
@@ -124,6 +126,8 @@ seismo_cli_render (int    argc,
       g_printerr ("seismo-cli: %s\n", error->message);
       return SEISMO_EXIT_FAILED;
     }
+  if (!seismo_cli_apply_arch (trace, arch, "seismo-cli render"))
+    return SEISMO_EXIT_USAGE;
   data = seismo_timeline_data_new (trace, NULL);
   renderer = seismo_timeline_renderer_new (data);
   seismo_timeline_renderer_set_dark (renderer, dark);

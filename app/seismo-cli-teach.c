@@ -19,13 +19,16 @@
 /* The teaching commands: explain, compare, compare-overhead. */
 
 static SeismoTrace *
-load (const char *path)
+load (const char *path,
+      const char *arch)
 {
   g_autoptr(GError) error = NULL;
   SeismoTrace *trace = seismo_trace_open (path, NULL, NULL, NULL, &error);
 
   if (trace == NULL)
     g_printerr ("seismo-cli: %s\n", error->message);
+  else if (!seismo_cli_apply_arch (trace, arch, "seismo-cli"))
+    g_clear_object (&trace);
   return trace;
 }
 
@@ -223,8 +226,10 @@ seismo_cli_compare (int    argc,
                     char **argv)
 {
   gboolean json = FALSE;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autoptr(GOptionContext) context =
@@ -242,7 +247,7 @@ seismo_cli_compare (int    argc,
       g_printerr ("seismo-cli compare: expected two traces, A and B\n");
       return SEISMO_EXIT_USAGE;
     }
-  if (!(a = load (argv[1])) || !(b = load (argv[2])))
+  if (!(a = load (argv[1], arch)) || !(b = load (argv[2], arch)))
     return SEISMO_EXIT_FAILED;
 
   cmp = seismo_compare_traces (a, NULL, b, NULL);

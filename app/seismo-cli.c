@@ -38,9 +38,10 @@ print_progress (double   fraction,
   g_printerr ("\r%s: %3.0f%%%s", (const char *) user_data, fraction * 100.0, fraction >= 1.0 ? "\n" : "");
 }
 
-/* Opens a trace of any format, with progress on a terminal. */
+/* Opens a trace of any format, with progress on a terminal; arch: --arch, or NULL. */
 static SeismoTrace *
-open_trace (const char *path)
+open_trace (const char *path,
+            const char *arch)
 {
   g_autoptr(GError) error = NULL;
   SeismoTrace *trace;
@@ -56,6 +57,11 @@ open_trace (const char *path)
     }
   if (seismo_trace_get_metadata (trace, "load_warning"))
     g_printerr ("seismo-cli: warning: %s\n", seismo_trace_get_metadata (trace, "load_warning"));
+  if (!seismo_cli_apply_arch (trace, arch, "seismo-cli"))
+    {
+      g_object_unref (trace);
+      return NULL;
+    }
   {
     g_autofree char *skipped = seismo_trace_describe_skipped (trace);
 
@@ -171,9 +177,11 @@ cmd_info (int    argc,
 {
   gboolean json = FALSE;
   g_autofree char *filter = NULL;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Describe only the events that match EXPR", "EXPR" },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE - describe a trace");
@@ -186,7 +194,7 @@ cmd_info (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli info: expected one FILE"))
     return SEISMO_EXIT_USAGE;
-  if (!(trace = open_trace (argv[1])))
+  if (!(trace = open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
   if (!run_filter (trace, filter, &mask, &n_matched))
@@ -265,6 +273,12 @@ cmd_info (int    argc,
       json_builder_begin_object (b);
       for (guint i = 0; keys[i]; i++)
         seismo_cli_json_string (b, keys[i], seismo_trace_get_metadata (trace, keys[i]));
+      /* Unknown is said, never guessed: syscall numbers then stay numbers. */
+      if (seismo_trace_get_metadata (trace, SEISMO_META_ARCH) == NULL)
+        {
+          json_builder_set_member_name (b, SEISMO_META_ARCH);
+          json_builder_add_null_value (b);
+        }
       json_builder_end_object (b);
       json_builder_end_object (b);
       seismo_cli_print_json (b);
@@ -280,6 +294,8 @@ cmd_info (int    argc,
       for (guint i = 0; keys[i]; i++)
         if (strcmp (keys[i], "format") != 0)
           g_print ("%-12s %s\n", keys[i], seismo_trace_get_metadata (trace, keys[i]));
+      if (seismo_trace_get_metadata (trace, SEISMO_META_ARCH) == NULL)
+        g_print ("arch: unknown (syscall numbers stay numbers; --arch NAME names them)\n");
       if (filter)
         g_print ("Events:      %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " match %s\n", n_matched,
                  seismo_trace_get_n_events (trace), filter);
@@ -311,9 +327,11 @@ cmd_report (int    argc,
 {
   gint64 limit = -1;
   g_autofree char *filter = NULL;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Print at most N events", "N" },
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Print only the events that match EXPR", "EXPR" },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE - print events in time order");
@@ -325,7 +343,7 @@ cmd_report (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli report: expected one FILE"))
     return SEISMO_EXIT_USAGE;
-  if (!(trace = open_trace (argv[1])))
+  if (!(trace = open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
   if (!run_filter (trace, filter, &mask, &n_matched))
@@ -339,14 +357,23 @@ cmd_report (int    argc,
       const SeismoEventType *type = seismo_trace_event_type (trace, i);
       const char *comm = seismo_trace_task_comm_at (trace, seismo_trace_get_tasks (trace)[i], ts[i]);
 
+      guint64 secs, usecs;
+
       if (!mask_has (mask, i))
         continue;
       printed++;
+      /* Rounded to the microsecond as trace-cmd report (libtraceevent) prints it. */
+      secs = ts[i] / G_GUINT64_CONSTANT (1000000000);
+      usecs = (ts[i] % G_GUINT64_CONSTANT (1000000000) + 500) / 1000;
+      if (usecs >= 1000000)
+        {
+          usecs -= 1000000;
+          secs++;
+        }
       g_string_set_size (line, 0);
       g_string_append_printf (line, "%16s-%-7d [%03u] %" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": %s: ",
                               *comm ? comm : task->tid == 0 ? "<idle>" : "<...>", task->tid, seismo_trace_event_cpu (trace, i),
-                              (guint64) (ts[i] / G_GUINT64_CONSTANT (1000000000)),
-                              (guint64) ((ts[i] % G_GUINT64_CONSTANT (1000000000)) / 1000), type->name);
+                              secs, usecs, type->name);
       seismo_trace_event_format_into (trace, i, line);
       g_string_append_c (line, '\n');
       if (fwrite (line->str, 1, line->len, stdout) != line->len)
@@ -699,10 +726,12 @@ cmd_stats (int    argc,
   g_autofree char *by = NULL;
   g_autofree char *filter = NULL;
   gboolean json = FALSE;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "by", 0, 0, G_OPTION_ARG_STRING, &by, "Group by event, task, cpu or syscall (default: event)", "KEY" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Count only the events that match EXPR", "EXPR" },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autofree guint64 *mask = NULL;
@@ -718,7 +747,7 @@ cmd_stats (int    argc,
       g_printerr ("seismo-cli stats: --by takes event, task, cpu or syscall, not '%s'\n", by);
       return SEISMO_EXIT_USAGE;
     }
-  if (!(trace = open_trace (argv[1])))
+  if (!(trace = open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
   if (!run_filter (trace, filter, &mask, &n_matched))
@@ -827,8 +856,10 @@ cmd_convert (int    argc,
              char **argv)
 {
   g_autofree char *filter = NULL;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Write only the events that match EXPR", "EXPR" },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("IN OUT - convert a trace (format from OUT's extension)");
@@ -839,7 +870,7 @@ cmd_convert (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 3, "seismo-cli convert: expected IN and OUT"))
     return SEISMO_EXIT_USAGE;
-  if (!(trace = open_trace (argv[1])))
+  if (!(trace = open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
   if (!run_filter (trace, filter, &mask, &n_matched))
     return SEISMO_EXIT_USAGE;
@@ -932,6 +963,7 @@ cmd_hist (int    argc,
   g_autofree char *of = NULL, *syscall = NULL, *filter = NULL, *linear = NULL;
   g_autofree char *from = NULL, *to = NULL, *scope = NULL;
   gboolean json = FALSE;
+  g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "of", 0, 0, G_OPTION_ARG_STRING, &of, "syscall-latency (default), wakeup-latency, runtime, "
       "irq-latency, softirq-latency or gap", "KIND" },
@@ -944,6 +976,7 @@ cmd_hist (int    argc,
     { "to", 0, 0, G_OPTION_ARG_STRING, &to, "gap: the events it ends at", "EXPR" },
     { "scope", 0, 0, G_OPTION_ARG_STRING, &scope, "gap: on the same task (default), cpu, or any", "SCOPE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE - latency histogram, like bpftrace hist()");
@@ -1004,7 +1037,7 @@ cmd_hist (int    argc,
           return SEISMO_EXIT_USAGE;
         }
     }
-  if (!(trace = open_trace (argv[1])))
+  if (!(trace = open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
   if (syscall)

@@ -177,6 +177,18 @@ open_done (GObject      *source,
         adw_toast_overlay_add_toast (self->toast_overlay, toast);
       }
   }
+  /* Raw syscall numbers from a machine the file does not name: say so rather than guess. */
+  if (seismo_trace_get_metadata (trace, SEISMO_META_ARCH) == NULL)
+    for (guint i = 0; i < seismo_trace_get_n_syscall_names (trace); i++)
+      if (g_str_has_prefix (seismo_trace_get_syscall_name (trace, i), "syscall_"))
+        {
+          AdwToast *toast = adw_toast_new (_("Unknown architecture: syscalls are shown as numbers "
+                                             "(seismo-cli --arch names them)"));
+
+          adw_toast_set_timeout (toast, 10);
+          adw_toast_overlay_add_toast (self->toast_overlay, toast);
+          break;
+        }
 }
 
 void

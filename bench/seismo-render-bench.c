@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "seismo-tracepoints.h"
 #include "seismo-bench-util.h"
 #include "seismo-importer.h"
 #include "seismo-timeline-renderer.h"
@@ -45,37 +46,20 @@ task_pid (guint task)
 static void
 add_types (Gen *g)
 {
-  static const SeismoFieldInfo sw[] = {
-    { "prev_comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "prev_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "prev_prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "prev_state", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SCHED_STATE, NULL, 0 },
-    { "next_comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "next_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "next_prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  };
-  static const SeismoFieldInfo wk[] = {
-    { "comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "target_cpu", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  };
-  static const SeismoFieldInfo en[] = {
-    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL, NULL, 0 },
-    { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX, NULL, 0 },
-  };
-  static const SeismoFieldInfo ex[] = {
-    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL, NULL, 0 },
-    { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO, NULL, 0 },
-  };
 
-  g->t_switch = seismo_trace_builder_add_event_type (g->b, "sched", "sched_switch", sw, G_N_ELEMENTS (sw),
+  /* The well-known tracepoints' fields from the catalogue, with trace-cmd's plugin formats. */
+  const SeismoTracepoint *sw = seismo_tracepoint_lookup ("sched", "sched_switch");
+  const SeismoTracepoint *wk = seismo_tracepoint_lookup ("sched", "sched_wakeup");
+  const SeismoTracepoint *en = seismo_tracepoint_lookup ("raw_syscalls", "sys_enter");
+  const SeismoTracepoint *ex = seismo_tracepoint_lookup ("raw_syscalls", "sys_exit");
+
+  g->t_switch = seismo_trace_builder_add_event_type (g->b, "sched", "sched_switch", sw->fields, sw->n_fields,
                                                      "{prev_comm}:{prev_pid} [{prev_prio}] {prev_state} ==> {next_comm}:{next_pid} [{next_prio}]");
-  g->t_wakeup = seismo_trace_builder_add_event_type (g->b, "sched", "sched_wakeup", wk, G_N_ELEMENTS (wk),
+  g->t_wakeup = seismo_trace_builder_add_event_type (g->b, "sched", "sched_wakeup", wk->fields, wk->n_fields,
                                                      "{comm}:{pid} [{prio}] CPU:{target_cpu}");
-  g->t_enter = seismo_trace_builder_add_event_type (g->b, "raw_syscalls", "sys_enter", en, G_N_ELEMENTS (en),
+  g->t_enter = seismo_trace_builder_add_event_type (g->b, "raw_syscalls", "sys_enter", en->fields, en->n_fields,
                                                     "NR {id} {args}");
-  g->t_exit = seismo_trace_builder_add_event_type (g->b, "raw_syscalls", "sys_exit", ex, G_N_ELEMENTS (ex),
+  g->t_exit = seismo_trace_builder_add_event_type (g->b, "raw_syscalls", "sys_exit", ex->fields, ex->n_fields,
                                                    "NR {id} = {ret}");
 }
 

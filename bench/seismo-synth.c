@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-bench"
 
+#include "seismo-tracepoints.h"
 #include "seismo-synth.h"
 
 /* Syscalls a desktop makes most, with how often (weights) and whether they tend to block. */
@@ -80,50 +81,13 @@ uniform (Sim   *s,
 static void
 add_types (Sim *s)
 {
-  static const SeismoFieldInfo sw[] = {
-    { "prev_comm", SEISMO_FIELD_STRING, 16, 0 },
-    { "prev_pid", SEISMO_FIELD_INT, 4, 0 },
-    { "prev_prio", SEISMO_FIELD_INT, 4, 0 },
-    { "prev_state", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_SCHED_STATE },
-    { "next_comm", SEISMO_FIELD_STRING, 16, 0 },
-    { "next_pid", SEISMO_FIELD_INT, 4, 0 },
-    { "next_prio", SEISMO_FIELD_INT, 4, 0 },
-  };
-  static const SeismoFieldInfo wake[] = {
-    { "comm", SEISMO_FIELD_STRING, 16, 0 },
-    { "pid", SEISMO_FIELD_INT, 4, 0 },
-    { "prio", SEISMO_FIELD_INT, 4, 0 },
-    { "target_cpu", SEISMO_FIELD_INT, 4, 0 },
-  };
-  static const SeismoFieldInfo enter[] = {
-    { "id", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_SYSCALL },
-    { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX },
-  };
-  static const SeismoFieldInfo exit_[] = {
-    { "id", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_SYSCALL },
-    { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO },
-  };
-
   if (s->b == NULL)
     return;
-  s->t_switch = seismo_trace_builder_add_event_type (s->b, "sched", "sched_switch", sw,
-                                                     G_N_ELEMENTS (sw),
-                                                     "prev_comm={prev_comm} prev_pid={prev_pid} "
-                                                     "prev_prio={prev_prio} prev_state={prev_state} "
-                                                     "==> next_comm={next_comm} "
-                                                     "next_pid={next_pid} next_prio={next_prio}");
-  s->t_waking = seismo_trace_builder_add_event_type (s->b, "sched", "sched_waking", wake,
-                                                     G_N_ELEMENTS (wake),
-                                                     "comm={comm} pid={pid} prio={prio} "
-                                                     "target_cpu={target_cpu}");
-  s->t_wakeup = seismo_trace_builder_add_event_type (s->b, "sched", "sched_wakeup", wake,
-                                                     G_N_ELEMENTS (wake),
-                                                     "comm={comm} pid={pid} prio={prio} "
-                                                     "target_cpu={target_cpu}");
-  s->t_enter = seismo_trace_builder_add_event_type (s->b, "raw_syscalls", "sys_enter", enter,
-                                                    G_N_ELEMENTS (enter), "NR {id} ({args})");
-  s->t_exit = seismo_trace_builder_add_event_type (s->b, "raw_syscalls", "sys_exit", exit_,
-                                                   G_N_ELEMENTS (exit_), "NR {id} = {ret}");
+  s->t_switch = seismo_tracepoint_add (s->b, "sched", "sched_switch");
+  s->t_waking = seismo_tracepoint_add (s->b, "sched", "sched_waking");
+  s->t_wakeup = seismo_tracepoint_add (s->b, "sched", "sched_wakeup");
+  s->t_enter = seismo_tracepoint_add (s->b, "raw_syscalls", "sys_enter");
+  s->t_exit = seismo_tracepoint_add (s->b, "raw_syscalls", "sys_exit");
   s->idle_comm = seismo_trace_builder_intern (s->b, "swapper");
 }
 

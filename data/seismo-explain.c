@@ -189,6 +189,54 @@ seismo_explanation_free (SeismoExplanation *self)
 
 /* ---- syscalls ---- */
 
+/* "Classes: %file %desc", from the syscall catalogue: what `record -e %CLASS` selects. */
+static void
+add_classes (SeismoExplanation *e,
+             const char        *name)
+{
+  static const char *const classes[] = {
+    "file", "desc", "process", "network", "signal", "ipc", "memory", "creds", "clock",
+  };
+  guint32 bits = seismo_syscall_classes (name);
+  g_autoptr(GString) text = NULL;
+
+  if (bits == 0)
+    return;
+  text = g_string_new (e->note);
+  g_string_append_printf (text, "%sClasses:", e->note ? "\n" : "");
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    if (bits & seismo_syscall_class_from_name (classes[i]))
+      g_string_append_printf (text, " %%%s", classes[i]);
+  g_string_append (text, " (seismo-cli record -e %CLASS selects them).");
+  g_free (e->note);
+  e->note = g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* A syscall of some architecture with no written explanation: what the catalogue knows. */
+static SeismoExplanation *
+explain_from_catalogue (const char *name)
+{
+  const SeismoSyscallInfo *info = seismo_syscall_info (name);
+  SeismoExplanation *e;
+
+  if (info == NULL)
+    return NULL;
+  e = explanation_new (SEISMO_EXPLAIN_SYSCALL);
+  e->title = g_strconcat (name, "()", NULL);
+  e->summary = info->canonical && strcmp (info->canonical, name) != 0
+               ? g_strdup_printf ("The %s system call (the arguments of %s)", name, info->canonical)
+               : g_strdup_printf ("The %s system call", name);
+  e->n_items = info->args_known ? info->n_args : 0;
+  e->items = g_new0 (SeismoExplainItem, MAX (e->n_items, 1));
+  for (guint i = 0; i < e->n_items; i++)
+    {
+      e->items[i].name = g_strdup (info->args[i].name);
+      e->items[i].type = g_strdup (info->args[i].ctype);
+    }
+  add_classes (e, name);
+  return e;
+}
+
 SeismoExplanation *
 seismo_explain_syscall (const char *name)
 {
@@ -201,7 +249,7 @@ seismo_explain_syscall (const char *name)
   g_return_val_if_fail (name != NULL, NULL);
 
   if (!g_key_file_has_group (kf, name))
-    return NULL;
+    return explain_from_catalogue (name);
   /* Tracepoints named after the kernel function (newstat) point at the table's name (stat). */
   alias = g_key_file_get_string (kf, name, "alias", NULL);
   if (alias != NULL)
@@ -219,6 +267,7 @@ seismo_explain_syscall (const char *name)
   e->note = get_text (kf, name, "note");
   set_items_from_declarations (e, kf, name, "args");
   set_man (e, man, page);
+  add_classes (e, name);
   return e;
 }
 

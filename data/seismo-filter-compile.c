@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "seismo-filter-private.h"
+#include "seismo-sched-state.h"
 #include "seismo-syscalls.h"
 
 /*
@@ -201,32 +202,6 @@ finish_type_leaf (Parser     *p,
 
 /* The letters of sched_switch prev_state, as the trace formats them. */
 static gboolean
-parse_sched_state (const char *text,
-                   guint64    *value)
-{
-  static const char letters[] = "SDTtXZPI";
-  guint64 v = 0;
-
-  if (*text == '\0')
-    return FALSE;
-  for (const char *c = text; *c; c++)
-    {
-      const char *at;
-
-      if (*c == '|' || (*c == 'R' && c == text))
-        continue;
-      if (*c == '+')
-        v |= 0x100;
-      else if ((at = strchr (letters, *c)) != NULL && *c != '\0')
-        v |= 1u << (at - letters);
-      else
-        return FALSE;
-    }
-  *value = v;
-  return TRUE;
-}
-
-static gboolean
 lookup_symbol (const SeismoField *field,
                const char        *name,
                guint64           *value)
@@ -345,10 +320,18 @@ numeric_value (Parser            *p,
         return TRUE;
       }
     case SEISMO_DISPLAY_SCHED_STATE:
-      if (!parse_sched_state (text, &v))
+      if (!seismo_sched_state_parse (field ? field->symbols : NULL, field ? field->n_symbols : 0,
+                                     text, strlen (text), &v))
         {
-          *why = g_strdup_printf ("'%s' is not a task state: use R, S, D, T, t, X, Z, P or I "
-                                  "(R+ for a preempted task)", text);
+          g_autoptr(GString) letters = g_string_new ("R");
+          guint n = field && field->n_symbols ? field->n_symbols : 0;
+          const SeismoSymbol *syms = n ? field->symbols : seismo_sched_state_default (&n);
+
+          for (guint s = 0; s < n; s++)
+            if (strcmp (syms[s].name, "+") != 0)
+              g_string_append_printf (letters, "%s%s", s + 2 < n ? ", " : " or ", syms[s].name);
+          *why = g_strdup_printf ("'%s' is not a task state: use %s (R+ for a preempted task)",
+                                  text, letters->str);
           return FALSE;
         }
       q->mag = v;
@@ -357,6 +340,12 @@ numeric_value (Parser            *p,
       {
         gint64 nr = seismo_syscall_number (p->arch, text);
 
+        if (nr < 0 && p->arch == SEISMO_ARCH_UNKNOWN)
+          {
+            *why = g_strdup_printf ("the trace's architecture is unknown, so '%s' has no number: "
+                                    "use its number, or open the trace with --arch", text);
+            return FALSE;
+          }
         if (nr < 0)
           {
             *why = g_strdup_printf ("'%s' is not a %s syscall", text,

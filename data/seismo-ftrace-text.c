@@ -6,7 +6,9 @@
 
 #include "seismo-error.h"
 #include "seismo-ftrace-text.h"
+#include "seismo-arch-detect.h"
 #include "seismo-trace-builder.h"
+#include "seismo-tracepoints.h"
 
 /*
  * One line of text per event. The layouts this reads (all optionally after a `buffer: ` prefix
@@ -157,6 +159,8 @@ typedef struct {
   guint64             entries_in_buffer;
   guint64             entries_written;
   char               *tracer;
+  SeismoArchVotes    *arch_votes;   /* which syscall table the raw numbers are from */
+  guint               state_tables;  /* STATES_*: the prev_state letter tables read with */
 } Parser;
 
 /* Character classes, as a table: the hot loops look at every byte. */
@@ -323,97 +327,24 @@ static const struct {
   { "ftrace",       "bputs",              PARSE_PRINT },
 };
 
-static const SeismoFieldInfo sched_switch_fields[] = {
-  { "prev_comm",  SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "prev_pid",   SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "prev_prio",  SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "prev_state", SEISMO_FIELD_INT,    8,  SEISMO_DISPLAY_SCHED_STATE, NULL, 0 },
-  { "next_comm",  SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "next_pid",   SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "next_prio",  SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo sched_wakeup_fields[] = {
-  { "comm",       SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "pid",        SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "prio",       SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "target_cpu", SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo sched_fork_fields[] = {
-  { "parent_comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "parent_pid",  SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "child_comm",  SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "child_pid",   SEISMO_FIELD_INT,    4,  SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo raw_sys_enter_fields[] = {
-  { "id",   SEISMO_FIELD_UINT,       8, SEISMO_DISPLAY_SYSCALL, NULL, 0 },
-  { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX,     NULL, 0 },
-};
-
-static const SeismoFieldInfo raw_sys_exit_fields[] = {
-  { "id",  SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL, NULL, 0 },
-  { "ret", SEISMO_FIELD_INT,  8, SEISMO_DISPLAY_ERRNO,   NULL, 0 },
-};
-
-static const SeismoFieldInfo syscall_exit_fields[] = {
-  { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO, NULL, 0 },
-};
-
-static const SeismoSymbol irq_ret_symbols[] = {
-  { 0, "unhandled" },
-  { 1, "handled" },
-};
-
-static const SeismoFieldInfo irq_entry_fields[] = {
-  { "irq",  SEISMO_FIELD_INT,    4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "name", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo irq_exit_fields[] = {
-  { "irq", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "ret", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_SYMBOL, irq_ret_symbols,
-    G_N_ELEMENTS (irq_ret_symbols) },
-};
-
-static const SeismoFieldInfo softirq_fields[] = {
-  { "vec", SEISMO_FIELD_UINT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo function_fields[] = {
-  { "ip",        SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "parent_ip", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
-static const SeismoFieldInfo print_fields[] = {
-  { "ip",  SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  { "buf", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-};
-
+/* The schema each parser fills: the catalogue's for the tracepoint it was written for
+ * (seismo-tracepoints.h), registered under the name the line gives (sched_waking, bprint...). */
 static const struct {
-  ParseKind              parse;
-  const SeismoFieldInfo *fields;
-  guint                  n_fields;
-  const char            *print_fmt;
+  ParseKind   parse;
+  const char *system;
+  const char *name;
 } fixed_schemas[] = {
-  { PARSE_SCHED_SWITCH, sched_switch_fields, G_N_ELEMENTS (sched_switch_fields),
-    "prev_comm={prev_comm} prev_pid={prev_pid} prev_prio={prev_prio} prev_state={prev_state} "
-    "==> next_comm={next_comm} next_pid={next_pid} next_prio={next_prio}" },
-  { PARSE_SCHED_WAKEUP, sched_wakeup_fields, G_N_ELEMENTS (sched_wakeup_fields),
-    "comm={comm} pid={pid} prio={prio} target_cpu={target_cpu}" },
-  { PARSE_SCHED_FORK, sched_fork_fields, G_N_ELEMENTS (sched_fork_fields),
-    "comm={parent_comm} pid={parent_pid} child_comm={child_comm} child_pid={child_pid}" },
-  { PARSE_RAW_SYS_ENTER, raw_sys_enter_fields, G_N_ELEMENTS (raw_sys_enter_fields),
-    "NR {id} {args}" },
-  { PARSE_RAW_SYS_EXIT, raw_sys_exit_fields, G_N_ELEMENTS (raw_sys_exit_fields),
-    "NR {id} = {ret}" },
-  { PARSE_SYSCALL_EXIT, syscall_exit_fields, G_N_ELEMENTS (syscall_exit_fields), "{ret}" },
-  { PARSE_IRQ_ENTRY, irq_entry_fields, G_N_ELEMENTS (irq_entry_fields), "irq={irq} name={name}" },
-  { PARSE_IRQ_EXIT, irq_exit_fields, G_N_ELEMENTS (irq_exit_fields), "irq={irq} ret={ret}" },
-  { PARSE_SOFTIRQ, softirq_fields, G_N_ELEMENTS (softirq_fields), "vec={vec}" },
-  { PARSE_FUNCTION, function_fields, G_N_ELEMENTS (function_fields), "{ip} <-{parent_ip}" },
-  { PARSE_PRINT, print_fields, G_N_ELEMENTS (print_fields), "{ip}: {buf}" },
+  { PARSE_SCHED_SWITCH, "sched", "sched_switch" },
+  { PARSE_SCHED_WAKEUP, "sched", "sched_wakeup" },
+  { PARSE_SCHED_FORK, "sched", "sched_process_fork" },
+  { PARSE_RAW_SYS_ENTER, "raw_syscalls", "sys_enter" },
+  { PARSE_RAW_SYS_EXIT, "raw_syscalls", "sys_exit" },
+  { PARSE_SYSCALL_EXIT, "syscalls", "sys_exit" },
+  { PARSE_IRQ_ENTRY, "irq", "irq_handler_entry" },
+  { PARSE_IRQ_EXIT, "irq", "irq_handler_exit" },
+  { PARSE_SOFTIRQ, "irq", "softirq_entry" },
+  { PARSE_FUNCTION, "ftrace", "function" },
+  { PARSE_PRINT, "ftrace", "print" },
 };
 
 /* Syscall arguments the kernel declares as file descriptors; it prints them as 64-bit hex. */
@@ -545,6 +476,36 @@ is_hex_prefixed (const char *s,
 static const char modern_states[] = "SDTtXZPI";
 static const char legacy_states[] = "SDTtXZxKWPN";
 static const char plugin_states[] = "SDTtZXxW";
+
+/* Which of those tables a file's prev_state letters were read with, so that they show the same. */
+enum {
+  STATES_MODERN = 1 << 0,   /* P or I: only >= 4.14 has them at these bits */
+  STATES_LEGACY = 1 << 1,   /* x K W N: < 4.14 */
+  STATES_PLUGIN = 1 << 2,   /* trace-cmd's sched_switch plugin */
+};
+
+static const SeismoSymbol legacy_state_symbols[] = {
+  { 0x1, "S" }, { 0x2, "D" }, { 0x4, "T" }, { 0x8, "t" }, { 0x10, "X" }, { 0x20, "Z" },
+  { 0x40, "x" }, { 0x80, "K" }, { 0x100, "W" }, { 0x200, "P" }, { 0x400, "N" }, { 0x800, "+" },
+};
+
+static const SeismoSymbol plugin_state_symbols[] = {
+  { 0x1, "S" }, { 0x2, "D" }, { 0x4, "T" }, { 0x8, "t" }, { 0x10, "Z" }, { 0x20, "X" },
+  { 0x40, "x" }, { 0x80, "W" },
+};
+
+static guint
+states_table_of (const char *s,
+                 gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (memchr ("KWNx", s[i], 4) != NULL)
+      return STATES_LEGACY;
+  for (gsize i = 0; i < len; i++)
+    if (s[i] == 'P' || s[i] == 'I')
+      return STATES_MODERN;
+  return 0;
+}
 
 static gboolean
 parse_sched_state (const char *s,
@@ -1142,7 +1103,10 @@ push_sched_switch (Parser     *self,
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 2, "prev_prio")));
       state = kv_get (kv, n, 3, "prev_state");
       if (state)
-        parse_sched_state (state->val, state->val_len, FALSE, &st);
+        {
+          parse_sched_state (state->val, state->val_len, FALSE, &st);
+          self->state_tables |= states_table_of (state->val, state->val_len);
+        }
       seismo_trace_builder_push_int (b, st);
       push_kv_string (self, kv_get (kv, n, 4, "next_comm"));
       seismo_trace_builder_push_int (b, kv_int (kv_get (kv, n, 5, "next_pid")));
@@ -1163,6 +1127,7 @@ push_sched_switch (Parser     *self,
             const char *se = rtrim (after, arrow);
 
             parse_sched_state (after, se - after, TRUE, &st);
+            self->state_tables |= STATES_PLUGIN;
           }
         split_comm_pid_prio (arrow + 3, end, &next_comm, &next_len, &next_pid, &next_prio,
                              &after);
@@ -1274,9 +1239,10 @@ bytes_array_to_words (const char *p,
 
 /* "NR 1 (3, 7ffe994b6d80, c, 0, 0, 0)" or, from trace-cmd -R, "id=1 args=ARRAY[…]". */
 static void
-push_raw_sys_enter (Parser     *self,
-                    const char *p,
-                    const char *end)
+push_raw_sys_enter (Parser         *self,
+                    const LineHead *head,
+                    const char     *p,
+                    const char     *end)
 {
   SeismoTraceBuilder *b = self->builder;
   guint64 args[MAX_ARGS];
@@ -1333,6 +1299,7 @@ push_raw_sys_enter (Parser     *self,
     }
   seismo_trace_builder_push_uint (b, (guint64) id);
   seismo_trace_builder_push_uint_array (b, args, n_args);
+  seismo_arch_votes_raw (self->arch_votes, head->cpu, head->ts, id, args, n_args);
 }
 
 static void
@@ -1744,6 +1711,22 @@ guess_value_kind (const char *key,
   return VALUE_STRING;
 }
 
+/* Whether the syscall catalogue says the argument of syscalls:sys_enter_NAME is an fd. */
+static gboolean
+catalogue_fd_arg (const char *event,
+                  const char *arg)
+{
+  const SeismoSyscallInfo *info;
+
+  if (!g_str_has_prefix (event, "sys_enter_")
+      || (info = seismo_syscall_info (event + strlen ("sys_enter_"))) == NULL)
+    return FALSE;
+  for (guint i = 0; i < info->n_args; i++)
+    if (strcmp (info->args[i].name, arg) == 0)
+      return info->args[i].kind == SEISMO_SYSCALL_ARG_FD;
+  return FALSE;
+}
+
 static EventInfo *
 event_info_new_generic (Parser     *self,
                         const char *system,
@@ -1792,7 +1775,7 @@ event_info_new_generic (Parser     *self,
       if (parse == PARSE_SYSCALL_ENTER)
         {
           f->kind = name_in (kv[i].key, kv[i].key_len, fd_arg_names, G_N_ELEMENTS (fd_arg_names))
-                    ? VALUE_FD : VALUE_HEX;
+                    || catalogue_fd_arg (name, f->name) ? VALUE_FD : VALUE_HEX;
           if (kv[i].key_len == 12 && memcmp (kv[i].key, "__syscall_nr", 12) == 0)
             f->kind = VALUE_INT;
         }
@@ -1881,6 +1864,18 @@ canonical_name (const LineHead *head,
   return TRUE;
 }
 
+/* A named syscall enter right after a raw one on its CPU: the pair tells the syscall table. */
+static void
+note_syscall_name (Parser         *self,
+                   const LineHead *head)
+{
+  char name[MAX_NAME + 16];
+
+  if (seismo_arch_votes_pending (self->arch_votes, head->cpu, head->ts)
+      && canonical_name (head, name, sizeof name) && g_str_has_prefix (name, "sys_enter_"))
+    seismo_arch_votes_named (self->arch_votes, head->cpu, head->ts, name + strlen ("sys_enter_"));
+}
+
 static EventInfo *
 lookup_event (Parser         *self,
               const LineHead *head)
@@ -1911,10 +1906,14 @@ lookup_event (Parser         *self,
       info->parse = parse;
       for (guint i = 0; i < G_N_ELEMENTS (fixed_schemas); i++)
         if (fixed_schemas[i].parse == parse)
-          info->type_id = seismo_trace_builder_add_event_type (self->builder, system, name,
-                                                               fixed_schemas[i].fields,
-                                                               fixed_schemas[i].n_fields,
-                                                               fixed_schemas[i].print_fmt);
+          {
+            const SeismoTracepoint *tp = seismo_tracepoint_lookup (fixed_schemas[i].system,
+                                                                   fixed_schemas[i].name);
+
+            info->type_id = seismo_trace_builder_add_event_type (self->builder, system, name,
+                                                                 tp->fields, tp->n_fields,
+                                                                 tp->print_fmt);
+          }
     }
   g_hash_table_insert (self->events, g_strdup (name), info);
   return info;
@@ -2218,13 +2217,14 @@ parse_line (Parser     *self,
           push_sched_fork (self, head.payload, head.payload_end);
           break;
         case PARSE_RAW_SYS_ENTER:
-          push_raw_sys_enter (self, head.payload, head.payload_end);
+          push_raw_sys_enter (self, &head, head.payload, head.payload_end);
           break;
         case PARSE_RAW_SYS_EXIT:
           push_raw_sys_exit (self, head.payload, head.payload_end);
           break;
         case PARSE_SYSCALL_ENTER:
           push_syscall_enter (self, info, head.payload, head.payload_end);
+          note_syscall_name (self, &head);
           break;
         case PARSE_SYSCALL_EXIT:
           push_syscall_exit (self, head.payload, head.payload_end);
@@ -2281,6 +2281,7 @@ parser_init (Parser     *self,
   self->buffers = g_ptr_array_new_with_free_func (g_free);
   self->last_tid = -1;
   self->strings = g_new0 (CachedString, N_STR_CACHE);
+  self->arch_votes = seismo_arch_votes_new ();
 }
 
 static void
@@ -2295,6 +2296,7 @@ parser_clear (Parser *self)
   g_clear_pointer (&self->buffers, g_ptr_array_unref);
   g_clear_pointer (&self->tracer, g_free);
   g_clear_pointer (&self->strings, g_free);
+  g_clear_pointer (&self->arch_votes, seismo_arch_votes_free);
 }
 
 static gboolean
@@ -2372,6 +2374,30 @@ set_metadata (Parser *self)
 
   g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, self->n_skipped);
   seismo_trace_builder_set_metadata (b, "skipped_lines", num);
+
+  /* prev_state shows the letters the file had: 4.13's x is not 4.14's P, the plugin's Z is X. */
+  {
+    EventInfo *sw = g_hash_table_lookup (self->events, "sched_switch");
+
+    if (sw && self->state_tables == STATES_LEGACY)
+      seismo_trace_builder_set_field_symbols (b, sw->type_id, "prev_state", legacy_state_symbols,
+                                              G_N_ELEMENTS (legacy_state_symbols));
+    else if (sw && self->state_tables == STATES_PLUGIN)
+      seismo_trace_builder_set_field_symbols (b, sw->type_id, "prev_state", plugin_state_symbols,
+                                              G_N_ELEMENTS (plugin_state_symbols));
+  }
+
+  /* Text says no machine: what it holds may (else the arch stays unknown, never a guess). */
+  {
+    const char *how;
+    SeismoArch arch = seismo_arch_votes_decide (self->arch_votes, &how);
+
+    if (arch != SEISMO_ARCH_UNKNOWN)
+      {
+        seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, seismo_arch_to_string (arch));
+        seismo_trace_builder_set_metadata (b, "arch_from", how);
+      }
+  }
 
   /*
    * The ring buffer overwrote what it could not hold, before the first event left in it: say so
@@ -2504,6 +2530,7 @@ ftrace_text_load (const char         *path,
       return NULL;
     }
 
+  seismo_arch_votes_scan_text (parser.arch_votes, data, len);
   if (parser.n_skipped)
     g_debug ("%s: skipped %" G_GUINT64_FORMAT " lines, the first is line %" G_GUINT64_FORMAT,
              path, parser.n_skipped, parser.first_skipped);

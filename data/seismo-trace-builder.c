@@ -788,6 +788,41 @@ seismo_trace_builder_add_histogram (SeismoTraceBuilder    *self,
   g_array_append_val (self->histograms, copy);
 }
 
+gboolean
+seismo_trace_builder_set_field_symbols (SeismoTraceBuilder *self,
+                                        guint               type_id,
+                                        const char         *field,
+                                        const SeismoSymbol *symbols,
+                                        guint               n_symbols)
+{
+  SeismoEventType *type;
+  SeismoField *f = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (field != NULL, FALSE);
+  g_return_val_if_fail (symbols != NULL || n_symbols == 0, FALSE);
+
+  if (type_id >= self->event_types->len)
+    return FALSE;
+  type = g_ptr_array_index (self->event_types, type_id);
+  for (guint i = 0; i < type->n_fields && f == NULL; i++)
+    if (strcmp (type->fields[i].name, field) == 0)
+      f = &type->fields[i];
+  if (f == NULL)
+    return FALSE;
+  for (guint s = 0; s < f->n_symbols; s++)
+    g_free ((char *) f->symbols[s].name);
+  g_free (f->symbols);
+  f->symbols = n_symbols ? g_new (SeismoSymbol, n_symbols) : NULL;
+  f->n_symbols = n_symbols;
+  for (guint s = 0; s < n_symbols; s++)
+    {
+      f->symbols[s].value = symbols[s].value;
+      f->symbols[s].name = g_strdup (symbols[s].name);
+    }
+  return TRUE;
+}
+
 void
 seismo_trace_builder_set_n_cpus (SeismoTraceBuilder *self,
                                  guint               n_cpus)

@@ -102,6 +102,16 @@ void                seismo_trace_builder_set_metadata     (SeismoTraceBuilder   
 /* Copies the histogram. */
 void                seismo_trace_builder_add_histogram    (SeismoTraceBuilder    *self,
                                                            const SeismoHistogram *histogram);
+/*
+ * Replaces the symbol table of a field of a registered type (copied), for a reader that learns
+ * what its values mean only after it registered the type (ftrace text's prev_state letters).
+ * FALSE when the type has no such field.
+ */
+gboolean            seismo_trace_builder_set_field_symbols (SeismoTraceBuilder   *self,
+                                                            guint                 type_id,
+                                                            const char           *field,
+                                                            const SeismoSymbol   *symbols,
+                                                            guint                 n_symbols);
 /* CPUs that existed even if they recorded nothing. */
 void                seismo_trace_builder_set_n_cpus       (SeismoTraceBuilder    *self,
                                                            guint                  n_cpus);

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "seismo-sched-state.h"
 #include "seismo-syscalls.h"
 #include "seismo-trace-private.h"
 #include "seismo-varint.h"
@@ -152,28 +153,6 @@ symbol_name (const SeismoField *field,
   return NULL;
 }
 
-/* The kernel's TASK_REPORT letters for sched_switch prev_state. */
-static void
-format_sched_state (guint64  state,
-                    GString *out)
-{
-  static const char letters[] = "SDTtXZPI";
-  gboolean any = FALSE;
-
-  for (guint b = 0; b < 8; b++)
-    if (state & (1u << b))
-      {
-        if (any)
-          g_string_append_c (out, '|');
-        g_string_append_c (out, letters[b]);
-        any = TRUE;
-      }
-  if (!any)
-    g_string_append_c (out, 'R');
-  if (state & 0x100)
-    g_string_append_c (out, '+');
-}
-
 static void
 format_flags (const SeismoField *field,
               guint64            v,
@@ -251,7 +230,8 @@ format_uint (SeismoTrace       *self,
       break;
 
     case SEISMO_DISPLAY_SCHED_STATE:
-      format_sched_state (v, out);
+      /* The trace's own letters when it carries them (kernels differ), else >= 4.14's. */
+      seismo_sched_state_format (field->symbols, field->n_symbols, v, out);
       return;
 
     case SEISMO_DISPLAY_SYSCALL:

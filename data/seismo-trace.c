@@ -5,6 +5,7 @@
 
 #include "seismo-big-array.h"
 #include "seismo-error.h"
+#include "seismo-syscalls.h"
 #include "seismo-trace-private.h"
 
 G_DEFINE_FINAL_TYPE (SeismoTrace, seismo_trace, G_TYPE_OBJECT)
@@ -643,6 +644,37 @@ seismo_trace_get_metadata_keys (SeismoTrace *self)
 {
   g_return_val_if_fail (SEISMO_IS_TRACE (self), NULL);
   return (const char *const *) self->meta_keys->pdata;
+}
+
+gboolean
+seismo_trace_set_arch (SeismoTrace  *self,
+                       const char   *arch,
+                       GError      **error)
+{
+  SeismoArch a;
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (self), FALSE);
+  g_return_val_if_fail (arch != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  a = seismo_arch_from_string (arch);
+  if (a == SEISMO_ARCH_UNKNOWN)
+    {
+      g_autoptr(GString) known = g_string_new (NULL);
+
+      for (guint i = 0; i < SEISMO_ARCH_N; i++)
+        g_string_append_printf (known, "%s%s", i ? ", " : "", seismo_arch_to_string (i));
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                   "Unknown architecture “%s” (known: %s)", arch, known->str);
+      return FALSE;
+    }
+  if (g_strcmp0 (seismo_trace_get_metadata (self, SEISMO_META_ARCH),
+                 seismo_arch_to_string (a)) == 0)
+    return TRUE;
+  _seismo_trace_set_metadata (self, SEISMO_META_ARCH, seismo_arch_to_string (a));
+  _seismo_trace_set_metadata (self, "arch_from", "option");
+  _seismo_trace_derive (self);
+  return TRUE;
 }
 
 SeismoEventId

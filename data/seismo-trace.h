@@ -80,7 +80,7 @@ typedef struct {
 #define SEISMO_META_CLOCK       "clock"       /* "boot", "mono", "local", "realtime" */
 #define SEISMO_META_START_WALL  "start_wall_ns"
 #define SEISMO_META_COMMAND     "command"
-#define SEISMO_META_ARCH        "arch"        /* "x86_64", "i386" */
+#define SEISMO_META_ARCH        "arch"        /* "x86_64", "arm", ... (seismo-syscalls.h); absent: unknown */
 #define SEISMO_META_ORIGINAL    "original_file"
 
 /* Counts */
@@ -161,6 +161,14 @@ const SeismoHistogram  *seismo_trace_get_histograms      (SeismoTrace        *se
 const char             *seismo_trace_get_metadata        (SeismoTrace        *self,
                                                           const char         *key);
 const char *const      *seismo_trace_get_metadata_keys   (SeismoTrace        *self);
+/*
+ * Names the architecture whose syscall table names the trace's syscall numbers (`--arch`),
+ * over what the file said or what was detected: sets metadata.arch and derives the syscall spans
+ * again. Call it before any query. FALSE (error set) when arch names no known architecture.
+ */
+gboolean                seismo_trace_set_arch            (SeismoTrace        *self,
+                                                          const char         *arch,
+                                                          GError            **error);
 
 /* Queries */
 /* First event with time >= time_ns; n_events when none. */

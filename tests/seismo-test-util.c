@@ -6,6 +6,7 @@
 
 #include "seismo-file.h"
 #include "seismo-test-util.h"
+#include "seismo-tracepoints.h"
 
 #define N_CPUS  4
 #define N_TASKS 24
@@ -25,29 +26,6 @@ static void
 add_types (SeismoTraceBuilder *b,
            Types              *t)
 {
-  const SeismoFieldInfo sw[] = {
-    { "prev_comm", SEISMO_FIELD_STRING, 0, 0 },
-    { "prev_pid", SEISMO_FIELD_INT, 4, 0 },
-    { "prev_prio", SEISMO_FIELD_INT, 4, 0 },
-    { "prev_state", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_SCHED_STATE },
-    { "next_comm", SEISMO_FIELD_STRING, 0, 0 },
-    { "next_pid", SEISMO_FIELD_INT, 4, 0 },
-    { "next_prio", SEISMO_FIELD_INT, 4, 0 },
-  };
-  const SeismoFieldInfo wake[] = {
-    { "comm", SEISMO_FIELD_STRING, 0, 0 },
-    { "pid", SEISMO_FIELD_INT, 4, 0 },
-    { "prio", SEISMO_FIELD_INT, 4, 0 },
-    { "target_cpu", SEISMO_FIELD_INT, 4, 0 },
-  };
-  const SeismoFieldInfo enter[] = {
-    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL },
-    { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX },
-  };
-  const SeismoFieldInfo exit_[] = {
-    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL },
-    { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO },
-  };
   const SeismoFieldInfo irq_in[] = {
     { "irq", SEISMO_FIELD_INT, 4, 0 },
     { "name", SEISMO_FIELD_STRING, 0, 0 },
@@ -65,14 +43,20 @@ add_types (SeismoTraceBuilder *b,
     { "label", SEISMO_FIELD_STRING, 0, 0 },
   };
 
-  t->sw = seismo_trace_builder_add_event_type (b, "sched", "sched_switch", sw, G_N_ELEMENTS (sw),
+  /* The well-known tracepoints' fields from the catalogue, with this test's print formats. */
+  const SeismoTracepoint *sw = seismo_tracepoint_lookup ("sched", "sched_switch");
+  const SeismoTracepoint *wake = seismo_tracepoint_lookup ("sched", "sched_wakeup");
+  const SeismoTracepoint *enter = seismo_tracepoint_lookup ("raw_syscalls", "sys_enter");
+  const SeismoTracepoint *exit_ = seismo_tracepoint_lookup ("raw_syscalls", "sys_exit");
+
+  t->sw = seismo_trace_builder_add_event_type (b, "sched", "sched_switch", sw->fields, sw->n_fields,
                                                "{prev_comm}:{prev_pid} [{prev_prio}] {prev_state} ==> {next_comm}:{next_pid} [{next_prio}]");
-  t->wake = seismo_trace_builder_add_event_type (b, "sched", "sched_wakeup", wake,
-                                                 G_N_ELEMENTS (wake), NULL);
-  t->enter = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_enter", enter,
-                                                  G_N_ELEMENTS (enter), "NR {id} {args}");
-  t->exit = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_exit", exit_,
-                                                 G_N_ELEMENTS (exit_), "NR {id} = {ret}");
+  t->wake = seismo_trace_builder_add_event_type (b, "sched", "sched_wakeup", wake->fields,
+                                                 wake->n_fields, NULL);
+  t->enter = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_enter", enter->fields,
+                                                  enter->n_fields, "NR {id} {args}");
+  t->exit = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_exit", exit_->fields,
+                                                 exit_->n_fields, "NR {id} = {ret}");
   t->irq_in = seismo_trace_builder_add_event_type (b, "irq", "irq_handler_entry", irq_in,
                                                    G_N_ELEMENTS (irq_in), NULL);
   t->irq_out = seismo_trace_builder_add_event_type (b, "irq", "irq_handler_exit", irq_out,

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "seismo-ebpf-private.h"
+#include "seismo-syscalls.h"
+#include "seismo-tracepoints.h"
 #include "seismo-error.h"
 
 /*
@@ -144,46 +146,6 @@ register_types (SeismoEbpfDecoder *self)
     { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX },
     { "filename", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
   };
-  static const SeismoFieldInfo sys_exit[] = {
-    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL },
-    { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO },
-  };
-  static const SeismoFieldInfo sched_switch[] = {
-    { "prev_comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
-    { "prev_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-    { "prev_prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-    { "prev_state", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_SCHED_STATE },
-    { "next_comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
-    { "next_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-    { "next_prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-  };
-  static const SeismoFieldInfo wakeup[] = {
-    { "comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
-    { "pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-    { "prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-    { "target_cpu", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-  };
-  static const SeismoFieldInfo fork[] = {
-    { "parent_comm", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
-    { "parent_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-    { "child_comm", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
-    { "child_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-  };
-  static const SeismoFieldInfo exec[] = {
-    { "filename", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
-    { "pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-    { "old_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-  };
-  static const SeismoFieldInfo exit[] = {
-    { "comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
-    { "pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-    { "prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-  };
-  static const SeismoFieldInfo rename[] = {
-    { "pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
-    { "oldcomm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
-    { "newcomm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT },
-  };
   static const SeismoFieldInfo entry_args[] = {
     { "arg0", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_HEX },
     { "arg1", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_HEX },
@@ -198,38 +160,27 @@ register_types (SeismoEbpfDecoder *self)
   SeismoTraceBuilder *b = self->builder;
   const SeismoEbpfSelection *sel = &self->selection;
 
+  /* raw_syscalls:sys_enter with the path the program copied: the catalogue's fields and one. */
   if (sel->syscalls)
     {
       self->t_sys_enter = add_type (b, "raw_syscalls", "sys_enter", sys_enter,
                                     G_N_ELEMENTS (sys_enter), "NR {id} {args} {filename}");
-      self->t_sys_exit = add_type (b, "raw_syscalls", "sys_exit", sys_exit,
-                                   G_N_ELEMENTS (sys_exit), "NR {id} = {ret}");
+      self->t_sys_exit = seismo_tracepoint_add (b, "raw_syscalls", "sys_exit");
     }
   if (sel->sched_switch)
-    self->t_switch = add_type (b, "sched", "sched_switch", sched_switch,
-                               G_N_ELEMENTS (sched_switch),
-                               "prev_comm={prev_comm} prev_pid={prev_pid} prev_prio={prev_prio} "
-                               "prev_state={prev_state} ==> next_comm={next_comm} "
-                               "next_pid={next_pid} next_prio={next_prio}");
+    self->t_switch = seismo_tracepoint_add (b, "sched", "sched_switch");
   if (sel->sched_wakeup)
-    self->t_wakeup = add_type (b, "sched", "sched_wakeup", wakeup, G_N_ELEMENTS (wakeup),
-                               "comm={comm} pid={pid} prio={prio} target_cpu={target_cpu}");
+    self->t_wakeup = seismo_tracepoint_add (b, "sched", "sched_wakeup");
   if (sel->sched_waking)
-    self->t_waking = add_type (b, "sched", "sched_waking", wakeup, G_N_ELEMENTS (wakeup),
-                               "comm={comm} pid={pid} prio={prio} target_cpu={target_cpu}");
+    self->t_waking = seismo_tracepoint_add (b, "sched", "sched_waking");
   if (sel->fork)
-    self->t_fork = add_type (b, "sched", "sched_process_fork", fork, G_N_ELEMENTS (fork),
-                             "comm={parent_comm} pid={parent_pid} child_comm={child_comm} "
-                             "child_pid={child_pid}");
+    self->t_fork = seismo_tracepoint_add (b, "sched", "sched_process_fork");
   if (sel->exec)
-    self->t_exec = add_type (b, "sched", "sched_process_exec", exec, G_N_ELEMENTS (exec),
-                             "filename={filename} pid={pid} old_pid={old_pid}");
+    self->t_exec = seismo_tracepoint_add (b, "sched", "sched_process_exec");
   if (sel->exit)
-    self->t_exit = add_type (b, "sched", "sched_process_exit", exit, G_N_ELEMENTS (exit),
-                             "comm={comm} pid={pid} prio={prio}");
+    self->t_exit = seismo_tracepoint_add (b, "sched", "sched_process_exit");
   if (sel->rename)
-    self->t_rename = add_type (b, "task", "task_rename", rename, G_N_ELEMENTS (rename),
-                               "pid={pid} oldcomm={oldcomm} newcomm={newcomm}");
+    self->t_rename = seismo_tracepoint_add (b, "task", "task_rename");
 
   for (guint i = 0; i < self->n_probes; i++)
     {
@@ -268,6 +219,10 @@ seismo_ebpf_decoder_new (SeismoTraceBuilder        *builder,
   self->probe_n_args = g_new0 (guint, MAX (n_probes, 1));
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->last_tid = -1;
+  /* The programs read x86-64 syscall numbers (meson builds them for x86-64 hosts only): that is
+   * the table their ids are named from. */
+  seismo_trace_builder_set_metadata (builder, SEISMO_META_ARCH,
+                                     seismo_arch_to_string (SEISMO_ARCH_X86_64));
   register_types (self);
   return self;
 }

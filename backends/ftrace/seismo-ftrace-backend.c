@@ -20,6 +20,7 @@
 #include "seismo-progress.h"
 #include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
+#include "seismo-syscalls.h"
 #include "seismo-rb-page.h"
 #include "seismo-tep-convert.h"
 
@@ -958,9 +959,12 @@ set_metadata (Recorder *r)
     {
       seismo_trace_builder_set_metadata (r->builder, SEISMO_META_KERNEL, u.release);
       seismo_trace_builder_set_metadata (r->builder, SEISMO_META_HOST, u.nodename);
-      seismo_trace_builder_set_metadata (r->builder, SEISMO_META_ARCH,
-                                         g_str_equal (u.machine, "i686") ||
-                                         g_str_equal (u.machine, "i386") ? "i386" : "x86_64");
+      SeismoArch arch = seismo_arch_from_string (u.machine);
+
+      /* The kernel's own machine: raw_syscalls ids are its numbers. */
+      if (arch != SEISMO_ARCH_UNKNOWN)
+        seismo_trace_builder_set_metadata (r->builder, SEISMO_META_ARCH,
+                                           seismo_arch_to_string (arch));
     }
   if (r->options->argv)
     {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "seismo-tep-convert.h"
+#include "seismo-tracepoints.h"
 
 /*
  * How one payload field is read from a record. Compiled once per format so the per-record loop is
@@ -246,6 +247,43 @@ typedef struct {
   gboolean                 is_flags;
 } FieldPrint;
 
+/*
+ * The field a table is applied to: "REC->f", or "REC->f & mask" as sched_switch masks
+ * prev_state's state bits.
+ */
+static struct tep_print_arg *
+masked_field (struct tep_print_arg *arg)
+{
+  arg = unwrap_arg (arg);
+  if (arg && arg->type == TEP_PRINT_OP && g_strcmp0 (arg->op.op, "&") == 0)
+    {
+      struct tep_print_arg *left = unwrap_arg (arg->op.left);
+
+      if (left && left->type == TEP_PRINT_FIELD)
+        return left;
+    }
+  return arg;
+}
+
+/* A __print_flags or __print_symbolic inside a ternary ("f & m ? __print_flags(…) : "R""). */
+static struct tep_print_arg *
+nested_table (struct tep_print_arg *arg,
+              guint                 depth)
+{
+  struct tep_print_arg *found;
+
+  arg = unwrap_arg (arg);
+  if (arg == NULL || depth > 8)
+    return NULL;
+  if (arg->type == TEP_PRINT_FLAGS || arg->type == TEP_PRINT_SYMBOL)
+    return arg;
+  if (arg->type != TEP_PRINT_OP)
+    return NULL;
+  if ((found = nested_table (arg->op.left, depth + 1)))
+    return found;
+  return nested_table (arg->op.right, depth + 1);
+}
+
 static void
 note_print_arg (GHashTable           *hints,
                 struct tep_print_arg *arg,
@@ -260,12 +298,20 @@ note_print_arg (GHashTable           *hints,
   arg = unwrap_arg (arg);
   if (arg == NULL)
     return;
+  if (arg->type == TEP_PRINT_OP)
+    {
+      /* Only the table matters there; the ternary's other side is a constant. */
+      arg = nested_table (arg, 0);
+      if (arg == NULL)
+        return;
+      conv = 0;
+    }
 
   if (arg->type == TEP_PRINT_FIELD)
     name = arg->field.name;
   else if (arg->type == TEP_PRINT_SYMBOL)
     {
-      struct tep_print_arg *f = unwrap_arg (arg->symbol.field);
+      struct tep_print_arg *f = masked_field (arg->symbol.field);
 
       if (f && f->type == TEP_PRINT_FIELD)
         {
@@ -275,7 +321,7 @@ note_print_arg (GHashTable           *hints,
     }
   else if (arg->type == TEP_PRINT_FLAGS)
     {
-      struct tep_print_arg *f = unwrap_arg (arg->flags.field);
+      struct tep_print_arg *f = masked_field (arg->flags.field);
 
       if (f && f->type == TEP_PRINT_FIELD)
         {
@@ -438,10 +484,6 @@ static const struct {
   { "raw_syscalls", "sys_exit", "NR {id} = {ret}" },
 };
 
-static const SeismoSymbol irq_ret_symbols[] = {
-  { 0, "unhandled" },
-  { 1, "handled" },
-};
 
 static gboolean
 fmt_fields_exist (struct tep_event *event,
@@ -488,6 +530,29 @@ static inline gboolean
 is_function_print (const FieldPrint *fp)
 {
   return fp && fp->conv == 'p' && fp->ptr_ext && strchr ("sSfF", fp->ptr_ext);
+}
+
+/*
+ * Fields that hold a kernel code address whatever their print format: ftrace's function and
+ * function_graph events (and kmem's call_site) print them with %lx on older kernels (4.13), and
+ * trace-cmd names them from kallsyms all the same.
+ */
+static const char *const code_address_fields[] = {
+  "ip", "parent_ip", "func", "call_site", "function",
+};
+
+static inline gboolean
+is_code_address (const char       *name,
+                 const FieldPrint *fp)
+{
+  if (is_function_print (fp))
+    return TRUE;
+  if (fp == NULL || (fp->conv != 'x' && fp->conv != 'X'))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (code_address_fields); i++)
+    if (strcmp (name, code_address_fields[i]) == 0)
+      return TRUE;
+  return FALSE;
 }
 
 /*
@@ -565,13 +630,14 @@ field_schema (struct tep_event        *event,
           o.kind = OP_BYTES;
         }
     }
-  else if (ksyms && (field->size == 4 || field->size == 8) && is_function_print (fp))
+  else if (ksyms && (field->size == 4 || field->size == 8) && is_code_address (field->name, fp))
     {
-      /* Names, as trace-cmd report shows them: "func", or "func+0x1c" for %pS. */
+      /* Names, as trace-cmd report shows them: "func", or "func+0x1c" for %pS; an address
+       * printed as a number gets its offset when it is inside the function. */
       info->type = SEISMO_FIELD_STRING;
       o.kind = OP_KSYM;
       o.size = field->size;
-      o.len = fp->ptr_ext == 'S' || fp->ptr_ext == 'F';
+      o.len = is_function_print (fp) ? fp->ptr_ext == 'S' || fp->ptr_ext == 'F' : 2;
     }
   else if (field->size == 1 || field->size == 2 || field->size == 4 || field->size == 8)
     {
@@ -625,9 +691,28 @@ field_schema (struct tep_event        *event,
   /* Conventions shared by every source (see the brief): names decide the display. */
   if (g_str_equal (field->name, "prev_state"))
     {
+      /* The file's own letters when its format has them (4.13's x K W P N are not 4.14's),
+       * with "+" on the bit above them; the built-in >= 4.14 table otherwise. */
+      const SeismoSymbol *file_syms = info->display == SEISMO_DISPLAY_FLAGS ? info->symbols : NULL;
+      guint n = file_syms ? info->n_symbols : 0;
+
       info->display = SEISMO_DISPLAY_SCHED_STATE;
       info->symbols = NULL;
       info->n_symbols = 0;
+      if (n > 0)
+        {
+          SeismoSymbol *states = g_new (SeismoSymbol, n + 1);
+          guint64 top = 0;
+
+          memcpy (states, file_syms, n * sizeof *states);
+          for (guint s = 0; s < n; s++)
+            top = MAX (top, states[s].value);
+          states[n].value = top << 1;
+          states[n].name = "+";
+          g_ptr_array_add (symbols, states);
+          info->symbols = states;
+          info->n_symbols = n + 1;
+        }
     }
   else if (syscall && (g_str_equal (field->name, "id") || g_str_equal (field->name, "__syscall_nr")))
     {
@@ -671,13 +756,20 @@ field_schema (struct tep_event        *event,
 
   if (g_strcmp0 (event->system, "raw_syscalls") == 0 && g_str_equal (field->name, "args"))
     info->display = SEISMO_DISPLAY_HEX;
-  else if (g_strcmp0 (event->system, "irq") == 0 &&
-           g_strcmp0 (event->name, "irq_handler_exit") == 0 && g_str_equal (field->name, "ret"))
+  else if (info->display == SEISMO_DISPLAY_DEFAULT && info->symbols == NULL &&
+           event->system && event->name && (o.kind == OP_INT || o.kind == OP_UINT))
     {
-      /* The kernel prints it with a ternary, not a symbol table. */
-      info->display = SEISMO_DISPLAY_SYMBOL;
-      info->symbols = irq_ret_symbols;
-      info->n_symbols = G_N_ELEMENTS (irq_ret_symbols);
+      /* What the format does not say (irq_handler_exit's ret is a ternary, not a table), the
+       * catalogue of well-known tracepoints does. */
+      const SeismoFieldInfo *known = seismo_tracepoint_field (event->system, event->name,
+                                                              field->name);
+
+      if (known && known->symbols)
+        {
+          info->display = known->display;
+          info->symbols = known->symbols;
+          info->n_symbols = known->n_symbols;
+        }
     }
 
   if (op)
@@ -956,7 +1048,8 @@ intern (SeismoTepConverter *self,
   return slot->id;
 }
 
-/* The text trace-cmd report shows for a kernel address printed with %ps (%pS: with_offset). */
+/* The text trace-cmd report shows for a kernel address printed with %ps (%pS: with_offset 1;
+ * 2: the offset only when the address is inside the function). */
 static SeismoStringId
 ksym_name (SeismoTepConverter *self,
            guint64             addr,
@@ -974,7 +1067,7 @@ ksym_name (SeismoTepConverter *self,
   if (func == NULL)
     text = self->long_size == 4 ? g_strdup_printf ("0x%" G_GINT32_MODIFIER "x", (guint32) addr)
                                 : g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", addr);
-  else if (with_offset)
+  else if (with_offset && (with_offset == 1 || addr != tep_find_function_address (self->tep, addr)))
     text = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", func,
                             addr - (guint64) tep_find_function_address (self->tep, addr));
   slot->addr = addr;
@@ -1009,14 +1102,14 @@ seismo_tep_event_has_function_fields (struct tep_event *event)
 {
   g_autoptr(GHashTable) hints = NULL;
   GHashTableIter iter;
-  gpointer value;
+  gpointer key, value;
 
   g_return_val_if_fail (event != NULL, FALSE);
 
   hints = analyse_print_fmt (event);
   g_hash_table_iter_init (&iter, hints);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (is_function_print (value))
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (is_code_address (key, value))
       return TRUE;
   return FALSE;
 }

@@ -465,14 +465,14 @@ set_metadata (Loader *l)
   SeismoTraceDat *td = l->td;
   SeismoTraceBuilder *b = l->builder;
   g_autoptr(GString) names = g_string_new (NULL);
-  const char *arch = td->long_size == 4 ? "i386" : "x86_64";
+  SeismoArch arch = SEISMO_ARCH_UNKNOWN;
 
   seismo_trace_builder_set_metadata (b, SEISMO_META_SOURCE, "trace.dat");
   seismo_trace_builder_set_metadata (b, SEISMO_META_ORIGINAL, td->path);
   seismo_trace_builder_set_metadata (b, SEISMO_META_CLOCK, td->clock);
   if (td->uname)
     {
-      /* trace-cmd writes "sysname nodename release machine". */
+      /* trace-cmd writes "sysname nodename release machine" (release may hold spaces). */
       g_auto(GStrv) parts = g_strsplit (td->uname, " ", -1);
       guint n = g_strv_length (parts);
 
@@ -481,17 +481,19 @@ set_metadata (Loader *l)
       if (n >= 3)
         seismo_trace_builder_set_metadata (b, SEISMO_META_KERNEL, parts[2]);
       if (n >= 4)
-        {
-          const char *machine = parts[n - 1];
-
-          if (g_str_equal (machine, "i386") || g_str_equal (machine, "i686"))
-            arch = "i386";
-          else if (g_str_equal (machine, "x86_64") && td->long_size == 8)
-            arch = "x86_64";
-        }
+        arch = seismo_arch_from_string (parts[n - 1]);
       seismo_trace_builder_set_metadata (b, "uname", td->uname);
     }
-  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, arch);
+  /* The kernel's long is what it says: an x86_64 machine with 4-byte longs is an i386 kernel
+   * (a 32-bit ARM kernel on a 64-bit CPU says armv8l, which is arm already). */
+  if (arch == SEISMO_ARCH_X86_64 && td->long_size == 4)
+    arch = SEISMO_ARCH_I386;
+  /* No machine in the file, or one we have no table for: unknown, never a guess. */
+  if (arch != SEISMO_ARCH_UNKNOWN)
+    {
+      seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, seismo_arch_to_string (arch));
+      seismo_trace_builder_set_metadata (b, "arch_from", "uname");
+    }
   if (td->tracer_version)
     seismo_trace_builder_set_metadata (b, "trace_cmd_version", td->tracer_version);
   seismo_trace_builder_set_metadata (b, "trace_dat_version", td->version == 7 ? "7" : "6");
@@ -569,8 +571,9 @@ add_streams (Loader  *l,
             }
           }
       }
-  if (any_cpu)
-    seismo_trace_builder_set_n_cpus (l->builder, MAX (td->n_cpus, max_cpu + 1));
+  /* The header's CPU count holds even when no buffer has a byte: an empty recording of a
+   * 16-CPU machine still has 16 CPUs. */
+  seismo_trace_builder_set_n_cpus (l->builder, any_cpu ? MAX (td->n_cpus, max_cpu + 1) : td->n_cpus);
   return TRUE;
 }
 

@@ -15,20 +15,6 @@
 #include "seismo-error.h"
 #include "seismo-ptrace-private.h"
 
-static const struct {
-  const char *name;
-  guint32     classes;
-} class_names[] = {
-  { "file", SEISMO_PTRACE_CLASS_FILE },
-  { "desc", SEISMO_PTRACE_CLASS_DESC },
-  { "net", SEISMO_PTRACE_CLASS_NET },
-  { "network", SEISMO_PTRACE_CLASS_NET },
-  { "process", SEISMO_PTRACE_CLASS_PROCESS },
-  { "memory", SEISMO_PTRACE_CLASS_MEMORY },
-  { "signal", SEISMO_PTRACE_CLASS_SIGNAL },
-  { "ipc", SEISMO_PTRACE_CLASS_IPC },
-};
-
 typedef struct {
   GHashTable *names;    /* set of syscall names */
   guint32     classes;
@@ -47,16 +33,17 @@ parse_item (const char  *item,
     }
   if (item[0] == '%')
     {
-      for (guint i = 0; i < G_N_ELEMENTS (class_names); i++)
-        if (g_str_equal (item + 1, class_names[i].name))
-          {
-            sel->classes |= class_names[i].classes;
-            return TRUE;
-          }
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "Unknown syscall class '%s' (known: %%file, %%desc, %%net, %%process, "
-                   "%%memory, %%signal, %%ipc)", item);
-      return FALSE;
+      guint32 classes = seismo_syscall_class_from_name (item);
+
+      if (classes == 0)
+        {
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+                       "Unknown syscall class '%s' (known: %s)", item,
+                       seismo_syscall_class_list ());
+          return FALSE;
+        }
+      sel->classes |= classes;
+      return TRUE;
     }
   if (seismo_syscall_number (SEISMO_ARCH_X86_64, item) < 0
       && seismo_syscall_number (SEISMO_ARCH_I386, item) < 0)
@@ -132,7 +119,7 @@ seismo_ptrace_filter_new (const char *const  *spec,
 
           if (name == NULL)
             continue;
-          classes = seismo_ptrace_syscall_classes (name);
+          classes = seismo_syscall_classes (name);
           self->wanted[a][nr] = selection_has (&plus, name, classes)
                                 && !selection_has (&minus, name, classes);
         }

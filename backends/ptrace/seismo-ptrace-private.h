@@ -74,24 +74,13 @@ typedef struct {
   const SeismoPtraceXlat *xlat;     /* SYMBOL, FLAGS */
 } SeismoPtraceArg;
 
-/* Classes of the -e filter, as strace names them. */
-typedef enum {
-  SEISMO_PTRACE_CLASS_FILE    = 1 << 0,
-  SEISMO_PTRACE_CLASS_DESC    = 1 << 1,
-  SEISMO_PTRACE_CLASS_NET     = 1 << 2,
-  SEISMO_PTRACE_CLASS_PROCESS = 1 << 3,
-  SEISMO_PTRACE_CLASS_MEMORY  = 1 << 4,
-  SEISMO_PTRACE_CLASS_SIGNAL  = 1 << 5,
-  SEISMO_PTRACE_CLASS_IPC     = 1 << 6,
-} SeismoPtraceClass;
-
 typedef struct {
   char           *name;        /* as <asm/unistd_*.h> and strace name it: "openat", "stat64" */
   guint           n_args;
   gboolean        raw;         /* no argument names known: one `args` array field instead */
   gboolean        needs_entry; /* exec: after success its strings come from the new image */
   gboolean        has_out;     /* some argument is only filled at exit */
-  guint32         classes;
+  guint32         classes;     /* SeismoSyscallClass */
   SeismoPtraceArg args[6];
   int             enter_type;  /* builder type ids, -1 until the first event */
   int             exit_type;
@@ -118,9 +107,6 @@ guint seismo_ptrace_schema_fork_type   (SeismoPtraceSchema *self);
 guint seismo_ptrace_schema_exec_type   (SeismoPtraceSchema *self);
 guint seismo_ptrace_schema_exit_type   (SeismoPtraceSchema *self);
 guint seismo_ptrace_schema_signal_type (SeismoPtraceSchema *self);
-
-/* Syscall classes of a name (after i386 aliases), for the filter. */
-guint32 seismo_ptrace_syscall_classes  (const char *name);
 
 /*
  * Appends data as strace quotes it between the quotes: printable ASCII as is, \" \\ \t \n \v \f

@@ -6,43 +6,11 @@
  *
  * Each syscall becomes syscalls:sys_enter_NAME (its arguments, named as the kernel's tracepoint
  * names them) and syscalls:sys_exit_NAME (ret). How an argument is decoded is decided from data:
- * the argument names and C types extracted from the kernel (seismo-ptrace-syscall-args.h) and the
- * rule table below, first match wins.
+ * the argument names and C types of the syscall catalogue (seismo-syscalls.h) and the rule table
+ * below, first match wins.
  */
 
 #include "seismo-ptrace-private.h"
-
-typedef struct {
-  const char *name;
-  const char *ctype;
-} SeismoPtraceArgName;
-
-typedef struct {
-  const char         *syscall;
-  guint               n_args;
-  SeismoPtraceArgName args[6];
-} SeismoPtraceArgNames;
-
-#include "seismo-ptrace-syscall-args.h"
-
-/* i386 syscalls that take the arguments of an x86_64 one under another name. */
-static const struct {
-  const char *i386;
-  const char *same_as;
-} i386_aliases[] = {
-  { "fstatat64", "newfstatat" },
-  { "mmap2", "mmap" },
-  { "ugetrlimit", "getrlimit" },
-  { "waitpid", "wait4" },
-  { "sigaction", "rt_sigaction" },
-  { "sigprocmask", "rt_sigprocmask" },
-  { "sigreturn", "rt_sigreturn" },
-  { "sigsuspend", "rt_sigsuspend" },
-  { "sigpending", "rt_sigpending" },
-  { "umount", "umount2" },
-  { "_newselect", "select" },
-  { "fadvise64_64", "fadvise64" },
-};
 
 typedef struct {
   const char             *syscalls;  /* space-separated names; NULL: any syscall */
@@ -126,41 +94,6 @@ static const char *const narrow_ctypes[] = {
   "key_serial_t", "umode_t",
 };
 
-/* Argument names that are file paths, for %file. */
-static const char *const path_arg_names =
-  "filename pathname path oldname newname specialfile dev_name dir_name new_root put_old";
-
-/* Class membership that argument types do not tell. Names as in <asm/unistd_*.h>. */
-static const struct {
-  guint32     classes;
-  const char *names;
-} class_lists[] = {
-  { SEISMO_PTRACE_CLASS_FILE, "execve execveat acct swapon swapoff chroot" },
-  { SEISMO_PTRACE_CLASS_DESC,
-    "open openat openat2 creat pipe pipe2 socket socketpair eventfd eventfd2 epoll_create "
-    "epoll_create1 signalfd timerfd_create inotify_init inotify_init1 memfd_create memfd_secret "
-    "userfaultfd pidfd_open fanotify_init perf_event_open accept accept4 open_by_handle_at "
-    "io_uring_setup close_range select _newselect pselect6 poll ppoll open_tree fsopen fspick "
-    "fsmount mq_open" },
-  { SEISMO_PTRACE_CLASS_NET,
-    "socket socketpair bind connect listen accept accept4 getsockname getpeername sendto recvfrom "
-    "sendmsg recvmsg sendmmsg recvmmsg setsockopt getsockopt shutdown socketcall" },
-  { SEISMO_PTRACE_CLASS_PROCESS,
-    "execve execveat fork vfork clone clone3 exit exit_group wait4 waitid waitpid kill tkill "
-    "tgkill rt_sigqueueinfo rt_tgsigqueueinfo pidfd_send_signal pidfd_open unshare setns" },
-  { SEISMO_PTRACE_CLASS_MEMORY,
-    "mmap mmap2 munmap mprotect pkey_mprotect brk mremap madvise process_madvise mlock mlock2 "
-    "munlock mlockall munlockall mincore msync remap_file_pages mbind set_mempolicy get_mempolicy "
-    "migrate_pages move_pages shmat shmdt mseal map_shadow_stack process_mrelease" },
-  { SEISMO_PTRACE_CLASS_SIGNAL,
-    "rt_sigaction rt_sigprocmask rt_sigreturn rt_sigsuspend rt_sigpending rt_sigtimedwait "
-    "rt_sigqueueinfo rt_tgsigqueueinfo kill tkill tgkill sigaltstack signalfd signalfd4 pause "
-    "pidfd_send_signal sigaction signal sigprocmask sigreturn sigsuspend sigpending sgetmask "
-    "ssetmask" },
-  { SEISMO_PTRACE_CLASS_IPC,
-    "msgget msgsnd msgrcv msgctl semget semop semtimedop semctl shmget shmat shmdt shmctl ipc" },
-};
-
 struct _SeismoPtraceSchema
 {
   SeismoTraceBuilder   *builder;
@@ -197,56 +130,11 @@ ctype_in (const char        *ctype,
   return FALSE;
 }
 
-static int
-compare_arg_names (const void *key,
-                   const void *elem)
-{
-  return strcmp (key, ((const SeismoPtraceArgNames *) elem)->syscall);
-}
-
-static const SeismoPtraceArgNames *
-find_arg_names (const char *name)
-{
-  return bsearch (name, syscall_arg_names, G_N_ELEMENTS (syscall_arg_names),
-                  sizeof syscall_arg_names[0], compare_arg_names);
-}
-
-/* The kernel's argument list for name, trying the i386 spellings of x86_64 syscalls. */
-static const SeismoPtraceArgNames *
-find_arg_names_any_arch (const char  *name,
-                         const char **canonical)
-{
-  const SeismoPtraceArgNames *found;
-  static const char *const suffixes[] = { "_time64", "64", "32" };
-
-  *canonical = name;
-  if ((found = find_arg_names (name)))
-    return found;
-  for (guint i = 0; i < G_N_ELEMENTS (i386_aliases); i++)
-    if (g_str_equal (name, i386_aliases[i].i386))
-      {
-        *canonical = i386_aliases[i].same_as;
-        return find_arg_names (i386_aliases[i].same_as);
-      }
-  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
-    if (g_str_has_suffix (name, suffixes[i]))
-      {
-        g_autofree char *base = g_strndup (name, strlen (name) - strlen (suffixes[i]));
-
-        if ((found = find_arg_names (base)))
-          {
-            *canonical = found->syscall;
-            return found;
-          }
-      }
-  return NULL;
-}
-
 static void
-describe_arg (const char                *syscall,
-              const SeismoPtraceArgNames *names,
-              guint                      i,
-              SeismoPtraceArg           *arg)
+describe_arg (const char              *syscall,
+              const SeismoSyscallInfo *names,
+              guint                    i,
+              SeismoPtraceArg         *arg)
 {
   const char *aname = names->args[i].name;
   const char *ctype = names->args[i].ctype;
@@ -281,42 +169,28 @@ describe_arg (const char                *syscall,
     arg->kind = SEISMO_PTRACE_ARG_UINT;
 }
 
-/* Fills sc (name owned by the caller) from the tables; sc->raw when the arguments are unknown. */
+/* Fills sc (name owned by the caller) from the catalogue; sc->raw when the arguments are unknown. */
 static void
 describe (const char          *name,
           SeismoPtraceSyscall *sc)
 {
-  const char *canonical;
-  const SeismoPtraceArgNames *names = find_arg_names_any_arch (name, &canonical);
+  const SeismoSyscallInfo *names = seismo_syscall_info (name);
+  const char *canonical = names && names->canonical ? names->canonical : name;
 
+  sc->classes = names ? names->classes : 0;
+  if (names != NULL && !names->args_known)
+    names = NULL;
   sc->raw = names == NULL;
   sc->n_args = names ? names->n_args : 6;
   sc->enter_type = sc->exit_type = -1;
-  sc->classes = 0;
   for (guint i = 0; names && i < names->n_args; i++)
     {
       describe_arg (canonical, names, i, &sc->args[i]);
       if (sc->args[i].kind == SEISMO_PTRACE_ARG_BUF_OUT
           || sc->args[i].kind == SEISMO_PTRACE_ARG_PATH_OUT)
         sc->has_out = TRUE;
-      if (sc->args[i].kind == SEISMO_PTRACE_ARG_FD)
-        sc->classes |= SEISMO_PTRACE_CLASS_DESC;
-      if (sc->args[i].kind == SEISMO_PTRACE_ARG_PATH && word_in (path_arg_names, sc->args[i].name))
-        sc->classes |= SEISMO_PTRACE_CLASS_FILE;
     }
   sc->needs_entry = word_in ("execve execveat", canonical);
-  for (guint c = 0; c < G_N_ELEMENTS (class_lists); c++)
-    if (word_in (class_lists[c].names, name) || word_in (class_lists[c].names, canonical))
-      sc->classes |= class_lists[c].classes;
-}
-
-guint32
-seismo_ptrace_syscall_classes (const char *name)
-{
-  SeismoPtraceSyscall sc = { 0 };
-
-  describe (name, &sc);
-  return sc.classes;
 }
 
 static void
@@ -379,8 +253,11 @@ seismo_ptrace_schema_get (SeismoPtraceSchema *self,
   const char *name;
   char buf[32];
   SeismoPtraceSyscall *sc;
+  /* By number only where numbers start at 0 (x86_64, i386: what ptrace records). */
+  gboolean cached = arch < SEISMO_ARCH_N && seismo_syscall_table_first (arch) == 0
+                    && nr >= 0 && nr < self->n_nr[arch];
 
-  if (nr >= 0 && nr < self->n_nr[arch] && self->by_nr[arch][nr] != NULL)
+  if (cached && self->by_nr[arch][nr] != NULL)
     return self->by_nr[arch][nr];
 
   if ((name = seismo_syscall_name (arch, nr)) == NULL)
@@ -389,7 +266,7 @@ seismo_ptrace_schema_get (SeismoPtraceSchema *self,
       name = buf;
     }
   sc = lookup_or_add (self, name);
-  if (nr >= 0 && nr < self->n_nr[arch])
+  if (cached)
     self->by_nr[arch][nr] = sc;
   return sc;
 }
@@ -403,8 +280,8 @@ seismo_ptrace_schema_get_by_name (SeismoPtraceSchema *self,
 
   if (sc != NULL)
     return sc;
-  if (seismo_syscall_number (SEISMO_ARCH_X86_64, name) >= 0
-      || seismo_syscall_number (SEISMO_ARCH_I386, name) >= 0)
+  /* A name of any arch: strace logs come from every machine. */
+  if (seismo_syscall_info (name) != NULL)
     return lookup_or_add (self, name);
   /* strace spells syscalls it has no name for "syscall_0x1b6"; we spell them "syscall_438". */
   if (g_str_has_prefix (name, "syscall_") && *(digits = name + strlen ("syscall_")))

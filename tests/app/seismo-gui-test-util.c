@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <glib/gstdio.h>
 
+#include "seismo-tracepoints.h"
 #include "seismo-gui-test-util.h"
 #include "seismo-trace-builder.h"
 
@@ -16,37 +17,20 @@ static void
 add_types (SeismoTraceBuilder *b,
            Types              *t)
 {
-  static const SeismoFieldInfo sw[] = {
-    { "prev_comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "prev_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "prev_prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "prev_state", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SCHED_STATE, NULL, 0 },
-    { "next_comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "next_pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "next_prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  };
-  static const SeismoFieldInfo wk[] = {
-    { "comm", SEISMO_FIELD_STRING, 16, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "pid", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "prio", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-    { "target_cpu", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
-  };
-  static const SeismoFieldInfo en[] = {
-    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL, NULL, 0 },
-    { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX, NULL, 0 },
-  };
-  static const SeismoFieldInfo ex[] = {
-    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL, NULL, 0 },
-    { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO, NULL, 0 },
-  };
 
-  t->sw = seismo_trace_builder_add_event_type (b, "sched", "sched_switch", sw, G_N_ELEMENTS (sw),
+  /* The well-known tracepoints' fields from the catalogue, with this test's print formats. */
+  const SeismoTracepoint *sw = seismo_tracepoint_lookup ("sched", "sched_switch");
+  const SeismoTracepoint *wk = seismo_tracepoint_lookup ("sched", "sched_wakeup");
+  const SeismoTracepoint *en = seismo_tracepoint_lookup ("raw_syscalls", "sys_enter");
+  const SeismoTracepoint *ex = seismo_tracepoint_lookup ("raw_syscalls", "sys_exit");
+
+  t->sw = seismo_trace_builder_add_event_type (b, "sched", "sched_switch", sw->fields, sw->n_fields,
                                                "{prev_comm}:{prev_pid} {prev_state} ==> {next_comm}:{next_pid}");
-  t->wk = seismo_trace_builder_add_event_type (b, "sched", "sched_wakeup", wk, G_N_ELEMENTS (wk),
+  t->wk = seismo_trace_builder_add_event_type (b, "sched", "sched_wakeup", wk->fields, wk->n_fields,
                                                "{comm}:{pid} CPU:{target_cpu}");
-  t->en = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_enter", en, G_N_ELEMENTS (en),
+  t->en = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_enter", en->fields, en->n_fields,
                                                "NR {id} {args}");
-  t->ex = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_exit", ex, G_N_ELEMENTS (ex),
+  t->ex = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_exit", ex->fields, ex->n_fields,
                                                "NR {id} = {ret}");
 }
 

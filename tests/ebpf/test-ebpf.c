@@ -15,6 +15,10 @@
 #include "seismo-error.h"
 #include "seismo-importer.h"
 #include "seismo-syscalls.h"
+#if __has_include ("seismo-ptrace-private.h")
+#include "seismo-ptrace-private.h"
+#define HAVE_PTRACE_FILTER 1
+#endif
 
 /*
  * The eBPF backend against the real kernel: the test target (seismo-ebpf-target) does a known
@@ -876,6 +880,49 @@ test_syscall_filter_parse (void)
   g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
 }
 
+/* `-e %CLASS` selects the same syscalls in the eBPF and the ptrace backends: the catalogue's. */
+static void
+test_syscall_classes (void)
+{
+  static const char *const classes[] = {
+    "%file", "%desc", "%process", "%network", "%net", "%signal", "%ipc", "%memory", "%creds",
+    "%clock",
+  };
+  gint64 first = seismo_syscall_table_first (SEISMO_ARCH_X86_64);
+  gint64 end = first + seismo_syscall_table_size (SEISMO_ARCH_X86_64);
+
+  for (guint c = 0; c < G_N_ELEMENTS (classes); c++)
+    {
+      const char *spec[] = { classes[c], NULL };
+      guint64 bitmap[SEISMO_EBPF_MAX_SYSCALLS / 64];
+      guint32 bit = seismo_syscall_class_from_name (classes[c]);
+      guint n_selected = 0;
+      g_autoptr (GError) error = NULL;
+#ifdef HAVE_PTRACE_FILTER
+      g_autoptr (SeismoPtraceFilter) ptrace = seismo_ptrace_filter_new (spec, &error);
+
+      g_assert_no_error (error);
+#endif
+      g_assert_true (seismo_ebpf_syscall_filter ((char **) spec, bitmap, &error));
+      g_assert_no_error (error);
+      for (gint64 nr = first; nr < end && nr < SEISMO_EBPF_MAX_SYSCALLS; nr++)
+        {
+          const char *name = seismo_syscall_name (SEISMO_ARCH_X86_64, nr);
+          gboolean want = name != NULL && (seismo_syscall_classes (name) & bit) != 0;
+          gboolean ebpf = (bitmap[nr / 64] >> (nr % 64)) & 1;
+
+          if (want != ebpf)
+            g_error ("%s: eBPF %s %s", classes[c], ebpf ? "selects" : "misses", name);
+#ifdef HAVE_PTRACE_FILTER
+          if (want != seismo_ptrace_filter_wants (ptrace, SEISMO_ARCH_X86_64, nr))
+            g_error ("%s: ptrace %s %s", classes[c], want ? "misses" : "selects", name);
+#endif
+          n_selected += want;
+        }
+      g_assert_cmpuint (n_selected, >, 0);
+    }
+}
+
 /* Staged syscall records arrive as one batch record: decoded as the records it holds, and
  * refused as a whole when its lengths do not add up. */
 static void
@@ -1094,6 +1141,7 @@ main (int    argc,
 
   g_test_add_func ("/ebpf/probe-parse", test_probe_parse);
   g_test_add_func ("/ebpf/syscall-filter-parse", test_syscall_filter_parse);
+  g_test_add_func ("/ebpf/syscall-classes", test_syscall_classes);
   g_test_add_func ("/ebpf/batch-decode", test_batch_decode);
   g_test_add_func ("/ebpf/tracepoint-layouts", test_tracepoint_layouts);
   g_test_add_func ("/ebpf/available", test_available);

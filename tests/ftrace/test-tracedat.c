@@ -686,6 +686,64 @@ test_recorded_overrun (void)
   g_assert_cmpuint (seismo_trace_get_n_lost_events (trace), >, 0);
 }
 
+/* An empty recording still has the header's CPUs (every buffer empty, or none written at all). */
+static void
+test_recorded_empty (void)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *v6 = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  const char *argv[] = { "sh", "-c", NULL, NULL };
+  guint header_cpus = 0;
+
+  if (!can_record ())
+    return;
+  path = seismo_test_temp_path ("empty.dat");
+  /* sched_process_hang never fires: nothing is recorded. */
+  script = g_strdup_printf (
+    "set -e\n"
+    "T=/sys/kernel/tracing; [ -d $T/instances ] || mount -t tracefs nodev $T\n"
+    "I=$T/instances/seismotest-empty-$$\n"
+    "mkdir $I\n"
+    "trap '[ -d $I ] && { echo 0 > $I/tracing_on; echo > $I/set_event; rmdir $I; }; true' EXIT\n"
+    "echo 1 > $I/events/sched/sched_process_hang/enable\n"
+    "echo 1 > $I/tracing_on; sleep 0.1; echo 0 > $I/tracing_on\n"
+    "trace-cmd extract -B seismotest-empty-$$ -o '%s' > /dev/null 2>&1\n", path);
+  argv[2] = script;
+  if (!run (argv, &out, &error))
+    {
+      g_autofree char *why = g_strdup_printf ("could not record an empty trace: %s", error->message);
+
+      g_test_skip (why);
+      return;
+    }
+  {
+    const char *report[] = { "trace-cmd", "report", "-i", path, NULL };
+    g_autofree char *text = NULL;
+    const char *cpus;
+
+    g_assert_true (run (report, &text, &error));
+    g_assert_no_error (error);
+    cpus = strstr (text, "cpus=");
+    g_assert_nonnull (cpus);
+    header_cpus = (guint) g_ascii_strtoull (cpus + 5, NULL, 10);
+  }
+  g_assert_cmpuint (header_cpus, >, 0);
+  trace = seismo_trace_open (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (seismo_trace_get_n_events (trace), ==, 0);
+  g_assert_cmpuint (seismo_trace_get_n_cpus (trace), ==, header_cpus);
+  g_clear_object (&trace);
+  v6 = convert (path, "6", "none", &error);
+  g_assert_no_error (error);
+  trace = seismo_trace_open (v6, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (seismo_trace_get_n_cpus (trace), ==, header_cpus);
+}
+
 /* Files named in $SEISMO_TRACEDAT_FILES (colon-separated): e.g. the benchmark's big captures. */
 static void
 test_extra_files (void)
@@ -904,6 +962,7 @@ main (int    argc,
   g_test_add_data_func ("/tracedat/converted-v7-zlib", v7_zlib, test_converted);
   g_test_add_func ("/tracedat/recorded", test_recorded);
   g_test_add_func ("/tracedat/recorded-overrun", test_recorded_overrun);
+  g_test_add_func ("/tracedat/recorded-empty", test_recorded_empty);
   g_test_add_func ("/tracedat/extra-files", test_extra_files);
   g_test_add_func ("/tracedat/truncated", test_truncated);
   g_test_add_func ("/tracedat/corrupted", test_corrupted);
