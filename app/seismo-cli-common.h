@@ -4,6 +4,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "seismo-trace.h"
+
 G_BEGIN_DECLS
 
 /* What the seismo-cli commands share: option parsing, JSON output and list options. */
@@ -28,5 +30,22 @@ void     seismo_cli_json_string   (JsonBuilder     *b,
 /* Splits repeated options of "a,b" lists into one list, blanks dropped; the caller frees it with
  * g_strfreev(). values may be NULL: an empty list. */
 char   **seismo_cli_split_list    (char           **values);
+
+/* Opens a trace of any format, with progress on a terminal; NULL after printing why. */
+SeismoTrace *seismo_cli_open_trace (const char      *path);
+
+/* Compiles and runs a --filter expression. NULL expr selects everything (*mask NULL). FALSE after
+ * printing the error, with a caret under the part it is about, when the expression is wrong. */
+gboolean seismo_cli_run_filter    (SeismoTrace     *trace,
+                                   const char      *expr,
+                                   guint64        **mask,
+                                   gsize           *n_matched);
+
+static inline gboolean
+seismo_cli_mask_has (const guint64 *mask,
+                     gsize          i)
+{
+  return mask == NULL || (mask[i / 64] >> (i % 64)) & 1;
+}
 
 G_END_DECLS

@@ -6,6 +6,7 @@
  * the builder). Everything here is owned by the trace and freed in finalize with g_free().
  */
 
+#include "seismo-thread-states.h"
 #include "seismo-trace.h"
 
 G_BEGIN_DECLS
@@ -68,6 +69,9 @@ struct _SeismoTrace
   SeismoInterval    *intervals[SEISMO_INTERVAL_N];
   gsize              n_intervals[SEISMO_INTERVAL_N];
   gsize             *cpu_run_off;   /* n_cpus + 1: RUN intervals of cpu c are [off[c], off[c+1]) */
+  SeismoStateSpan   *state_spans;   /* thread states, task by task, each in time order */
+  gsize              n_state_spans;
+  gsize             *state_off;     /* n_tasks + 1 when the trace has states, else NULL */
 
   /* Built on first use, under index_lock. */
   GMutex             index_lock;
