@@ -12,6 +12,8 @@
 
 #define NO_SLOT G_MAXUINT32
 
+gboolean _seismo_derive_thread_states = TRUE;
+
 /*
  * Derived intervals, computed once after load: syscall spans (enter paired with exit per task),
  * task runs per CPU from sched_switch, wakeup-to-run latency, IRQ and softirq spans. Everything
@@ -694,7 +696,8 @@ _seismo_trace_derive (SeismoTrace *self)
   g_clear_pointer (&self->state_spans, g_free);
   g_clear_pointer (&self->state_off, g_free);
   self->n_state_spans = 0;
-  d.states = _seismo_states_builder_new (self, n_cpus, count_kind (self, SEISMO_KIND_SCHED_SWITCH),
+  d.states = !_seismo_derive_thread_states ? NULL :
+             _seismo_states_builder_new (self, n_cpus, count_kind (self, SEISMO_KIND_SCHED_SWITCH),
                                          count_kind (self, SEISMO_KIND_SCHED_WAKEUP) +
                                          count_kind (self, SEISMO_KIND_SCHED_WAKING));
 

@@ -83,6 +83,10 @@ struct _SeismoTrace
   SeismoTaskId      *tid_next;
 };
 
+/* TRUE (the default): _seismo_trace_derive() derives thread states. Benchmarks turn it off to
+ * measure what the states cost. */
+extern gboolean  _seismo_derive_thread_states;
+
 SeismoTrace     *_seismo_trace_new              (void);
 /* Allocates the event columns for n_events (payload and block_base are separate). */
 void             _seismo_trace_alloc_events     (SeismoTrace           *self,

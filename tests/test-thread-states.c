@@ -8,129 +8,9 @@
  * the idle task, idle kernel threads and exits, wakeups from interrupts.
  */
 
+#include "seismo-sched-test-util.h"
 #include "seismo-test-util.h"
 #include "seismo-thread-states.h"
-#include "seismo-trace-builder.h"
-
-#define A 100
-#define B 200
-#define C 300
-#define K 400   /* a kernel thread */
-
-#define NR_READ 0
-#define NR_FSYNC 74
-
-typedef struct {
-  SeismoTraceBuilder *b;
-  guint sw, waking, wakeup, wakeup_new, enter, exit, irq_in, irq_out, blocked;
-} Gen;
-
-static void
-gen_init (Gen *g)
-{
-  const SeismoFieldInfo sw[] = {
-    { "prev_comm", SEISMO_FIELD_STRING, 0, 0 },
-    { "prev_pid", SEISMO_FIELD_INT, 4, 0 },
-    { "prev_prio", SEISMO_FIELD_INT, 4, 0 },
-    { "prev_state", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_SCHED_STATE },
-    { "next_comm", SEISMO_FIELD_STRING, 0, 0 },
-    { "next_pid", SEISMO_FIELD_INT, 4, 0 },
-    { "next_prio", SEISMO_FIELD_INT, 4, 0 },
-  };
-  const SeismoFieldInfo wake[] = {
-    { "comm", SEISMO_FIELD_STRING, 0, 0 },
-    { "pid", SEISMO_FIELD_INT, 4, 0 },
-    { "prio", SEISMO_FIELD_INT, 4, 0 },
-    { "target_cpu", SEISMO_FIELD_INT, 4, 0 },
-  };
-  const SeismoFieldInfo enter[] = {
-    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL },
-    { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX },
-  };
-  const SeismoFieldInfo exit_[] = {
-    { "id", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_SYSCALL },
-    { "ret", SEISMO_FIELD_INT, 8, SEISMO_DISPLAY_ERRNO },
-  };
-  const SeismoFieldInfo irq[] = {
-    { "irq", SEISMO_FIELD_INT, 4, 0 },
-  };
-  const SeismoFieldInfo blocked[] = {
-    { "pid", SEISMO_FIELD_INT, 4, 0 },
-    { "caller", SEISMO_FIELD_POINTER, 8, 0 },
-    { "io_wait", SEISMO_FIELD_UINT, 1, 0 },
-  };
-
-  g->b = seismo_trace_builder_new ();
-  seismo_trace_builder_set_metadata (g->b, SEISMO_META_ARCH, "x86_64");
-  g->sw = seismo_trace_builder_add_event_type (g->b, "sched", "sched_switch", sw, G_N_ELEMENTS (sw), NULL);
-  g->waking = seismo_trace_builder_add_event_type (g->b, "sched", "sched_waking", wake, 4, NULL);
-  g->wakeup = seismo_trace_builder_add_event_type (g->b, "sched", "sched_wakeup", wake, 4, NULL);
-  g->wakeup_new = seismo_trace_builder_add_event_type (g->b, "sched", "sched_wakeup_new", wake, 4,
-                                                       NULL);
-  g->enter = seismo_trace_builder_add_event_type (g->b, "raw_syscalls", "sys_enter", enter, 2, NULL);
-  g->exit = seismo_trace_builder_add_event_type (g->b, "raw_syscalls", "sys_exit", exit_, 2, NULL);
-  g->irq_in = seismo_trace_builder_add_event_type (g->b, "irq", "irq_handler_entry", irq, 1, NULL);
-  g->irq_out = seismo_trace_builder_add_event_type (g->b, "irq", "irq_handler_exit", irq, 1, NULL);
-  g->blocked = seismo_trace_builder_add_event_type (g->b, "sched", "sched_blocked_reason", blocked,
-                                                    3, NULL);
-}
-
-static void
-sw (Gen *g, guint64 t, guint cpu, gint prev, gint64 state, gint next)
-{
-  seismo_trace_builder_begin_event (g->b, t, cpu, prev, g->sw);
-  seismo_trace_builder_push_string (g->b, prev ? "prev" : "swapper");
-  seismo_trace_builder_push_int (g->b, prev);
-  seismo_trace_builder_push_int (g->b, 120);
-  seismo_trace_builder_push_int (g->b, state);
-  seismo_trace_builder_push_string (g->b, next ? "next" : "swapper");
-  seismo_trace_builder_push_int (g->b, next);
-  seismo_trace_builder_push_int (g->b, 120);
-  seismo_trace_builder_end_event (g->b);
-}
-
-static void
-wake (Gen *g, guint type, guint64 t, guint cpu, gint waker, gint pid, gint target)
-{
-  seismo_trace_builder_begin_event (g->b, t, cpu, waker, type);
-  seismo_trace_builder_push_string (g->b, "wakee");
-  seismo_trace_builder_push_int (g->b, pid);
-  seismo_trace_builder_push_int (g->b, 120);
-  seismo_trace_builder_push_int (g->b, target);
-  seismo_trace_builder_end_event (g->b);
-}
-
-static void
-sys (Gen *g, gboolean enter, guint64 t, guint cpu, gint tid, guint64 nr)
-{
-  guint64 args[6] = { 0 };
-
-  seismo_trace_builder_begin_event (g->b, t, cpu, tid, enter ? g->enter : g->exit);
-  seismo_trace_builder_push_uint (g->b, nr);
-  if (enter)
-    seismo_trace_builder_push_uint_array (g->b, args, 6);
-  else
-    seismo_trace_builder_push_int (g->b, 0);
-  seismo_trace_builder_end_event (g->b);
-}
-
-static void
-irq (Gen *g, gboolean entry, guint64 t, guint cpu, gint tid)
-{
-  seismo_trace_builder_begin_event (g->b, t, cpu, tid, entry ? g->irq_in : g->irq_out);
-  seismo_trace_builder_push_int (g->b, 24);
-  seismo_trace_builder_end_event (g->b);
-}
-
-static SeismoTaskId
-task (SeismoTrace *trace,
-      gint         tid)
-{
-  SeismoTaskId t = seismo_trace_find_task (trace, tid, 0);
-
-  g_assert_cmpuint (t, !=, SEISMO_NO_TASK);
-  return t;
-}
 
 typedef struct {
   guint64           start;
@@ -147,7 +27,7 @@ assert_states (SeismoTrace  *trace,
                const Expect *expect,
                gsize         n_expect)
 {
-  SeismoTaskId t = task (trace, tid);
+  SeismoTaskId t = sched_test_task (trace, tid);
   gsize n;
   const SeismoStateSpan *spans = seismo_trace_get_task_states (trace, t, &n);
 
@@ -228,8 +108,8 @@ test_sleep_wake_preempt_migrate (void)
   assert_states (trace, B, expect_b, G_N_ELEMENTS (expect_b));
   assert_states (trace, C, expect_c, G_N_ELEMENTS (expect_c));
 
-  a = task (trace, A);
-  g_assert_cmpuint (seismo_trace_task_state_waker (trace, a, 2), ==, task (trace, B));
+  a = sched_test_task (trace, A);
+  g_assert_cmpuint (seismo_trace_task_state_waker (trace, a, 2), ==, sched_test_task (trace, B));
   g_assert_cmpuint (seismo_trace_task_state_waker (trace, a, 4), ==, SEISMO_NO_TASK);
   g_assert_true (seismo_trace_task_state_syscall (trace, a, 1, &syscall));
   g_assert_cmpstr (seismo_trace_get_syscall_name (trace, syscall), ==, "read");
@@ -244,7 +124,7 @@ test_sleep_wake_preempt_migrate (void)
   g_assert_cmpuint (totals[SEISMO_STATE_RUNNABLE], ==, 10 + 10);
   g_assert_cmpuint (totals[SEISMO_STATE_UNKNOWN], ==, 0);
   /* C: unknown before its first switch-in. */
-  seismo_trace_task_state_totals (trace, task (trace, C), 40, 105, totals);
+  seismo_trace_task_state_totals (trace, sched_test_task (trace, C), 40, 105, totals);
   g_assert_cmpuint (totals[SEISMO_STATE_UNKNOWN], ==, 40);
   g_assert_cmpuint (totals[SEISMO_STATE_RUNNING], ==, 20);
   g_assert_cmpuint (totals[SEISMO_STATE_UNINTERRUPTIBLE], ==, 5);
@@ -292,7 +172,7 @@ test_lost_events (void)
   assert_states (trace, A, expect_a, G_N_ELEMENTS (expect_a));
   assert_states (trace, B, expect_b, G_N_ELEMENTS (expect_b));
   assert_states (trace, C, expect_c, G_N_ELEMENTS (expect_c));
-  seismo_trace_task_state_totals (trace, task (trace, A), 0, G_MAXUINT64, totals);
+  seismo_trace_task_state_totals (trace, sched_test_task (trace, A), 0, G_MAXUINT64, totals);
   g_assert_cmpuint (totals[SEISMO_STATE_UNKNOWN], ==, 40);
   assert_totals_add_up (trace, 0, G_MAXUINT64);
 }
@@ -335,7 +215,7 @@ test_edges (void)
   assert_states (trace, A, expect_a, G_N_ELEMENTS (expect_a));
   assert_states (trace, B, expect_b, G_N_ELEMENTS (expect_b));
   assert_states (trace, K, expect_k, G_N_ELEMENTS (expect_k));
-  seismo_trace_get_task_states (trace, task (trace, 0), &n);
+  seismo_trace_get_task_states (trace, sched_test_task (trace, 0), &n);
   g_assert_cmpuint (n, ==, 0);
   assert_totals_add_up (trace, 0, G_MAXUINT64);
 }
@@ -378,13 +258,13 @@ test_irq_wakeup_and_blocked_reason (void)
 
   assert_states (trace, A, expect_a, G_N_ELEMENTS (expect_a));
   assert_states (trace, C, expect_c, G_N_ELEMENTS (expect_c));
-  g_assert_true (seismo_trace_task_state_blocked_caller (trace, task (trace, A), 1, &caller));
+  g_assert_true (seismo_trace_task_state_blocked_caller (trace, sched_test_task (trace, A), 1, &caller));
   g_assert_cmphex (caller, ==, 0xffffffff81234567);
-  g_assert_false (seismo_trace_task_state_blocked_caller (trace, task (trace, A), 3, &caller));
-  g_assert_true (seismo_trace_task_state_syscall (trace, task (trace, A), 1, &syscall));
+  g_assert_false (seismo_trace_task_state_blocked_caller (trace, sched_test_task (trace, A), 3, &caller));
+  g_assert_true (seismo_trace_task_state_syscall (trace, sched_test_task (trace, A), 1, &syscall));
   g_assert_cmpstr (seismo_trace_get_syscall_name (trace, syscall), ==, "fsync");
   /* The waker is B (in an interrupt on its CPU). */
-  g_assert_cmpuint (seismo_trace_task_state_waker (trace, task (trace, A), 2), ==, task (trace, B));
+  g_assert_cmpuint (seismo_trace_task_state_waker (trace, sched_test_task (trace, A), 2), ==, sched_test_task (trace, B));
 }
 
 /* No sched_switch at all (a ptrace recording): no states, all unknown. */
@@ -401,9 +281,9 @@ test_no_scheduler (void)
   sys (&g, FALSE, 30, 0, A, NR_READ);
   trace = seismo_trace_builder_finish (g.b);
   g_assert_false (seismo_trace_has_states (trace));
-  g_assert_null (seismo_trace_get_task_states (trace, task (trace, A), &n));
+  g_assert_null (seismo_trace_get_task_states (trace, sched_test_task (trace, A), &n));
   g_assert_cmpuint (n, ==, 0);
-  seismo_trace_task_state_totals (trace, task (trace, A), 0, 100, totals);
+  seismo_trace_task_state_totals (trace, sched_test_task (trace, A), 0, 100, totals);
   g_assert_cmpuint (totals[SEISMO_STATE_UNKNOWN], ==, 20);
 }
 
