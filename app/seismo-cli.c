@@ -1019,6 +1019,8 @@ static const Command commands[] = {
   { "compare", "A B [--json]", "Compare syscall counts and latencies of two traces", seismo_cli_compare },
   { "compare-overhead", "[--runs N] [--json] -- CMD ARGS…", "Run CMD bare and under each backend; show the slowdown", seismo_cli_compare_overhead },
   { "render", "FILE -o OUT.svg|pdf|png [--from T --to T] [--rows …] [--width W]", "Draw the timeline as a figure (see render --help)", seismo_cli_render },
+  { "states", "FILE [--task TID] [--from T --to T] [--json]", "Time per task running, runnable, sleeping, in D, unknown", seismo_cli_states },
+  { "critical-path", "FILE --task TID [--from T --to T] [--json]", "What a task waited on, followed back through its wakers", seismo_cli_critical_path },
 };
 
 static void
@@ -1036,7 +1038,7 @@ usage (FILE *out)
   for (guint i = 0; importers[i]; i++)
     fprintf (out, "%s %s", i ? "," : "", importers[i]->description);
   fprintf (out, "\nRun 'seismo-cli COMMAND --help' for a command's options.\n");
-  fprintf (out, "info, report, stats, hist and convert take --filter EXPR: see docs/filter-language.md.\n");
+  fprintf (out, "info, report, stats, hist, convert, states and critical-path take --filter EXPR: see docs/filter-language.md.\n");
 }
 
 int

@@ -7,8 +7,9 @@
  * - load time with and without thread states (loads alternate, medians of R; CPU time of all
  *   threads beside wall time, since the machine may be shared), and the states' resident bytes per
  *   event;
- * - the critical path over the whole trace of the task with the most states, and of the one whose
- *   path is longest (medians of R).
+ * - the derive alone, one thread, with and without states (CPU time, alternating, medians of R);
+ * - the critical path over the whole trace of the task with the most states (median of R), and the
+ *   slowest path of all tasks'.
  */
 
 #include <glib/gstdio.h>
@@ -76,7 +77,10 @@ main (int   argc,
   g_autofree double *path_ms = NULL, *path_cpu = NULL;
   gsize state_bytes, most = 0;
   SeismoTaskId busiest = 0;
-  guint n_segments = 0;
+  guint n_segments = 0, worst_segments = 0;
+  g_autofree double *derive_on = NULL, *derive_off = NULL;
+  double worst_ms = 0;
+  SeismoTaskId worst = 0;
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || runs < 1)
@@ -132,6 +136,8 @@ main (int   argc,
         }
     }
 
+  derive_on = g_new (double, runs);
+  derive_off = g_new (double, runs);
   path_ms = g_new (double, runs);
   path_cpu = g_new (double, runs);
   for (gint r = 0; r < runs; r++)
@@ -145,6 +151,36 @@ main (int   argc,
       path_cpu[r] = seismo_bench_thread_cpu_ms () - c0;
       g_assert_no_error (error);
       n_segments = path_segments->len;
+    }
+
+  g_setenv ("SEISMO_THREADS", "1", TRUE);
+  for (gint r = 0; r < runs; r++)
+    {
+      double c0;
+
+      _seismo_derive_thread_states = FALSE;
+      c0 = cpu_s ();
+      _seismo_trace_derive (trace);
+      derive_off[r] = cpu_s () - c0;
+      _seismo_derive_thread_states = TRUE;
+      c0 = cpu_s ();
+      _seismo_trace_derive (trace);
+      derive_on[r] = cpu_s () - c0;
+    }
+  g_unsetenv ("SEISMO_THREADS");
+
+  for (guint t = 0; t < seismo_trace_get_n_tasks (trace); t++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      g_autoptr(GArray) segments = seismo_critical_path_compute (trace, t, 0, G_MAXUINT64, NULL, NULL);
+      double took = (g_get_monotonic_time () - t0) / 1e3;
+
+      if (segments != NULL && took > worst_ms)
+        {
+          worst_ms = took;
+          worst = t;
+          worst_segments = segments->len;
+        }
     }
 
   g_print ("== %s: %zu events, %u tasks, %u CPUs ==\n", dir ? "synthetic" : path,
@@ -161,7 +197,17 @@ main (int   argc,
   g_print ("critical path of tid %d (%zu states) over the whole trace: %.1f ms wall, %.1f ms CPU, "
            "%u segments\n", seismo_trace_get_task (trace, busiest)->tid, most,
            median (path_ms, runs), median (path_cpu, runs), n_segments);
-  g_print ("(medians of %d runs; load average %s)\n", runs, "see /proc/loadavg");
+  g_print ("derive   one thread: without states %.3f s CPU, with states %.3f s CPU (%+.1f%%)\n",
+           median (derive_off, runs), median (derive_on, runs),
+           100.0 * (median (derive_on, runs) / median (derive_off, runs) - 1));
+  g_print ("critical path of every task over the whole trace: slowest %.1f ms (tid %d, %u segments)\n",
+           worst_ms, seismo_trace_get_task (trace, worst)->tid, worst_segments);
+  {
+    g_autofree char *loadavg = NULL;
+
+    g_file_get_contents ("/proc/loadavg", &loadavg, NULL, NULL);
+    g_print ("(medians of %d runs; load average %s)\n", runs, loadavg ? g_strchomp (loadavg) : "?");
+  }
   if (dir != NULL)
     {
       g_unlink (path);
