@@ -69,6 +69,7 @@ typedef struct {
   guint32       *cpu_irq;          /* per cpu: slot in irqs */
   guint32       *cpu_softirq;      /* per cpu: slot in softirqs */
   SeismoStatesBuilder *states;     /* NULL: no sched_switch, no states */
+  guint8        *wakeup_new;       /* per event type: it is sched_wakeup_new */
 } Derive;
 
 /* seismo_varint_get() with the one- and two-byte cases (syscall numbers, most pids and string ids)
@@ -426,9 +427,14 @@ on_switch (Derive                *d,
 
   next = next_pid > 0 ? task_of_tid (d, ev, next_pid) : SEISMO_NO_TASK;
   if (d->states != NULL)
-    _seismo_states_switch (d->states, ev, cpu,
-                           prev_pid > 0 ? task_of_tid (d, ev, prev_pid) : SEISMO_NO_TASK,
-                           prev_state, next);
+    {
+      /* prev is nearly always the task the last switch on this CPU brought in. */
+      SeismoTaskId prev = d->cpu_run_task[cpu];
+
+      if (prev == SEISMO_NO_TASK || d->trace->tasks[prev].tid != prev_pid)
+        prev = prev_pid > 0 ? task_of_tid (d, ev, prev_pid) : SEISMO_NO_TASK;
+      _seismo_states_switch (d->states, ev, cpu, prev, prev_state, next);
+    }
   d->cpu_run_start[cpu] = ev;
   d->cpu_run_task[cpu] = next;
 
@@ -461,7 +467,7 @@ on_wakeup (Derive                *d,
         flags |= SEISMO_STATE_FLAG_IN_IRQ;
       else if (cpu < d->n_cpus && d->cpu_softirq[cpu] != NO_SLOT)
         flags |= SEISMO_STATE_FLAG_IN_SOFTIRQ;
-      if (strcmp (type->name, "sched_wakeup_new") == 0)
+      if (d->wakeup_new[type->id])
         flags |= SEISMO_STATE_FLAG_NEW;
       _seismo_states_wakeup (d->states, ev, task, target_cpu, flags);
     }
@@ -631,14 +637,21 @@ _seismo_trace_derive (SeismoTrace *self)
   guint n_types = self->event_types->len;
   guint n_cpus = MAX (self->n_cpus, 1);
   g_autofree guint8 *kinds = NULL;
+  g_autofree guint8 *wakeup_new = NULL;
   g_autofree gsize *switches = NULL;
   SeismoInterval *runs;
   gsize n_runs = 0;
 
   d.n_cpus = n_cpus;
   d.kinds = kinds = g_new (guint8, MAX (n_types, 1));
+  d.wakeup_new = wakeup_new = g_new0 (guint8, MAX (n_types, 1));
   for (guint t = 0; t < n_types; t++)
-    kinds[t] = ((const SeismoEventType *) g_ptr_array_index (self->event_types, t))->kind;
+    {
+      const SeismoEventType *type = g_ptr_array_index (self->event_types, t);
+
+      kinds[t] = type->kind;
+      wakeup_new[t] = strcmp (type->full_name, "sched:sched_wakeup_new") == 0;
+    }
 
   /* A reader counted while decoding, in parallel; a builder's trace is counted here. */
   switches = g_new0 (gsize, n_cpus + 1);
