@@ -12,8 +12,9 @@
  *   over the same stretch (from when the task blocked to when it was woken) replace the sleep, and
  *   the walk of the waker may in turn meet a sleep and go to its waker. A wakeup from an interrupt
  *   handler ends the chain there: the device (irq) or softirq was what the chain waited for.
- * - A sleep with no wakeup in the trace (it had not ended yet, or the wakeup was not recorded),
- *   Unknown and Dead stay as they are: nothing is guessed.
+ * - A sleep with no wakeup in the trace (it had not ended yet, or the wakeup was not recorded), a
+ *   sleep whose waker the trace knows nothing of before the wakeup, Unknown and Dead stay as they
+ *   are: nothing is guessed.
  *
  * Each step of the walk covers an earlier stretch than the one before, so the segments come out
  * backward in time, tile the interval, and the walk ends. A stack of frames (task, stretch still to
@@ -91,6 +92,20 @@ path_state_of (SeismoThreadState state)
     default:
       return SEISMO_PATH_UNKNOWN;
     }
+}
+
+/* Whether the trace knows what the waker did before it woke: a recorder that follows only some
+ * tasks still records their wakeups by others (often a task an interrupt came in on), and following
+ * such a waker would only say "unknown" where the sleep itself says more. */
+static gboolean
+waker_known (SeismoTrace  *trace,
+             SeismoTaskId  waker,
+             guint64       wake_ns)
+{
+  gsize n, i = seismo_trace_task_state_find (trace, waker, wake_ns - 1);
+  const SeismoStateSpan *spans = seismo_trace_get_task_states (trace, waker, &n);
+
+  return i != G_MAXSIZE && spans[i].state != SEISMO_STATE_UNKNOWN;
 }
 
 GArray *
@@ -174,7 +189,7 @@ seismo_critical_path_compute (SeismoTrace   *trace,
             emit (out, trace->task[woken->start],
                   woken->flags & SEISMO_STATE_FLAG_IN_IRQ ? SEISMO_PATH_IRQ : SEISMO_PATH_SOFTIRQ,
                   trace->cpu[woken->start], f->depth, s_start, hi);
-          else if (waker != SEISMO_NO_TASK && waker != f->task)
+          else if (waker != SEISMO_NO_TASK && waker != f->task && waker_known (trace, waker, hi))
             {
               /* f is invalid once the stack grows. */
               f->hi = s_start;
