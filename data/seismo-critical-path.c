@@ -13,8 +13,8 @@
  *   the walk of the waker may in turn meet a sleep and go to its waker. A wakeup from an interrupt
  *   handler ends the chain there: the device (irq) or softirq was what the chain waited for.
  * - A sleep with no wakeup in the trace (it had not ended yet, or the wakeup was not recorded), a
- *   sleep whose waker the trace knows nothing of before the wakeup, Unknown and Dead stay as they
- *   are: nothing is guessed.
+ *   sleep whose waker the trace does not have running just before the wakeup, Unknown and Dead
+ *   stay as they are: nothing is guessed.
  *
  * Each step of the walk covers an earlier stretch than the one before, so the segments come out
  * backward in time, tile the interval, and the walk ends. A stack of frames (task, stretch still to
@@ -94,9 +94,10 @@ path_state_of (SeismoThreadState state)
     }
 }
 
-/* Whether the trace knows what the waker did before it woke: a recorder that follows only some
- * tasks still records their wakeups by others (often a task an interrupt came in on), and following
- * such a waker would only say "unknown" where the sleep itself says more. */
+/* Whether the trace has the waker running when it woke the task, as a waker must be. A recorder
+ * that follows only some tasks still records their wakeups by others (often a task an interrupt
+ * came in on) without the switches of those others: their states are stale, and following them
+ * would put a task on the path that only happened to be interrupted. */
 static gboolean
 waker_known (SeismoTrace  *trace,
              SeismoTaskId  waker,
@@ -105,7 +106,7 @@ waker_known (SeismoTrace  *trace,
   gsize n, i = seismo_trace_task_state_find (trace, waker, wake_ns - 1);
   const SeismoStateSpan *spans = seismo_trace_get_task_states (trace, waker, &n);
 
-  return i != G_MAXSIZE && spans[i].state != SEISMO_STATE_UNKNOWN;
+  return i != G_MAXSIZE && spans[i].state == SEISMO_STATE_RUNNING;
 }
 
 GArray *

@@ -191,6 +191,36 @@ test_ping_pong (void)
   g_assert_cmpuint (running[1], >=, 10000 * 50 - 100);
 }
 
+/* A recorder following only A and B records C's wakeup of A (C was interrupted by the timer) but not
+ * C's switches: C's state is stale (runnable), so C is not put on the path: A's sleep stays. */
+static void
+test_stale_waker (void)
+{
+  Gen g;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) path = NULL;
+  g_autoptr(GError) error = NULL;
+  const Expect expect[] = {
+    { A, SEISMO_PATH_RUNNING, 10, 100 },
+    { A, SEISMO_PATH_SLEEPING, 100, 400 },
+    { A, SEISMO_PATH_RUNNABLE, 400, 450 },
+    { A, SEISMO_PATH_RUNNING, 450, 500 },
+  };
+
+  gen_init (&g);
+  sw (&g, 10, 0, 0, 0, A);
+  sw (&g, 20, 1, C, 0x100, B);              /* C preempted by B: recorded because of B */
+  sw (&g, 100, 0, A, 1, 0);
+  sw (&g, 150, 1, B, 1, 0);                 /* the switch back to C is not recorded */
+  wake (&g, g.waking, 400, 1, C, A, 0);
+  sw (&g, 450, 0, 0, 0, A);
+  sys (&g, TRUE, 500, 0, A, NR_FUTEX);
+  trace = seismo_trace_builder_finish (g.b);
+  path = seismo_critical_path_compute (trace, sched_test_task (trace, A), 0, 500, NULL, &error);
+  g_assert_no_error (error);
+  assert_path (trace, path, expect, G_N_ELEMENTS (expect));
+}
+
 static void
 async_done (GObject      *source,
             GAsyncResult *result,
@@ -234,6 +264,7 @@ main (int   argc,
   g_test_add_func ("/critical-path/lock-holder", test_lock_holder);
   g_test_add_func ("/critical-path/edges", test_edges);
   g_test_add_func ("/critical-path/ping-pong", test_ping_pong);
+  g_test_add_func ("/critical-path/stale-waker", test_stale_waker);
   g_test_add_func ("/critical-path/async-and-errors", test_async_and_errors);
   return g_test_run ();
 }
