@@ -12,6 +12,7 @@
 #include "seismo-error.h"
 #include "seismo-sched-test-util.h"
 #include "seismo-test-util.h"
+#include "seismo-wait-summary.h"
 
 #define NR_FUTEX 202
 #define NR_NANOSLEEP 35
@@ -221,6 +222,36 @@ test_stale_waker (void)
   assert_path (trace, path, expect, G_N_ELEMENTS (expect));
 }
 
+/* The summary of A over the lock trace: 90 ns running, 10 runnable, 550 asleep in futex: all of it
+ * ended by B. */
+static void
+test_wait_summary (void)
+{
+  g_autoptr(SeismoTrace) trace = make_lock_trace ();
+  g_autoptr(SeismoWaitSummary) s = seismo_wait_summary_compute (trace, sched_test_task (trace, A), 50, 700);
+  const SeismoWaitWaker *w;
+  const SeismoWaitSyscall *sc;
+  guint64 sum = 0;
+
+  for (guint k = 0; k < SEISMO_STATE_N; k++)
+    sum += s->totals[k];
+  g_assert_cmpuint (sum, ==, 650);
+  g_assert_cmpuint (s->totals[SEISMO_STATE_SLEEPING], ==, 550);
+  g_assert_cmpuint (s->totals[SEISMO_STATE_RUNNABLE], ==, 10);
+  g_assert_cmpuint (s->wakers->len, ==, 1);
+  w = &g_array_index (s->wakers, SeismoWaitWaker, 0);
+  g_assert_cmpint (w->kind, ==, SEISMO_WAKER_TASK);
+  g_assert_cmpuint (w->task, ==, sched_test_task (trace, B));
+  g_assert_cmpuint (w->ns, ==, 550);
+  g_assert_cmpuint (w->count, ==, 1);
+  g_assert_cmpuint (s->syscalls->len, ==, 1);
+  sc = &g_array_index (s->syscalls, SeismoWaitSyscall, 0);
+  g_assert_cmpstr (seismo_trace_get_syscall_name (trace, sc->syscall), ==, "futex");
+  g_assert_cmpuint (s->runnable->len, ==, 1);
+  g_assert_cmpuint (g_array_index (s->runnable, SeismoWaitRunnable, 0).duration_ns, ==, 10);
+  g_assert_false (g_array_index (s->runnable, SeismoWaitRunnable, 0).preempted);
+}
+
 static void
 async_done (GObject      *source,
             GAsyncResult *result,
@@ -265,6 +296,7 @@ main (int   argc,
   g_test_add_func ("/critical-path/edges", test_edges);
   g_test_add_func ("/critical-path/ping-pong", test_ping_pong);
   g_test_add_func ("/critical-path/stale-waker", test_stale_waker);
+  g_test_add_func ("/critical-path/wait-summary", test_wait_summary);
   g_test_add_func ("/critical-path/async-and-errors", test_async_and_errors);
   return g_test_run ();
 }
