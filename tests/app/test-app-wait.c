@@ -9,9 +9,13 @@
  * and the dialog are saved there as why-slow-timeline.png and why-slow.png.
  */
 
+#include <string.h>
+
 #include "seismo-app-test-util.h"
 #include "seismo-critical-path.h"
 #include "seismo-gui-test-util.h"
+#include "seismo-stats-view.h"
+#include "seismo-window-analysis.h"
 #include "seismo-thread-states.h"
 #include "seismo-timeline-renderer-private.h"
 #include "seismo-wait-dialog.h"
@@ -57,6 +61,58 @@ path_ready (gpointer data)
   SeismoWaitDialog *dialog = find_wait_dialog ();
 
   return dialog != NULL && seismo_wait_dialog_get_n_segments (dialog) > 0;
+}
+
+static gboolean
+stats_idle (gpointer stats)
+{
+  return !seismo_stats_view_get_busy (stats);
+}
+
+/* The statistics pane's task table has each task's time runnable, sleeping and in D, as the data
+ * layer counts it. */
+static void
+check_stats (SeismoWindow *window,
+             SeismoTrace  *trace,
+             SeismoTaskId  task)
+{
+  SeismoStatsView *stats = seismo_window_get_stats_view (window);
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) header = NULL;
+  g_autofree char *prefix = g_strdup_printf ("%s %d,",
+                                             seismo_trace_get_string (trace, seismo_trace_get_task (trace, task)->comm),
+                                             seismo_trace_get_task (trace, task)->tid);
+  guint64 totals[SEISMO_STATE_N];
+  int runnable = -1, sleeping = -1;
+  gboolean found = FALSE;
+
+  g_assert_true (seismo_gui_test_wait_for (stats_idle, stats, 60000));
+  csv = seismo_stats_view_to_csv (stats, SEISMO_STATS_TABLE_TASK);
+  lines = g_strsplit (csv, "\n", -1);
+  header = g_strsplit (lines[0], ",", -1);
+  for (int c = 0; header[c] != NULL; c++)
+    {
+      if (strstr (header[c], "runnable_ns") || g_str_has_prefix (header[c], "Runnable"))
+        runnable = c;
+      if (strstr (header[c], "sleeping_ns") || g_str_has_prefix (header[c], "Sleeping"))
+        sleeping = c;
+    }
+  g_test_message ("stats header: %s", lines[0]);
+  g_assert_cmpint (runnable, >, 0);
+  g_assert_cmpint (sleeping, >, 0);
+  seismo_trace_task_state_totals (trace, task, 0, G_MAXUINT64, totals);
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
+
+      if (cells[0] == NULL || !g_str_has_prefix (lines[i], prefix))
+        continue;
+      found = TRUE;
+      g_assert_cmpuint (g_ascii_strtoull (cells[sleeping], NULL, 10), ==, totals[SEISMO_STATE_SLEEPING]);
+      g_assert_cmpuint (g_ascii_strtoull (cells[runnable], NULL, 10), ==, totals[SEISMO_STATE_RUNNABLE]);
+    }
+  g_assert_true (found);
 }
 
 static gboolean
@@ -119,6 +175,12 @@ checks (SeismoApplication *app)
   trace = seismo_window_get_trace (window);
   g_assert_true (seismo_trace_has_states (trace));
   r = seismo_timeline_get_renderer (timeline);
+  {
+    SeismoTaskId busiest = SEISMO_NO_TASK;
+
+    (void) slept_syscall (trace, &busiest);
+    check_stats (window, trace, busiest);
+  }
 
   ev = slept_syscall (trace, &task);
   g_assert_cmpuint (ev, !=, SEISMO_NO_EVENT);
