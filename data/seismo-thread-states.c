@@ -95,7 +95,7 @@ set_state (SeismoStatesBuilder *b,
   if (b->n_spans == b->cap_spans)
     {
       b->cap_spans *= 2;
-      b->spans = g_renew (SeismoStateBuild, b->spans, b->cap_spans);
+      b->spans = g_realloc_n (b->spans, b->cap_spans, sizeof (SeismoStateBuild));
     }
   b->cur_span[task] = (guint32) b->n_spans;
   b->spans[b->n_spans++] = (SeismoStateBuild) { span, task };
@@ -163,7 +163,9 @@ _seismo_states_builder_new (SeismoTrace *trace,
     }
   /* About two states per switch and one per wakeup; lost events may need more (grown then). */
   b->cap_spans = 2 * n_switches + n_wakeups / 2 + n_tasks + 64;
-  b->spans = g_new (SeismoStateBuild, b->cap_spans);
+  /* Fresh memory costs more than filling it (page faults): huge pages, as for the other derived
+   * arrays. */
+  b->spans = _seismo_big_array_new (SeismoStateBuild, b->cap_spans);
   b->cpu_task = g_new (SeismoTaskId, n_cpus);
   for (guint c = 0; c < n_cpus; c++)
     b->cpu_task[c] = SEISMO_NO_TASK;

@@ -155,6 +155,10 @@ void   _seismo_timeline_renderer_draw_states  (SeismoTimelineRenderer *self,
                                                SeismoTaskId            task,
                                                double                  y,
                                                double                  h);
+void   _seismo_timeline_renderer_describe_state (SeismoTimelineRenderer *self,
+                                               SeismoTaskId            task,
+                                               guint64                 t,
+                                               GString                *out);
 void   _seismo_timeline_renderer_draw_wait_chain (SeismoTimelineRenderer *self,
                                                const SeismoCanvas     *canvas,
                                                gpointer                canvas_data);

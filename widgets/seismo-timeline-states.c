@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "seismo-critical-path.h"
 #include "seismo-thread-states.h"
 #include "seismo-timeline-renderer-private.h"
@@ -342,6 +344,76 @@ _seismo_timeline_renderer_draw_wait_chain (SeismoTimelineRenderer *self,
   canvas->end_cairo (canvas_data, cr);
   canvas->pop_clip (canvas_data);
   g_hash_table_unref (cache.rows);
+}
+
+/* The hover text of a task row: its state at t, for how long, and why. */
+void
+_seismo_timeline_renderer_describe_state (SeismoTimelineRenderer *self,
+                                          SeismoTaskId            task,
+                                          guint64                 t,
+                                          GString                *out)
+{
+  SeismoTrace *trace = self->data->trace;
+  gsize n, i = seismo_trace_task_state_find (trace, task, t);
+  const SeismoStateSpan *spans = seismo_trace_get_task_states (trace, task, &n);
+  const SeismoStateSpan *span;
+  g_autofree char *dur = NULL;
+  guint syscall;
+  guint64 caller;
+
+  if (i == G_MAXSIZE)
+    {
+      g_string_append (out, _("\nState unknown: not seen yet"));
+      return;
+    }
+  span = &spans[i];
+  dur = seismo_format_duration ((double) (seismo_trace_task_state_end_ns (trace, task, i) -
+                                          seismo_trace_task_state_start_ns (trace, task, i)));
+  switch ((SeismoThreadState) span->state)
+    {
+    case SEISMO_STATE_RUNNING:
+      g_string_append_printf (out, _("\nRunning on CPU %u for %s"), span->cpu, dur);
+      break;
+    case SEISMO_STATE_RUNNABLE:
+      if (span->flags & SEISMO_STATE_FLAG_WOKEN)
+        {
+          SeismoTaskId waker = seismo_trace_task_state_waker (trace, task, i);
+          const SeismoTask *w = seismo_trace_get_task (trace, waker);
+
+          if (span->flags & (SEISMO_STATE_FLAG_IN_IRQ | SEISMO_STATE_FLAG_IN_SOFTIRQ))
+            g_string_append_printf (out, _("\nRunnable for %s: woken by an interrupt, waiting for a CPU"), dur);
+          else if (w != NULL)
+            g_string_append_printf (out, _("\nRunnable for %s: woken by %s-%d, waiting for a CPU"), dur,
+                                    seismo_trace_get_string (trace, w->comm), w->tid);
+          else
+            g_string_append_printf (out, _("\nRunnable for %s: woken, waiting for a CPU"), dur);
+        }
+      else
+        g_string_append_printf (out, _("\nRunnable for %s: preempted, waiting for a CPU"), dur);
+      break;
+    case SEISMO_STATE_SLEEPING:
+    case SEISMO_STATE_UNINTERRUPTIBLE:
+      g_string_append_printf (out, span->state == SEISMO_STATE_SLEEPING ? _("\nSleeping for %s")
+                                                                         : _("\nUninterruptible (D) for %s"),
+                              dur);
+      if (seismo_trace_task_state_syscall (trace, task, i, &syscall))
+        g_string_append_printf (out, _(" in %s()"), seismo_trace_get_syscall_name (trace, syscall));
+      if (seismo_trace_task_state_blocked_caller (trace, task, i, &caller))
+        g_string_append_printf (out, _(", blocked at 0x%" G_GINT64_MODIFIER "x"), caller);
+      break;
+    case SEISMO_STATE_STOPPED:
+      g_string_append_printf (out, _("\nStopped for %s"), dur);
+      break;
+    case SEISMO_STATE_DEAD:
+      g_string_append (out, _("\nExited"));
+      break;
+    case SEISMO_STATE_UNKNOWN:
+    case SEISMO_STATE_N:
+    default:
+      g_string_append (out, span->flags & SEISMO_STATE_FLAG_LOST ? _("\nState unknown: events were lost")
+                                                                 : _("\nState unknown"));
+      break;
+    }
 }
 
 /**

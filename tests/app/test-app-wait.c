@@ -193,6 +193,24 @@ checks (SeismoApplication *app)
     seismo_timeline_renderer_set_view (r, (double) t - 200000, 800000.0 / 1300);
   }
 
+  /* Hovering the task row in the middle of the read says it sleeps there, in read(). */
+  {
+    const SeismoSyscallSpan *span = seismo_timeline_data_find_span (seismo_timeline_get_data (timeline), ev);
+    guint64 mid = (seismo_trace_event_time (trace, span->enter) + seismo_trace_event_time (trace, span->exit)) / 2;
+    double y, h;
+    g_autofree char *text = NULL;
+
+    seismo_gui_test_spin (200);
+    g_assert_true (seismo_timeline_renderer_row_y (r, (SeismoRowKey) { SEISMO_ROW_TASK, task }, &y, &h));
+    seismo_timeline_renderer_set_view (r, (double) (mid - seismo_trace_get_start_ns (trace)) - 200000,
+                                       800000.0 / 1300);
+    text = seismo_timeline_renderer_describe_at (r, seismo_timeline_renderer_ns_to_x (r, mid), y + h / 2);
+    g_test_message ("tooltip: %s", text);
+    g_assert_nonnull (text);
+    g_assert_nonnull (strstr (text, "Sleeping for"));
+    g_assert_nonnull (strstr (text, "in read()"));
+  }
+
   gtk_widget_activate_action (GTK_WIDGET (window), "win.why-slow", NULL);
   g_assert_true (seismo_gui_test_wait_for (path_ready, NULL, 60000));
   dialog = find_wait_dialog ();
