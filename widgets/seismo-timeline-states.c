@@ -278,7 +278,7 @@ draw_path (SeismoTimelineRenderer *self,
   const SeismoColor *edge = &self->palette[C_PATH_EDGE];
   guint64 t0 = _seismo_timeline_x_to_abs (self, SEISMO_TIMELINE_LABEL_WIDTH);
   guint64 t1 = _seismo_timeline_x_to_abs (self, self->width);
-  double last_x = 0, last_y = -1;
+  double last_y = -1;
 
   for (guint i = 0; i < self->critical_path->len; i++)
     {
@@ -313,10 +313,8 @@ draw_path (SeismoTimelineRenderer *self,
           cairo_line_to (cr, xa, y + h - 2);
           cairo_stroke (cr);
         }
-      last_x = xb;
       last_y = y;
     }
-  (void) last_x;
 }
 
 void
@@ -325,7 +323,6 @@ _seismo_timeline_renderer_draw_wait_chain (SeismoTimelineRenderer *self,
                                            gpointer                canvas_data)
 {
   RowCache cache = { self, NULL };
-  double top = _seismo_timeline_renderer_rows_top (self);
   cairo_t *cr;
 
   if (self->focus_task == SEISMO_NO_TASK && self->critical_path == NULL)
@@ -336,7 +333,6 @@ _seismo_timeline_renderer_draw_wait_chain (SeismoTimelineRenderer *self,
   cr = canvas->begin_cairo (canvas_data, SEISMO_TIMELINE_LABEL_WIDTH, SEISMO_TIMELINE_RULER_HEIGHT,
                             self->width - SEISMO_TIMELINE_LABEL_WIDTH,
                             self->height - SEISMO_TIMELINE_RULER_HEIGHT);
-  (void) top;
   if (self->critical_path != NULL)
     draw_path (self, cr, &cache);
   if (self->focus_task != SEISMO_NO_TASK)
