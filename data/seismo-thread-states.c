@@ -170,8 +170,11 @@ _seismo_states_builder_new (SeismoTrace *trace,
   for (guint c = 0; c < n_cpus; c++)
     b->cpu_task[c] = SEISMO_NO_TASK;
   b->n_lost = trace->n_lost;
-  b->lost = g_memdup2 (trace->lost, MAX (trace->n_lost, 1) * sizeof (SeismoLostEvents));
-  qsort (b->lost, b->n_lost, sizeof *b->lost, compare_lost);
+  if (b->n_lost > 0)
+    {
+      b->lost = g_memdup2 (trace->lost, b->n_lost * sizeof (SeismoLostEvents));
+      qsort (b->lost, b->n_lost, sizeof *b->lost, compare_lost);
+    }
   next_lost (b);
   return b;
 }
