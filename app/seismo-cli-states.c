@@ -184,7 +184,8 @@ print_states_json (SeismoTrace *trace,
   json_builder_begin_object (b);
   seismo_cli_json_int (b, "start_ns", from);
   seismo_cli_json_int (b, "end_ns", to);
-  seismo_cli_json_int (b, "has_states", seismo_trace_has_states (trace));
+  json_builder_set_member_name (b, "has_states");
+  json_builder_add_boolean_value (b, seismo_trace_has_states (trace));
   if (filter)
     seismo_cli_json_string (b, "filter", filter);
   json_builder_set_member_name (b, "tasks");
