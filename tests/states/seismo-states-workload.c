@@ -40,15 +40,6 @@ name (const char *comm)
   prctl (PR_SET_NAME, comm, 0, 0, 0);
 }
 
-static double
-now_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int
 pingpong (int n)
 {
@@ -143,14 +134,12 @@ hogs (int ms)
         die ("fork");
       if (kids[k] == 0)
         {
-          double end;
           volatile unsigned long spin = 0;
 
           name ("hog");
           if (sched_setaffinity (0, sizeof one, &one) < 0)
             die ("sched_setaffinity");
           /* Spin for a CPU time of ms, not a wall time: both hogs then share the CPU to the end. */
-          end = ms;
           for (;;)
             {
               struct timespec ts;
@@ -158,7 +147,7 @@ hogs (int ms)
               for (int i = 0; i < 100000; i++)
                 spin++;
               clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-              if (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 >= end)
+              if (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 >= ms)
                 break;
             }
           _exit (0);
@@ -210,7 +199,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  (void) now_ms;
   if (argc >= 3 && strcmp (argv[1], "pingpong") == 0)
     return pingpong (atoi (argv[2]));
   if (argc >= 2 && strcmp (argv[1], "mutex") == 0)
