@@ -14,7 +14,9 @@
  * Plain C and libc only, so it runs under every backend the same.
  */
 
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
