@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-cli"
 
+#include <unistd.h>
+
 #include "seismo-cli-common.h"
+#include "seismo-skipped.h"
+#include "seismo-filter.h"
+#include "seismo-importer.h"
 
 gboolean
 seismo_cli_parse_options (GOptionContext  *context,
@@ -77,4 +82,100 @@ seismo_cli_apply_arch (SeismoTrace *trace,
     return TRUE;
   g_printerr ("%s: --arch: %s\n", who, error->message);
   return FALSE;
+}
+
+static void
+print_progress (double   fraction,
+                gpointer user_data)
+{
+  static gint64 last;
+  gint64 now = g_get_monotonic_time ();
+
+  if (now - last < 200000 && fraction < 1.0)
+    return;
+  last = now;
+  g_printerr ("\r%s: %3.0f%%%s", (const char *) user_data, fraction * 100.0, fraction >= 1.0 ? "\n" : "");
+}
+
+/* Opens a trace of any format, with progress on a terminal; arch: --arch, or NULL. */
+SeismoTrace *
+seismo_cli_open_trace (const char *path,
+                       const char *arch)
+{
+  g_autoptr(GError) error = NULL;
+  SeismoTrace *trace;
+  gboolean tty = isatty (STDERR_FILENO);
+
+  trace = seismo_trace_open (path, NULL, tty ? print_progress : NULL, (gpointer) path, &error);
+  if (tty)
+    g_printerr ("\r\033[K");
+  if (trace == NULL)
+    {
+      g_printerr ("seismo-cli: %s\n", error->message);
+      return NULL;
+    }
+  if (seismo_trace_get_metadata (trace, "load_warning"))
+    g_printerr ("seismo-cli: warning: %s\n", seismo_trace_get_metadata (trace, "load_warning"));
+  if (!seismo_cli_apply_arch (trace, arch, "seismo-cli"))
+    {
+      g_object_unref (trace);
+      return NULL;
+    }
+  {
+    g_autofree char *skipped = seismo_trace_describe_skipped (trace);
+
+    if (skipped != NULL)
+      g_printerr ("seismo-cli: warning: %s: %s (seismo-cli info lists them)\n", path, skipped);
+  }
+  return trace;
+}
+
+/* Prints a filter error with the expression and a caret line under the part it is about:
+ *
+ *   seismo-cli: bad filter: unknown field 'pdi' — did you mean 'pid'?
+ *     pdi == 3
+ *     ^^^
+ */
+static void
+print_filter_error (const char   *expr,
+                    const GError *error)
+{
+  gsize start = 0, end = 0;
+  g_autofree char *shown = g_strdup (expr);
+  glong col, width;
+
+  g_printerr ("seismo-cli: bad filter: %s\n", error->message);
+  if (!seismo_filter_error_get_range (error, &start, &end) || !g_utf8_validate (expr, -1, NULL))
+    return;
+  g_strdelimit (shown, "\t\n\r", ' ');
+  col = g_utf8_strlen (expr, start);
+  width = MAX (g_utf8_strlen (expr + start, end - start), 1);
+  g_printerr ("  %s\n  %*s", shown, (int) col, "");
+  for (glong i = 0; i < width; i++)
+    g_printerr ("^");
+  g_printerr ("\n");
+}
+
+/* Compiles and runs --filter. NULL expr selects everything (*mask NULL). FALSE after printing the
+ * error when the expression is wrong: a usage error. */
+gboolean
+seismo_cli_run_filter (SeismoTrace  *trace,
+            const char   *expr,
+            guint64     **mask,
+            gsize        *n_matched)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoFilter) filter = NULL;
+
+  *mask = NULL;
+  *n_matched = seismo_trace_get_n_events (trace);
+  if (expr == NULL)
+    return TRUE;
+  if (!(filter = seismo_filter_compile (trace, expr, &error)))
+    {
+      print_filter_error (expr, error);
+      return FALSE;
+    }
+  *mask = seismo_filter_run (filter, n_matched, NULL);
+  return TRUE;
 }

@@ -42,4 +42,23 @@ gboolean seismo_cli_apply_arch    (SeismoTrace     *trace,
                                    const char      *arch,
                                    const char      *who);
 
+/* Opens a trace of any format, with progress on a terminal, applying --arch (arch, or NULL) and
+ * warning once of anything it skipped; NULL after printing why. */
+SeismoTrace *seismo_cli_open_trace (const char      *path,
+                                    const char      *arch);
+
+/* Compiles and runs a --filter expression. NULL expr selects everything (*mask NULL). FALSE after
+ * printing the error, with a caret under the part it is about, when the expression is wrong. */
+gboolean seismo_cli_run_filter    (SeismoTrace     *trace,
+                                   const char      *expr,
+                                   guint64        **mask,
+                                   gsize           *n_matched);
+
+static inline gboolean
+seismo_cli_mask_has (const guint64 *mask,
+                     gsize          i)
+{
+  return mask == NULL || (mask[i / 64] >> (i % 64)) & 1;
+}
+
 G_END_DECLS

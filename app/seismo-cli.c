@@ -25,52 +25,6 @@ typedef struct {
   int       (*run) (int argc, char **argv);
 } Command;
 
-static void
-print_progress (double   fraction,
-                gpointer user_data)
-{
-  static gint64 last;
-  gint64 now = g_get_monotonic_time ();
-
-  if (now - last < 200000 && fraction < 1.0)
-    return;
-  last = now;
-  g_printerr ("\r%s: %3.0f%%%s", (const char *) user_data, fraction * 100.0, fraction >= 1.0 ? "\n" : "");
-}
-
-/* Opens a trace of any format, with progress on a terminal; arch: --arch, or NULL. */
-static SeismoTrace *
-open_trace (const char *path,
-            const char *arch)
-{
-  g_autoptr(GError) error = NULL;
-  SeismoTrace *trace;
-  gboolean tty = isatty (STDERR_FILENO);
-
-  trace = seismo_trace_open (path, NULL, tty ? print_progress : NULL, (gpointer) path, &error);
-  if (tty)
-    g_printerr ("\r\033[K");
-  if (trace == NULL)
-    {
-      g_printerr ("seismo-cli: %s\n", error->message);
-      return NULL;
-    }
-  if (seismo_trace_get_metadata (trace, "load_warning"))
-    g_printerr ("seismo-cli: warning: %s\n", seismo_trace_get_metadata (trace, "load_warning"));
-  if (!seismo_cli_apply_arch (trace, arch, "seismo-cli"))
-    {
-      g_object_unref (trace);
-      return NULL;
-    }
-  {
-    g_autofree char *skipped = seismo_trace_describe_skipped (trace);
-
-    if (skipped != NULL)
-      g_printerr ("seismo-cli: warning: %s: %s (seismo-cli info lists them)\n", path, skipped);
-  }
-  return trace;
-}
-
 /* Parses the options of the trace commands (info, report, stats, convert, hist); FALSE, after
  * saying why, when they are wrong or the arguments left are not n_args (the command's name
  * included): a usage error. */
@@ -112,63 +66,6 @@ task_comm (SeismoTrace      *trace,
   return seismo_trace_get_string (trace, task->comm);
 }
 
-/* Prints a filter error with the expression and a caret line under the part it is about:
- *
- *   seismo-cli: bad filter: unknown field 'pdi' — did you mean 'pid'?
- *     pdi == 3
- *     ^^^
- */
-static void
-print_filter_error (const char   *expr,
-                    const GError *error)
-{
-  gsize start = 0, end = 0;
-  g_autofree char *shown = g_strdup (expr);
-  glong col, width;
-
-  g_printerr ("seismo-cli: bad filter: %s\n", error->message);
-  if (!seismo_filter_error_get_range (error, &start, &end) || !g_utf8_validate (expr, -1, NULL))
-    return;
-  g_strdelimit (shown, "\t\n\r", ' ');
-  col = g_utf8_strlen (expr, start);
-  width = MAX (g_utf8_strlen (expr + start, end - start), 1);
-  g_printerr ("  %s\n  %*s", shown, (int) col, "");
-  for (glong i = 0; i < width; i++)
-    g_printerr ("^");
-  g_printerr ("\n");
-}
-
-/* Compiles and runs --filter. NULL expr selects everything (*mask NULL). FALSE after printing the
- * error when the expression is wrong: a usage error. */
-static gboolean
-run_filter (SeismoTrace  *trace,
-            const char   *expr,
-            guint64     **mask,
-            gsize        *n_matched)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SeismoFilter) filter = NULL;
-
-  *mask = NULL;
-  *n_matched = seismo_trace_get_n_events (trace);
-  if (expr == NULL)
-    return TRUE;
-  if (!(filter = seismo_filter_compile (trace, expr, &error)))
-    {
-      print_filter_error (expr, error);
-      return FALSE;
-    }
-  *mask = seismo_filter_run (filter, n_matched, NULL);
-  return TRUE;
-}
-
-static inline gboolean
-mask_has (const guint64 *mask,
-          gsize          i)
-{
-  return mask == NULL || (mask[i / 64] >> (i % 64)) & 1;
-}
-
 /* ---- info ---- */
 
 static int
@@ -194,10 +91,10 @@ cmd_info (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli info: expected one FILE"))
     return SEISMO_EXIT_USAGE;
-  if (!(trace = open_trace (argv[1], arch)))
+  if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
-  if (!run_filter (trace, filter, &mask, &n_matched))
+  if (!seismo_cli_run_filter (trace, filter, &mask, &n_matched))
     return SEISMO_EXIT_USAGE;
   sel.mask = mask;
   types = seismo_stats_by_type (trace, mask ? &sel : NULL);
@@ -207,7 +104,7 @@ cmd_info (int    argc,
     const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n_spans);
 
     for (gsize s = 0; s < n_spans; s++)
-      n_selected_spans += mask_has (mask, spans[s].enter);
+      n_selected_spans += seismo_cli_mask_has (mask, spans[s].enter);
   }
 
   if (json)
@@ -343,10 +240,10 @@ cmd_report (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli report: expected one FILE"))
     return SEISMO_EXIT_USAGE;
-  if (!(trace = open_trace (argv[1], arch)))
+  if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
-  if (!run_filter (trace, filter, &mask, &n_matched))
+  if (!seismo_cli_run_filter (trace, filter, &mask, &n_matched))
     return SEISMO_EXIT_USAGE;
   n = seismo_trace_get_n_events (trace);
   ts = seismo_trace_get_times (trace);
@@ -359,7 +256,7 @@ cmd_report (int    argc,
 
       guint64 secs, usecs;
 
-      if (!mask_has (mask, i))
+      if (!seismo_cli_mask_has (mask, i))
         continue;
       printed++;
       /* Rounded to the microsecond as trace-cmd report (libtraceevent) prints it. */
@@ -747,10 +644,10 @@ cmd_stats (int    argc,
       g_printerr ("seismo-cli stats: --by takes event, task, cpu or syscall, not '%s'\n", by);
       return SEISMO_EXIT_USAGE;
     }
-  if (!(trace = open_trace (argv[1], arch)))
+  if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
-  if (!run_filter (trace, filter, &mask, &n_matched))
+  if (!seismo_cli_run_filter (trace, filter, &mask, &n_matched))
     return SEISMO_EXIT_USAGE;
   sel.mask = mask;
   if (by == NULL || strcmp (by, "event") == 0)
@@ -821,7 +718,7 @@ copy_selected (SeismoTrace   *trace,
       const char *comm;
       guint cur, nf;
 
-      if (!mask_has (mask, i))
+      if (!seismo_cli_mask_has (mask, i))
         continue;
       /* A tid names another task once the first exited: start a new one in the copy too. */
       cur = GPOINTER_TO_UINT (g_hash_table_lookup (current, GINT_TO_POINTER (task->tid)));
@@ -870,9 +767,9 @@ cmd_convert (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 3, "seismo-cli convert: expected IN and OUT"))
     return SEISMO_EXIT_USAGE;
-  if (!(trace = open_trace (argv[1], arch)))
+  if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
-  if (!run_filter (trace, filter, &mask, &n_matched))
+  if (!seismo_cli_run_filter (trace, filter, &mask, &n_matched))
     return SEISMO_EXIT_USAGE;
   if (filter)
     {
@@ -1037,7 +934,7 @@ cmd_hist (int    argc,
           return SEISMO_EXIT_USAGE;
         }
     }
-  if (!(trace = open_trace (argv[1], arch)))
+  if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
   if (syscall)
@@ -1068,7 +965,7 @@ cmd_hist (int    argc,
           syscall_index = -2;
         }
     }
-  if (!run_filter (trace, filter, &mask, &n_matched))
+  if (!seismo_cli_run_filter (trace, filter, &mask, &n_matched))
     return SEISMO_EXIT_USAGE;
   sel.mask = mask;
 
@@ -1077,8 +974,8 @@ cmd_hist (int    argc,
       g_autofree guint64 *from_mask = NULL, *to_mask = NULL;
       gsize n_from, n_to;
 
-      if (!run_filter (trace, from, &from_mask, &n_from) ||
-          !run_filter (trace, to, &to_mask, &n_to))
+      if (!seismo_cli_run_filter (trace, from, &from_mask, &n_from) ||
+          !seismo_cli_run_filter (trace, to, &to_mask, &n_to))
         return SEISMO_EXIT_USAGE;
       samples = seismo_latency_collect_gaps (trace, from_mask, to_mask, gap_scope,
                                              mask ? &sel : NULL);
@@ -1150,6 +1047,8 @@ static const Command commands[] = {
   { "compare", "A B [--json]", "Compare syscall counts and latencies of two traces", seismo_cli_compare },
   { "compare-overhead", "[--runs N] [--json] -- CMD ARGS…", "Run CMD bare and under each backend; show the slowdown", seismo_cli_compare_overhead },
   { "render", "FILE -o OUT.svg|pdf|png [--from T --to T] [--rows …] [--width W]", "Draw the timeline as a figure (see render --help)", seismo_cli_render },
+  { "states", "FILE [--task TID] [--from T --to T] [--json]", "Time per task running, runnable, sleeping, in D, unknown", seismo_cli_states },
+  { "critical-path", "FILE --task TID [--from T --to T] [--json]", "What a task waited on, followed back through its wakers", seismo_cli_critical_path },
 };
 
 static void
@@ -1167,7 +1066,7 @@ usage (FILE *out)
   for (guint i = 0; importers[i]; i++)
     fprintf (out, "%s %s", i ? "," : "", importers[i]->description);
   fprintf (out, "\nRun 'seismo-cli COMMAND --help' for a command's options.\n");
-  fprintf (out, "info, report, stats, hist and convert take --filter EXPR: see docs/filter-language.md.\n");
+  fprintf (out, "info, report, stats, hist, convert, states and critical-path take --filter EXPR: see docs/filter-language.md.\n");
 }
 
 int

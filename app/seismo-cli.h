@@ -35,4 +35,10 @@ int seismo_cli_compare_overhead (int    argc,
 int seismo_cli_render           (int    argc,
                                  char **argv);
 
+/* seismo-cli-states.c */
+int seismo_cli_states           (int    argc,
+                                 char **argv);
+int seismo_cli_critical_path    (int    argc,
+                                 char **argv);
+
 G_END_DECLS

@@ -99,6 +99,9 @@ void     _seismo_window_init_analysis     (SeismoWindow       *self);
 void     _seismo_window_analysis_set_trace (SeismoWindow      *self);
 void     _seismo_window_dispose_analysis  (SeismoWindow       *self);
 
+/* seismo-window-wait.c: "Why was this slow?" */
+void     _seismo_window_class_init_wait   (GtkWidgetClass     *widget_class);
+
 /* seismo-window-record.c */
 void     _seismo_window_class_init_record (GtkWidgetClass     *widget_class);
 /* seismo_window_start_recording() with pkexec or not, whoever runs the window (tests). */

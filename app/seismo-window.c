@@ -588,6 +588,7 @@ seismo_window_class_init (SeismoWindowClass *klass)
   _seismo_window_class_init_analysis (widget_class);
   _seismo_window_class_init_teach (widget_class);
   _seismo_window_class_init_share (widget_class);
+  _seismo_window_class_init_wait (widget_class);
 }
 
 static void

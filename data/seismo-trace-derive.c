@@ -6,10 +6,13 @@
 #include "seismo-big-array.h"
 #include "seismo-file-private.h"
 #include "seismo-syscalls.h"
+#include "seismo-thread-states-private.h"
 #include "seismo-trace-private.h"
 #include "seismo-varint.h"
 
 #define NO_SLOT G_MAXUINT32
+
+gboolean _seismo_derive_thread_states = TRUE;
 
 /*
  * Derived intervals, computed once after load: syscall spans (enter paired with exit per task),
@@ -65,6 +68,8 @@ typedef struct {
   SeismoTaskId  *cpu_run_task;     /* per cpu */
   guint32       *cpu_irq;          /* per cpu: slot in irqs */
   guint32       *cpu_softirq;      /* per cpu: slot in softirqs */
+  SeismoStatesBuilder *states;     /* NULL: no sched_switch, no states */
+  guint8        *wakeup_new;       /* per event type: it is sched_wakeup_new */
 } Derive;
 
 /* seismo_varint_get() with the one- and two-byte cases (syscall numbers, most pids and string ids)
@@ -124,28 +129,33 @@ skip_field (SeismoFieldType  type,
     }
 }
 
-/* The fields of two roles as integers, in one walk over the payload (role_b may be SEISMO_ROLE_N for
- * none). A field that is missing, cut or not an integer reads as fallback, as with
+/* The fields of up to three roles as integers, in one walk over the payload (SEISMO_ROLE_N for none).
+ * A field that is missing, cut or not an integer reads as fallback, as with
  * seismo_trace_event_field(). */
 static void
-role_ints (SeismoTrace           *trace,
-           SeismoEventId          ev,
-           const SeismoEventType *type,
-           SeismoFieldRole        role_a,
-           gint64                *a,
-           SeismoFieldRole        role_b,
-           gint64                *b,
-           gint64                 fallback)
+role_ints3 (SeismoTrace           *trace,
+            SeismoEventId          ev,
+            const SeismoEventType *type,
+            SeismoFieldRole        role_a,
+            gint64                *a,
+            SeismoFieldRole        role_b,
+            gint64                *b,
+            SeismoFieldRole        role_c,
+            gint64                *c,
+            gint64                 fallback)
 {
   gint fa = type->roles[role_a];
   gint fb = role_b < SEISMO_ROLE_N ? type->roles[role_b] : -1;
-  gint last = MIN (MAX (fa, fb), (gint) type->n_fields - 1);
+  gint fc = role_c < SEISMO_ROLE_N ? type->roles[role_c] : -1;
+  gint last = MIN (MAX (MAX (fa, fb), fc), (gint) type->n_fields - 1);
   const guint8 *p, *end;
   gsize len;
 
   *a = fallback;
   if (b != NULL)
     *b = fallback;
+  if (c != NULL)
+    *c = fallback;
   if (last < 0)
     return;
   p = _seismo_trace_payload (trace, ev, &len);
@@ -158,7 +168,7 @@ role_ints (SeismoTrace           *trace,
 
       if (!(p = skip_field (ft, p, end, &v)))
         return;
-      if (i != fa && i != fb)
+      if (i != fa && i != fb && i != fc)
         continue;
       if (ft == SEISMO_FIELD_INT)
         value = seismo_zigzag_decode (v);
@@ -170,7 +180,22 @@ role_ints (SeismoTrace           *trace,
         *a = value;
       if (i == fb)
         *b = value;
+      if (i == fc)
+        *c = value;
     }
+}
+
+static inline void
+role_ints (SeismoTrace           *trace,
+           SeismoEventId          ev,
+           const SeismoEventType *type,
+           SeismoFieldRole        role_a,
+           gint64                *a,
+           SeismoFieldRole        role_b,
+           gint64                *b,
+           gint64                 fallback)
+{
+  role_ints3 (trace, ev, type, role_a, a, role_b, b, SEISMO_ROLE_N, NULL, fallback);
 }
 
 static inline gint64
@@ -381,11 +406,11 @@ on_switch (Derive                *d,
            const SeismoEventType *type,
            guint                  cpu)
 {
-  gint64 prev_pid, next_pid;
+  gint64 prev_pid, next_pid, prev_state;
   SeismoTaskId next;
 
-  role_ints (d->trace, ev, type, SEISMO_ROLE_PREV_PID, &prev_pid, SEISMO_ROLE_NEXT_PID, &next_pid,
-             -1);
+  role_ints3 (d->trace, ev, type, SEISMO_ROLE_PREV_PID, &prev_pid, SEISMO_ROLE_NEXT_PID, &next_pid,
+              SEISMO_ROLE_PREV_STATE, &prev_state, -1);
   if (d->cpu_run_start[cpu] != SEISMO_NO_EVENT || d->cpu_run_task[cpu] != SEISMO_NO_TASK)
     {
       if (d->cpu_run_task[cpu] != SEISMO_NO_TASK)
@@ -401,6 +426,15 @@ on_switch (Derive                *d,
     }
 
   next = next_pid > 0 ? task_of_tid (d, ev, next_pid) : SEISMO_NO_TASK;
+  if (d->states != NULL)
+    {
+      /* prev is nearly always the task the last switch on this CPU brought in. */
+      SeismoTaskId prev = d->cpu_run_task[cpu];
+
+      if (prev == SEISMO_NO_TASK || d->trace->tasks[prev].tid != prev_pid)
+        prev = prev_pid > 0 ? task_of_tid (d, ev, prev_pid) : SEISMO_NO_TASK;
+      _seismo_states_switch (d->states, ev, cpu, prev, prev_state, next);
+    }
   d->cpu_run_start[cpu] = ev;
   d->cpu_run_task[cpu] = next;
 
@@ -417,10 +451,26 @@ on_switch (Derive                *d,
 static void
 on_wakeup (Derive                *d,
            SeismoEventId          ev,
-           const SeismoEventType *type)
+           const SeismoEventType *type,
+           guint                  cpu)
 {
-  gint64 pid = role_int (d->trace, ev, type, SEISMO_ROLE_PID, -1);
-  SeismoTaskId task = pid > 0 ? task_of_tid (d, ev, pid) : SEISMO_NO_TASK;
+  gint64 pid, target_cpu;
+  SeismoTaskId task;
+
+  role_ints (d->trace, ev, type, SEISMO_ROLE_PID, &pid, SEISMO_ROLE_TARGET_CPU, &target_cpu, -1);
+  task = pid > 0 ? task_of_tid (d, ev, pid) : SEISMO_NO_TASK;
+  if (d->states != NULL && task != SEISMO_NO_TASK)
+    {
+      guint8 flags = 0;
+
+      if (cpu < d->n_cpus && d->cpu_irq[cpu] != NO_SLOT)
+        flags |= SEISMO_STATE_FLAG_IN_IRQ;
+      else if (cpu < d->n_cpus && d->cpu_softirq[cpu] != NO_SLOT)
+        flags |= SEISMO_STATE_FLAG_IN_SOFTIRQ;
+      if (d->wakeup_new[type->id])
+        flags |= SEISMO_STATE_FLAG_NEW;
+      _seismo_states_wakeup (d->states, ev, task, target_cpu, flags);
+    }
 
   /* sched_waking comes before sched_wakeup for the same wakeup: keep the earliest. */
   if (task != SEISMO_NO_TASK && d->pending_wakeup[task] == NO_SLOT)
@@ -457,6 +507,7 @@ derive_sched (Derive *d)
   const guint16 *types = self->type;
   const guint8 *kinds = d->kinds;
   guint n_cpus = d->n_cpus;
+  SeismoStatesBuilder *states = d->states;
 
   for (gsize i = 0; i < self->n_events; i++)
     {
@@ -464,6 +515,9 @@ derive_sched (Derive *d)
       const SeismoEventType *type;
       SeismoEventId ev = (SeismoEventId) i;
       guint cpu;
+
+      if (states != NULL)
+        _seismo_states_event (states, ev, self->task[i], self->cpu[i]);
 
       /* Syscalls, the bulk of a big trace, are the other pass's: skip them before anything else. */
       if (kind == SEISMO_KIND_GENERIC || kind == SEISMO_KIND_SYSCALL_ENTER ||
@@ -479,7 +533,7 @@ derive_sched (Derive *d)
           break;
         case SEISMO_KIND_SCHED_WAKEUP:
         case SEISMO_KIND_SCHED_WAKING:
-          on_wakeup (d, ev, type);
+          on_wakeup (d, ev, type, cpu);
           break;
         case SEISMO_KIND_IRQ_ENTRY:
           if (cpu < n_cpus)
@@ -583,14 +637,21 @@ _seismo_trace_derive (SeismoTrace *self)
   guint n_types = self->event_types->len;
   guint n_cpus = MAX (self->n_cpus, 1);
   g_autofree guint8 *kinds = NULL;
+  g_autofree guint8 *wakeup_new = NULL;
   g_autofree gsize *switches = NULL;
   SeismoInterval *runs;
   gsize n_runs = 0;
 
   d.n_cpus = n_cpus;
   d.kinds = kinds = g_new (guint8, MAX (n_types, 1));
+  d.wakeup_new = wakeup_new = g_new0 (guint8, MAX (n_types, 1));
   for (guint t = 0; t < n_types; t++)
-    kinds[t] = ((const SeismoEventType *) g_ptr_array_index (self->event_types, t))->kind;
+    {
+      const SeismoEventType *type = g_ptr_array_index (self->event_types, t);
+
+      kinds[t] = type->kind;
+      wakeup_new[t] = strcmp (type->full_name, "sched:sched_wakeup_new") == 0;
+    }
 
   /* A reader counted while decoding, in parallel; a builder's trace is counted here. */
   switches = g_new0 (gsize, n_cpus + 1);
@@ -645,6 +706,13 @@ _seismo_trace_derive (SeismoTrace *self)
       d.cpu_run_task[c] = SEISMO_NO_TASK;
     }
   tid_map_init (&d.tids, self);
+  g_clear_pointer (&self->state_spans, g_free);
+  g_clear_pointer (&self->state_off, g_free);
+  self->n_state_spans = 0;
+  d.states = !_seismo_derive_thread_states ? NULL :
+             _seismo_states_builder_new (self, n_cpus, count_kind (self, SEISMO_KIND_SCHED_SWITCH),
+                                         count_kind (self, SEISMO_KIND_SCHED_WAKEUP) +
+                                         count_kind (self, SEISMO_KIND_SCHED_WAKING));
 
   /* The two passes touch disjoint parts of Derive, so they run in parallel, as many as the file
    * decoders may (SEISMO_THREADS); a thread costs more than it saves on small traces. */
@@ -678,6 +746,8 @@ _seismo_trace_derive (SeismoTrace *self)
   self->intervals[SEISMO_INTERVAL_SOFTIRQ] = steal_ended (&d.softirqs,
                                                           &self->n_intervals[SEISMO_INTERVAL_SOFTIRQ]);
 
+  if (d.states != NULL)
+    _seismo_states_builder_finish (d.states);
   tid_map_clear (&d.tids);
   g_hash_table_unref (d.syscall_ids);
   g_free (d.pending_span);

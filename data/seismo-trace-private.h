@@ -6,6 +6,7 @@
  * the builder). Everything here is owned by the trace and freed in finalize with g_free().
  */
 
+#include "seismo-thread-states.h"
 #include "seismo-trace.h"
 
 G_BEGIN_DECLS
@@ -68,6 +69,9 @@ struct _SeismoTrace
   SeismoInterval    *intervals[SEISMO_INTERVAL_N];
   gsize              n_intervals[SEISMO_INTERVAL_N];
   gsize             *cpu_run_off;   /* n_cpus + 1: RUN intervals of cpu c are [off[c], off[c+1]) */
+  SeismoStateSpan   *state_spans;   /* thread states, task by task, each in time order */
+  gsize              n_state_spans;
+  gsize             *state_off;     /* n_tasks + 1 when the trace has states, else NULL */
 
   /* Built on first use, under index_lock. */
   GMutex             index_lock;
@@ -78,6 +82,10 @@ struct _SeismoTrace
   GHashTable        *tid_tasks;     /* tid → first SeismoTaskId + 1; chains in tid_next */
   SeismoTaskId      *tid_next;
 };
+
+/* TRUE (the default): _seismo_trace_derive() derives thread states. Benchmarks turn it off to
+ * measure what the states cost. */
+extern gboolean  _seismo_derive_thread_states;
 
 SeismoTrace     *_seismo_trace_new              (void);
 /* Allocates the event columns for n_events (payload and block_base are separate). */

@@ -41,6 +41,8 @@ seismo_trace_finalize (GObject *object)
   for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
     g_free (self->intervals[k]);
   g_free (self->cpu_run_off);
+  g_free (self->state_spans);
+  g_free (self->state_off);
   g_free (self->cpu_index);
   g_free (self->cpu_index_off);
   g_free (self->task_index);
@@ -918,6 +920,9 @@ seismo_trace_get_memory_size (SeismoTrace *self)
   size += self->n_spans * sizeof (SeismoSyscallSpan);
   for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
     size += self->n_intervals[k] * sizeof (SeismoInterval);
+  size += self->n_state_spans * sizeof (SeismoStateSpan);
+  if (self->state_off)
+    size += (self->n_tasks + 1) * sizeof (gsize);
   if (self->cpu_index)
     size += self->n_events * sizeof (SeismoEventId);
   if (self->task_index)

@@ -14,6 +14,7 @@
 #include "seismo-file.h"
 #include "seismo-file-private.h"
 #include "seismo-test-util.h"
+#include "seismo-thread-states.h"
 #include "seismo-trace-private.h"
 
 static void
@@ -54,6 +55,16 @@ assert_same_derived (SeismoTrace *a,
       /* Every kind is sorted by start (runs: within each CPU). */
       for (gsize i = 1; k != SEISMO_INTERVAL_RUN && i < na; i++)
         g_assert_cmpuint (ia[i - 1].start, <, ia[i].start);
+    }
+  /* Thread states too, task by task. */
+  g_assert_cmpint (seismo_trace_has_states (a), ==, seismo_trace_has_states (b));
+  for (guint t = 0; t < seismo_trace_get_n_tasks (a); t++)
+    {
+      const SeismoStateSpan *xa = seismo_trace_get_task_states (a, t, &na);
+      const SeismoStateSpan *xb = seismo_trace_get_task_states (b, t, &nb);
+
+      g_assert_cmpuint (na, ==, nb);
+      g_assert_cmpmem (xa, na * sizeof *xa, xb, nb * sizeof *xb);
     }
   for (guint c = 0; c < seismo_trace_get_n_cpus (a); c++)
     {

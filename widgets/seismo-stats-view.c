@@ -10,9 +10,10 @@
 #include "seismo-pane-range-private.h"
 #include "seismo-stats.h"
 #include "seismo-stats-view.h"
+#include "seismo-thread-states.h"
 #include "seismo-timeline-renderer.h"
 
-#define MAX_VALUES 7
+#define MAX_VALUES 8
 
 /* One row of a table: a name, its figures and the filter that keeps its events. A table has at
  * most a few thousand rows (tasks), so an object per row is fine here. */
@@ -92,6 +93,10 @@ static const ColumnSpec syscall_columns[] = {
 static const ColumnSpec task_columns[] = {
   { N_("Task"), "task", FORMAT_NAME, -1 },
   { N_("CPU Time"), "cpu_ns", FORMAT_DURATION, 0 },
+  /* Thread states over the range: the rest of the time (unknown, dead) is left out. */
+  { N_("Runnable"), "runnable_ns", FORMAT_DURATION, 5 },
+  { N_("Sleeping"), "sleeping_ns", FORMAT_DURATION, 6 },
+  { N_("D"), "uninterruptible_ns", FORMAT_DURATION, 7 },
   { N_("Switches"), "switches", FORMAT_COUNT, 1 },
   { N_("Wakeups"), "wakeups", FORMAT_COUNT, 2 },
   { N_("Syscalls"), "syscalls", FORMAT_COUNT, 3 },
@@ -350,11 +355,17 @@ stats_thread (GTask        *task,
       SeismoStatsRow *row = stats_row_new (g_strdup_printf ("%s %d", comm != NULL ? comm : "?", t->tid),
                                            g_strdup_printf ("tid == %d", t->tid));
 
+      guint64 states[SEISMO_STATE_N];
+
+      seismo_trace_task_state_totals (trace, s->task, first, last, states);
       row->values[0] = (double) s->cpu_ns;
       row->values[1] = (double) s->switches;
       row->values[2] = (double) s->wakeups;
       row->values[3] = (double) s->syscalls;
       row->values[4] = (double) s->events;
+      row->values[5] = (double) states[SEISMO_STATE_RUNNABLE];
+      row->values[6] = (double) (states[SEISMO_STATE_SLEEPING] + states[SEISMO_STATE_STOPPED]);
+      row->values[7] = (double) states[SEISMO_STATE_UNINTERRUPTIBLE];
       g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_TASK], row);
     }
   if (g_cancellable_is_cancelled (cancellable))

@@ -10,6 +10,7 @@
 #include <pango/pangocairo.h>
 
 #include "seismo-timeline-export.h"
+#include "seismo-thread-states.h"
 #include "seismo-timeline-renderer-private.h"
 
 G_DEFINE_QUARK (seismo-timeline-export-error-quark, seismo_timeline_export_error)
@@ -323,7 +324,24 @@ legend_items (SeismoTimelineRenderer *r,
   *n_more = items->len > LEGEND_MAX_TASKS ? items->len - LEGEND_MAX_TASKS : 0;
   g_array_set_size (items, items->len - *n_more);
   *n_tasks = items->len;
-  g_array_append_vals (items, symbols, G_N_ELEMENTS (symbols));
+  if (seismo_trace_has_states (r->data->trace))
+    {
+      /* Task rows show states instead of runs and wakeup latencies. */
+      const LegendItem states[] = {
+        { C_STATE_RUNNING, N_("running"), 0 },
+        { C_STATE_RUNNABLE, N_("runnable (waiting for a CPU)"), 0 },
+        { C_STATE_SLEEPING, N_("sleeping (thin line)"), 0 },
+        { C_STATE_D, N_("uninterruptible (D)"), 0 },
+      };
+
+      g_array_append_vals (items, states, G_N_ELEMENTS (states));
+      g_array_append_vals (items, symbols, 3);
+      g_array_append_vals (items, symbols + 4, G_N_ELEMENTS (symbols) - 4);
+      if (r->critical_path != NULL)
+        g_array_append_val (items, ((LegendItem) { C_PATH_EDGE, N_("critical path"), 0 }));
+    }
+  else
+    g_array_append_vals (items, symbols, G_N_ELEMENTS (symbols));
   if (r->has_marker[0])
     g_array_append_val (items, ((LegendItem) { C_MARKER_A, N_("marker A"), 0 }));
   if (r->has_marker[1])

@@ -45,6 +45,15 @@ enum {
   C_SELECTED,
   C_PIN,
   C_ON_ACCENT,
+  C_STATE_RUNNING,
+  C_STATE_RUNNABLE,
+  C_STATE_SLEEPING,
+  C_STATE_D,
+  C_STATE_STOPPED,
+  C_STATE_DEAD,
+  C_PATH,
+  C_PATH_EDGE,
+  C_ARROW,
   C_N
 };
 
@@ -113,6 +122,10 @@ struct _SeismoTimelineRenderer
   int                   pinned_height;
 
   GArray               *notes;          /* SeismoTimelineNote; owned (seismo-timeline-notes.c) */
+
+  /* seismo-timeline-states.c */
+  SeismoTaskId          focus_task;     /* its wakeups get arrows; SEISMO_NO_TASK: none */
+  GArray               *critical_path;  /* SeismoPathSegment, owned; NULL: none */
 };
 
 void   _seismo_timeline_renderer_init_rows    (SeismoTimelineRenderer *self,
@@ -128,6 +141,27 @@ const char *_seismo_timeline_row_label        (SeismoTimelineRenderer *self,
 PangoLayout *_seismo_timeline_renderer_layout (SeismoTimelineRenderer *self,
                                                const char             *text,
                                                gboolean                small);
+/* A rectangle of one palette color, merged with its neighbour when they touch. */
+void   _seismo_timeline_renderer_emit_rect    (SeismoTimelineRenderer *self,
+                                               guint                   color,
+                                               double                  x,
+                                               double                  y,
+                                               double                  w,
+                                               double                  h);
+/* seismo-timeline-states.c: the state colors; a task's state lane; the focused task's wakeups and
+ * the critical path, drawn with the overlays. */
+void   _seismo_timeline_renderer_state_palette (SeismoTimelineRenderer *self);
+void   _seismo_timeline_renderer_draw_states  (SeismoTimelineRenderer *self,
+                                               SeismoTaskId            task,
+                                               double                  y,
+                                               double                  h);
+void   _seismo_timeline_renderer_describe_state (SeismoTimelineRenderer *self,
+                                               SeismoTaskId            task,
+                                               guint64                 t,
+                                               GString                *out);
+void   _seismo_timeline_renderer_draw_wait_chain (SeismoTimelineRenderer *self,
+                                               const SeismoCanvas     *canvas,
+                                               gpointer                canvas_data);
 /* seismo-timeline-notes.c: the notes' flags, drawn with the overlays. */
 void   _seismo_timeline_renderer_draw_notes   (SeismoTimelineRenderer *self,
                                                const SeismoCanvas     *canvas,

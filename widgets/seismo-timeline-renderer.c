@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
 
+#include "seismo-thread-states.h"
 #include "seismo-timeline-renderer-private.h"
 
 /* The deepest zoom: a pixel is a hundredth of a nanosecond, so single events spread out. */
@@ -110,6 +111,7 @@ build_palette (SeismoTimelineRenderer *self)
   set_rgba (&p[C_RANGE_EDGE], 0x3584e4, 0.8);
   set_rgba (&p[C_PIN], 0x3584e4, 1);
   set_rgba (&p[C_ON_ACCENT], 0xffffff, 1);
+  _seismo_timeline_renderer_state_palette (self);
 }
 
 /**
@@ -137,6 +139,7 @@ seismo_timeline_renderer_new (SeismoTimelineData *data)
   self->width = 800;
   self->height = 400;
   self->selected = SEISMO_NO_EVENT;
+  self->focus_task = SEISMO_NO_TASK;
   self->hover_y = -1;
   build_palette (self);
   _seismo_timeline_renderer_init_rows (self, NULL);
@@ -160,6 +163,7 @@ seismo_timeline_renderer_free (SeismoTimelineRenderer *self)
   pango_font_description_free (self->small_font);
   g_clear_pointer (&self->data, seismo_timeline_data_unref);
   g_clear_pointer (&self->notes, g_array_unref);
+  g_clear_pointer (&self->critical_path, g_array_unref);
   g_free (self);
 }
 
@@ -515,6 +519,9 @@ seismo_timeline_renderer_set_selected_event (SeismoTimelineRenderer *self,
 {
   g_return_if_fail (self != NULL);
   self->selected = event < self->data->n_events ? event : SEISMO_NO_EVENT;
+  /* The selected event's task is the one whose wakeups are drawn. */
+  self->focus_task = self->selected != SEISMO_NO_EVENT ? seismo_trace_get_tasks (self->data->trace)[event]
+                                                       : SEISMO_NO_TASK;
 }
 
 void
@@ -565,6 +572,19 @@ seismo_format_time (double ns,
 }
 
 /* Drawing */
+
+static void emit_rect (SeismoTimelineRenderer *self, guint color, double x, double y, double w, double h);
+
+void
+_seismo_timeline_renderer_emit_rect (SeismoTimelineRenderer *self,
+                                     guint                   color,
+                                     double                  x,
+                                     double                  y,
+                                     double                  w,
+                                     double                  h)
+{
+  emit_rect (self, color, x, y, w, h);
+}
 
 static void
 emit_rect (SeismoTimelineRenderer *self,
@@ -887,11 +907,21 @@ draw_row_content (SeismoTimelineRenderer  *self,
       {
         const SeismoTimelineTask *tt = &d->tasks[row->id];
 
-        draw_intervals (self, &tt->wakeups, y + 3, 2, C_WAKEUP, G_MAXUINT, NULL, NULL, 0);
-        draw_intervals (self, &tt->runs, y + 2, 4, C_TASK, G_MAXUINT, NULL, NULL, 0);
-        /* Many syscalls in a pixel are one gray: a column of hues would say nothing. */
-        draw_intervals (self, &tt->spans, y + 8, 16, C_SYSCALL, C_SYSCALL_DENSE, span_failed, span_label,
-                        y + 8 + text_dy);
+        if (seismo_trace_has_states (d->trace))
+          {
+            /* The state lane on top, the syscalls as a second lane below it. */
+            _seismo_timeline_renderer_draw_states (self, row->id, y + 2, 7);
+            draw_intervals (self, &tt->spans, y + 10, 14, C_SYSCALL, C_SYSCALL_DENSE, span_failed,
+                            span_label, y + 9 + text_dy);
+          }
+        else
+          {
+            draw_intervals (self, &tt->wakeups, y + 3, 2, C_WAKEUP, G_MAXUINT, NULL, NULL, 0);
+            draw_intervals (self, &tt->runs, y + 2, 4, C_TASK, G_MAXUINT, NULL, NULL, 0);
+            /* Many syscalls in a pixel are one gray: a column of hues would say nothing. */
+            draw_intervals (self, &tt->spans, y + 8, 16, C_SYSCALL, C_SYSCALL_DENSE, span_failed,
+                            span_label, y + 8 + text_dy);
+          }
         draw_instants (self, &tt->instants, y + 25, 4, C_TICK);
       }
       break;
@@ -1129,6 +1159,7 @@ draw_overlays (SeismoTimelineRenderer *self,
       emit_text (self, x + 3, top - 17, 0, m == 0 ? "A" : "B", C_ON_ACCENT, TRUE);
     }
   flush (self, canvas, canvas_data);
+  _seismo_timeline_renderer_draw_wait_chain (self, canvas, canvas_data);
   _seismo_timeline_renderer_draw_notes (self, canvas, canvas_data);
 
   if (self->selected != SEISMO_NO_EVENT)

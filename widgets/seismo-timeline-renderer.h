@@ -156,6 +156,13 @@ gboolean                seismo_timeline_renderer_hit             (SeismoTimeline
                                                                   double                  y,
                                                                   SeismoTimelineHit      *hit);
 /* The y of a row's top in widget coordinates; FALSE when the row is not shown. */
+/* The task whose wakeups are drawn as arrows (waker → wakeup → ran); set with the selected event. */
+void                    seismo_timeline_renderer_set_focus_task  (SeismoTimelineRenderer *self,
+                                                                  SeismoTaskId            task);
+SeismoTaskId            seismo_timeline_renderer_get_focus_task  (SeismoTimelineRenderer *self);
+/* A critical path (SeismoPathSegment array, referenced) highlighted across the task rows. */
+void                    seismo_timeline_renderer_set_critical_path (SeismoTimelineRenderer *self,
+                                                                  GArray                 *path);
 gboolean                seismo_timeline_renderer_row_y           (SeismoTimelineRenderer *self,
                                                                   SeismoRowKey            key,
                                                                   double                 *y,

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "seismo-thread-states.h"
 #include "seismo-timeline-renderer-private.h"
 
 /* Above this many tasks, multi-threaded processes start collapsed. */
@@ -922,10 +923,12 @@ seismo_timeline_renderer_describe_at (SeismoTimelineRenderer *self,
             else
               g_string_append_printf (out, _(" did not return (%s seen)"), dur);
           }
-        if ((i = item_at (d, &tt->runs, t)) < tt->runs.n)
+        if (seismo_trace_has_states (trace))
+          _seismo_timeline_renderer_describe_state (self, hit.row.id, t, out);
+        else if ((i = item_at (d, &tt->runs, t)) < tt->runs.n)
           g_string_append_printf (out, _("\nRunning on CPU %u"),
                                   tt->runs.intervals[tt->runs.idx[i]].key);
-        if ((i = item_at (d, &tt->wakeups, t)) < tt->wakeups.n)
+        if (!seismo_trace_has_states (trace) && (i = item_at (d, &tt->wakeups, t)) < tt->wakeups.n)
           {
             g_autofree char *dur = seismo_format_duration ((double) (_seismo_seq_end (d, &tt->wakeups, i)
                                                            - _seismo_seq_start (d, &tt->wakeups, i)));

@@ -194,9 +194,13 @@ test_pixels (Fixture       *f,
   /* The lost event on CPU 1 at 4000 is marked. */
   assert_color (pixel (f, x_at (f, 4000), cpu1 + 3), color_of (f, C_LOST), "lost events");
 
-  /* Task rows: the run lane, the read() box, the failed write() box, the wakeup tick. */
-  assert_color (pixel (f, x_at (f, 3300), row_alpha + 4), color_of (f, C_TASK + alpha->color), "alpha runs");
-  assert_color (pixel (f, x_at (f, 7300), row_alpha + 4), color_of (f, C_BG), "alpha does not run");
+  /* Task rows: the state lane (running box, sleeping thin line, runnable box after the wakeup),
+   * the read() box, the failed write() box, the wakeup tick. */
+  assert_color (pixel (f, x_at (f, 3300), row_alpha + 4), color_of (f, C_STATE_RUNNING), "alpha runs");
+  assert_color (pixel (f, x_at (f, 7300), row_alpha + 4), color_of (f, C_STATE_SLEEPING), "alpha sleeps");
+  assert_color (pixel (f, x_at (f, 7300), row_alpha + 8), color_of (f, C_BG), "sleeping is a thin line");
+  assert_color (pixel (f, x_at (f, 8700), row_alpha + 8), color_of (f, C_STATE_RUNNABLE),
+                "alpha runnable after its wakeup");
   assert_color (pixel (f, x_at (f, 2000), row_alpha + 22),
                 color_of (f, C_SYSCALL + (0 * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS), "read()");
   assert_color (pixel (f, x_at (f, 2800), row_alpha + 22), color_of (f, C_BG), "after read()");

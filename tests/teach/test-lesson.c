@@ -13,8 +13,12 @@
 #define LESSONS_DIR SEISMO_SOURCE_DIR "/app/resources/lessons"
 #define SAMPLES_DIR SEISMO_SOURCE_DIR "/app/resources/samples"
 
-/* The four bundled samples the issue names, each with its lesson. */
-static const char *const bundled[] = { "hello-syscalls", "cpu-fight", "pipe-pingpong", "file-copy" };
+/* The four bundled samples the issue names, each with its lesson, then the lessons on a sample of
+ * another (by Order). */
+static const char *const bundled[] = { "hello-syscalls", "cpu-fight", "pipe-pingpong", "file-copy",
+                                       "why-slow" };
+static const char *const bundled_samples[] = { "hello-syscalls", "cpu-fight", "pipe-pingpong",
+                                               "file-copy", "pipe-pingpong" };
 
 static SeismoLesson *
 load_source (const char *id)
@@ -34,7 +38,7 @@ test_parse_bundled (void)
   for (guint i = 0; i < G_N_ELEMENTS (bundled); i++)
     {
       g_autoptr(SeismoLesson) lesson = load_source (bundled[i]);
-      g_autofree char *sample = g_strconcat (bundled[i], ".seismo", NULL);
+      g_autofree char *sample = g_strconcat (bundled_samples[i], ".seismo", NULL);
 
       g_assert_cmpstr (lesson->sample, ==, sample);
       g_assert_nonnull (lesson->title);

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-data"
+
+#include <string.h>
+
+#include "seismo-thread-states-private.h"
+
+/* Questions about the states derived at load: what held when, for how long, and why. */
+
+static const struct {
+  const char *name;
+  const char *letter;
+} state_names[SEISMO_STATE_N] = {
+  [SEISMO_STATE_UNKNOWN]         = { "unknown",         "?" },
+  [SEISMO_STATE_RUNNING]         = { "running",         "R" },
+  [SEISMO_STATE_RUNNABLE]        = { "runnable",        "R" },
+  [SEISMO_STATE_SLEEPING]        = { "sleeping",        "S" },
+  [SEISMO_STATE_UNINTERRUPTIBLE] = { "uninterruptible", "D" },
+  [SEISMO_STATE_STOPPED]         = { "stopped",         "T" },
+  [SEISMO_STATE_DEAD]            = { "dead",            "X" },
+};
+
+const char *
+seismo_thread_state_to_string (SeismoThreadState state)
+{
+  return state < SEISMO_STATE_N ? state_names[state].name : "unknown";
+}
+
+const char *
+seismo_thread_state_letter (SeismoThreadState state)
+{
+  return state < SEISMO_STATE_N ? state_names[state].letter : "?";
+}
+
+gboolean
+seismo_trace_has_states (SeismoTrace *self)
+{
+  g_return_val_if_fail (SEISMO_IS_TRACE (self), FALSE);
+  return self->state_off != NULL;
+}
+
+const SeismoStateSpan *
+seismo_trace_get_task_states (SeismoTrace  *self,
+                              SeismoTaskId  task,
+                              gsize        *n_states)
+{
+  g_return_val_if_fail (SEISMO_IS_TRACE (self), NULL);
+  g_return_val_if_fail (n_states != NULL, NULL);
+
+  if (self->state_off == NULL || task >= self->n_tasks)
+    {
+      *n_states = 0;
+      return NULL;
+    }
+  *n_states = self->state_off[task + 1] - self->state_off[task];
+  return self->state_spans + self->state_off[task];
+}
+
+guint64
+seismo_trace_task_state_start_ns (SeismoTrace  *self,
+                                  SeismoTaskId  task,
+                                  gsize         index)
+{
+  gsize n;
+  const SeismoStateSpan *spans = seismo_trace_get_task_states (self, task, &n);
+
+  g_return_val_if_fail (index < n, 0);
+  return self->ts[spans[index].start];
+}
+
+guint64
+seismo_trace_task_state_end_ns (SeismoTrace  *self,
+                                SeismoTaskId  task,
+                                gsize         index)
+{
+  gsize n;
+  const SeismoStateSpan *spans = seismo_trace_get_task_states (self, task, &n);
+
+  g_return_val_if_fail (index < n, 0);
+  if (index + 1 < n)
+    return self->ts[spans[index + 1].start];
+  return seismo_trace_get_end_ns (self);
+}
+
+gsize
+seismo_trace_task_state_find (SeismoTrace  *self,
+                              SeismoTaskId  task,
+                              guint64       time_ns)
+{
+  gsize n, lo = 0, hi;
+  const SeismoStateSpan *spans = seismo_trace_get_task_states (self, task, &n);
+
+  /* The last state that began at or before time_ns. */
+  hi = n;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (self->ts[spans[mid].start] <= time_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo == 0 ? G_MAXSIZE : lo - 1;
+}
+
+void
+seismo_trace_task_state_totals (SeismoTrace  *self,
+                                SeismoTaskId  task,
+                                guint64       from_ns,
+                                guint64       to_ns,
+                                guint64      *totals)
+{
+  guint64 start = seismo_trace_get_start_ns (self);
+  guint64 end = seismo_trace_get_end_ns (self);
+  gsize n, i;
+  const SeismoStateSpan *spans;
+  guint64 t;
+
+  g_return_if_fail (SEISMO_IS_TRACE (self));
+  g_return_if_fail (totals != NULL);
+
+  memset (totals, 0, SEISMO_STATE_N * sizeof *totals);
+  from_ns = CLAMP (from_ns, start, end);
+  to_ns = CLAMP (to_ns, from_ns, end);
+  spans = seismo_trace_get_task_states (self, task, &n);
+  i = seismo_trace_task_state_find (self, task, from_ns);
+  t = from_ns;
+  if (i == G_MAXSIZE)
+    {
+      /* Unknown until the first state. */
+      guint64 first = n > 0 ? MIN (self->ts[spans[0].start], to_ns) : to_ns;
+
+      totals[SEISMO_STATE_UNKNOWN] += first - t;
+      t = first;
+      i = 0;
+    }
+  for (; i < n && t < to_ns; i++)
+    {
+      guint64 stop = MIN (i + 1 < n ? self->ts[spans[i + 1].start] : end, to_ns);
+
+      if (stop > t)
+        {
+          totals[spans[i].state < SEISMO_STATE_N ? spans[i].state : SEISMO_STATE_UNKNOWN] += stop - t;
+          t = stop;
+        }
+    }
+  if (t < to_ns)
+    totals[SEISMO_STATE_UNKNOWN] += to_ns - t;
+}
+
+SeismoTaskId
+seismo_trace_task_state_waker (SeismoTrace  *self,
+                               SeismoTaskId  task,
+                               gsize         index)
+{
+  gsize n;
+  const SeismoStateSpan *spans = seismo_trace_get_task_states (self, task, &n);
+  SeismoTaskId waker;
+
+  g_return_val_if_fail (index < n, SEISMO_NO_TASK);
+  if (!(spans[index].flags & SEISMO_STATE_FLAG_WOKEN))
+    return SEISMO_NO_TASK;
+  waker = self->task[spans[index].start];
+  if (waker >= self->n_tasks || self->tasks[waker].tid <= 0)
+    return SEISMO_NO_TASK;
+  return waker;
+}
+
+/* Index into the sorted id array of the first id >= ev. */
+static gsize
+lower_bound (const SeismoEventId *ids,
+             gsize                n,
+             SeismoEventId        ev)
+{
+  gsize lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (ids[mid] < ev)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gboolean
+seismo_trace_task_state_syscall (SeismoTrace  *self,
+                                 SeismoTaskId  task,
+                                 gsize         index,
+                                 guint        *syscall)
+{
+  gsize n, n_events, n_spans, k;
+  const SeismoStateSpan *spans = seismo_trace_get_task_states (self, task, &n);
+  const SeismoEventId *events;
+  const SeismoSyscallSpan *sc;
+
+  g_return_val_if_fail (index < n, FALSE);
+  g_return_val_if_fail (syscall != NULL, FALSE);
+
+  sc = seismo_trace_get_syscall_spans (self, &n_spans);
+  if (n_spans == 0)
+    return FALSE;
+  /* The switch that put it to sleep is the task's own event; the syscall it is in is its latest
+   * enter before that, unless an exit came after. */
+  events = seismo_trace_get_task_events (self, task, &n_events);
+  k = lower_bound (events, n_events, spans[index].start + 1);
+  for (gsize steps = 0; k > 0 && steps < 256; k--, steps++)
+    {
+      SeismoEventId ev = events[k - 1];
+      const SeismoEventType *type = seismo_trace_event_type (self, ev);
+      gsize lo = 0, hi = n_spans;
+
+      if (type->kind == SEISMO_KIND_SYSCALL_EXIT)
+        return FALSE;
+      if (type->kind != SEISMO_KIND_SYSCALL_ENTER)
+        continue;
+      /* Spans are in enter order. */
+      while (lo < hi)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+
+          if (sc[mid].enter < ev)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo == n_spans || sc[lo].enter != ev)
+        return FALSE;
+      *syscall = sc[lo].syscall;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+seismo_trace_task_state_blocked_caller (SeismoTrace  *self,
+                                        SeismoTaskId  task,
+                                        gsize         index,
+                                        guint64      *caller)
+{
+  gsize n;
+  const SeismoStateSpan *spans = seismo_trace_get_task_states (self, task, &n);
+  const SeismoEventType *type;
+  SeismoEventId wake;
+  gint tid;
+
+  g_return_val_if_fail (index < n, FALSE);
+  g_return_val_if_fail (caller != NULL, FALSE);
+
+  type = seismo_trace_find_event_type (self, "sched:sched_blocked_reason");
+  if (type == NULL || spans[index].state != SEISMO_STATE_UNINTERRUPTIBLE || index + 1 >= n ||
+      !(spans[index + 1].flags & SEISMO_STATE_FLAG_WOKEN))
+    return FALSE;
+  /* The kernel reports it while enqueueing the woken task: just after sched_waking. */
+  wake = spans[index + 1].start;
+  tid = self->tasks[task].tid;
+  for (SeismoEventId ev = wake; ev < self->n_events && ev - wake < 512; ev++)
+    {
+      SeismoValue pid, value;
+
+      if (self->type[ev] != type->id)
+        continue;
+      if (seismo_trace_event_field_by_name (self, ev, "pid", &pid) && pid.i == tid &&
+          seismo_trace_event_field_by_name (self, ev, "caller", &value))
+        {
+          *caller = value.u;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}

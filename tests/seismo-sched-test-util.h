@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/* Scheduler traces written event by event for the thread-state and critical-path tests. */
+
+#include "seismo-trace-builder.h"
+
+G_BEGIN_DECLS
+
+#define A 100
+#define B 200
+#define C 300
+#define K 400   /* a kernel thread */
+
+#define NR_READ 0
+#define NR_FSYNC 74
+
+typedef struct {
+  SeismoTraceBuilder *b;
+  guint sw, waking, wakeup, wakeup_new, enter, exit, irq_in, irq_out, blocked;
+} Gen;
+
+void         gen_init (Gen *g);
+/* sched_switch on cpu at t: prev (0: idle) leaves in state, next comes in. */
+void         sw       (Gen *g, guint64 t, guint cpu, gint prev, gint64 state, gint next);
+/* type: g->waking, g->wakeup or g->wakeup_new, made by waker on cpu. */
+void         wake     (Gen *g, guint type, guint64 t, guint cpu, gint waker, gint pid, gint target);
+void         sys      (Gen *g, gboolean enter, guint64 t, guint cpu, gint tid, guint64 nr);
+void         irq      (Gen *g, gboolean entry, guint64 t, guint cpu, gint tid);
+/* The task with this tid (the test fails when there is none). */
+SeismoTaskId sched_test_task (SeismoTrace *trace, gint tid);
+
+G_END_DECLS
