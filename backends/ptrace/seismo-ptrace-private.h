@@ -118,6 +118,7 @@ guint seismo_ptrace_schema_fork_type   (SeismoPtraceSchema *self);
 guint seismo_ptrace_schema_exec_type   (SeismoPtraceSchema *self);
 guint seismo_ptrace_schema_exit_type   (SeismoPtraceSchema *self);
 guint seismo_ptrace_schema_signal_type (SeismoPtraceSchema *self);
+guint seismo_ptrace_schema_stack_type  (SeismoPtraceSchema *self);
 
 /* Syscall classes of a name (after i386 aliases), for the filter. */
 guint32 seismo_ptrace_syscall_classes  (const char *name);
