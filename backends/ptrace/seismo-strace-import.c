@@ -280,7 +280,12 @@ guess_pid (const char *data,
   const char *eq;
 
   if (hit && (eq = g_strstr_len (hit, MIN (data + len - hit, 128), ") = ")) != NULL)
-    return atoi (eq + 4) > 0 ? atoi (eq + 4) : 1;
+    {
+      /* -X raw prints it in hex. */
+      gint64 pid = g_ascii_strtoll (eq + 4, NULL, 0);
+
+      return pid > 0 && pid <= G_MAXINT32 ? (gint32) pid : 1;
+    }
   return 1;
 }
 

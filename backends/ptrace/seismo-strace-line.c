@@ -621,6 +621,10 @@ strace_parse_line (StraceImport *im,
     return;
   if (p == end)
     return;
+  /* strace ends the line of a call in progress when it lets the task go; the "Process N
+   * detached" note says the rest. */
+  if (*p == ' ' && g_str_equal (strace_skip_spaces (p, end), detached_marker))
+    return;
   if (G_UNLIKELY ((*p == '%' || *p == 's' || *p == 'S' || im->in_summary)
                   && strace_summary_line (im, p, len)))
     return;
