@@ -5,6 +5,7 @@
 
 #include "seismo-event-details.h"
 #include "seismo-timeline-renderer.h"
+#include "seismo-timing.h"
 
 struct _SeismoEventDetails
 {
@@ -160,8 +161,11 @@ show_syscall (SeismoEventDetails *self,
       return;
     }
   {
-    g_autofree char *dur = seismo_format_duration ((double) (seismo_timeline_data_span_end_ns (self->data, span)
-                                                   - seismo_trace_event_time (trace, span->enter)));
+    /* A log without durations (seismo-timing.h) keeps only the order: say so, not "1 µs". */
+    g_autofree char *dur = seismo_trace_has_durations (trace)
+                           ? seismo_format_duration ((double) (seismo_timeline_data_span_end_ns (self->data, span)
+                                                               - seismo_trace_event_time (trace, span->enter)))
+                           : g_strdup (_("an unknown time (no timing in this trace)"));
 
     g_string_append_printf (text, "%s()", seismo_trace_get_syscall_name (trace, span->syscall));
     if (seismo_trace_syscall_span_ret (trace, span, &ret))
@@ -225,8 +229,11 @@ seismo_event_details_set_event (SeismoEventDetails *self,
 
   type = seismo_trace_event_type (trace, event);
   task = seismo_trace_event_task (trace, event);
-  time = seismo_format_time ((double) (seismo_trace_event_time (trace, event)
-                                       - seismo_trace_get_start_ns (trace)), 1);
+  if (seismo_trace_has_timestamps (trace))
+    time = seismo_format_time ((double) (seismo_trace_event_time (trace, event)
+                                         - seismo_trace_get_start_ns (trace)), 1);
+  else
+    time = g_strdup (_("no timestamp"));
   gtk_label_set_text (self->title, type->full_name);
   subtitle = g_strdup_printf (_("Event %u · %s · CPU %u · %s, thread %d of process %d"), event, time,
                               seismo_trace_event_cpu (trace, event),
