@@ -30,6 +30,13 @@ static const struct {
   { "clone", "stack", "newsp" },
 };
 
+/* The characters the argument scanners stop at; every other byte is passed over at once (this
+ * is the importer's innermost loop). */
+static const guint8 special[256] = {
+  ['"'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1, [')'] = 1, [']'] = 1, ['}'] = 1, [','] = 1,
+  ['<'] = 1, ['/'] = 1,
+};
+
 /* Past a quoted string that starts at s[i] == '"': the index of its closing quote, or len. */
 static gsize
 skip_string (const char *s,
@@ -92,6 +99,8 @@ strace_scan_args (const char *s,
     {
       char c = s[i];
 
+      if (!special[(guint8) c])
+        continue;
       if (c == '"')
         {
           if ((i = skip_string (s, len, i)) >= len)
@@ -139,6 +148,8 @@ strace_split_args (StraceImport *im,
     {
       char c = i < len ? s[i] : ',';
 
+      if (!special[(guint8) c])
+        continue;
       if (c == '"' && i < len)
         {
           i = skip_string (s, len, i);
