@@ -203,6 +203,33 @@ mask_has (const guint64 *mask,
   return mask == NULL || (mask[i / 64] >> (i % 64)) & 1;
 }
 
+static gboolean
+is_summary_histogram (const SeismoHistogram *h)
+{
+  return g_str_equal (h->name, SEISMO_HISTOGRAM_SUMMARY_CALLS)
+         || g_str_equal (h->name, SEISMO_HISTOGRAM_SUMMARY_ERRORS)
+         || g_str_equal (h->name, SEISMO_HISTOGRAM_SUMMARY_TIME);
+}
+
+/* Calls in the summary table the trace came with (0: none). */
+static guint64
+summary_calls (SeismoTrace *trace,
+               guint       *n_syscalls)
+{
+  guint n;
+  const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
+  guint64 calls = 0;
+
+  *n_syscalls = 0;
+  for (guint h = 0; h < n; h++)
+    if (g_str_equal (hist[h].name, SEISMO_HISTOGRAM_SUMMARY_CALLS))
+      {
+        calls += hist[h].total_count;
+        (*n_syscalls)++;
+      }
+  return calls;
+}
+
 /* ---- info ---- */
 
 static int
@@ -334,6 +361,14 @@ cmd_info (int    argc,
       g_print ("CPUs:        %u\n", seismo_trace_get_n_cpus (trace));
       g_print ("Tasks:       %u\n", seismo_trace_get_n_tasks (trace));
       g_print ("Syscalls:    %" G_GSIZE_FORMAT "\n", n_selected_spans);
+      {
+        guint n_syscalls;
+        guint64 calls = summary_calls (trace, &n_syscalls);
+
+        if (calls > 0)
+          g_print ("Summary:     %" G_GUINT64_FORMAT " calls of %u syscalls in the file's own "
+                   "table (seismo-cli stats --by syscall)\n", calls, n_syscalls);
+      }
       g_print ("Lost events: %" G_GUINT64_FORMAT "\n", seismo_trace_get_n_lost_events (trace));
       g_print ("Event types:\n");
       for (guint i = 0; i < types->len; i++)
@@ -495,15 +530,18 @@ add_recorder_histograms_json (JsonBuilder *b,
 static void
 print_recorder_histograms (SeismoTrace *trace)
 {
-  guint n;
+  guint n, shown = 0;
   const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
 
-  if (n > 0)
-    g_print ("\nRecorded histograms (whole recording):\n");
   for (guint h = 0; h < n; h++)
     {
       guint64 peak = 0;
 
+      /* A summary table (strace -c) is what stats --by syscall prints. */
+      if (is_summary_histogram (&hist[h]))
+        continue;
+      if (shown++ == 0)
+        g_print ("\nRecorded histograms (whole recording):\n");
       if (hist[h].n_buckets <= 1)
         {
           g_print ("@%s[%s]: %" G_GUINT64_FORMAT " %s\n", hist[h].name, hist[h].key,
@@ -832,6 +870,14 @@ cmd_stats (int    argc,
   if (!run_filter (trace, filter, &mask, &n_matched))
     return SEISMO_EXIT_USAGE;
   sel.mask = mask;
+  /* A file that is only a summary table (strace -c) has no events: its table is its stats. */
+  if (by == NULL && seismo_trace_get_n_events (trace) == 0)
+    {
+      guint n_syscalls;
+
+      if (summary_calls (trace, &n_syscalls) > 0)
+        by = g_strdup ("syscall");
+    }
   if (by == NULL || strcmp (by, "event") == 0)
     stats_events (trace, mask ? &sel : NULL, json);
   else if (strcmp (by, "task") == 0)
