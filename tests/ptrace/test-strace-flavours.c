@@ -15,6 +15,7 @@
 #include <json-glib/json-glib.h>
 
 #include "seismo-backend.h"
+#include "seismo-compare.h"
 #include "seismo-histogram.h"
 #include "seismo-importer.h"
 #include "seismo-skipped.h"
@@ -554,6 +555,38 @@ test_untimed (void)
   }
 }
 
+/* Comparing a log without timing: counts only, times neither shown nor counted as changes. */
+static void
+test_compare_untimed (void)
+{
+  g_autofree char *untimed_path = data_path ("killed.strace");
+  g_autofree char *timed_path = data_path ("relative-durations.strace");
+  g_autoptr(SeismoTrace) untimed = open_trace (untimed_path);
+  g_autoptr(SeismoTrace) timed = open_trace (timed_path);
+  g_autoptr(SeismoComparison) self_cmp = seismo_compare_traces (untimed, NULL, untimed, NULL);
+  g_autoptr(SeismoComparison) cmp = seismo_compare_traces (untimed, NULL, timed, NULL);
+
+  g_assert_false (cmp->info_a.durations);
+  g_assert_false (cmp->info_a.timestamps);
+  g_assert_true (cmp->info_b.durations);
+  g_assert_true (cmp->total.time_unknown);
+  g_assert_cmpuint (cmp->total.a[SEISMO_COMPARE_P99_NS], ==, 0);
+  g_assert_cmpuint (cmp->total.b[SEISMO_COMPARE_P99_NS], >, 0);
+  /* A trace against itself does not differ, times unknown or not. */
+  g_assert_false (seismo_comparison_differs (self_cmp));
+  /* Only the counts can make a row differ here. */
+  for (guint i = 0; i < cmp->rows->len; i++)
+    {
+      SeismoCompareRow row = g_array_index (cmp->rows, SeismoCompareRow, i);
+
+      if (!row.in_a || !row.in_b)
+        continue;
+      row.b[SEISMO_COMPARE_CALLS] = row.a[SEISMO_COMPARE_CALLS];
+      row.b[SEISMO_COMPARE_ERRORS] = row.a[SEISMO_COMPARE_ERRORS];
+      g_assert_false (seismo_compare_row_differs (&row));
+    }
+}
+
 /* The shared real logs, when the checkout has them. */
 static char *
 realworld_path (const char *name)
@@ -643,6 +676,7 @@ main (int    argc,
   g_test_add_func ("/strace-flavours/decode-pids", test_decode_pids);
   g_test_add_func ("/strace-flavours/summary-only", test_summary_only);
   g_test_add_func ("/strace-flavours/untimed", test_untimed);
+  g_test_add_func ("/strace-flavours/compare-untimed", test_compare_untimed);
   g_test_add_func ("/strace-flavours/realworld-untimed", test_realworld_untimed);
   g_test_add_func ("/strace-flavours/realworld-timed", test_realworld_timed);
   return g_test_run ();
