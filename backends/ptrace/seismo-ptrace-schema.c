@@ -529,10 +529,12 @@ static const SeismoFieldInfo signal_fields[] = {
 };
 
 /* The user-space stack of the call just before on the same task (strace -k): one frame a line,
- * innermost first, as strace prints them ("/lib/libc.so.6(__open64+0x5b) [0xf8ab]"). */
+ * innermost first, as strace prints them ("/lib/libc.so.6(__open64+0x5b) [0xf8ab]"); top, the
+ * innermost frame again, keeps the one-line form of the event (lists, report) on one line. */
 static const SeismoFieldInfo stack_fields[] = {
   { "frames", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
   { "depth", SEISMO_FIELD_UINT, 4, SEISMO_DISPLAY_DEFAULT },
+  { "top", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
 };
 
 static guint
@@ -585,7 +587,7 @@ guint
 seismo_ptrace_schema_stack_type (SeismoPtraceSchema *self)
 {
   return ensure_type (self, &self->stack_type, "ptrace", "user_stack", stack_fields,
-                      G_N_ELEMENTS (stack_fields), "depth={depth} frames={frames}");
+                      G_N_ELEMENTS (stack_fields), "depth={depth} top={top}");
 }
 
 void

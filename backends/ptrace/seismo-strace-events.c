@@ -350,6 +350,8 @@ strace_stack_flush (StraceImport *im)
                                         seismo_ptrace_schema_stack_type (im->schema));
       seismo_trace_builder_push_string (im->builder, im->stack->str);
       seismo_trace_builder_push_uint (im->builder, depth + 1);
+      seismo_trace_builder_push_string_len (im->builder, im->stack->str,
+                                            strcspn (im->stack->str, "\n"));
       seismo_trace_builder_end_event (im->builder);
       im->n_events++;
     }
