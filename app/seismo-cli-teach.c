@@ -128,7 +128,11 @@ json_trace_info (JsonBuilder                  *b,
   json_builder_begin_object (b);
   seismo_cli_json_string (b, "file", file);
   seismo_cli_json_int (b, "events", info->events);
-  seismo_cli_json_int (b, "duration_ns", info->duration_ns);
+  json_builder_set_member_name (b, "duration_ns");
+  if (info->timestamps)
+    json_builder_add_int_value (b, info->duration_ns);
+  else
+    json_builder_add_null_value (b);
   seismo_cli_json_int (b, "syscalls", info->syscalls);
   seismo_cli_json_int (b, "lost_events", info->lost_events);
   seismo_cli_json_int (b, "tasks", info->tasks);
@@ -136,8 +140,23 @@ json_trace_info (JsonBuilder                  *b,
   json_builder_end_object (b);
 }
 
+/* Was metric m measured on side (0: A, 1: B, 2: both)? Times of a trace without durations
+ * were not (seismo-timing.h). */
+static gboolean
+measured (const SeismoComparison *cmp,
+          SeismoCompareMetric     m,
+          guint                   side)
+{
+  gboolean a = cmp->info_a.durations, b = cmp->info_b.durations;
+
+  if (!seismo_compare_metric_is_time (m))
+    return TRUE;
+  return side == 0 ? a : side == 1 ? b : a && b;
+}
+
 static void
 json_row (JsonBuilder            *b,
+          const SeismoComparison *cmp,
           const SeismoCompareRow *row)
 {
   json_builder_begin_object (b);
@@ -157,7 +176,9 @@ json_row (JsonBuilder            *b,
       for (SeismoCompareMetric m = 0; m < SEISMO_COMPARE_N_METRICS; m++)
         {
           json_builder_set_member_name (b, seismo_compare_metric_name (m));
-          if (part == 0)
+          if (!measured (cmp, m, MIN (part, 2)))
+            json_builder_add_null_value (b);
+          else if (part == 0)
             json_builder_add_int_value (b, row->a[m]);
           else if (part == 1)
             json_builder_add_int_value (b, row->b[m]);
@@ -198,7 +219,8 @@ relative_text (const SeismoCompareRow *row,
 }
 
 static void
-print_row (const SeismoCompareRow *row)
+print_row (const SeismoComparison *cmp,
+           const SeismoCompareRow *row)
 {
   static const SeismoCompareMetric latency[] = {
     SEISMO_COMPARE_AVG_NS, SEISMO_COMPARE_P50_NS, SEISMO_COMPARE_P90_NS, SEISMO_COMPARE_P99_NS,
@@ -212,9 +234,12 @@ print_row (const SeismoCompareRow *row)
                           seismo_compare_row_diff (row, SEISMO_COMPARE_CALLS));
   for (guint i = 0; i < G_N_ELEMENTS (latency); i++)
     {
-      g_autofree char *a = short_duration (row->a[latency[i]]);
-      g_autofree char *b = short_duration (row->b[latency[i]]);
-      g_autofree char *rel = relative_text (row, latency[i]);
+      g_autofree char *a = measured (cmp, latency[i], 0) ? short_duration (row->a[latency[i]])
+                                                          : g_strdup ("—");
+      g_autofree char *b = measured (cmp, latency[i], 1) ? short_duration (row->b[latency[i]])
+                                                          : g_strdup ("—");
+      g_autofree char *rel = measured (cmp, latency[i], 2) ? relative_text (row, latency[i])
+                                                            : g_strdup ("—");
 
       g_string_append_printf (line, " | %8s %8s %7s", a, b, rel);
     }
@@ -263,11 +288,11 @@ seismo_cli_compare (int    argc,
       json_builder_set_member_name (jb, "differs");
       json_builder_add_boolean_value (jb, seismo_comparison_differs (cmp));
       json_builder_set_member_name (jb, "total");
-      json_row (jb, &cmp->total);
+      json_row (jb, cmp, &cmp->total);
       json_builder_set_member_name (jb, "syscalls");
       json_builder_begin_array (jb);
       for (guint i = 0; i < cmp->rows->len; i++)
-        json_row (jb, &g_array_index (cmp->rows, SeismoCompareRow, i));
+        json_row (jb, cmp, &g_array_index (cmp->rows, SeismoCompareRow, i));
       json_builder_end_array (jb);
       json_builder_end_object (jb);
       seismo_cli_print_json (jb);
@@ -278,7 +303,8 @@ seismo_cli_compare (int    argc,
     {
       const SeismoCompareTraceInfo *info = side ? &cmp->info_b : &cmp->info_a;
       SeismoTrace *t = side ? b : a;
-      g_autofree char *dur = short_duration (info->duration_ns);
+      g_autofree char *dur = info->timestamps ? short_duration (info->duration_ns)
+                                              : g_strdup ("no timestamps");
       const char *source = seismo_trace_get_metadata (t, SEISMO_META_SOURCE);
 
       g_print ("%s: %s (%s, %" G_GUINT64_FORMAT " events, %s, %" G_GUINT64_FORMAT " syscalls, %"
@@ -289,13 +315,17 @@ seismo_cli_compare (int    argc,
   g_print ("\n  %-18s %9s %9s %9s | %-25s | %-25s | %-25s | %-25s\n", "", "calls A", "calls B",
            "change", "avg  A -> B", "p50  A -> B", "p90  A -> B", "p99  A -> B");
   for (guint i = 0; i < cmp->rows->len; i++)
-    print_row (&g_array_index (cmp->rows, SeismoCompareRow, i));
+    print_row (cmp, &g_array_index (cmp->rows, SeismoCompareRow, i));
   {
     g_autofree char *rule = g_strnfill (148, '-');
 
     g_print ("  %s\n", rule);
   }
-  print_row (&cmp->total);
+  print_row (cmp, &cmp->total);
+  if (cmp->total.time_unknown)
+    g_print ("\n— %s no syscall durations: only counts are compared.\n",
+             !cmp->info_a.durations && !cmp->info_b.durations ? "Neither trace has"
+             : !cmp->info_a.durations ? "A has" : "B has");
   if (seismo_comparison_differs (cmp))
     g_print ("\n* differs. Changes are B relative to A; rows sorted by the change in total "
              "time.\n");

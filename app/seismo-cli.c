@@ -15,6 +15,7 @@
 #include "seismo-importer.h"
 #include "seismo-skipped.h"
 #include "seismo-stats.h"
+#include "seismo-timing.h"
 #include "seismo-trace-builder.h"
 #include "seismo-trace.h"
 
@@ -59,11 +60,77 @@ format_duration (guint64 ns)
   return g_strdup_printf ("%" G_GUINT64_FORMAT " ns", ns);
 }
 
+/* A figure made of time: null when the trace never measured it (seismo-timing.h). */
+static void
+json_int_or_null (JsonBuilder *b,
+                  const char  *key,
+                  guint64      value,
+                  gboolean     known)
+{
+  if (known)
+    seismo_cli_json_int (b, key, value);
+  else
+    {
+      json_builder_set_member_name (b, key);
+      json_builder_add_null_value (b);
+    }
+}
+
+static void
+json_double_or_null (JsonBuilder *b,
+                     const char  *key,
+                     double       value,
+                     gboolean     known)
+{
+  json_builder_set_member_name (b, key);
+  if (known)
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* What tables print for a figure that was never measured. */
+#define UNKNOWN_FIGURE "—"
+
+/* printf's width counts bytes; "—" is three of them but one column. */
+static void
+print_unknown (int width)
+{
+  g_print ("%*s%s", MAX (width - 1, 0), "", UNKNOWN_FIGURE);
+}
+
 static const char *
 task_comm (SeismoTrace      *trace,
            const SeismoTask *task)
 {
   return seismo_trace_get_string (trace, task->comm);
+}
+
+static gboolean
+is_summary_histogram (const SeismoHistogram *h)
+{
+  return g_str_equal (h->name, SEISMO_HISTOGRAM_SUMMARY_CALLS)
+         || g_str_equal (h->name, SEISMO_HISTOGRAM_SUMMARY_ERRORS)
+         || g_str_equal (h->name, SEISMO_HISTOGRAM_SUMMARY_TIME);
+}
+
+/* Calls in the summary table the trace came with (0: none). */
+static guint64
+summary_calls (SeismoTrace *trace,
+               guint       *n_syscalls)
+{
+  guint n;
+  const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
+  guint64 calls = 0;
+
+  *n_syscalls = 0;
+  for (guint h = 0; h < n; h++)
+    if (g_str_equal (hist[h].name, SEISMO_HISTOGRAM_SUMMARY_CALLS))
+      {
+        calls += hist[h].total_count;
+        (*n_syscalls)++;
+      }
+  return calls;
 }
 
 /* ---- info ---- */
@@ -129,8 +196,9 @@ cmd_info (int    argc,
       seismo_cli_json_int (b, "tasks", seismo_trace_get_n_tasks (trace));
       seismo_cli_json_int (b, "start_ns", seismo_trace_get_start_ns (trace));
       seismo_cli_json_int (b, "end_ns", seismo_trace_get_end_ns (trace));
-      seismo_cli_json_int (b, "duration_ns",
-                           seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace));
+      json_int_or_null (b, "duration_ns",
+                        seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace),
+                        seismo_trace_has_timestamps (trace));
       seismo_cli_json_int (b, "lost_events", seismo_trace_get_n_lost_events (trace));
       json_builder_set_member_name (b, "lost_events_by_cpu");
       json_builder_begin_object (b);
@@ -198,11 +266,22 @@ cmd_info (int    argc,
                  seismo_trace_get_n_events (trace), filter);
       else
         g_print ("Events:      %" G_GSIZE_FORMAT "\n", seismo_trace_get_n_events (trace));
-      g_print ("Time span:   %s (%" G_GUINT64_FORMAT " .. %" G_GUINT64_FORMAT " ns)\n", dur,
-               seismo_trace_get_start_ns (trace), seismo_trace_get_end_ns (trace));
+      if (seismo_trace_has_timestamps (trace))
+        g_print ("Time span:   %s (%" G_GUINT64_FORMAT " .. %" G_GUINT64_FORMAT " ns)\n", dur,
+                 seismo_trace_get_start_ns (trace), seismo_trace_get_end_ns (trace));
+      else
+        g_print ("Time span:   unknown (no timestamps: events are in the order of the log)\n");
       g_print ("CPUs:        %u\n", seismo_trace_get_n_cpus (trace));
       g_print ("Tasks:       %u\n", seismo_trace_get_n_tasks (trace));
       g_print ("Syscalls:    %" G_GSIZE_FORMAT "\n", n_selected_spans);
+      {
+        guint n_syscalls;
+        guint64 calls = summary_calls (trace, &n_syscalls);
+
+        if (calls > 0)
+          g_print ("Summary:     %" G_GUINT64_FORMAT " calls of %u syscalls in the file's own "
+                   "table (seismo-cli stats --by syscall)\n", calls, n_syscalls);
+      }
       g_print ("Lost events: %" G_GUINT64_FORMAT "\n", seismo_trace_get_n_lost_events (trace));
       g_print ("Event types:\n");
       for (guint i = 0; i < types->len; i++)
@@ -315,13 +394,20 @@ add_latency_json (JsonBuilder           *b,
   json_builder_begin_object (b);
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
     {
-      g_autoptr(GArray) samples = seismo_latency_collect (trace, kinds[k].kind, sel, -1);
-      g_autoptr(SeismoLatencyHistogram) h = seismo_latency_histogram_new_log2 ();
+      g_autoptr(GArray) samples = NULL;
+      g_autoptr(SeismoLatencyHistogram) h = NULL;
       SeismoLatencySummary s;
 
+      json_builder_set_member_name (b, kinds[k].name);
+      if (!seismo_latency_kind_measured (trace, kinds[k].kind))
+        {
+          json_builder_add_null_value (b);
+          continue;
+        }
+      samples = seismo_latency_collect (trace, kinds[k].kind, sel, -1);
+      h = seismo_latency_histogram_new_log2 ();
       seismo_latency_histogram_add_samples (h, samples);
       seismo_latency_histogram_get_summary (h, &s);
-      json_builder_set_member_name (b, kinds[k].name);
       json_builder_begin_object (b);
       add_latency_summary_json (b, &s);
       json_builder_end_object (b);
@@ -368,15 +454,18 @@ add_recorder_histograms_json (JsonBuilder *b,
 static void
 print_recorder_histograms (SeismoTrace *trace)
 {
-  guint n;
+  guint n, shown = 0;
   const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
 
-  if (n > 0)
-    g_print ("\nRecorded histograms (whole recording):\n");
   for (guint h = 0; h < n; h++)
     {
       guint64 peak = 0;
 
+      /* A summary table (strace -c) is what stats --by syscall prints. */
+      if (is_summary_histogram (&hist[h]))
+        continue;
+      if (shown++ == 0)
+        g_print ("\nRecorded histograms (whole recording):\n");
       if (hist[h].n_buckets <= 1)
         {
           g_print ("@%s[%s]: %" G_GUINT64_FORMAT " %s\n", hist[h].name, hist[h].key,
@@ -440,7 +529,14 @@ stats_syscalls (SeismoTrace           *trace,
 {
   g_autoptr(GArray) stats = seismo_stats_by_syscall (trace, sel);
   guint64 total = 0, calls = 0, errors = 0;
+  gboolean timed = stats->len > 0;
+  gsize n_spans;
+  /* A trace without calls whose figures come from the summary table stored with it. */
+  const char *summary = NULL;
 
+  seismo_trace_get_syscall_spans (trace, &n_spans);
+  if (n_spans == 0 && stats->len > 0)
+    summary = "summary table";
   for (guint i = 0; i < stats->len; i++)
     {
       SeismoSyscallStats *st = &g_array_index (stats, SeismoSyscallStats, i);
@@ -448,7 +544,10 @@ stats_syscalls (SeismoTrace           *trace,
       total += st->total_ns;
       calls += st->calls;
       errors += st->errors;
+      timed &= !(st->unknown & SEISMO_STATS_UNKNOWN_TIME);
     }
+  if (stats->len == 0)
+    timed = seismo_trace_has_durations (trace);
 
   if (json)
     {
@@ -457,29 +556,37 @@ stats_syscalls (SeismoTrace           *trace,
       for (guint i = 0; i < stats->len; i++)
         {
           SeismoSyscallStats *st = &g_array_index (stats, SeismoSyscallStats, i);
-          const struct { const char *k; guint64 v; } m[] = {
-            { "calls", st->calls }, { "errors", st->errors }, { "total_ns", st->total_ns },
-            { "avg_ns", st->avg_ns }, { "min_ns", st->min_ns }, { "max_ns", st->max_ns },
-            { "p50_ns", st->p50_ns }, { "p90_ns", st->p90_ns }, { "p99_ns", st->p99_ns },
-            { "unfinished", st->unfinished },
+          gboolean time = !(st->unknown & SEISMO_STATS_UNKNOWN_TIME);
+          gboolean dist = !(st->unknown & SEISMO_STATS_UNKNOWN_DISTRIBUTION);
+          const struct { const char *k; guint64 v; gboolean known; } m[] = {
+            { "calls", st->calls, TRUE }, { "errors", st->errors, TRUE },
+            { "total_ns", st->total_ns, time }, { "avg_ns", st->avg_ns, time },
+            { "min_ns", st->min_ns, dist }, { "max_ns", st->max_ns, dist },
+            { "p50_ns", st->p50_ns, dist }, { "p90_ns", st->p90_ns, dist },
+            { "p99_ns", st->p99_ns, dist }, { "unfinished", st->unfinished, TRUE },
           };
 
           json_builder_begin_object (b);
           seismo_cli_json_string (b, "name", st->name);
           for (guint k = 0; k < G_N_ELEMENTS (m); k++)
-            seismo_cli_json_int (b, m[k].k, m[k].v);
-          json_builder_set_member_name (b, "percent_time");
-          json_builder_add_double_value (b, total ? 100.0 * st->total_ns / total : 0.0);
+            json_int_or_null (b, m[k].k, m[k].v, m[k].known);
+          json_double_or_null (b, "percent_time", total ? 100.0 * st->total_ns / total : 0.0, time);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
       seismo_cli_json_int (b, "total_calls", calls);
       seismo_cli_json_int (b, "total_errors", errors);
-      seismo_cli_json_int (b, "total_ns", total);
+      json_int_or_null (b, "total_ns", total, timed);
+      if (summary != NULL)
+        seismo_cli_json_string (b, "source", summary);
       stats_json_finish (b, trace, sel);
       return;
     }
 
+  if (summary != NULL)
+    g_print ("(from the summary table in the file: it has no calls of its own)\n");
+  else if (!timed)
+    g_print ("(no timing in this trace: calls and errors only)\n");
   g_print ("%% time     seconds  usecs/call     calls    errors  max usecs syscall\n");
   g_print ("------ ----------- ----------- --------- --------- ---------- ----------------\n");
   for (guint i = 0; i < stats->len; i++)
@@ -491,13 +598,32 @@ stats_syscalls (SeismoTrace           *trace,
         continue;
       if (st->errors)
         g_snprintf (errs, sizeof errs, "%" G_GUINT64_FORMAT, st->errors);
-      g_print ("%6.2f %11.6f %11" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT " %9s %10" G_GUINT64_FORMAT " %s\n",
-               total ? 100.0 * st->total_ns / total : 0.0, st->total_ns / 1e9, st->avg_ns / 1000,
-               st->calls, errs, st->max_ns / 1000, st->name);
+      if (st->unknown & SEISMO_STATS_UNKNOWN_TIME)
+        {
+          print_unknown (6);
+          print_unknown (12);
+          print_unknown (12);
+        }
+      else
+        g_print ("%6.2f %11.6f %11" G_GUINT64_FORMAT, total ? 100.0 * st->total_ns / total : 0.0,
+                 st->total_ns / 1e9, st->avg_ns / 1000);
+      g_print (" %9" G_GUINT64_FORMAT " %9s", st->calls, errs);
+      if (st->unknown & SEISMO_STATS_UNKNOWN_DISTRIBUTION)
+        print_unknown (11);
+      else
+        g_print (" %10" G_GUINT64_FORMAT, st->max_ns / 1000);
+      g_print (" %s\n", st->name);
     }
   g_print ("------ ----------- ----------- --------- --------- ---------- ----------------\n");
-  g_print ("100.00 %11.6f %11" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT " %10s total\n",
-           total / 1e9, calls ? total / calls / 1000 : 0, calls, errors, "");
+  if (timed)
+    g_print ("100.00 %11.6f %11" G_GUINT64_FORMAT, total / 1e9, calls ? total / calls / 1000 : 0);
+  else
+    {
+      print_unknown (6);
+      print_unknown (12);
+      print_unknown (12);
+    }
+  g_print (" %9" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT " %10s total\n", calls, errors, "");
 }
 
 static void
@@ -507,6 +633,7 @@ stats_tasks (SeismoTrace           *trace,
 {
   g_autoptr(GArray) stats = seismo_stats_by_task (trace, sel);
   g_autoptr(JsonBuilder) b = json ? stats_json_begin ("tasks") : NULL;
+  gboolean timed = seismo_trace_has_timestamps (trace);
 
   if (!json)
     g_print ("%8s %8s %-16s %10s %14s %9s %9s %9s\n", "TID", "PID", "COMM", "EVENTS", "CPU_NS",
@@ -523,17 +650,23 @@ stats_tasks (SeismoTrace           *trace,
           seismo_cli_json_int (b, "pid", task->pid);
           seismo_cli_json_string (b, "comm", task_comm (trace, task));
           seismo_cli_json_int (b, "events", st->events);
-          seismo_cli_json_int (b, "cpu_ns", st->cpu_ns);
+          json_int_or_null (b, "cpu_ns", st->cpu_ns, timed);
           seismo_cli_json_int (b, "switches", st->switches);
           seismo_cli_json_int (b, "wakeups", st->wakeups);
           seismo_cli_json_int (b, "syscalls", st->syscalls);
           json_builder_end_object (b);
         }
       else
-        g_print ("%8d %8d %-16s %10" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT
-                 " %9" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT "\n",
-                 task->tid, task->pid, task_comm (trace, task), st->events, st->cpu_ns, st->switches,
-                 st->wakeups, st->syscalls);
+        {
+          g_print ("%8d %8d %-16s %10" G_GUINT64_FORMAT, task->tid, task->pid,
+                   task_comm (trace, task), st->events);
+          if (timed)
+            g_print (" %14" G_GUINT64_FORMAT, st->cpu_ns);
+          else
+            print_unknown (15);
+          g_print (" %9" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT "\n",
+                   st->switches, st->wakeups, st->syscalls);
+        }
     }
   if (json)
     {
@@ -550,6 +683,7 @@ stats_cpus (SeismoTrace           *trace,
   g_autoptr(GArray) stats = seismo_stats_by_cpu (trace, sel);
   g_autoptr(JsonBuilder) b = json ? stats_json_begin ("cpus") : NULL;
   guint64 span = seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace);
+  gboolean timed = seismo_trace_has_timestamps (trace);
 
   if (!json)
     g_print ("%4s %10s %14s %7s %9s\n", "CPU", "EVENTS", "BUSY_NS", "BUSY%", "SWITCHES");
@@ -563,15 +697,21 @@ stats_cpus (SeismoTrace           *trace,
           json_builder_begin_object (b);
           seismo_cli_json_int (b, "cpu", st->cpu);
           seismo_cli_json_int (b, "events", st->events);
-          seismo_cli_json_int (b, "busy_ns", st->busy_ns);
-          json_builder_set_member_name (b, "busy_percent");
-          json_builder_add_double_value (b, busy);
+          json_int_or_null (b, "busy_ns", st->busy_ns, timed);
+          json_double_or_null (b, "busy_percent", busy, timed);
           seismo_cli_json_int (b, "switches", st->switches);
           json_builder_end_object (b);
         }
-      else
+      else if (timed)
         g_print ("%4u %10" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT " %6.2f%% %9" G_GUINT64_FORMAT "\n",
                  st->cpu, st->events, st->busy_ns, busy, st->switches);
+      else
+        {
+          g_print ("%4u %10" G_GUINT64_FORMAT, st->cpu, st->events);
+          print_unknown (15);
+          print_unknown (8);
+          g_print (" %9" G_GUINT64_FORMAT "\n", st->switches);
+        }
     }
   if (json)
     {
@@ -588,6 +728,7 @@ stats_events (SeismoTrace           *trace,
   g_autoptr(GArray) stats = seismo_stats_by_type (trace, sel);
   g_autoptr(JsonBuilder) b = json ? stats_json_begin ("event_types") : NULL;
   guint64 span = seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace);
+  gboolean timed = seismo_trace_has_timestamps (trace);
 
   if (!json)
     g_print ("%12s %12s  %s\n", "COUNT", "PER_SECOND", "EVENT");
@@ -602,12 +743,17 @@ stats_events (SeismoTrace           *trace,
           json_builder_begin_object (b);
           seismo_cli_json_string (b, "name", name);
           seismo_cli_json_int (b, "count", st->count);
-          json_builder_set_member_name (b, "per_second");
-          json_builder_add_double_value (b, rate);
+          json_double_or_null (b, "per_second", rate, timed);
           json_builder_end_object (b);
         }
-      else
+      else if (timed)
         g_print ("%12" G_GUINT64_FORMAT " %12.1f  %s\n", st->count, rate, name);
+      else
+        {
+          g_print ("%12" G_GUINT64_FORMAT, st->count);
+          print_unknown (13);
+          g_print ("  %s\n", name);
+        }
     }
   if (json)
     {
@@ -650,6 +796,14 @@ cmd_stats (int    argc,
   if (!seismo_cli_run_filter (trace, filter, &mask, &n_matched))
     return SEISMO_EXIT_USAGE;
   sel.mask = mask;
+  /* A file that is only a summary table (strace -c) has no events: its table is its stats. */
+  if (by == NULL && seismo_trace_get_n_events (trace) == 0)
+    {
+      guint n_syscalls;
+
+      if (summary_calls (trace, &n_syscalls) > 0)
+        by = g_strdup ("syscall");
+    }
   if (by == NULL || strcmp (by, "event") == 0)
     stats_events (trace, mask ? &sel : NULL, json);
   else if (strcmp (by, "task") == 0)
@@ -968,6 +1122,42 @@ cmd_hist (int    argc,
   if (!seismo_cli_run_filter (trace, filter, &mask, &n_matched))
     return SEISMO_EXIT_USAGE;
   sel.mask = mask;
+
+  if (!(gap ? seismo_trace_has_timestamps (trace) : seismo_latency_kind_measured (trace, kind)))
+    {
+      /* A histogram of line numbers would look like latencies: say why there is none. */
+      const char *timing = seismo_trace_get_metadata (trace, SEISMO_META_TIMING);
+      g_autofree char *note = g_strdup_printf ("%s does not hold %s (timing: %s), so there are no "
+                                               "latencies to draw", argv[1],
+                                               gap || kind != SEISMO_LATENCY_SYSCALL
+                                                 ? "timestamps" : "syscall durations",
+                                               timing ? timing : "unknown");
+
+      if (json)
+        {
+          g_autoptr(JsonBuilder) b = json_builder_new ();
+          static const char *const figures[] = { "count", "min_ns", "avg_ns", "p50_ns", "p90_ns",
+                                                 "p99_ns", "max_ns", "sum_ns" };
+
+          json_builder_begin_object (b);
+          seismo_cli_json_string (b, "of", gap ? "gap" : seismo_latency_kind_to_string (kind));
+          json_builder_set_member_name (b, "syscall");
+          if (syscall)
+            json_builder_add_string_value (b, syscall);
+          else
+            json_builder_add_null_value (b);
+          for (guint k = 0; k < G_N_ELEMENTS (figures); k++)
+            json_int_or_null (b, figures[k], 0, FALSE);
+          json_builder_set_member_name (b, "buckets");
+          json_builder_add_null_value (b);
+          seismo_cli_json_string (b, "note", note);
+          json_builder_end_object (b);
+          seismo_cli_print_json (b);
+        }
+      else
+        g_print ("No histogram: %s.\n", note);
+      return SEISMO_EXIT_OK;
+    }
 
   if (gap)
     {

@@ -265,15 +265,19 @@ add_pair (SeismoCompareView      *self,
           SeismoCompareMetric     metric,
           gboolean                latency)
 {
+  /* A side without measured durations (seismo-timing.h) has no latencies to show or compare. */
+  gboolean known_a = !latency || self->comparison == NULL || self->comparison->info_a.durations;
+  gboolean known_b = !latency || self->comparison == NULL || self->comparison->info_b.durations;
   g_autofree char *a = latency ? seismo_format_duration ((double) row->a[metric])
                                : g_strdup_printf ("%" G_GUINT64_FORMAT, row->a[metric]);
   g_autofree char *b = latency ? seismo_format_duration ((double) row->b[metric])
                                : g_strdup_printf ("%" G_GUINT64_FORMAT, row->b[metric]);
 
-  cell (box, self->columns[col], row->in_a ? a : "—", 9, NULL);
+  cell (box, self->columns[col], row->in_a && known_a ? a : "—", 9, NULL);
   /* A syscall only one side made is news, not a slowdown. */
-  cell (box, self->columns[col + 1], row->in_b ? b : "—", 9,
-        !row->in_a || !row->in_b ? "accent" : diff_class (row->a[metric], row->b[metric], latency));
+  cell (box, self->columns[col + 1], row->in_b && known_b ? b : "—", 9,
+        !row->in_a || !row->in_b ? "accent"
+        : !known_a || !known_b ? NULL : diff_class (row->a[metric], row->b[metric], latency));
 }
 
 static GtkWidget *

@@ -8,6 +8,7 @@
 #include "seismo-error.h"
 #include "seismo-importer.h"
 #include "seismo-timeline-renderer.h"
+#include "seismo-timing.h"
 #include "seismo-window-private.h"
 #include "seismo-window-share.h"
 #include "seismo-window-teach.h"
@@ -243,8 +244,10 @@ update_status (SeismoWindow *self)
       adw_window_title_set_subtitle (self->window_title, NULL);
       return;
     }
-  span = seismo_format_duration ((double) (seismo_trace_get_end_ns (self->trace)
-                                           - seismo_trace_get_start_ns (self->trace)));
+  span = seismo_trace_has_timestamps (self->trace)
+         ? seismo_format_duration ((double) (seismo_trace_get_end_ns (self->trace)
+                                             - seismo_trace_get_start_ns (self->trace)))
+         : g_strdup (_("no timing (events in the order of the log)"));
   events = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'zu event", "%'zu events",
                                          seismo_trace_get_n_events (self->trace)),
                             seismo_trace_get_n_events (self->trace));

@@ -28,6 +28,9 @@ typedef struct {
   gboolean in_b;
   guint64  a[SEISMO_COMPARE_N_METRICS];   /* 0 when absent from that trace */
   guint64  b[SEISMO_COMPARE_N_METRICS];
+  gboolean time_unknown;                  /* a side measured no durations (seismo-timing.h):
+                                           * the _ns metrics are 0 there, shown as unknown and
+                                           * left out of the differences */
 } SeismoCompareRow;
 
 /* Whole-trace figures of one side. */
@@ -38,6 +41,8 @@ typedef struct {
   guint64 lost_events;
   guint   tasks;
   guint   cpus;
+  gboolean timestamps;     /* seismo_trace_has_timestamps(): duration_ns means something */
+  gboolean durations;      /* seismo_trace_has_durations(): the _ns metrics were measured */
 } SeismoCompareTraceInfo;
 
 typedef struct {
@@ -60,6 +65,8 @@ SeismoComparison *seismo_compare_traces         (SeismoTrace             *a,
                                                  const SeismoSelection   *selection_b);
 void              seismo_comparison_free        (SeismoComparison        *self);
 
+/* TRUE for the metrics made of time (total_ns … max_ns). */
+gboolean          seismo_compare_metric_is_time (SeismoCompareMetric      metric);
 /* B - A. */
 gint64            seismo_compare_row_diff       (const SeismoCompareRow  *row,
                                                  SeismoCompareMetric      metric);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "seismo-histogram.h"
+#include "seismo-timing.h"
 
 /* bpftrace draws bars 52 characters wide; keeping it makes outputs easy to compare side by side. */
 #define BAR_WIDTH 52
@@ -377,6 +378,17 @@ add_sample (GArray        *out,
   g_array_append_val (out, s);
 }
 
+gboolean
+seismo_latency_kind_measured (SeismoTrace       *trace,
+                              SeismoLatencyKind  kind)
+{
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), FALSE);
+
+  if (kind == SEISMO_LATENCY_SYSCALL)
+    return seismo_trace_has_durations (trace);
+  return seismo_trace_has_timestamps (trace);
+}
+
 GArray *
 seismo_latency_collect (SeismoTrace           *trace,
                         SeismoLatencyKind      kind,
@@ -391,6 +403,8 @@ seismo_latency_collect (SeismoTrace           *trace,
   g_return_val_if_fail (kind < SEISMO_LATENCY_N, NULL);
 
   out = g_array_new (FALSE, FALSE, sizeof (SeismoLatencySample));
+  if (!seismo_latency_kind_measured (trace, kind))
+    return out;
   ts = seismo_trace_get_times (trace);
   if (kind == SEISMO_LATENCY_SYSCALL)
     {
@@ -457,6 +471,8 @@ seismo_latency_collect_gaps (SeismoTrace           *trace,
   for (gsize k = 0; k < n_keys; k++)
     open[k] = SEISMO_NO_EVENT;
   out = g_array_new (FALSE, FALSE, sizeof (SeismoLatencySample));
+  if (!seismo_trace_has_timestamps (trace))
+    n_words = 0;   /* line order, not time: no gaps to measure */
 
   for (gsize w = 0; w < n_words; w++)
     {

@@ -99,8 +99,14 @@ typedef struct {
   SeismoEventId end;
 } SeismoLatencySample;
 
+/* FALSE when the trace did not measure this kind of latency (seismo-timing.h: a log without
+ * durations or timestamps); gaps need timestamps (SEISMO_LATENCY_N stands for them). Callers
+ * say so instead of showing an empty histogram. */
+gboolean    seismo_latency_kind_measured    (SeismoTrace           *trace,
+                                             SeismoLatencyKind      kind);
 /* The latencies of one kind whose taking event (see SeismoLatencyKind) is in the selection (NULL:
- * all). Intervals cut by the trace's start or end are left out. syscall restricts
+ * all). Intervals cut by the trace's start or end are left out; none when the kind was not
+ * measured (seismo_latency_kind_measured()). syscall restricts
  * SEISMO_LATENCY_SYSCALL to one index of seismo_trace_get_syscall_name(); -1 for all.
  * Returns a new GArray of SeismoLatencySample in start order; caller owns it. */
 GArray     *seismo_latency_collect          (SeismoTrace           *trace,
@@ -115,7 +121,8 @@ typedef enum {
   SEISMO_GAP_ANY,
 } SeismoGapScope;
 
-/* Gaps from an event of from_mask to the next event of to_mask in the same scope, in time order.
+/* Gaps from an event of from_mask to the next event of to_mask in the same scope, in time order
+ * (none in a trace without timestamps).
  * An open gap keeps its first start (like a wakeup before a waking); an event in both masks ends
  * the open gap and starts the next, so from == to gives the time between consecutive events.
  * Gaps are taken by their start event (selection may be NULL). Returns a new GArray of

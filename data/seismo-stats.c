@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "seismo-stats.h"
+#include "seismo-timing.h"
 
 static int
 compare_u64 (gconstpointer a,
@@ -42,6 +43,53 @@ compare_syscall_stats (gconstpointer a,
   return g_strcmp0 (x->name, y->name);
 }
 
+/* The rows of a summary table stored with the trace; NULL when it has none. */
+static GArray *
+stats_from_summary (SeismoTrace *trace)
+{
+  guint n;
+  const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
+  g_autoptr(GHashTable) rows = g_hash_table_new (g_str_hash, g_str_equal);   /* name → index */
+  GArray *result = NULL;
+
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint h = 0; h < n; h++)
+      {
+        const SeismoHistogram *hg = &hist[h];
+        SeismoSyscallStats *st;
+        gpointer index;
+
+        /* Calls first: they make the rows the other figures fill. */
+        if ((pass == 0) != g_str_equal (hg->name, SEISMO_HISTOGRAM_SUMMARY_CALLS))
+          continue;
+        if (pass == 0)
+          {
+            SeismoSyscallStats row = { 0 };
+
+            if (result == NULL)
+              result = g_array_new (FALSE, TRUE, sizeof (SeismoSyscallStats));
+            row.name = hg->key;
+            row.calls = hg->total_count;
+            row.unknown = SEISMO_STATS_UNKNOWN_TIME | SEISMO_STATS_UNKNOWN_DISTRIBUTION;
+            g_hash_table_insert (rows, hg->key, GUINT_TO_POINTER (result->len));
+            g_array_append_val (result, row);
+            continue;
+          }
+        if (!g_hash_table_lookup_extended (rows, hg->key, NULL, &index))
+          continue;
+        st = &g_array_index (result, SeismoSyscallStats, GPOINTER_TO_UINT (index));
+        if (g_str_equal (hg->name, SEISMO_HISTOGRAM_SUMMARY_ERRORS))
+          st->errors = hg->total_count;
+        else if (g_str_equal (hg->name, SEISMO_HISTOGRAM_SUMMARY_TIME))
+          {
+            st->total_ns = hg->sum;
+            st->avg_ns = st->calls ? st->total_ns / st->calls : 0;
+            st->unknown &= ~SEISMO_STATS_UNKNOWN_TIME;
+          }
+      }
+  return result;
+}
+
 GArray *
 seismo_stats_by_syscall (SeismoTrace           *trace,
                          const SeismoSelection *selection)
@@ -53,12 +101,19 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
   g_autofree SeismoSyscallStats *acc = NULL;
   g_autofree GArray **durations = NULL;
   GArray *result;
+  gboolean timed;
 
   g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
 
   n_names = seismo_trace_get_n_syscall_names (trace);
   spans = seismo_trace_get_syscall_spans (trace, &n_spans);
   ts = seismo_trace_get_times (trace);
+  if (n_spans == 0 && (result = stats_from_summary (trace)) != NULL)
+    {
+      g_array_sort (result, compare_syscall_stats);
+      return result;
+    }
+  timed = seismo_trace_has_durations (trace);
   acc = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
   durations = g_new0 (GArray *, MAX (n_names, 1));
 
@@ -76,7 +131,8 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
           st->unfinished++;
           continue;
         }
-      dur = ts[span->exit] - ts[span->enter];
+      /* Without measured durations the gap between enter and exit is line order, not time. */
+      dur = timed ? ts[span->exit] - ts[span->enter] : 0;
       if (st->calls == 0 || dur < st->min_ns)
         st->min_ns = dur;
       st->calls++;
@@ -97,7 +153,9 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
       if (st->calls == 0 && st->unfinished == 0)
         continue;
       st->name = seismo_trace_get_syscall_name (trace, i);
-      if (st->calls > 0)
+      if (!timed)
+        st->unknown = SEISMO_STATS_UNKNOWN_TIME | SEISMO_STATS_UNKNOWN_DISTRIBUTION;
+      else if (st->calls > 0)
         {
           GArray *d = durations[i];
 

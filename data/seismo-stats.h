@@ -27,6 +27,22 @@ seismo_selection_has (const SeismoSelection *sel,
   return sel->mask == NULL || (sel->mask[event >> 6] >> (event & 63)) & 1;
 }
 
+/* Figures of a SeismoSyscallStats row that were never measured: shown as "—" (JSON null), and
+ * left 0 in the struct. */
+typedef enum {
+  SEISMO_STATS_UNKNOWN_TIME         = 1 << 0,   /* total_ns, avg_ns (and percent of time) */
+  SEISMO_STATS_UNKNOWN_DISTRIBUTION = 1 << 1,   /* min_ns, max_ns, p50_ns, p90_ns, p99_ns */
+} SeismoStatsUnknown;
+
+/*
+ * A summary table that came with the trace instead of (or besides) its calls, such as strace -c's:
+ * one recorder histogram per figure with the syscall as key and no buckets. total_count holds the
+ * figure (calls, errors) or, for the time, the calls, with sum the nanoseconds.
+ */
+#define SEISMO_HISTOGRAM_SUMMARY_CALLS   "summary_calls"
+#define SEISMO_HISTOGRAM_SUMMARY_ERRORS  "summary_errors"
+#define SEISMO_HISTOGRAM_SUMMARY_TIME    "summary_time"
+
 /* Like strace -c: a syscall that never returned (exit_group, trace end) is not a call. */
 typedef struct {
   const char *name;         /* owned by the trace */
@@ -40,6 +56,7 @@ typedef struct {
   guint64     p50_ns;
   guint64     p90_ns;
   guint64     p99_ns;
+  guint32     unknown;      /* SeismoStatsUnknown: figures not measured (untimed trace, table) */
 } SeismoSyscallStats;
 
 typedef struct {
@@ -63,7 +80,10 @@ typedef struct {
   guint64 count;
 } SeismoTypeStats;
 
-/* Each returns a new GArray of the struct, sorted by the main figure, largest first. */
+/* Each returns a new GArray of the struct, sorted by the main figure, largest first.
+ * seismo_stats_by_syscall() of a trace without syscall events but with a summary table
+ * (SEISMO_HISTOGRAM_SUMMARY_*) returns the table's rows, whatever the selection; of a trace
+ * without measured durations (seismo_trace_has_durations()) it counts calls and errors only. */
 GArray *seismo_stats_by_syscall (SeismoTrace           *trace,
                                  const SeismoSelection *selection);
 GArray *seismo_stats_by_task    (SeismoTrace           *trace,

@@ -5,6 +5,7 @@
 
 #include "seismo-event-details.h"
 #include "seismo-timeline-renderer.h"
+#include "seismo-timing.h"
 
 struct _SeismoEventDetails
 {
@@ -145,6 +146,34 @@ clear_fields (SeismoEventDetails *self)
     gtk_grid_remove (self->fields, child);
 }
 
+/* The user-space stack strace -k printed under a call: a ptrace:user_stack event of the same task
+ * at the same time, right after the call's last event. Appended to text when there is one. */
+static void
+append_stack (SeismoTrace *trace,
+              SeismoEventId call,
+              GString      *text)
+{
+  gsize n = seismo_trace_get_n_events (trace);
+  const SeismoTaskId *tasks = seismo_trace_get_tasks (trace);
+  const guint64 *ts = seismo_trace_get_times (trace);
+
+  /* Other tasks' events at the same time may come between: look a little way only. */
+  for (SeismoEventId e = call + 1; e < n && e <= call + 16 && ts[e] == ts[call]; e++)
+    {
+      const SeismoEventType *type = seismo_trace_event_type (trace, e);
+      SeismoValue frames;
+
+      if (tasks[e] != tasks[call])
+        continue;
+      if (g_str_equal (type->full_name, "ptrace:user_stack")
+          && seismo_trace_event_field_by_name (trace, e, "frames", &frames)
+          && frames.type == SEISMO_FIELD_STRING)
+        /* TRANSLATORS: followed by the frames strace -k printed, one a line */
+        g_string_append_printf (text, _("\nStack (strace -k):\n%s"), frames.str);
+      return;
+    }
+}
+
 static void
 show_syscall (SeismoEventDetails *self,
               SeismoTrace        *trace)
@@ -160,8 +189,11 @@ show_syscall (SeismoEventDetails *self,
       return;
     }
   {
-    g_autofree char *dur = seismo_format_duration ((double) (seismo_timeline_data_span_end_ns (self->data, span)
-                                                   - seismo_trace_event_time (trace, span->enter)));
+    /* A log without durations (seismo-timing.h) keeps only the order: say so, not "1 µs". */
+    g_autofree char *dur = seismo_trace_has_durations (trace)
+                           ? seismo_format_duration ((double) (seismo_timeline_data_span_end_ns (self->data, span)
+                                                               - seismo_trace_event_time (trace, span->enter)))
+                           : g_strdup (_("an unknown time (no timing in this trace)"));
 
     g_string_append_printf (text, "%s()", seismo_trace_get_syscall_name (trace, span->syscall));
     if (seismo_trace_syscall_span_ret (trace, span, &ret))
@@ -181,6 +213,7 @@ show_syscall (SeismoEventDetails *self,
     else
       g_string_append_printf (text, _(" did not return within the trace (%s seen)"), dur);
   }
+  append_stack (trace, span->exit != SEISMO_NO_EVENT ? span->exit : span->enter, text);
   gtk_label_set_text (self->syscall_label, text->str);
   if (self->event == span->enter && span->exit != SEISMO_NO_EVENT)
     {
@@ -225,8 +258,11 @@ seismo_event_details_set_event (SeismoEventDetails *self,
 
   type = seismo_trace_event_type (trace, event);
   task = seismo_trace_event_task (trace, event);
-  time = seismo_format_time ((double) (seismo_trace_event_time (trace, event)
-                                       - seismo_trace_get_start_ns (trace)), 1);
+  if (seismo_trace_has_timestamps (trace))
+    time = seismo_format_time ((double) (seismo_trace_event_time (trace, event)
+                                         - seismo_trace_get_start_ns (trace)), 1);
+  else
+    time = g_strdup (_("no timestamp"));
   gtk_label_set_text (self->title, type->full_name);
   subtitle = g_strdup_printf (_("Event %u · %s · CPU %u · %s, thread %d of process %d"), event, time,
                               seismo_trace_event_cpu (trace, event),

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "seismo-widgets"
 
 #include "seismo-event-list-model.h"
+#include "seismo-timing.h"
 
 /* Item */
 
@@ -39,6 +40,9 @@ format_time (SeismoEventItem *self)
 {
   guint64 rel = seismo_trace_event_time (self->trace, self->event) - seismo_trace_get_start_ns (self->trace);
 
+  /* A log without clocks keeps only its order (seismo-timing.h): no time to show. */
+  if (!seismo_trace_has_timestamps (self->trace))
+    return g_strdup ("—");
   return g_strdup_printf ("%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
                           rel / G_GUINT64_CONSTANT (1000000000), rel % G_GUINT64_CONSTANT (1000000000));
 }

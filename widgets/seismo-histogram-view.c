@@ -12,6 +12,7 @@
 #include "seismo-timeline-renderer.h"
 #include "seismo-cairo-private.h"
 #include "seismo-pane-range-private.h"
+#include "seismo-timing.h"
 
 /* Linear buckets aim at about this many between the smallest value and p99. */
 #define LINEAR_BUCKETS 20
@@ -62,6 +63,25 @@ G_DEFINE_FINAL_TYPE (SeismoHistogramView, seismo_histogram_view, GTK_TYPE_WIDGET
 static const char *const of_titles[SEISMO_HISTOGRAM_OF_N] = {
   N_("Syscall duration"), N_("Wakeup latency"), N_("Time on CPU per run"), N_("Gap between events"),
 };
+
+/* Does the trace hold what this histogram measures? A log without timing (seismo-timing.h) has
+ * no latencies: the view says so rather than "no samples". */
+static gboolean
+measured (SeismoHistogramView *self)
+{
+  if (self->trace == NULL)
+    return TRUE;
+  switch (self->of)
+    {
+    case SEISMO_HISTOGRAM_OF_SYSCALL:
+      return seismo_latency_kind_measured (self->trace, SEISMO_LATENCY_SYSCALL);
+    case SEISMO_HISTOGRAM_OF_WAKEUP:
+    case SEISMO_HISTOGRAM_OF_RUNTIME:
+    case SEISMO_HISTOGRAM_OF_GAP:
+    default:
+      return seismo_trace_has_timestamps (self->trace);
+    }
+}
 
 /* Computing on a worker */
 
@@ -352,6 +372,8 @@ render_full (SeismoHistogramView *self,
   if (self->histogram == NULL || g.empty)
     {
       pango_layout_set_text (layout, self->histogram == NULL ? _("Computing…")
+                             : !measured (self)
+                             ? _("No timing in this trace: its latencies were never measured")
                              : _("No samples in the current filter and time range"), -1);
       seismo_cairo_set_rgb (cr, fg, 0.6);
       cairo_move_to (cr, g.pad, g.pad + g.line_h * 1.2);

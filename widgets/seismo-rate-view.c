@@ -10,6 +10,7 @@
 
 #include "seismo-filter.h"
 #include "seismo-rate-view.h"
+#include "seismo-timing.h"
 #include "seismo-cairo-private.h"
 
 #define K SEISMO_RATE_CATEGORIES
@@ -143,6 +144,7 @@ draw_counts (cairo_t          *cr,
              guint             n_cols,
              const Categories *c,
              double            ns_per_px,
+             gboolean          timed,
              gboolean          dark,
              gboolean          background)
 {
@@ -200,7 +202,12 @@ draw_counts (cairo_t          *cr,
                            : g_strdup_printf ("%.3g ns", w);
 
     /* TRANSLATORS: "Events per 1.5 ms · peak 1,234" */
-    title = g_strdup_printf (_("Events per %s · peak %'" G_GUINT64_FORMAT), per, peak);
+    if (timed)
+      title = g_strdup_printf (_("Events per %s · peak %'" G_GUINT64_FORMAT), per, peak);
+    else
+      /* A log without clocks (seismo-timing.h): columns are stretches of its order. */
+      title = g_strdup_printf (_("Events per column (no timing) · peak %'" G_GUINT64_FORMAT),
+                               peak);
   }
   pango_layout_set_width (layout, (SEISMO_TIMELINE_LABEL_WIDTH - 8) * PANGO_SCALE);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
@@ -434,7 +441,8 @@ seismo_rate_view_snapshot (GtkWidget   *widget,
   if (self->counts != NULL && self->shown_ns_per_px == self->want_ns_per_px)
     cairo_translate (cr, (self->shown_start - self->want_start) / self->want_ns_per_px, 0);
   draw_counts (cr, width, height, self->counts, self->n_cols, &self->categories,
-               self->want_ns_per_px, fg.red + fg.green + fg.blue > 1.5, FALSE);
+               self->want_ns_per_px, self->trace == NULL || seismo_trace_has_timestamps (self->trace),
+               fg.red + fg.green + fg.blue > 1.5, FALSE);
   cairo_destroy (cr);
 }
 
@@ -626,6 +634,7 @@ seismo_rate_view_render (SeismoTrace    *trace,
   categories_build (&c, trace, stack);
   counts = compute_counts (trace, mask != NULL ? g_bytes_get_data (mask, NULL) : NULL, &c, stack,
                            (double) start_ns, ns_per_px, n_cols, NULL);
-  draw_counts (cr, width, height, counts, n_cols, &c, ns_per_px, FALSE, TRUE);
+  draw_counts (cr, width, height, counts, n_cols, &c, ns_per_px,
+               seismo_trace_has_timestamps (trace), FALSE, TRUE);
   categories_clear (&c);
 }

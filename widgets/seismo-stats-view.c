@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-widgets"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -12,6 +13,7 @@
 #include "seismo-stats-view.h"
 #include "seismo-thread-states.h"
 #include "seismo-timeline-renderer.h"
+#include "seismo-timing.h"
 
 #define MAX_VALUES 8
 
@@ -179,10 +181,16 @@ table_view (SeismoStatsView  *self,
   return views[table];
 }
 
+/* A figure the trace never measured (an strace log without times, seismo-timing.h) is NAN in a
+ * row: shown as "—", sorted below every number, empty in CSV. */
+#define UNKNOWN_VALUE NAN
+
 static char *
 format_value (ColumnFormat format,
               double       v)
 {
+  if (isnan (v))
+    return g_strdup ("—");
   switch (format)
     {
     case FORMAT_COUNT:
@@ -243,7 +251,9 @@ compare_rows (gconstpointer a,
 
   if (spec->value < 0)
     return g_utf8_collate (x->name, y->name);
-  if (x->values[spec->value] != y->values[spec->value])
+  if (isnan (x->values[spec->value]) != isnan (y->values[spec->value]))
+    return isnan (x->values[spec->value]) ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
+  if (!isnan (x->values[spec->value]) && x->values[spec->value] != y->values[spec->value])
     return x->values[spec->value] < y->values[spec->value] ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
   return g_utf8_collate (x->name, y->name);
 }
@@ -320,6 +330,7 @@ stats_thread (GTask        *task,
   g_autoptr(GArray) cpus = NULL;
   g_autoptr(GArray) types = NULL;
   double total_syscall_ns = 0;
+  gboolean timed = seismo_trace_has_timestamps (trace);
 
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     job->rows[t] = g_ptr_array_new_with_free_func (g_object_unref);
@@ -339,6 +350,10 @@ stats_thread (GTask        *task,
       row->values[1] = (double) s->total_ns;
       row->values[2] = (double) s->avg_ns;
       row->values[3] = (double) s->max_ns;
+      if (s->unknown & SEISMO_STATS_UNKNOWN_TIME)
+        row->values[0] = row->values[1] = row->values[2] = UNKNOWN_VALUE;
+      if (s->unknown & SEISMO_STATS_UNKNOWN_DISTRIBUTION)
+        row->values[3] = UNKNOWN_VALUE;
       row->values[4] = (double) s->calls;
       row->values[5] = (double) s->errors;
       g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_SYSCALL], row);
@@ -358,7 +373,7 @@ stats_thread (GTask        *task,
       guint64 states[SEISMO_STATE_N];
 
       seismo_trace_task_state_totals (trace, s->task, first, last, states);
-      row->values[0] = (double) s->cpu_ns;
+      row->values[0] = timed ? (double) s->cpu_ns : UNKNOWN_VALUE;
       row->values[1] = (double) s->switches;
       row->values[2] = (double) s->wakeups;
       row->values[3] = (double) s->syscalls;
@@ -378,8 +393,8 @@ stats_thread (GTask        *task,
       SeismoStatsRow *row = stats_row_new (g_strdup_printf ("CPU %u", s->cpu),
                                            g_strdup_printf ("cpu == %u", s->cpu));
 
-      row->values[0] = 100.0 * (double) s->busy_ns / span_ns;
-      row->values[1] = (double) s->busy_ns;
+      row->values[0] = timed ? 100.0 * (double) s->busy_ns / span_ns : UNKNOWN_VALUE;
+      row->values[1] = timed ? (double) s->busy_ns : UNKNOWN_VALUE;
       row->values[2] = (double) s->switches;
       row->values[3] = (double) s->events;
       g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_CPU], row);
@@ -397,7 +412,7 @@ stats_thread (GTask        *task,
         continue;
       row = stats_row_new (g_strdup (full), g_strdup_printf ("event == %s", full));
       row->values[0] = (double) s->count;
-      row->values[1] = (double) s->count / (span_ns / 1e9);
+      row->values[1] = timed ? (double) s->count / (span_ns / 1e9) : UNKNOWN_VALUE;
       g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_EVENT], row);
     }
   g_task_return_boolean (task, TRUE);
@@ -405,6 +420,21 @@ stats_thread (GTask        *task,
 
 cancelled:
   g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+}
+
+/* What the trace did not measure, said next to the scope (seismo-timing.h). */
+static const char *
+timing_note (SeismoTrace *trace)
+{
+  gboolean stamps = seismo_trace_has_timestamps (trace), durations = seismo_trace_has_durations (trace);
+
+  if (!stamps && !durations)
+    return _(" · no timing in this trace: counts only");
+  if (!stamps)
+    return _(" · no timestamps in this trace: call durations only");
+  if (!durations)
+    return _(" · no call durations in this trace");
+  return "";
 }
 
 static void
@@ -424,7 +454,9 @@ update_scope (SeismoStatsView *self)
       g_autofree char *b = seismo_format_time ((double) (last - t0), 1e3);
       g_autofree char *range = whole ? g_strdup (_("Whole trace")) : g_strdup_printf ("%s … %s", a, b);
 
-      text = g_strdup_printf ("%s%s", range, self->range.mask != NULL ? _(" · filtered events only") : "");
+      text = g_strdup_printf ("%s%s%s", range,
+                              self->range.mask != NULL ? _(" · filtered events only") : "",
+                              timing_note (self->trace));
     }
   gtk_label_set_text (self->scope_label, text);
 }
@@ -743,6 +775,8 @@ seismo_stats_view_to_csv (SeismoStatsView  *self,
             g_string_append_c (out, ',');
           if (specs[c].value < 0)
             csv_field (out, row->name);
+          else if (isnan (row->values[specs[c].value]))
+            ;
           else if (specs[c].format == FORMAT_PERCENT || specs[c].format == FORMAT_RATE)
             g_string_append_printf (out, "%.3f", row->values[specs[c].value]);
           else

@@ -9,6 +9,7 @@
 
 #include "seismo-thread-states.h"
 #include "seismo-timeline-renderer-private.h"
+#include "seismo-timing.h"
 
 /* The deepest zoom: a pixel is a hundredth of a nanosecond, so single events spread out. */
 #define MIN_NS_PER_PX 0.01
@@ -1066,6 +1067,8 @@ draw_ruler (SeismoTimelineRenderer *self,
   double minor = step / (fmod (step / pow (10, floor (log10 (step))), 2.0) == 0 ? 4 : 5);
   double first = floor (self->view_start / minor) * minor;
   int label_y = (int) small_text_top (self, 2, 16);
+  /* A log without clocks (seismo-timing.h) is drawn in its order: no times on the ruler. */
+  gboolean timed = self->data->trace == NULL || seismo_trace_has_timestamps (self->data->trace);
 
   emit_rect (self, C_RULER_BG, 0, 0, self->width, h);
   emit_rect (self, C_SEPARATOR, 0, h - 1, self->width, 1);
@@ -1079,7 +1082,7 @@ draw_ruler (SeismoTimelineRenderer *self,
       if (x < SEISMO_TIMELINE_LABEL_WIDTH)
         continue;
       emit_rect (self, C_TEXT_DIM, x, major ? h - 12 : h - 5, 1, major ? 11 : 4);
-      if (major)
+      if (major && timed)
         {
           g_autofree char *label = seismo_format_time (round (t / minor) * minor, step);
 
@@ -1113,6 +1116,13 @@ draw_ruler (SeismoTimelineRenderer *self,
         g_autofree char *len = seismo_format_duration ((double) (self->range[1] - self->range[0]));
 
         line2 = g_strdup_printf (_("Range: %s"), len);
+      }
+    if (!timed)
+      {
+        g_clear_pointer (&line1, g_free);
+        g_clear_pointer (&line2, g_free);
+        line1 = g_strdup (_("No timing"));
+        line2 = g_strdup (_("in the order of the log"));
       }
     if (line1 != NULL)
       emit_text (self, 8, 2, SEISMO_TIMELINE_LABEL_WIDTH - 12, line1, C_TEXT, TRUE);

@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "seismo-timeline.h"
+#include "seismo-timing.h"
 
 /* A GtkSnapshot canvas draws SeismoColor as GdkRGBA. */
 G_STATIC_ASSERT (sizeof (SeismoColor) == sizeof (GdkRGBA));
@@ -157,6 +158,13 @@ update_markers_text (SeismoTimeline *self)
       has_b = seismo_timeline_renderer_get_marker (r, 1, &b);
       has_range = seismo_timeline_renderer_get_range (r, &start, &end);
       t0 = (double) seismo_trace_get_start_ns (seismo_timeline_data_get_trace (seismo_timeline_renderer_get_data (r)));
+    }
+  if ((has_a || has_b || has_range) && r != NULL
+      && !seismo_trace_has_timestamps (seismo_timeline_data_get_trace (seismo_timeline_renderer_get_data (r))))
+    {
+      /* Markers in a log without clocks (seismo-timing.h) mark places, not times. */
+      g_string_append (s, _("Markers set · no timing in this trace"));
+      has_a = has_b = has_range = FALSE;
     }
   if (has_a)
     {

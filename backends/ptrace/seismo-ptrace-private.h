@@ -107,6 +107,7 @@ guint seismo_ptrace_schema_fork_type   (SeismoPtraceSchema *self);
 guint seismo_ptrace_schema_exec_type   (SeismoPtraceSchema *self);
 guint seismo_ptrace_schema_exit_type   (SeismoPtraceSchema *self);
 guint seismo_ptrace_schema_signal_type (SeismoPtraceSchema *self);
+guint seismo_ptrace_schema_stack_type  (SeismoPtraceSchema *self);
 
 /*
  * Appends data as strace quotes it between the quotes: printable ASCII as is, \" \\ \t \n \v \f

@@ -105,6 +105,7 @@ struct _SeismoPtraceSchema
   int                   exec_type;
   int                   exit_type;
   int                   signal_type;
+  int                   stack_type;
 };
 
 static gboolean
@@ -215,6 +216,7 @@ seismo_ptrace_schema_new (SeismoTraceBuilder *builder)
     }
   self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, syscall_free);
   self->fork_type = self->exec_type = self->exit_type = self->signal_type = -1;
+  self->stack_type = -1;
   return self;
 }
 
@@ -403,6 +405,15 @@ static const SeismoFieldInfo signal_fields[] = {
   { "code", SEISMO_FIELD_INT, 4, SEISMO_DISPLAY_DEFAULT },
 };
 
+/* The user-space stack of the call just before on the same task (strace -k): one frame a line,
+ * innermost first, as strace prints them ("/lib/libc.so.6(__open64+0x5b) [0xf8ab]"); top, the
+ * innermost frame again, keeps the one-line form of the event (lists, report) on one line. */
+static const SeismoFieldInfo stack_fields[] = {
+  { "frames", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
+  { "depth", SEISMO_FIELD_UINT, 4, SEISMO_DISPLAY_DEFAULT },
+  { "top", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT },
+};
+
 static guint
 ensure_type (SeismoPtraceSchema    *self,
              int                   *id,
@@ -447,6 +458,13 @@ seismo_ptrace_schema_signal_type (SeismoPtraceSchema *self)
 {
   return ensure_type (self, &self->signal_type, "signal", "signal_deliver", signal_fields,
                       G_N_ELEMENTS (signal_fields), "sig={sig} errno={errno} code={code}");
+}
+
+guint
+seismo_ptrace_schema_stack_type (SeismoPtraceSchema *self)
+{
+  return ensure_type (self, &self->stack_type, "ptrace", "user_stack", stack_fields,
+                      G_N_ELEMENTS (stack_fields), "depth={depth} top={top}");
 }
 
 void

@@ -18,7 +18,9 @@
 #include "seismo-backend.h"
 #include "seismo-error.h"
 #include "seismo-importer.h"
+#include "seismo-skipped.h"
 #include "seismo-stats.h"
+#include "seismo-timing.h"
 #include "seismo-test-util.h"
 
 #define SEQ_MISSING_PATH  "/nonexistent/seismo-ptrace-test"
@@ -161,7 +163,7 @@ open_trace (const char *path)
 static guint64
 skipped_lines (SeismoTrace *trace)
 {
-  return g_ascii_strtoull (seismo_trace_get_metadata (trace, "skipped_lines"), NULL, 10);
+  return seismo_trace_get_n_skipped (trace);
 }
 
 /* Every output style strace has, against strace -c of the same program. */
@@ -467,7 +469,7 @@ test_garbage_and_truncation (void)
   g_autoptr(GString) dirty = g_string_new (NULL);
   g_autofree char *dirty_path = NULL;
   g_autoptr(SeismoTrace) trace = NULL;
-  guint inserted = 0;
+  guint inserted = 0, cut = 0;
   static const char *const junk[] = {
     "hello from the program",
     "\001\002\003 binary \377 junk",
@@ -486,17 +488,44 @@ test_garbage_and_truncation (void)
     {
       g_string_append_printf (dirty, "%s\n", lines[i]);
       if (i % 9 == 4)
-        g_string_append_printf (dirty, "%s\n", junk[inserted++ % G_N_ELEMENTS (junk)]);
+        {
+          /* A call cut short is still a call: recorded unfinished, not skipped. */
+          cut += inserted % G_N_ELEMENTS (junk) == 3;
+          g_string_append_printf (dirty, "%s\n", junk[inserted++ % G_N_ELEMENTS (junk)]);
+        }
     }
   /* The file ends in the middle of a line, as when strace is still writing it. */
   g_string_append (dirty, "12345 1795938553.999999 write(1, \"partial");
   inserted++;
+  cut++;
   dirty_path = write_temp ("dirty.strace", dirty->str, (gssize) dirty->len);
 
   trace = open_trace (dirty_path);
-  g_assert_cmpuint (skipped_lines (trace), ==, inserted);
-  g_assert_nonnull (seismo_trace_get_metadata (trace, "first_skipped_line"));
+  g_assert_cmpuint (cut, >, 1);
+  g_assert_cmpuint (skipped_lines (trace), ==, inserted - cut);
+  {
+    g_autoptr(GArray) kinds = seismo_trace_get_skipped (trace);
+
+    g_assert_cmpuint (kinds->len, ==, 1);
+    g_assert_cmpstr (g_array_index (kinds, SeismoSkipped, 0).kind, ==, "unreadable strace lines");
+    g_assert_true (g_str_has_prefix (g_array_index (kinds, SeismoSkipped, 0).example,
+                                     "dirty.strace line "));
+  }
   assert_same_counts (trace, expected);
+  /* The cut calls are there, unfinished. */
+  {
+    g_autoptr(GArray) stats = seismo_stats_by_syscall (trace, NULL);
+    guint64 unfinished = 0;
+
+    for (guint i = 0; i < stats->len; i++)
+      {
+        const SeismoSyscallStats *st = &g_array_index (stats, SeismoSyscallStats, i);
+
+        if (g_str_equal (st->name, "openat") || g_str_equal (st->name, "write"))
+          unfinished += st->unfinished;
+      }
+    g_assert_cmpuint (unfinished, >=, cut);
+  }
 }
 
 static void
