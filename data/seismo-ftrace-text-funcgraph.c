@@ -16,7 +16,7 @@
  *   ------------------------------------------
  *
  * Optional columns before the duration, each closed by '|': the absolute time (funcgraph-abstime,
- * before the CPU), the task (funcgraph-proc) and the latency flags (latency-format). Arguments
+ * before the CPU; the latency tracers' display-graph prints "12 us" since the start there), the task (funcgraph-proc) and the latency flags (latency-format). Arguments
  * (funcgraph-args) sit in the call's parentheses; funcgraph-retaddr and -retval add comments
  * ("« <-caller+0x3b/0x150 ret=0x0 »"). The nesting depth is the indentation: two spaces per
  * level after the column's "|  ".
@@ -325,7 +325,11 @@ push_comment (Parser          *self,
     if (!(info = ftt_lookup_event (self, &head)))
       return FALSE;
     ftt_begin_event (self, &head, info->type_id);
-    seismo_trace_builder_push_string_id (self->builder, 0);
+    /* trace_printk was called from the function running on this CPU, when the file shows it. */
+    seismo_trace_builder_push_string_id (self->builder,
+                                         c->stack->len
+                                         ? g_array_index (c->stack, Frame, c->stack->len - 1).func
+                                         : 0);
     ftt_push_str (self, p, end - p);
     ftt_end_event (self);
   }
@@ -653,9 +657,16 @@ ftt_funcgraph_line (Parser     *self,
   if (q > p && q < end && *q != ')')
     {
       const char *bar = ftt_skip_spaces (q, end);
+      gboolean micro = FALSE;
 
+      /* The latency tracers' display-graph: "   12 us |", microseconds since the start. */
+      if (end - bar >= 2 && bar[0] == 'u' && bar[1] == 's')
+        {
+          micro = TRUE;
+          bar = ftt_skip_spaces (bar + 2, end);
+        }
       if (bar >= end || *bar != '|' ||
-          !ftt_parse_timestamp (p, q, FALSE, &l.abstime, &l.abstime_ns))
+          !ftt_parse_timestamp (p, q, micro, &l.abstime, &l.abstime_ns))
         return FALSE;
       l.has_abstime = TRUE;
       p = ftt_skip_spaces (bar + 1, end);

@@ -762,22 +762,27 @@ ftt_parse_line_head (const char *line,
         head->name = n;
         head->name_len = ne - n;
 
-        if (ne < end && *ne == ':' && memchr (n, '+', ne - n) != NULL)
-          {
-            head->form = FORM_BPRINT;
-            head->payload = ftt_skip_spaces (ne + 1, end);
-            head->payload_end = end;
-            return TRUE;
-          }
-        /* The sym-addr option: "ttwu_do_wakeup <ffffffff810a6c30> <-…". */
+        /* The sym-addr option: "ttwu_do_wakeup <ffffffff810a6c30> <-…", "foo+0x1/0x2 <…>: …". */
         if (end - ne >= 3 && ne[0] == ' ' && ne[1] == '<' && ne[2] != '-')
           {
             const char *q = ne + 2;
 
             while (q < end && IS (*q, C_HEX))
               q++;
-            if (q < end && *q == '>' && q > ne + 2 && end - q >= 4 && memcmp (q + 1, " <-", 3) == 0)
-              ne = q + 1;
+            if (q < end && *q == '>' && q > ne + 2 &&
+                ((end - q >= 4 && memcmp (q + 1, " <-", 3) == 0) || (q + 1 < end && q[1] == ':')))
+              {
+                ne = q + 1;
+                head->name_len = ne - n;
+              }
+          }
+        /* A print or trace_printk whose ip is printed with its offset or address. */
+        if (ne < end && *ne == ':' && (memchr (n, '+', ne - n) != NULL || ne[-1] == '>'))
+          {
+            head->form = FORM_BPRINT;
+            head->payload = ftt_skip_spaces (ne + 1, end);
+            head->payload_end = end;
+            return TRUE;
           }
 
         if (ne < end && *ne == ':')
@@ -1496,6 +1501,7 @@ push_print (Parser     *self,
     {
       while (q < end && IS (*q, C_NAME))
         q++;
+      q = skip_sym_offset (q, end);
       if (q > p && end - q >= 2 && q[0] == ':' && q[1] == ' ')
         {
           ftt_push_str (self, p, q - p);
@@ -1780,8 +1786,11 @@ canonical_name (const LineHead *head,
     }
   else if (head->form == FORM_BPRINT)
     {
-      name = "bprint";
-      len = 6;
+      /* trace_marker writes are print events; anything else with an ip is trace_printk's. */
+      gboolean marker = len >= 18 && memcmp (name, "tracing_mark_write", 18) == 0;
+
+      name = marker ? "print" : "bprint";
+      len = marker ? 5 : 6;
     }
   else if (len == 18 && memcmp (name, "tracing_mark_write", 18) == 0)
     {
@@ -2409,6 +2418,8 @@ ftrace_text_sniff (const guint8 *head,
         n_events++;
       else if (*first == '#')
         ;
+      else if (le - first >= 2 && first[0] == '=' && first[1] == '>')
+        ;   /* a stack frame */
       else if (ftt_starts_with (first, le, "cpus=") || ftt_starts_with (first, le, "version = "))
         trace_cmd = TRUE;
       else if (!(ftt_starts_with (first, le, "CPU") && memchr (first, '[', le - first)))
