@@ -77,6 +77,9 @@ struct _SeismoTrace
   gsize             *task_index_off;/* n_tasks + 1 */
   GHashTable        *tid_tasks;     /* tid → first SeismoTaskId + 1; chains in tid_next */
   SeismoTaskId      *tid_next;
+  gpointer           calls;         /* SeismoFunctionCall[n_calls] (seismo-function-calls.c), built on first use */
+  gsize              n_calls;
+  gint               calls_built;
 };
 
 SeismoTrace     *_seismo_trace_new              (void);
