@@ -91,6 +91,15 @@ PY
 check "sym-addr: the function keeps its address" \
   grep -q "function: ttwu_do_wakeup+0x14/0x1c8 <ffffffff810a6c44> <-try_to_wake_up+0x30/0x1a0 <ffffffff810a6d50>" "$DIR/fn.txt"
 
+"$CLI" convert "$DATA/ftrace-report-stacks.txt" "$DIR/tcs.csv" >/dev/null
+check "trace-cmd kernel_stack lines: the stack of the event before" python3 - "$DIR/tcs.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 2, rows
+assert rows[0]["event"] == "sched:sched_switch"
+assert rows[0]["stack"].split("\n") == ["__schedule (ffffffff81a0b0c0)", "schedule (ffffffff81a0b6f0)"], rows[0]
+PY
+
 # Real recordings of this kernel: trace_pipe with kernel and user stacks, a marker with
 # sym-offset + sym-addr, a per-CPU buffer file without irq-info.
 info "$DATA/ftrace-real-pipe-stacks.txt" > "$DIR/pipe.json"
