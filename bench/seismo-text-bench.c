@@ -38,8 +38,8 @@ write_events (FILE   *f,
   for (guint64 i = 0; i < lines; i++)
     {
       guint cpu = i % 4;
-      const char *comm = comms[i % G_N_ELEMENTS (comms)];
       int pid = 1000 + (int) (i % 97);
+      const char *comm = comms[pid % G_N_ELEMENTS (comms)];
 
       ts += 1000 + i % 777;
       switch (i % 8)
@@ -48,7 +48,7 @@ write_events (FILE   *f,
           fprintf (f, "%16s-%-7d [%03u] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT
                    ": sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 prev_state=S ==> "
                    "next_comm=%s next_pid=%d next_prio=120\n", comm, pid, cpu, ts / 1000000000,
-                   ts / 1000 % 1000000, comm, pid, comms[(i + 1) % G_N_ELEMENTS (comms)], pid + 1);
+                   ts / 1000 % 1000000, comm, pid, comms[(pid + 1) % G_N_ELEMENTS (comms)], pid + 1);
           break;
         case 1:
           fprintf (f, "%16s-%-7d [%03u] d..3. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT

@@ -5,6 +5,8 @@
  * headers, the loop), -funcgraph.c (function_graph output), -stack.c (stack trace blocks) and
  * -skipped.c (what could not be read, by kind). */
 
+#include <string.h>
+
 #include "seismo-trace-builder.h"
 
 G_BEGIN_DECLS
@@ -145,9 +147,10 @@ typedef struct {
   char               *tracer;
 
   /* Stack trace blocks (seismo-ftrace-text-stack.c): when the file has any, every event type
-   * ends with "stack" and "user_stack" fields, and an event stays open until the next line
-   * says whether a block follows it. */
+   * ends with "stack" and "user_stack" fields (the parse starts over when the first block
+   * shows up), and an event stays open until the next line says whether a block follows it. */
   gboolean            stacks;
+  gboolean            restart_for_stacks;  /* a block was found while stacks was FALSE */
   gboolean            pending;      /* an event is begun; its stack fields are not pushed yet */
   int                 stack_block;  /* 0: none, 1: kernel frames being read, 2: user frames */
   GString            *kstack;
@@ -177,10 +180,6 @@ enum {
 extern guint8 ftt_cclass[256];
 
 void         ftt_init_cclass      (void);
-gboolean     ftt_starts_with      (const char *p, const char *end, const char *prefix);
-const char  *ftt_skip_spaces      (const char *p, const char *end);
-const char  *ftt_skip_indent      (const char *p, const char *end);
-const char  *ftt_rtrim            (const char *start, const char *p);
 gboolean     ftt_parse_dec        (const char *s, gsize len, gint64 *out);
 gboolean     ftt_parse_timestamp  (const char *s, const char *end, gboolean micro, guint64 *out,
                                    gboolean *ns_digits);
@@ -204,7 +203,6 @@ void         ftt_begin_event      (Parser *self, const LineHead *head, guint typ
 void         ftt_end_event        (Parser *self);
 
 /* seismo-ftrace-text-stack.c */
-gboolean     ftt_has_stacks       (const char *data, gsize len);
 gboolean     ftt_stack_frame      (Parser *self, const char *p, const char *end);
 gboolean     ftt_stack_begin      (Parser *self, const LineHead *head);
 void         ftt_end_pending      (Parser *self);
@@ -229,5 +227,52 @@ void         ftt_skipped_finish   (Parser *self);
 char        *ftt_skipped_refusal  (Parser *self);
 void         ftt_skipped_free     (Parser *self);
 #define IS(c, k) ((ftt_cclass[(guint8) (c)] & (k)) != 0)
+
+/* Small helpers every file of the parser uses on every line: inline. */
+static inline const char *
+ftt_skip_spaces (const char *p,
+                 const char *end)
+{
+  while (p < end && IS (*p, C_SPACE))
+    p++;
+  return p;
+}
+
+static inline const char *
+ftt_skip_indent (const char *p,
+                 const char *end)
+{
+  const guint64 spaces = G_GUINT64_CONSTANT (0x2020202020202020);
+
+  while (end - p >= 8)
+    {
+      guint64 w;
+
+      memcpy (&w, p, 8);
+      if (w != spaces)
+        break;
+      p += 8;
+    }
+  return ftt_skip_spaces (p, end);
+}
+
+static inline const char *
+ftt_rtrim (const char *start,
+           const char *p)
+{
+  while (p > start && IS (p[-1], C_SPACE))
+    p--;
+  return p;
+}
+
+static inline gboolean
+ftt_starts_with (const char *p,
+                 const char *end,
+                 const char *prefix)
+{
+  gsize l = strlen (prefix);
+
+  return (gsize) (end - p) >= l && memcmp (p, prefix, l) == 0;
+}
 
 G_END_DECLS

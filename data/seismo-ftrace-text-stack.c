@@ -15,8 +15,8 @@
  * trace-cmd report prints them as "kernel_stack:" and "user_stack:" events. They belong to the
  * event before them: its type then has two trailing string fields, "stack" and "user_stack"
  * (frames one per line), so the details pane shows them and convert exports them with the
- * event. Whether a file has any is known before reading it (one search), so files without
- * stacks pay nothing.
+ * event. The parse starts over when it meets the first block, so files without stacks pay
+ * nothing for them.
  */
 
 #include <string.h>
@@ -30,14 +30,6 @@ static const SeismoFieldInfo stack_fields[N_STACK_FIELDS] = {
   { "stack",      SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
   { "user_stack", SEISMO_FIELD_STRING, 0, SEISMO_DISPLAY_DEFAULT, NULL, 0 },
 };
-
-gboolean
-ftt_has_stacks (const char *data,
-                gsize       len)
-{
-  /* "<stack trace>", "<user stack trace>" and trace-cmd's "<stack trace >". */
-  return memmem (data, len, "stack trace", 11) != NULL;
-}
 
 guint
 ftt_add_event_type (Parser                *self,

@@ -315,8 +315,8 @@ has_suffix_len (const char *s,
 
 /* ---- numbers -------------------------------------------------------------------------------- */
 
-gboolean
-ftt_parse_dec (const char *s,
+static gboolean
+parse_dec (const char *s,
            gsize       len,
            gint64     *out)
 {
@@ -417,7 +417,7 @@ parse_sched_state (const char *s,
   if (len == 0)
     return FALSE;
   if (IS (s[0], C_DIGIT) || s[0] == '-')
-    return ftt_parse_dec (s, len, out);
+    return parse_dec (s, len, out);
 
   for (i = 0; !plugin && i < len; i++)
     if (memchr ("KWNx", s[i], 4) != NULL)
@@ -446,8 +446,9 @@ parse_sched_state (const char *s,
 }
 
 /* Parses "<digits>[.<digits>]" into ns; the fraction is scaled to 9 digits. */
-gboolean
-ftt_parse_timestamp (const char *s,
+/* Inlined into the line loop (the importer's other files call ftt_parse_timestamp). */
+G_ALWAYS_INLINE static inline gboolean
+parse_timestamp (const char *s,
                  const char *end,
                  gboolean    micro,
                  guint64    *out,
@@ -506,42 +507,9 @@ ftt_parse_timestamp (const char *s,
 
 /* ---- the left part of a line ---------------------------------------------------------------- */
 
-const char *
-ftt_skip_spaces (const char *p,
-             const char *end)
-{
-  while (p < end && IS (*p, C_SPACE))
-    p++;
-  return p;
-}
 
 /* Task columns are right-aligned in 16 or more spaces: skip them eight at a time. */
-const char *
-ftt_skip_indent (const char *p,
-             const char *end)
-{
-  const guint64 spaces = G_GUINT64_CONSTANT (0x2020202020202020);
 
-  while (end - p >= 8)
-    {
-      guint64 w;
-
-      memcpy (&w, p, 8);
-      if (w != spaces)
-        break;
-      p += 8;
-    }
-  return ftt_skip_spaces (p, end);
-}
-
-const char *
-ftt_rtrim (const char *start,
-       const char *p)
-{
-  while (p > start && IS (p[-1], C_SPACE))
-    p--;
-  return p;
-}
 
 static gboolean
 is_flags (const char *s,
@@ -641,7 +609,7 @@ parse_task_cpu (const char *start,
       {
         const char *a = ftt_skip_spaces (open + 1, close);
 
-        if (ftt_parse_dec (a, close - a, &tgid) && tgid >= 0 && tgid <= G_MAXINT32)
+        if (parse_dec (a, close - a, &tgid) && tgid >= 0 && tgid <= G_MAXINT32)
           head->tgid = (gint32) tgid;
       }
       p = ftt_rtrim (start, open);
@@ -652,7 +620,7 @@ parse_task_cpu (const char *start,
     pid_start--;
   if (pid_start == p || p - pid_start > 10 || pid_start == start || pid_start[-1] != '-')
     return FALSE;
-  if (!ftt_parse_dec (pid_start, p - pid_start, &pid) || pid > G_MAXINT32)
+  if (!parse_dec (pid_start, p - pid_start, &pid) || pid > G_MAXINT32)
     return FALSE;
   head->tid = (gint32) pid;
   head->comm = start;
@@ -679,8 +647,8 @@ skip_sym_offset (const char *p,
 }
 
 /* Splits an event line; FALSE when it is not one. */
-gboolean
-ftt_parse_line_head (const char *line,
+static gboolean
+parse_line_head (const char *line,
                  const char *end,
                  LineHead   *head)
 {
@@ -727,7 +695,7 @@ ftt_parse_line_head (const char *line,
         ts--;
       if (ts == te || ts == s || !IS (ts[-1], C_SPACE) || !IS (*ts, C_DIGIT))
         continue;
-      if (!ftt_parse_timestamp (ts, te, micro, &head->ts, &head->ts_ns))
+      if (!parse_timestamp (ts, te, micro, &head->ts, &head->ts_ns))
         continue;
       if (!parse_task_cpu (s, ts, head))
         continue;
@@ -737,7 +705,9 @@ ftt_parse_line_head (const char *line,
         const char *n = ftt_skip_spaces (colon + 1, end);
         const char *ne = n;
 
-        if (n < end && *n == '<')
+        while (ne < end && IS (*ne, C_NAME))
+          ne++;
+        if (G_UNLIKELY (ne == n) && n < end && *n == '<')
           {
             /* "<stack trace>" / "<user stack trace>": the frames are on the lines after. */
             if (ftt_starts_with (n, end, "<stack trace>") ||
@@ -751,39 +721,10 @@ ftt_parse_line_head (const char *line,
               }
             return FALSE;
           }
-        while (ne < end && IS (*ne, C_NAME))
-          ne++;
         if (ne == n || ne - n >= MAX_NAME)
-          return FALSE;
-        /* The sym-offset option: "ttwu_do_wakeup+0x14/0x1c8" (functions and trace_printk). */
-        ne = skip_sym_offset (ne, end);
-        if (ne - n >= MAX_NAME)
           return FALSE;
         head->name = n;
         head->name_len = ne - n;
-
-        /* The sym-addr option: "ttwu_do_wakeup <ffffffff810a6c30> <-…", "foo+0x1/0x2 <…>: …". */
-        if (end - ne >= 3 && ne[0] == ' ' && ne[1] == '<' && ne[2] != '-')
-          {
-            const char *q = ne + 2;
-
-            while (q < end && IS (*q, C_HEX))
-              q++;
-            if (q < end && *q == '>' && q > ne + 2 &&
-                ((end - q >= 4 && memcmp (q + 1, " <-", 3) == 0) || (q + 1 < end && q[1] == ':')))
-              {
-                ne = q + 1;
-                head->name_len = ne - n;
-              }
-          }
-        /* A print or trace_printk whose ip is printed with its offset or address. */
-        if (ne < end && *ne == ':' && (memchr (n, '+', ne - n) != NULL || ne[-1] == '>'))
-          {
-            head->form = FORM_BPRINT;
-            head->payload = ftt_skip_spaces (ne + 1, end);
-            head->payload_end = end;
-            return TRUE;
-          }
 
         if (ne < end && *ne == ':')
           {
@@ -791,6 +732,44 @@ ftt_parse_line_head (const char *line,
             head->payload = ftt_skip_spaces (ne + 1, end);
             head->payload_end = end;
             return TRUE;
+          }
+        /* Not "name:": maybe a function or trace_printk ip printed with the sym-offset option
+         * ("ttwu_do_wakeup+0x14/0x1c8") and/or sym-addr (" <ffffffff810a6c30>"). */
+        if (ne < end && (*ne == '+' || *ne == ' '))
+          {
+            const char *ip_end = skip_sym_offset (ne, end);
+
+            if (end - ip_end >= 3 && ip_end[0] == ' ' && ip_end[1] == '<' && ip_end[2] != '-')
+              {
+                const char *q = ip_end + 2;
+
+                while (q < end && IS (*q, C_HEX))
+                  q++;
+                if (q < end && *q == '>' && q > ip_end + 2 &&
+                    ((end - q >= 4 && memcmp (q + 1, " <-", 3) == 0) || (q + 1 < end && q[1] == ':')))
+                  ip_end = q + 1;
+              }
+            if (ip_end != ne)
+              {
+                if (ip_end - n >= MAX_NAME)
+                  return FALSE;
+                head->name_len = ip_end - n;
+                if (ip_end < end && *ip_end == ':')
+                  {
+                    head->form = FORM_BPRINT;
+                    head->payload = ftt_skip_spaces (ip_end + 1, end);
+                    head->payload_end = end;
+                    return TRUE;
+                  }
+                if (end - ip_end >= 3 && memcmp (ip_end, " <-", 3) == 0)
+                  {
+                    head->form = FORM_FUNCTION;
+                    head->payload = n;
+                    head->payload_end = end;
+                    return TRUE;
+                  }
+                return FALSE;
+              }
           }
         if (ne < end && *ne == '(' && ne - n > 4 && memcmp (n, "sys_", 4) == 0)
           {
@@ -958,13 +937,13 @@ kv_int (KeyValue *kv)
 {
   gint64 v = 0;
 
-  if (kv && !ftt_parse_dec (kv->val, number_len (kv->val, kv->val_len), &v))
+  if (kv && !parse_dec (kv->val, number_len (kv->val, kv->val_len), &v))
     v = 0;
   return v;
 }
 
-void
-ftt_push_str (Parser     *self,
+static void
+push_str (Parser     *self,
           const char *s,
           gsize       len)
 {
@@ -993,7 +972,7 @@ push_kv_string (Parser   *self,
                 KeyValue *kv)
 {
   if (kv)
-    ftt_push_str (self, kv->val, kv->val_len);
+    push_str (self, kv->val, kv->val_len);
   else
     seismo_trace_builder_push_string_id (self->builder, 0);
 }
@@ -1017,12 +996,12 @@ split_comm_pid_prio (const char  *s,
   if (open == NULL)
     return FALSE;
   close = memchr (open, ']', end - open);
-  if (close == NULL || !ftt_parse_dec (open + 2, close - (open + 2), prio))
+  if (close == NULL || !parse_dec (open + 2, close - (open + 2), prio))
     return FALSE;
   colon = open;
   while (colon > s && *colon != ':')
     colon--;
-  if (*colon != ':' || !ftt_parse_dec (colon + 1, open - (colon + 1), pid))
+  if (*colon != ':' || !parse_dec (colon + 1, open - (colon + 1), pid))
     return FALSE;
   *comm = s;
   *comm_len = colon - s;
@@ -1083,11 +1062,11 @@ push_sched_switch (Parser     *self,
         split_comm_pid_prio (arrow + 3, end, &next_comm, &next_len, &next_pid, &next_prio,
                              &after);
       }
-    ftt_push_str (self, prev_comm, prev_len);
+    push_str (self, prev_comm, prev_len);
     seismo_trace_builder_push_int (b, prev_pid);
     seismo_trace_builder_push_int (b, prev_prio);
     seismo_trace_builder_push_int (b, st);
-    ftt_push_str (self, next_comm, next_len);
+    push_str (self, next_comm, next_len);
     seismo_trace_builder_push_int (b, next_pid);
     seismo_trace_builder_push_int (b, next_prio);
   }
@@ -1124,10 +1103,10 @@ push_sched_wakeup (Parser     *self,
       for (const char *q = after; q + 4 <= end; q++)
         if (memcmp (q, "CPU:", 4) == 0)
           c = q + 4;
-      if (c && !ftt_parse_dec (c, end - c, &cpu))
+      if (c && !parse_dec (c, end - c, &cpu))
         cpu = 0;
     }
-  ftt_push_str (self, comm, comm_len);
+  push_str (self, comm, comm_len);
   seismo_trace_builder_push_int (b, pid);
   seismo_trace_builder_push_int (b, prio);
   seismo_trace_builder_push_int (b, cpu);
@@ -1206,7 +1185,7 @@ push_raw_sys_enter (Parser     *self,
 
       while (ne < end && (IS (*ne, C_DIGIT) || *ne == '-'))
         ne++;
-      if (!ftt_parse_dec (q, ne - q, &id))
+      if (!parse_dec (q, ne - q, &id))
         id = -1;
       q = ftt_skip_spaces (ne, end);
       if (q < end && *q == '(')
@@ -1267,13 +1246,13 @@ push_raw_sys_exit (Parser     *self,
 
       while (ne < end && (IS (*ne, C_DIGIT) || *ne == '-'))
         ne++;
-      if (!ftt_parse_dec (q, ne - q, &id))
+      if (!parse_dec (q, ne - q, &id))
         id = -1;
       eq = memchr (ne, '=', end - ne);
       if (eq)
         {
           q = ftt_skip_spaces (eq + 1, end);
-          if (!ftt_parse_dec (q, ftt_rtrim (q, end) - q, &ret))
+          if (!parse_dec (q, ftt_rtrim (q, end) - q, &ret))
             ret = 0;
         }
     }
@@ -1364,7 +1343,7 @@ push_syscall_enter (Parser     *self,
         {
           if (decimal && !is_hex_prefixed (hit->val, hit->val_len))
             {
-              if (ftt_parse_dec (hit->val, hit->val_len, &d))
+              if (parse_dec (hit->val, hit->val_len, &d))
                 u = (guint64) d;
             }
           else if (!ftt_parse_hex (hit->val, hit->val_len, &u))
@@ -1394,14 +1373,14 @@ push_syscall_exit (Parser     *self,
     if (memcmp (r, "ret=", 4) == 0 && (r == p || r[-1] == ' '))
       {
         r += 4;
-        if (!ftt_parse_dec (r, e - r, &ret))
+        if (!parse_dec (r, e - r, &ret))
           ret = 0;
         seismo_trace_builder_push_int (self->builder, ret);
         return;
       }
   if (ftt_parse_hex (p, e - p, &u))
     ret = (gint64) u;
-  else if (!ftt_parse_dec (p, e - p, &ret))
+  else if (!parse_dec (p, e - p, &ret))
     ret = 0;
   seismo_trace_builder_push_int (self->builder, ret);
 }
@@ -1436,7 +1415,7 @@ push_irq_exit (Parser     *self,
     {
       if (ret->val_len == 7 && memcmp (ret->val, "handled", 7) == 0)
         r = 1;
-      else if (!ftt_parse_dec (ret->val, ret->val_len, &r))
+      else if (!parse_dec (ret->val, ret->val_len, &r))
         r = 0;
     }
   seismo_trace_builder_push_int (self->builder, r);
@@ -1470,16 +1449,16 @@ push_function (Parser     *self,
       }
   if (arrow == NULL)
     {
-      ftt_push_str (self, p, ftt_rtrim (p, end) - p);
+      push_str (self, p, ftt_rtrim (p, end) - p);
       seismo_trace_builder_push_string_id (self->builder, 0);
       return;
     }
-  ftt_push_str (self, p, ftt_rtrim (p, arrow) - p);
+  push_str (self, p, ftt_rtrim (p, arrow) - p);
   arrow += 2;
   while (arrow < end && *arrow == '-')
     arrow++;
   arrow = ftt_skip_spaces (arrow, end);
-  ftt_push_str (self, arrow, ftt_rtrim (arrow, end) - arrow);
+  push_str (self, arrow, ftt_rtrim (arrow, end) - arrow);
 }
 
 /*
@@ -1504,15 +1483,15 @@ push_print (Parser     *self,
       q = skip_sym_offset (q, end);
       if (q > p && end - q >= 2 && q[0] == ':' && q[1] == ' ')
         {
-          ftt_push_str (self, p, q - p);
+          push_str (self, p, q - p);
           p = q + 2;
         }
       else
         seismo_trace_builder_push_string_id (self->builder, 0);
     }
   else
-    ftt_push_str (self, name, name_len);
-  ftt_push_str (self, p, ftt_rtrim (p, end) - p);
+    push_str (self, name, name_len);
+  push_str (self, p, ftt_rtrim (p, end) - p);
 }
 
 static void
@@ -1563,7 +1542,7 @@ push_generic (Parser     *self,
         {
         case VALUE_STRING:
           if (hit)
-            ftt_push_str (self, hit->val, hit->val_len);
+            push_str (self, hit->val, hit->val_len);
           else
             seismo_trace_builder_push_string_id (b, 0);
           break;
@@ -1574,7 +1553,7 @@ push_generic (Parser     *self,
             gint64 v = 0;
 
             /* A failed parse leaves v alone. */
-            if (hit && !ftt_parse_dec (hit->val, number_len (hit->val, hit->val_len), &v))
+            if (hit && !parse_dec (hit->val, number_len (hit->val, hit->val_len), &v))
               ok = FALSE;
             seismo_trace_builder_push_int (b, v);
           }
@@ -1603,7 +1582,7 @@ push_generic (Parser     *self,
   if (info->has_text)
     {
       if (text->len)
-        ftt_push_str (self, text->str, text->len);
+        push_str (self, text->str, text->len);
       else
         seismo_trace_builder_push_string_id (b, 0);
     }
@@ -1656,7 +1635,7 @@ guess_value_kind (const char *key,
   if ((name_in (key, key_len, hex_field_names, G_N_ELEMENTS (hex_field_names)) ||
        has_suffix_len (key, key_len, "flags")) && ftt_parse_hex (val, nl, &u))
     return VALUE_HEX;
-  if (ftt_parse_dec (val, nl, &d))
+  if (parse_dec (val, nl, &d))
     return VALUE_INT;
   return VALUE_STRING;
 }
@@ -1847,8 +1826,8 @@ ftt_lookup_event (Parser         *self,
 
 /* ---- tasks ---------------------------------------------------------------------------------- */
 
-void
-ftt_note_task (Parser         *self,
+G_ALWAYS_INLINE static inline void
+note_task (Parser         *self,
            const LineHead *head)
 {
   TaskEntry *task;
@@ -1887,15 +1866,6 @@ ftt_note_task (Parser         *self,
 
 /* ---- lines that are not events -------------------------------------------------------------- */
 
-gboolean
-ftt_starts_with (const char *p,
-             const char *end,
-             const char *prefix)
-{
-  gsize l = strlen (prefix);
-
-  return (gsize) (end - p) >= l && memcmp (p, prefix, l) == 0;
-}
 
 static guint64
 read_u64 (const char  *p,
@@ -2082,14 +2052,14 @@ is_plain_ascii (const char *data,
   return TRUE;
 }
 
-void
-ftt_begin_event (Parser         *self,
-                 const LineHead *head,
-                 guint           type_id)
+G_ALWAYS_INLINE static inline void
+begin_event (Parser         *self,
+             const LineHead *head,
+             guint           type_id)
 {
   if (head->buffer_len)
     note_buffer (self, head);
-  ftt_note_task (self, head);
+  note_task (self, head);
   if (self->pending)
     ftt_end_pending (self);
   seismo_trace_builder_begin_event (self->builder, head->ts, head->cpu, head->tid, type_id);
@@ -2104,8 +2074,8 @@ ftt_begin_event (Parser         *self,
     self->n_latency++;
 }
 
-void
-ftt_end_event (Parser *self)
+G_ALWAYS_INLINE static inline void
+end_event (Parser *self)
 {
   /* With stacks in the file, the next line may be a block that belongs to this event. */
   if (self->stacks)
@@ -2114,9 +2084,9 @@ ftt_end_event (Parser *self)
     seismo_trace_builder_end_event (self->builder);
 }
 
-gboolean
-ftt_emit_event (Parser   *self,
-                LineHead *head)
+G_ALWAYS_INLINE static inline gboolean
+emit_event (Parser   *self,
+            LineHead *head)
 {
   EventInfo *info = NULL;
 
@@ -2149,7 +2119,7 @@ ftt_emit_event (Parser   *self,
         }
     }
 
-  ftt_begin_event (self, head, info->type_id);
+  begin_event (self, head, info->type_id);
   switch (info->parse)
     {
     case PARSE_SCHED_SWITCH:
@@ -2193,7 +2163,7 @@ ftt_emit_event (Parser   *self,
       push_generic (self, info, head->payload, head->payload_end);
       break;
     }
-  ftt_end_event (self);
+  end_event (self);
   return TRUE;
 }
 
@@ -2218,19 +2188,34 @@ parse_line (Parser     *self,
       return "lines that are not UTF-8 text";
     }
   if (G_UNLIKELY (*first == '=' && first + 1 < end && first[1] == '>'))
-    return ftt_stack_frame (self, first, end) ? NULL : "stack frames without a <stack trace> line";
-  if (ftt_parse_line_head (line, end, &head))
     {
-      if (G_UNLIKELY (self->stacks && head.form == FORM_NORMAL &&
+      /* The first stack: read again from the start, with the stack fields in every type. */
+      if (!self->stacks)
+        {
+          self->restart_for_stacks = TRUE;
+          return NULL;
+        }
+      return ftt_stack_frame (self, first, end) ? NULL : "stack frames without a <stack trace> line";
+    }
+  if (parse_line_head (line, end, &head))
+    {
+      if (G_UNLIKELY (head.form == FORM_NORMAL &&
                       ((head.name_len == 12 && memcmp (head.name, "kernel_stack", 12) == 0) ||
                        (head.name_len == 10 && memcmp (head.name, "user_stack", 10) == 0))))
         head.form = FORM_STACK;
       if (G_UNLIKELY (head.form == FORM_STACK))
-        return ftt_stack_begin (self, &head) ? NULL : "stack traces without an event before them";
+        {
+          if (!self->stacks)
+            {
+              self->restart_for_stacks = TRUE;
+              return NULL;
+            }
+          return ftt_stack_begin (self, &head) ? NULL : "stack traces without an event before them";
+        }
       if (self->pending)
         ftt_end_pending (self);
       self->n_read_lines++;
-      if (ftt_emit_event (self, &head))
+      if (emit_event (self, &head))
         return NULL;
       return "event lines whose event name cannot be read";
     }
@@ -2314,6 +2299,8 @@ parse_text (Parser             *self,
 
         if (G_UNLIKELY (kind != NULL))
           ftt_note_unreadable (self, p, le, kind);
+        if (G_UNLIKELY (self->restart_for_stacks))
+          return TRUE;
       }
       p = nl ? nl + 1 : end;
 
@@ -2414,7 +2401,7 @@ ftrace_text_sniff (const guint8 *head,
       n_lines++;
       if (first == le)
         ;
-      else if (ftt_parse_line_head (p, le, &lh))
+      else if (parse_line_head (p, le, &lh))
         n_events++;
       else if (*first == '#')
         ;
@@ -2480,12 +2467,23 @@ ftrace_text_load (const char         *path,
   else
     posix_madvise ((void *) data, len, POSIX_MADV_SEQUENTIAL);
 
-  parser_init (&parser, path);
-  parser.stacks = ftt_has_stacks (data, len);
-  if (!parse_text (&parser, data, len, cancellable, progress, progress_data, error))
+  /*
+   * Stack trace blocks add fields to every event type, which must be known before the first
+   * event of a type is stored. Files without stacks (most) pay nothing for them: the first block
+   * found makes the parse start over with the fields in place.
+   */
+  for (gboolean stacks = FALSE;; stacks = TRUE)
     {
+      parser_init (&parser, path);
+      parser.stacks = stacks;
+      if (!parse_text (&parser, data, len, cancellable, progress, progress_data, error))
+        {
+          parser_clear (&parser);
+          return NULL;
+        }
+      if (!parser.restart_for_stacks || stacks)
+        break;
       parser_clear (&parser);
-      return NULL;
     }
 
   if (parser.n_events == 0 && parser.n_skipped == 0 && !parser.saw_header)
@@ -2523,3 +2521,67 @@ const SeismoImporter seismo_ftrace_text_importer = {
   .sniff = ftrace_text_sniff,
   .load = ftrace_text_load,
 };
+
+/* ---- for the importer's other files (the hot paths above call the static versions) ---- */
+
+gboolean
+ftt_parse_dec (const char *s,
+               gsize      len,
+               gint64     *out)
+{
+  return parse_dec (s, len, out);
+}
+
+gboolean
+ftt_parse_timestamp (const char *s,
+                     const char *end,
+                     gboolean   micro,
+                     guint64    *out,
+                     gboolean   *ns_digits)
+{
+  return parse_timestamp (s, end, micro, out, ns_digits);
+}
+
+gboolean
+ftt_parse_line_head (const char *line,
+                     const char *end,
+                     LineHead   *head)
+{
+  return parse_line_head (line, end, head);
+}
+
+void
+ftt_push_str (Parser     *self,
+              const char *s,
+              gsize      len)
+{
+  push_str (self, s, len);
+}
+
+void
+ftt_note_task (Parser         *self,
+               const LineHead *head)
+{
+  note_task (self, head);
+}
+
+void
+ftt_begin_event (Parser         *self,
+                 const LineHead *head,
+                 guint          type_id)
+{
+  begin_event (self, head, type_id);
+}
+
+gboolean
+ftt_emit_event (Parser   *self,
+                LineHead *head)
+{
+  return emit_event (self, head);
+}
+
+void
+ftt_end_event (Parser *self)
+{
+  end_event (self);
+}
