@@ -783,6 +783,22 @@ seismo_timeline_renderer_event_at (SeismoTimelineRenderer *self,
   if (!seismo_timeline_renderer_hit (self, x, y, &hit) || hit.in_labels)
     return SEISMO_NO_EVENT;
   t = _seismo_timeline_x_to_abs (self, x);
+
+  /* In a task's function-call lanes: the call under the pointer (its exit event, which carries
+   * the duration and the return value). */
+  if (hit.row.kind == SEISMO_ROW_TASK && y - hit.row_y >= ROW_HEIGHT_TASK)
+    {
+      const SeismoTimelineTask *tt = &d->tasks[hit.row.id];
+      guint level = (guint) ((y - hit.row_y - ROW_HEIGHT_TASK) / ROW_HEIGHT_CALL);
+
+      if (level < tt->n_call_levels)
+        {
+          const SeismoSeq *s = &tt->calls[level];
+          gsize i = item_at (d, s, t);
+
+          return i < s->n ? s->calls[i].exit : SEISMO_NO_EVENT;
+        }
+    }
   e = nearest_on_row (self, hit.row, t, HIT_SLOP_PX * self->ns_per_px);
   if (e != SEISMO_NO_EVENT)
     return e;
