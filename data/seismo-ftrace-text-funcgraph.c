@@ -61,6 +61,7 @@ struct _FtraceFuncGraph
   GArray  *cpus;         /* FgCpu */
   guint    entry_type;
   guint    exit_type;
+  gboolean types_ready;
   guint64  n_synthetic;  /* calls timed without an absolute time */
   guint64  n_abstime;
   char     unknown[32];  /* the comm of a task the file does not name */
@@ -106,15 +107,25 @@ funcgraph_get (Parser *self)
     {
       fg = self->funcgraph = g_new0 (FtraceFuncGraph, 1);
       fg->cpus = g_array_new (FALSE, TRUE, sizeof (FgCpu));
-      fg->entry_type = ftt_add_event_type (self, "ftrace", "funcgraph_entry", entry_fields,
-                                           G_N_ELEMENTS (entry_fields),
-                                           "{func}({args}) depth={depth}");
-      fg->exit_type = ftt_add_event_type (self, "ftrace", "funcgraph_exit", exit_fields,
-                                          G_N_ELEMENTS (exit_fields),
-                                          "{func} depth={depth} duration_ns={duration_ns} "
-                                          "ret={retval}");
     }
   return fg;
+}
+
+/* The event types, registered with the first call (a stray "3)" line must not add them). */
+static void
+ensure_types (Parser          *self,
+              FtraceFuncGraph *fg)
+{
+  if (fg->types_ready)
+    return;
+  fg->entry_type = ftt_add_event_type (self, "ftrace", "funcgraph_entry", entry_fields,
+                                       G_N_ELEMENTS (entry_fields),
+                                       "{func}({args}) depth={depth}");
+  fg->exit_type = ftt_add_event_type (self, "ftrace", "funcgraph_exit", exit_fields,
+                                      G_N_ELEMENTS (exit_fields),
+                                      "{func} depth={depth} duration_ns={duration_ns} "
+                                      "ret={retval}");
+  fg->types_ready = TRUE;
 }
 
 static FgCpu *
@@ -256,6 +267,7 @@ push_entry (Parser          *self,
             const char      *caller,
             const char      *caller_end)
 {
+  ensure_types (self, fg);
   ftt_begin_event (self, head, fg->entry_type);
   seismo_trace_builder_push_string_id (self->builder, func);
   seismo_trace_builder_push_uint (self->builder, depth);
@@ -274,6 +286,7 @@ push_exit (Parser          *self,
            const char      *ret,
            const char      *ret_end)
 {
+  ensure_types (self, fg);
   ftt_begin_event (self, head, fg->exit_type);
   seismo_trace_builder_push_string_id (self->builder, func);
   seismo_trace_builder_push_uint (self->builder, depth);
