@@ -354,7 +354,7 @@ parse_dec (const char *s,
 }
 
 static gboolean
-ftt_parse_hex (const char *s,
+parse_hex (const char *s,
            gsize       len,
            guint64    *out)
 {
@@ -1151,7 +1151,7 @@ bytes_array_to_words (const char *p,
       q = p;
       while (q < end && IS (*q, C_HEX))
         q++;
-      if (q == p || !ftt_parse_hex (p, q - p, &byte))
+      if (q == p || !parse_hex (p, q - p, &byte))
         break;
       word |= (byte & 0xff) << (8 * nb);
       if (++nb == 8)
@@ -1205,7 +1205,7 @@ push_raw_sys_enter (Parser     *self,
               ae = q;
               while (ae < close && IS (*ae, C_HEX))
                 ae++;
-              if (!ftt_parse_hex (q, ae - q, &v))
+              if (!parse_hex (q, ae - q, &v))
                 v = 0;
               args[n_args++] = v;
               while (ae < close && *ae != ',')
@@ -1346,7 +1346,7 @@ push_syscall_enter (Parser     *self,
               if (parse_dec (hit->val, hit->val_len, &d))
                 u = (guint64) d;
             }
-          else if (!ftt_parse_hex (hit->val, hit->val_len, &u))
+          else if (!parse_hex (hit->val, hit->val_len, &u))
             u = 0;
         }
       if (f->kind == VALUE_FD)
@@ -1378,7 +1378,7 @@ push_syscall_exit (Parser     *self,
         seismo_trace_builder_push_int (self->builder, ret);
         return;
       }
-  if (ftt_parse_hex (p, e - p, &u))
+  if (parse_hex (p, e - p, &u))
     ret = (gint64) u;
   else if (!parse_dec (p, e - p, &ret))
     ret = 0;
@@ -1564,7 +1564,7 @@ push_generic (Parser     *self,
           {
             guint64 v = 0;
 
-            if (hit && !ftt_parse_hex (hit->val, number_len (hit->val, hit->val_len), &v))
+            if (hit && !parse_hex (hit->val, number_len (hit->val, hit->val_len), &v))
               ok = FALSE;
             seismo_trace_builder_push_uint (b, v);
           }
@@ -1630,10 +1630,10 @@ guess_value_kind (const char *key,
   if (name_in (key, key_len, string_field_names, G_N_ELEMENTS (string_field_names)) ||
       has_suffix_len (key, key_len, "_comm") || has_suffix_len (key, key_len, "_name"))
     return VALUE_STRING;
-  if (is_hex_prefixed (val, nl) && ftt_parse_hex (val, nl, &u))
+  if (is_hex_prefixed (val, nl) && parse_hex (val, nl, &u))
     return VALUE_HEX;
   if ((name_in (key, key_len, hex_field_names, G_N_ELEMENTS (hex_field_names)) ||
-       has_suffix_len (key, key_len, "flags")) && ftt_parse_hex (val, nl, &u))
+       has_suffix_len (key, key_len, "flags")) && parse_hex (val, nl, &u))
     return VALUE_HEX;
   if (parse_dec (val, nl, &d))
     return VALUE_INT;
