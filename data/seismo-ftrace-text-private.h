@@ -164,7 +164,7 @@ typedef struct {
 
   /* What could not be read, by kind (seismo-ftrace-text-skipped.c). */
   GHashTable         *skipped;      /* kind → FtraceSkipped */
-  guint64             n_read_lines; /* event lines and lines that say something (not headers) */
+  guint64             n_read_lines; /* lines read besides event lines (n_events counts those) */
 } Parser;
 
 /* Character classes, as a table: the hot loops look at every byte. */

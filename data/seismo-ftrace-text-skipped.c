@@ -133,8 +133,9 @@ ftt_skipped_refusal (Parser *self)
   g_autoptr(GPtrArray) all = NULL;
   g_autoptr(GString) kinds = NULL;
   FtraceSkipped *first = NULL;
+  guint64 n_read = self->n_events + self->n_read_lines;
 
-  if (self->n_skipped == 0 || self->n_skipped <= self->n_read_lines)
+  if (self->n_skipped == 0 || self->n_skipped <= n_read)
     return NULL;
   all = sorted (self, by_count);
   kinds = g_string_new (NULL);
@@ -150,7 +151,7 @@ ftt_skipped_refusal (Parser *self)
     }
   return g_strdup_printf ("“%s” is not ftrace text Seismo can read: %" G_GUINT64_FORMAT " of %"
                           G_GUINT64_FORMAT " lines could not be read (%s); the first is %s",
-                          self->path, self->n_skipped, self->n_skipped + self->n_read_lines,
+                          self->path, self->n_skipped, self->n_skipped + n_read,
                           kinds->str, first ? first->example : "");
 }
 
