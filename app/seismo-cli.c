@@ -245,6 +245,27 @@ cmd_info (int    argc,
           json_builder_add_null_value (b);
         }
       json_builder_end_object (b);
+      /* What the reader could not turn into events: {kind: count}, and the first of each. */
+      {
+        g_autoptr(GArray) skipped = seismo_trace_get_skipped (trace);
+
+        json_builder_set_member_name (b, "skipped");
+        json_builder_begin_object (b);
+        for (guint i = 0; i < skipped->len; i++)
+          seismo_cli_json_int (b, g_array_index (skipped, SeismoSkipped, i).kind,
+                               g_array_index (skipped, SeismoSkipped, i).count);
+        json_builder_end_object (b);
+        json_builder_set_member_name (b, "skipped_examples");
+        json_builder_begin_object (b);
+        for (guint i = 0; i < skipped->len; i++)
+          {
+            const SeismoSkipped *k = &g_array_index (skipped, SeismoSkipped, i);
+
+            if (k->example)
+              seismo_cli_json_string (b, k->kind, k->example);
+          }
+        json_builder_end_object (b);
+      }
       json_builder_end_object (b);
       seismo_cli_print_json (b);
     }
@@ -257,7 +278,9 @@ cmd_info (int    argc,
       g_print ("File:        %s\n", argv[1]);
       g_print ("Format:      %s\n", format ? format : "unknown");
       for (guint i = 0; keys[i]; i++)
-        if (strcmp (keys[i], "format") != 0)
+        if (strcmp (keys[i], "format") != 0 &&
+            !g_str_has_prefix (keys[i], SEISMO_META_SKIPPED_PREFIX) &&
+            !g_str_has_prefix (keys[i], SEISMO_META_SKIPPED_EXAMPLE_PREFIX))
           g_print ("%-12s %s\n", keys[i], seismo_trace_get_metadata (trace, keys[i]));
       if (seismo_trace_get_metadata (trace, SEISMO_META_ARCH) == NULL)
         g_print ("arch: unknown (syscall numbers stay numbers; --arch NAME names them)\n");
@@ -283,6 +306,18 @@ cmd_info (int    argc,
                    "table (seismo-cli stats --by syscall)\n", calls, n_syscalls);
       }
       g_print ("Lost events: %" G_GUINT64_FORMAT "\n", seismo_trace_get_n_lost_events (trace));
+      {
+        g_autoptr(GArray) skipped = seismo_trace_get_skipped (trace);
+
+        g_print ("Not read:    %" G_GUINT64_FORMAT "\n", seismo_trace_get_n_skipped (trace));
+        for (guint i = 0; i < skipped->len; i++)
+          {
+            const SeismoSkipped *k = &g_array_index (skipped, SeismoSkipped, i);
+
+            g_print ("  %12" G_GUINT64_FORMAT "  %s%s%s\n", k->count, k->kind,
+                     k->example ? ", the first: " : "", k->example ? k->example : "");
+          }
+      }
       g_print ("Event types:\n");
       for (guint i = 0; i < types->len; i++)
         {

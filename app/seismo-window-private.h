@@ -87,6 +87,13 @@ gboolean _seismo_window_load_finish       (SeismoWindow       *self,
                                            SeismoTimelineData **data,
                                            GError            **error);
 
+/* seismo-window-skipped.c */
+void     _seismo_window_class_init_skipped (GtkWidgetClass   *widget_class);
+/* A toast with a "Details" button when the reader could not read everything. */
+void     _seismo_window_skipped_toast     (SeismoWindow       *self,
+                                           SeismoTrace        *trace);
+char    *_seismo_window_describe_skipped  (SeismoTrace        *trace);
+
 /* seismo-window-actions.c */
 void     _seismo_window_class_init_actions (GtkWidgetClass    *widget_class);
 void     _seismo_window_save_to           (SeismoWindow       *self,

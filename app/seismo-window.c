@@ -190,6 +190,7 @@ open_done (GObject      *source,
           adw_toast_overlay_add_toast (self->toast_overlay, toast);
           break;
         }
+  _seismo_window_skipped_toast (self, trace);
 }
 
 void
@@ -592,6 +593,7 @@ seismo_window_class_init (SeismoWindowClass *klass)
   _seismo_window_class_init_teach (widget_class);
   _seismo_window_class_init_share (widget_class);
   _seismo_window_class_init_wait (widget_class);
+  _seismo_window_class_init_skipped (widget_class);
 }
 
 static void

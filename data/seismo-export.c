@@ -213,6 +213,7 @@ seismo_export_csv (SeismoTrace            *trace,
   g_autoptr(GString) text = g_string_sized_new (256);
   const guint64 *times;
   const SeismoTaskId *tasks;
+  gboolean with_stacks = FALSE;
   gsize n;
 
   g_return_val_if_fail (SEISMO_IS_TRACE (trace), FALSE);
@@ -224,7 +225,22 @@ seismo_export_csv (SeismoTrace            *trace,
   tasks = seismo_trace_get_tasks (trace);
   n = seismo_trace_get_n_events (trace);
 
-  g_string_append (w->buf, "index,time_ns,cpu,tid,pid,comm,event,fields\r\n");
+  /* Stacks (ftrace text's stack trace blocks) are not in the print format: their own columns,
+   * only when the trace has them, so the usual header stays the same. */
+  {
+    guint n_types = seismo_trace_get_n_event_types (trace);
+
+    for (guint t = 0; t < n_types && !with_stacks; t++)
+      {
+        const SeismoEventType *type = seismo_trace_get_event_type (trace, t);
+
+        for (guint f = 0; f < type->n_fields; f++)
+          if (strcmp (type->fields[f].name, "stack") == 0)
+            with_stacks = TRUE;
+      }
+  }
+  g_string_append (w->buf, with_stacks ? "index,time_ns,cpu,tid,pid,comm,event,fields,stack,user_stack\r\n"
+                                       : "index,time_ns,cpu,tid,pid,comm,event,fields\r\n");
   for (gsize i = 0; i < n; i++)
     {
       const SeismoTask *task;
@@ -241,6 +257,16 @@ seismo_export_csv (SeismoTrace            *trace,
       g_string_truncate (text, 0);
       seismo_trace_event_format_into (trace, i, text);
       csv_append (w->buf, text->str);
+      if (with_stacks)
+        for (guint k = 0; k < 2; k++)
+          {
+            SeismoValue v;
+
+            g_string_append_c (w->buf, ',');
+            if (seismo_trace_event_field_by_name (trace, i, k ? "user_stack" : "stack", &v) &&
+                v.type == SEISMO_FIELD_STRING && v.str)
+              csv_append (w->buf, v.str);
+          }
       g_string_append (w->buf, "\r\n");
       if (!seismo_export_writer_maybe_flush (w, error))
         return FALSE;

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-data"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "seismo-error.h"
 #include "seismo-export.h"
@@ -12,6 +9,7 @@
 #include "seismo-file.h"
 #include "seismo-ftrace-text.h"
 #include "seismo-importer.h"
+#include "seismo-input.h"
 #include "seismo-trace-private.h"
 
 static GMutex registry_lock;
@@ -99,39 +97,34 @@ seismo_trace_open (const char          *path,
 {
   const SeismoImporter *const *list = seismo_importers_get (NULL);
   const SeismoImporter *best = NULL;
-  guint8 head[4096];
-  gssize len = 0;
+  g_autoptr(SeismoInput) input = NULL;
+  g_autofree char *sniff_name = NULL;
+  const guint8 *head;
+  const char *name;
+  gsize len = 0;
   int best_score = 0;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+  /* Stdin, pipes, FIFOs and compressed files become a file every importer can map. */
+  if (!(input = seismo_input_open (path, cancellable, error)))
+    return NULL;
+  head = seismo_input_get_head (input, &len);
+  name = seismo_input_get_name (input);
+
+  /* Sniffers may look at the name: give them the one without the compression suffix. */
+  sniff_name = g_strdup (seismo_input_is_spooled (input) ? name : path);
+  if (seismo_input_get_compression (input))
     {
-      int fd = open (path, O_RDONLY | O_CLOEXEC);
+      char *dot = strrchr (sniff_name, '.');
 
-      if (fd < 0)
-        {
-          int errsv = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       "Could not open %s: %s", path, g_strerror (errsv));
-          return NULL;
-        }
-      len = read (fd, head, sizeof head);
-      close (fd);
-      if (len < 0)
-        {
-          int errsv = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       "Could not read %s: %s", path, g_strerror (errsv));
-          return NULL;
-        }
+      if (dot && strchr (dot, '/') == NULL)
+        *dot = '\0';
     }
 
   for (guint i = 0; list[i] != NULL; i++)
     {
-      int score = list[i]->sniff (head, (gsize) len, path);
+      int score = list[i]->sniff (head, len, sniff_name);
 
       if (score > best_score)
         {
@@ -146,21 +139,37 @@ seismo_trace_open (const char          *path,
 
       for (guint i = 0; list[i] != NULL; i++)
         g_string_append_printf (names, "%s%s", i ? ", " : "", list[i]->description);
-      if (len == 0)
+      if (seismo_input_is_folder (input))
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "%s is empty", path);
+                     "%s is a folder, not a trace file (give one of the files in it)", name);
+      else if (len == 0)
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
+                     "%s is empty%s", name,
+                     seismo_input_get_compression (input) ? " once decompressed" : "");
       else
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "%s is not a trace Seismo can read (it reads: %s)", path, names->str);
+                     "%s is not a trace Seismo can read (it reads: %s%s)", name, names->str,
+                     seismo_input_get_compression (input) ? "; it was decompressed first" : "");
       return NULL;
     }
 
   {
-    SeismoTrace *trace = best->load (path, cancellable, progress, progress_data, error);
+    g_autoptr(GError) local_error = NULL;
+    SeismoTrace *trace = best->load (seismo_input_get_path (input), cancellable, progress,
+                                     progress_data, &local_error);
 
+    if (trace == NULL)
+      {
+        seismo_input_fix_error (input, local_error);
+        g_propagate_error (error, g_steal_pointer (&local_error));
+        return NULL;
+      }
     /* Which reader produced it, for `info` and the window title. */
-    if (trace != NULL)
-      _seismo_trace_set_metadata (trace, "format", best->name);
+    _seismo_trace_set_metadata (trace, "format", best->name);
+    if (seismo_input_is_spooled (input))
+      _seismo_trace_set_metadata (trace, SEISMO_META_ORIGINAL, name);
+    if (seismo_input_get_compression (input))
+      _seismo_trace_set_metadata (trace, "compression", seismo_input_get_compression (input));
     return trace;
   }
 }

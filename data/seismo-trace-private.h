@@ -81,6 +81,9 @@ struct _SeismoTrace
   gsize             *task_index_off;/* n_tasks + 1 */
   GHashTable        *tid_tasks;     /* tid → first SeismoTaskId + 1; chains in tid_next */
   SeismoTaskId      *tid_next;
+  gpointer           calls;         /* SeismoFunctionCall[n_calls] (seismo-function-calls.c), built on first use */
+  gsize              n_calls;
+  gint               calls_built;
 };
 
 /* TRUE (the default): _seismo_trace_derive() derives thread states. Benchmarks turn it off to

@@ -37,6 +37,7 @@ seismo_trace_finalize (GObject *object)
   g_free (self->type_counts);
   g_free (self->cpu_switches);
   g_free (self->spans);
+  g_free (self->calls);
   g_clear_pointer (&self->syscall_names, g_ptr_array_unref);
   for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
     g_free (self->intervals[k]);

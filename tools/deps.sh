@@ -9,6 +9,8 @@ PKGS+=(build-essential meson ninja-build pkg-config python3 gettext)
 PKGS+=(libglib2.0-dev libzstd-dev libjson-glib-dev)
 # Perfetto export: C messages generated from its .proto files; protoc decodes exports in tests
 PKGS+=(libprotobuf-c-dev protobuf-c-compiler protobuf-compiler)
+# compressed inputs read by magic: gzip, xz, bzip2 (zstd above)
+PKGS+=(zlib1g-dev liblzma-dev libbz2-dev)
 # backends
 PKGS+=(libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd)
 PKGS+=(libbpf-dev bpftool clang llvm libseccomp-dev systemtap-sdt-dev linux-libc-dev)

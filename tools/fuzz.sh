@@ -5,7 +5,7 @@
 #   tools/fuzz.sh --seconds N [--jobs J] [TARGET...]     (default: every target, one at a time)
 #   tools/fuzz.sh --list
 #
-# Targets: seismo-file seismo-records trace-dat ftrace-text strace filter lesson session (see tests/fuzz/seismo-fuzz.c).
+# Targets: seismo-file seismo-records trace-dat ftrace-text strace filter lesson session compressed (see tests/fuzz/seismo-fuzz.c).
 # Seeds: tests/fuzz/corpus/TARGET, tests/fuzz/regressions/TARGET and the samples in tests/data.
 # The growing corpus is kept in BUILD/fuzz/corpus/TARGET between runs; anything found (crash-*,
 # leak-*, timeout-*, oom-*) lands in BUILD/fuzz/findings/TARGET. Keep a fixed crasher as
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
 
-all_targets=(seismo-file seismo-records trace-dat ftrace-text strace filter lesson session)
+all_targets=(seismo-file seismo-records trace-dat ftrace-text strace filter lesson session compressed)
 seconds=
 jobs=1
 targets=()

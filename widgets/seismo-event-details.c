@@ -278,7 +278,20 @@ seismo_event_details_set_event (SeismoEventDetails *self,
     {
       const SeismoField *field = &type->fields[i];
       g_autoptr(GString) value = g_string_new (NULL);
+      gboolean stack = values[i].type == SEISMO_FIELD_STRING &&
+                       (g_str_equal (field->name, "stack") || g_str_equal (field->name, "user_stack"));
 
+      /* Stack traces (ftrace's <stack trace> blocks): one frame a line, and only when the event
+       * has one. */
+      if (stack)
+        {
+          if (values[i].len == 0)
+            continue;
+          add_field (self, row, field->name, values[i].str);
+          gtk_widget_add_css_class (gtk_grid_get_child_at (self->fields, 1, row), "monospace");
+          row++;
+          continue;
+        }
       seismo_trace_format_value (trace, field, &values[i], value);
       /* Symbolic names also show the number they stand for. */
       if ((field->display == SEISMO_DISPLAY_SYMBOL || field->display == SEISMO_DISPLAY_FLAGS

@@ -3,6 +3,7 @@
 
 /* The layout of SeismoTimelineData, for the renderer's hot loops. */
 
+#include "seismo-function-calls.h"
 #include "seismo-timeline-data.h"
 
 G_BEGIN_DECLS
@@ -13,6 +14,7 @@ typedef enum {
   SEISMO_SEQ_SPAN_IDX,      /* indices into the trace's syscall spans */
   SEISMO_SEQ_EVENTS,        /* event ids: instants, start == end */
   SEISMO_SEQ_PAIRS,         /* start, end pairs of ns (a process's combined activity) */
+  SEISMO_SEQ_CALLS,         /* SeismoFunctionCall items (one nesting level of a task's calls) */
 } SeismoSeqKind;
 
 /*
@@ -26,6 +28,7 @@ typedef struct {
   const SeismoInterval *intervals;
   const guint32        *idx;
   const guint64        *pairs;
+  const SeismoFunctionCall *calls;
   guint64              *starts;      /* n start times; owned */
   guint32              *durations;   /* n durations in ns, G_MAXUINT32: longer; owned */
   guint8               *hues;        /* n color indices (task or syscall hue); owned; NULL: */
@@ -38,6 +41,8 @@ typedef struct {
   SeismoSeq spans;
   SeismoSeq instants;
   SeismoSeq wakeups;
+  SeismoSeq *calls;      /* function_graph calls, one sequence per nesting level */
+  guint     n_call_levels;
   guint     process;     /* G_MAXUINT: not shown */
   guint     color;       /* palette index */
 } SeismoTimelineTask;
@@ -77,6 +82,8 @@ struct _SeismoTimelineData
 #define SEISMO_TIMELINE_SOFTIRQ_BIT 0x80000000u
 /* Hues of task and syscall colors; the renderer's palette has this many of each. */
 #define SEISMO_TIMELINE_N_TASK_COLORS 24
+/* Nesting levels of function calls a task row draws; deeper calls are left to the event list. */
+#define SEISMO_TIMELINE_MAX_CALL_LEVELS 24
 
 /* In a hue byte: the item is drawn in the alert color (a syscall that failed). Known when the data
  * is prepared, so a frame never decodes a payload to color a box. */
@@ -119,6 +126,8 @@ _seismo_seq_start (const SeismoTimelineData *d,
       return d->ts[d->spans[s->idx[i]].enter];
     case SEISMO_SEQ_EVENTS:
       return d->ts[s->idx[i]];
+    case SEISMO_SEQ_CALLS:
+      return s->calls[i].start_ns;
     case SEISMO_SEQ_PAIRS:
     default:
       return s->pairs[2 * i];
@@ -149,6 +158,8 @@ _seismo_seq_end_slow (const SeismoTimelineData *d,
       }
     case SEISMO_SEQ_EVENTS:
       return d->ts[s->idx[i]];
+    case SEISMO_SEQ_CALLS:
+      return s->calls[i].end_ns;
     case SEISMO_SEQ_PAIRS:
     default:
       return s->pairs[2 * i + 1];

@@ -63,6 +63,10 @@ seq_build_hues (SeismoTimelineData *d,
               s->hues[i] |= SEISMO_TIMELINE_HUE_ALERT;
           }
           break;
+        case SEISMO_SEQ_CALLS:
+          /* By function: the same function has the same color wherever it is called. */
+          s->hues[i] = (s->calls[i].func * 7u + 5u) % SEISMO_TIMELINE_N_TASK_COLORS;
+          break;
         case SEISMO_SEQ_INTERVAL_IDX:
         case SEISMO_SEQ_EVENTS:
         case SEISMO_SEQ_PAIRS:
@@ -403,6 +407,51 @@ build_cpus (SeismoTimelineData *d)
   g_free (pos);
 }
 
+/* Function calls (function_graph): the trace sorts them by task, level and time, so each level
+ * of a task is a contiguous, non-overlapping slice. */
+static void
+build_calls (SeismoTimelineData *d)
+{
+  gsize n_calls, i = 0;
+  const SeismoFunctionCall *calls = seismo_trace_get_function_calls (d->trace, &n_calls);
+
+  while (i < n_calls)
+    {
+      SeismoTaskId task = calls[i].task;
+      gsize end = i;
+      SeismoTimelineTask *tt;
+
+      while (end < n_calls && calls[end].task == task)
+        end++;
+      if (task >= d->n_tasks)
+        {
+          i = end;
+          continue;
+        }
+      tt = &d->tasks[task];
+      tt->n_call_levels = MIN ((guint) calls[end - 1].level + 1, SEISMO_TIMELINE_MAX_CALL_LEVELS);
+      tt->calls = g_new0 (SeismoSeq, tt->n_call_levels);
+      while (i < end)
+        {
+          guint level = calls[i].level;
+          gsize k = i;
+
+          while (k < end && calls[k].level == level)
+            k++;
+          if (level < tt->n_call_levels)
+            {
+              SeismoSeq *s = &tt->calls[level];
+
+              seq_init (d, s, SEISMO_SEQ_CALLS, k - i);
+              s->calls = calls + i;
+              seq_build_starts (d, s);
+              seq_build_hues (d, s, FALSE);
+            }
+          i = k;
+        }
+    }
+}
+
 static gboolean
 build_tasks (SeismoTimelineData *d,
              GCancellable       *cancellable)
@@ -448,6 +497,7 @@ build_tasks (SeismoTimelineData *d,
                  G_STRUCT_OFFSET (SeismoTimelineTask, instants),
                  SEISMO_SEQ_EVENTS, NULL);
 
+  build_calls (d);
   for (guint t = 0; t < d->n_tasks; t++)
     {
       SeismoTimelineTask *tt = &d->tasks[t];
@@ -538,8 +588,9 @@ build_processes (SeismoTimelineData *d)
       gint32 pid;
       gpointer found;
 
-      /* The idle task is what CPUs do when nothing runs: left blank, not a row. */
-      if (task->tid == 0)
+      /* The idle task is what CPUs do when nothing runs: left blank, not a row, unless the trace
+       * shows the kernel functions it calls (function_graph). */
+      if (task->tid == 0 && tt->n_call_levels == 0)
         continue;
       seismo_trace_get_task_events (d->trace, t, &n_task_events);
       if (n_task_events == 0 && tt->runs.n == 0 && tt->wakeups.n == 0)
@@ -681,6 +732,9 @@ seismo_timeline_data_unref (SeismoTimelineData *self)
       seq_clear (&self->tasks[t].spans);
       seq_clear (&self->tasks[t].instants);
       seq_clear (&self->tasks[t].wakeups);
+      for (guint l = 0; l < self->tasks[t].n_call_levels; l++)
+        seq_clear (&self->tasks[t].calls[l]);
+      g_free (self->tasks[t].calls);
     }
   for (guint p = 0; p < self->n_processes; p++)
     seq_clear (&self->process_activity[p]);

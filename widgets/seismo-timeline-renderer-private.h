@@ -16,6 +16,7 @@ enum {
 #define ROW_HEIGHT_CPU   24
 #define ROW_HEIGHT_PROC  24
 #define ROW_HEIGHT_TASK  30
+#define ROW_HEIGHT_CALL  12   /* one nesting level of function calls in a task row */
 
 /* Palette: task hues, lighter syscall hues, then the named colors. */
 enum {
@@ -100,6 +101,7 @@ struct _SeismoTimelineRenderer
   gsize                *task_order_off; /* n_processes + 1 */
   gint16               *syscall_width;  /* label widths, -1 until measured */
   gint16               *task_width;
+  GHashTable           *func_width;     /* function name id → label width */
 
   int                   width;
   int                   height;

@@ -165,6 +165,7 @@ seismo_timeline_renderer_free (SeismoTimelineRenderer *self)
   g_clear_pointer (&self->data, seismo_timeline_data_unref);
   g_clear_pointer (&self->notes, g_array_unref);
   g_clear_pointer (&self->critical_path, g_array_unref);
+  g_clear_pointer (&self->func_width, g_hash_table_unref);
   g_free (self);
 }
 
@@ -199,6 +200,8 @@ seismo_timeline_renderer_set_data (SeismoTimelineRenderer *self,
   self->task_order_off = NULL;
   self->syscall_width = NULL;
   self->task_width = NULL;
+  if (self->func_width != NULL)
+    g_hash_table_remove_all (self->func_width);
   self->rows = NULL;
   self->pinned_rows = NULL;
   self->pinned_keys = NULL;
@@ -261,6 +264,8 @@ seismo_timeline_renderer_set_pango_context (SeismoTimelineRenderer *self,
             sizeof (gint16) * seismo_trace_get_n_syscall_names (self->data->trace));
   if (self->task_width != NULL)
     memset (self->task_width, 0xff, sizeof (gint16) * self->data->n_tasks);
+  if (self->func_width != NULL)
+    g_hash_table_remove_all (self->func_width);
 }
 
 PangoLayout *
@@ -844,6 +849,29 @@ span_label (SeismoTimelineRenderer *self,
   return name;
 }
 
+static const char *
+call_label (SeismoTimelineRenderer *self,
+            const SeismoSeq        *s,
+            gsize                   i,
+            int                    *width)
+{
+  SeismoStringId func = s->calls[i].func;
+  const char *name = seismo_trace_get_string (self->data->trace, func);
+  gpointer cached;
+
+  if (func == 0 || name == NULL)
+    return NULL;
+  if (self->func_width == NULL)
+    self->func_width = g_hash_table_new (NULL, NULL);
+  if (!g_hash_table_lookup_extended (self->func_width, GUINT_TO_POINTER (func), NULL, &cached))
+    {
+      cached = GINT_TO_POINTER (text_width (self, name, TRUE));
+      g_hash_table_insert (self->func_width, GUINT_TO_POINTER (func), cached);
+    }
+  *width = GPOINTER_TO_INT (cached);
+  return name;
+}
+
 static void
 draw_lost (SeismoTimelineRenderer *self,
            int                     cpu,
@@ -924,6 +952,14 @@ draw_row_content (SeismoTimelineRenderer  *self,
                             span_label, y + 8 + text_dy);
           }
         draw_instants (self, &tt->instants, y + 25, 4, C_TICK);
+        /* function_graph calls: one lane per nesting level, the outermost first. */
+        for (guint l = 0; l < tt->n_call_levels; l++)
+          {
+            double ly = y + ROW_HEIGHT_TASK + l * ROW_HEIGHT_CALL;
+
+            draw_intervals (self, &tt->calls[l], ly, ROW_HEIGHT_CALL - 1, C_SYSCALL, C_SYSCALL_DENSE,
+                            NULL, call_label, small_text_top (self, ly, ROW_HEIGHT_CALL - 1));
+          }
       }
       break;
     case SEISMO_ROW_PROCESS:

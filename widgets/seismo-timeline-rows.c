@@ -199,14 +199,19 @@ row_height (SeismoRowKind kind)
 }
 
 static void
-add_row (GArray        *rows,
-         int           *y,
-         SeismoRowKind  kind,
-         guint          id,
-         guint8         depth,
-         gboolean       pinned)
+add_row (SeismoTimelineRenderer *self,
+         GArray                 *rows,
+         int                    *y,
+         SeismoRowKind           kind,
+         guint                   id,
+         guint8                  depth,
+         gboolean                pinned)
 {
   SeismoTimelineRow row = { kind, id, *y, row_height (kind), depth, pinned };
+
+  /* A task with function_graph calls grows a lane per nesting level under its syscalls. */
+  if (kind == SEISMO_ROW_TASK && self->data != NULL && id < self->data->n_tasks)
+    row.height += (int) self->data->tasks[id].n_call_levels * ROW_HEIGHT_CALL;
 
   g_array_append_val (rows, row);
   *y += row.height;
@@ -225,7 +230,7 @@ add_process_tasks (SeismoTimelineRenderer *self,
 
       if (self->task_flags[t] & (ROW_FLAG_HIDDEN | ROW_FLAG_PINNED))
         continue;
-      add_row (rows, y, SEISMO_ROW_TASK, t, 1, pinned);
+      add_row (self, rows, y, SEISMO_ROW_TASK, t, 1, pinned);
     }
 }
 
@@ -248,7 +253,7 @@ _seismo_timeline_renderer_layout_rows (SeismoTimelineRenderer *self)
 
       if (flags == NULL || (*flags & ROW_FLAG_HIDDEN))
         continue;
-      add_row (self->pinned_rows, &y, key.kind, key.id, 0, TRUE);
+      add_row (self, self->pinned_rows, &y, key.kind, key.id, 0, TRUE);
       if (key.kind == SEISMO_ROW_PROCESS && !(*flags & ROW_FLAG_COLLAPSED))
         add_process_tasks (self, self->pinned_rows, &y, key.id, TRUE);
     }
@@ -260,14 +265,14 @@ _seismo_timeline_renderer_layout_rows (SeismoTimelineRenderer *self)
   y = 0;
   if (d->n_cpus > 0 && !(self->cpu_group_flags & ROW_FLAG_HIDDEN))
     {
-      add_row (self->rows, &y, SEISMO_ROW_CPU_GROUP, 0, 0, FALSE);
+      add_row (self, self->rows, &y, SEISMO_ROW_CPU_GROUP, 0, 0, FALSE);
       if (!(self->cpu_group_flags & ROW_FLAG_COLLAPSED))
         for (guint k = 0; k < d->n_cpus; k++)
           {
             guint c = self->cpu_order[k];
 
             if (!(self->cpu_flags[c] & (ROW_FLAG_HIDDEN | ROW_FLAG_PINNED)))
-              add_row (self->rows, &y, SEISMO_ROW_CPU, c, 1, FALSE);
+              add_row (self, self->rows, &y, SEISMO_ROW_CPU, c, 1, FALSE);
           }
     }
   for (guint k = 0; k < d->n_processes; k++)
@@ -279,12 +284,12 @@ _seismo_timeline_renderer_layout_rows (SeismoTimelineRenderer *self)
         {
           /* A single-threaded process is one row. */
           if (!(self->task_flags[proc->tasks[0]] & (ROW_FLAG_HIDDEN | ROW_FLAG_PINNED)))
-            add_row (self->rows, &y, SEISMO_ROW_TASK, proc->tasks[0], 0, FALSE);
+            add_row (self, self->rows, &y, SEISMO_ROW_TASK, proc->tasks[0], 0, FALSE);
           continue;
         }
       if (self->proc_flags[p] & (ROW_FLAG_HIDDEN | ROW_FLAG_PINNED))
         continue;
-      add_row (self->rows, &y, SEISMO_ROW_PROCESS, p, 0, FALSE);
+      add_row (self, self->rows, &y, SEISMO_ROW_PROCESS, p, 0, FALSE);
       if (!(self->proc_flags[p] & ROW_FLAG_COLLAPSED))
         add_process_tasks (self, self->rows, &y, p, FALSE);
     }
@@ -779,6 +784,22 @@ seismo_timeline_renderer_event_at (SeismoTimelineRenderer *self,
   if (!seismo_timeline_renderer_hit (self, x, y, &hit) || hit.in_labels)
     return SEISMO_NO_EVENT;
   t = _seismo_timeline_x_to_abs (self, x);
+
+  /* In a task's function-call lanes: the call under the pointer (its exit event, which carries
+   * the duration and the return value). */
+  if (hit.row.kind == SEISMO_ROW_TASK && y - hit.row_y >= ROW_HEIGHT_TASK)
+    {
+      const SeismoTimelineTask *tt = &d->tasks[hit.row.id];
+      guint level = (guint) ((y - hit.row_y - ROW_HEIGHT_TASK) / ROW_HEIGHT_CALL);
+
+      if (level < tt->n_call_levels)
+        {
+          const SeismoSeq *s = &tt->calls[level];
+          gsize i = item_at (d, s, t);
+
+          return i < s->n ? s->calls[i].exit : SEISMO_NO_EVENT;
+        }
+    }
   e = nearest_on_row (self, hit.row, t, HIT_SLOP_PX * self->ns_per_px);
   if (e != SEISMO_NO_EVENT)
     return e;

@@ -3,7 +3,9 @@
 
 #include <math.h>
 
+#include "seismo-function-calls.h"
 #include "seismo-gui-test-util.h"
+#include "seismo-importer.h"
 #include "seismo-timeline-renderer-private.h"
 
 #define WIDTH  1200
@@ -415,6 +417,68 @@ test_format (void)
   g_assert_cmpstr (f, ==, "500 ns");
 }
 
+/*
+ * function_graph calls: a task row grows a lane per nesting level; each call is a box in its lane,
+ * in its function's hue, and the pointer over it finds its exit event.
+ */
+static void
+test_calls (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "ftrace-funcgraph-plain.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = seismo_trace_open (path, NULL, NULL, NULL, &error);
+  SeismoTimelineData *data;
+  Fixture f = { 0 };
+  const SeismoFunctionCall *calls, *sys_open = NULL, *getname = NULL;
+  gsize n_calls;
+  double y, h;
+
+  g_assert_no_error (error);
+  calls = seismo_trace_get_function_calls (trace, &n_calls);
+  for (gsize i = 0; i < n_calls; i++)
+    {
+      const char *name = seismo_trace_get_string (trace, calls[i].func);
+
+      if (g_str_equal (name, "sys_open"))
+        sys_open = &calls[i];
+      else if (g_str_equal (name, "getname"))
+        getname = &calls[i];
+    }
+  g_assert_nonnull (sys_open);
+  g_assert_nonnull (getname);
+
+  data = seismo_timeline_data_new (trace, NULL);
+  f.trace = g_object_ref (trace);
+  f.data = data;
+  f.r = seismo_timeline_renderer_new (data);
+  seismo_timeline_renderer_set_size (f.r, WIDTH, HEIGHT);
+  f.surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  seismo_timeline_renderer_set_view (f.r, (double) sys_open->start_ns - (double) data->start_ns,
+                                     (double) (sys_open->end_ns - sys_open->start_ns) /
+                                     seismo_timeline_renderer_get_area_width (f.r) * 1.1);
+  draw (&f);
+
+  /* sys_open's task: calls five levels deep under sys_open (level 0). */
+  g_assert_cmpuint (data->tasks[sys_open->task].n_call_levels, ==, 6);
+  g_assert_true (seismo_timeline_renderer_row_y (f.r, (SeismoRowKey) { SEISMO_ROW_TASK, sys_open->task },
+                                                 &y, &h));
+  g_assert_cmpfloat (h, ==, ROW_HEIGHT_TASK + 6 * ROW_HEIGHT_CALL);
+  {
+    double x_open = seismo_timeline_renderer_ns_to_x (f.r, sys_open->start_ns / 2 + sys_open->end_ns / 2);
+    double x_getname = seismo_timeline_renderer_ns_to_x (f.r, getname->start_ns / 2 + getname->end_ns / 2);
+    double y0 = y + ROW_HEIGHT_TASK + 5, y2 = y + ROW_HEIGHT_TASK + 2 * ROW_HEIGHT_CALL + 5;
+    guint hue_open = (sys_open->func * 7u + 5u) % SEISMO_TIMELINE_N_TASK_COLORS;
+
+    assert_color (pixel (&f, floor (x_open), y0), color_of (&f, C_SYSCALL + hue_open), "sys_open's box");
+    g_assert_cmpuint (seismo_timeline_renderer_event_at (f.r, x_open, y0), ==, sys_open->exit);
+    g_assert_cmpuint (seismo_timeline_renderer_event_at (f.r, x_getname, y2), ==, getname->exit);
+    /* Below the deepest lane of this task at that time: nothing. */
+    g_assert_cmpuint (seismo_timeline_renderer_event_at (f.r, x_open, y + h - 3), ==, SEISMO_NO_EVENT);
+  }
+  fixture_teardown (&f, NULL);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -428,5 +492,6 @@ main (int    argc,
   g_test_add_func ("/timeline/bounded", test_bounded);
   g_test_add_func ("/timeline/grow", test_grow);
   g_test_add_func ("/timeline/format", test_format);
+  g_test_add_func ("/timeline/calls", test_calls);
   return g_test_run ();
 }

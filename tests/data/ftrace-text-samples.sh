@@ -69,8 +69,44 @@ tracefs() {
   cat "$inst/trace" | gzip -9n > "$here/ftrace-tracefs-lat.txt.gz"
 }
 
+# The text flavours this kernel can print (its function and function_graph tracers refuse to start
+# here: those fixtures, ftrace-funcgraph-*.txt and ftrace-function-*.txt, are written by hand
+# from Documentation/trace/ftrace.rst): event stack traces read from trace_pipe, a trace_marker
+# write printed with sym-offset and sym-addr, and a per-CPU buffer file without irq-info.
+flavours() {
+  local tfs=/sys/kernel/tracing
+  inst=$tfs/instances/seismo-text-$$
+  mkdir "$inst"
+  trap 'echo 0 > "$inst/tracing_on" 2>/dev/null; rmdir "$inst"' EXIT
+  trap 'exit 130' INT TERM
+  echo 0 > "$inst/tracing_on"
+  echo 64 > "$inst/buffer_size_kb"
+  echo 1 > "$inst/events/sched/sched_process_exec/enable"
+  echo 1 > "$inst/events/sched/sched_process_exit/enable"
+  echo 1 > "$inst/options/stacktrace"
+  echo 1 > "$inst/options/userstacktrace"
+  echo 1 > "$inst/options/sym-offset"
+  ( timeout 2 cat "$inst/trace_pipe" > "$here/ftrace-real-pipe-stacks.txt" ) &
+  sleep 0.3
+  echo 1 > "$inst/tracing_on"; /bin/true; sleep 0.2; echo 0 > "$inst/tracing_on"
+  wait
+  echo 0 > "$inst/options/userstacktrace"
+  echo 1 > "$inst/options/sym-addr"
+  echo > "$inst/trace"
+  echo 1 > "$inst/tracing_on"; /bin/true; echo "hello from seismo" > "$inst/trace_marker" || true
+  echo 0 > "$inst/tracing_on"
+  cat "$inst/trace" > "$here/ftrace-real-symaddr-print.txt"
+  echo 0 > "$inst/options/stacktrace"
+  echo 0 > "$inst/options/sym-addr"
+  echo 0 > "$inst/options/irq-info"
+  echo > "$inst/trace"
+  echo 1 > "$inst/tracing_on"; /bin/true; echo 0 > "$inst/tracing_on"
+  cat "$inst/per_cpu/cpu1/trace" > "$here/ftrace-real-percpu-noirq.txt"
+}
+
 case ${1:-} in
   report) report "$2" ;;
   tracefs) tracefs ;;
-  *) echo "usage: $0 report FILE.dat | tracefs" >&2; exit 2 ;;
+  flavours) flavours ;;
+  *) echo "usage: $0 report FILE.dat | tracefs | flavours" >&2; exit 2 ;;
 esac

@@ -402,6 +402,35 @@ fuzz_session (const guint8 *data,
     }
 }
 
+/*
+ * Compressed inputs (gzip, zstd, xz, bzip2, by magic) through seismo_trace_open, the way every
+ * command opens a file: decompressed to a spool file, then sniffed and loaded by any importer.
+ */
+static void
+fuzz_compressed (const guint8 *data,
+                 gsize         size)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  const char *path;
+
+  seismo_fuzz_init ();
+  path = write_scratch (data, size);
+  trace = seismo_trace_open (path, NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    {
+      g_assert_nonnull (error);
+      if (!g_utf8_validate (error->message, -1, NULL))
+        {
+          g_printerr ("compressed input: error message is not UTF-8\n");
+          abort ();
+        }
+      return;
+    }
+  g_assert_no_error (error);
+  exercise_trace (trace);
+}
+
 static const SeismoFuzzTarget targets[] = {
   { "seismo-file", fuzz_seismo_file, TRUE },
   { "seismo-records", fuzz_seismo_records, TRUE },
@@ -412,6 +441,7 @@ static const SeismoFuzzTarget targets[] = {
   { "filter", fuzz_filter, FALSE },
   { "lesson", fuzz_lesson, FALSE },
   { "session", fuzz_session, TRUE },    /* text, but truncated and corrupted like a file (issue 9) */
+  { "compressed", fuzz_compressed, TRUE },
   { NULL, NULL, FALSE },
 };
 

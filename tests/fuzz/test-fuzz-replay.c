@@ -42,6 +42,7 @@ static const struct {
 } data_samples[] = {
   { "trace-dat", ".dat" },
   { "ftrace-text", ".txt.gz" },
+  { "ftrace-text", ".txt" },
   { "strace", ".strace" },
 };
 
