@@ -2176,7 +2176,6 @@ parse_line (Parser     *self,
             const char *end,
             gboolean    check_utf8)
 {
-  self->arch_votes = seismo_arch_votes_new ();
   LineHead head;
   const char *first = ftt_skip_indent (line, end);
 
@@ -2191,7 +2190,6 @@ parse_line (Parser     *self,
     {
       /* The first stack: read again from the start, with the stack fields in every type. */
       if (!self->stacks)
-  g_clear_pointer (&self->arch_votes, seismo_arch_votes_free);
         {
           self->restart_for_stacks = TRUE;
           return NULL;
@@ -2249,12 +2247,14 @@ parser_init (Parser     *self,
   self->strings = g_new0 (CachedString, N_STR_CACHE);
   self->kstack = g_string_new (NULL);
   self->ustack = g_string_new (NULL);
+  self->arch_votes = seismo_arch_votes_new ();
 }
 
 static void
 parser_clear (Parser *self)
 {
   g_clear_pointer (&self->builder, seismo_trace_builder_free);
+  g_clear_pointer (&self->arch_votes, seismo_arch_votes_free);
   g_clear_pointer (&self->events, g_hash_table_unref);
   g_clear_pointer (&self->tasks, g_hash_table_unref);
   if (self->scratch)
