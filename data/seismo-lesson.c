@@ -307,9 +307,7 @@ seismo_lesson_find_dir (void)
 
   if (env != NULL && env[0] != '\0')
     return g_strdup (env);
-  if (g_file_test (installed, G_FILE_TEST_IS_DIR))
-    return g_steal_pointer (&installed);
-  return g_build_filename (SEISMO_BUILD_DIR, "app", "resources", "lessons", NULL);
+  return g_steal_pointer (&installed);
 }
 
 /* Resolving */

@@ -12,8 +12,11 @@ PKGS+=(libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd)
 PKGS+=(libbpf-dev bpftool clang llvm libseccomp-dev systemtap-sdt-dev linux-libc-dev)
 # app
 PKGS+=(libgtk-4-dev libadwaita-1-dev desktop-file-utils appstream xvfb xauth imagemagick dbus-x11)
-# recording from the app as a user (pkexec + polkit policy); xmllint validates the policy
-PKGS+=(pkexec polkitd libxml2-utils)
+# recording from the app as a user (pkexec + polkit policy); xmllint validates the policy;
+# polkit's pkg-config file says where polkitd reads policies (meson installs ours there)
+PKGS+=(pkexec polkitd libxml2-utils libpolkit-gobject-1-dev)
+# files that open from the desktop: the MIME database and GIO's `gio` (tests/install)
+PKGS+=(shared-mime-info libglib2.0-bin)
 # tests and benchmarks
 PKGS+=(strace valgrind bpftrace hyperfine time)
 # screenshots of the app (docs/screenshots)

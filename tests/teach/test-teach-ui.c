@@ -9,6 +9,7 @@
  * (docs/screenshots/); with SEISMO_TEACH_MEASURE=1 the dialog runs a real measurement.
  */
 
+#include "seismo-test-paths.h"
 #include <math.h>
 #include <stdlib.h>
 
