@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-cli"
 
+#include <errno.h>
+#include <stdio.h>
+
 #include "seismo-cli-common.h"
 
 gboolean
@@ -64,4 +67,41 @@ seismo_cli_split_list (char **values)
           g_strv_builder_add (b, parts[k]);
     }
   return g_strv_builder_end (b);
+}
+
+/* The first errno a write to stdout failed with; 0 while none did. */
+static int stdout_errno;
+
+void
+seismo_cli_note_write_error (int errnum)
+{
+  if (stdout_errno == 0)
+    stdout_errno = errnum != 0 ? errnum : EIO;
+}
+
+/* Buffered like stdio's default, unlike GLib's handler, which flushes every call. */
+static void
+print_to_stdout (const char *text)
+{
+  if (fputs (text, stdout) == EOF)
+    seismo_cli_note_write_error (errno);
+}
+
+void
+seismo_cli_watch_stdout (void)
+{
+  g_set_print_handler (print_to_stdout);
+}
+
+gboolean
+seismo_cli_finish_stdout (void)
+{
+  if (fflush (stdout) != 0)
+    seismo_cli_note_write_error (errno);
+  else if (ferror (stdout))
+    seismo_cli_note_write_error (EIO);
+  if (stdout_errno == 0)
+    return TRUE;
+  g_printerr ("seismo-cli: write error: %s\n", g_strerror (stdout_errno));
+  return FALSE;
 }

@@ -29,4 +29,11 @@ void     seismo_cli_json_string   (JsonBuilder     *b,
  * g_strfreev(). values may be NULL: an empty list. */
 char   **seismo_cli_split_list    (char           **values);
 
+/* Write errors on stdout (a full disk, a closed pipe, /dev/full): g_print() goes through a handler
+ * that remembers the first failure, and seismo_cli_finish_stdout() flushes and, when anything was
+ * lost, prints "seismo-cli: write error: REASON" and returns FALSE (exit 1). */
+void     seismo_cli_watch_stdout     (void);
+void     seismo_cli_note_write_error (int              errnum);
+gboolean seismo_cli_finish_stdout    (void);
+
 G_END_DECLS

@@ -76,42 +76,114 @@ explain_one (const char *name)
   return out;
 }
 
+static void
+explanation_json (JsonBuilder             *b,
+                  const char              *asked,
+                  const SeismoExplanation *e)
+{
+  static const char *const kinds[] = { "syscall", "event", "errno", "state" };
+
+  json_builder_begin_object (b);
+  seismo_cli_json_string (b, "name", asked);
+  seismo_cli_json_string (b, "kind", kinds[e->kind]);
+  seismo_cli_json_string (b, "title", e->title);
+  seismo_cli_json_string (b, "summary", e->summary);
+  json_builder_set_member_name (b, "description");
+  json_builder_add_string_value (b, e->description);
+  json_builder_set_member_name (b, "note");
+  json_builder_add_string_value (b, e->note);
+  json_builder_set_member_name (b, "items");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < e->n_items; i++)
+    {
+      json_builder_begin_object (b);
+      seismo_cli_json_string (b, "name", e->items[i].name);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, e->items[i].type);
+      json_builder_set_member_name (b, "description");
+      json_builder_add_string_value (b, e->items[i].description);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "man_page");
+  json_builder_add_string_value (b, e->man_page);
+  json_builder_set_member_name (b, "url");
+  json_builder_add_string_value (b, e->web_url);
+  json_builder_end_object (b);
+}
+
+/* A negative errno ("-2") is a name to explain, not an option: such words are marked before
+ * GOption sees them and unmarked after, so that every real option (--json, a mistyped --jsn) is
+ * parsed as one in any place. */
+#define NUMBER_MARK '\x1f'
+
 int
 seismo_cli_explain (int    argc,
                     char **argv)
 {
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON: an array of explanations", NULL },
+    { NULL }
+  };
   g_autoptr(GOptionContext) context =
     g_option_context_new ("NAME… - explain a syscall (openat), tracepoint (sched:sched_switch), "
                           "errno (ENOENT, -2) or task state (R+)");
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autofree char **parsed = NULL;
   int status = SEISMO_EXIT_OK;
+  int n;
 
-  /* "-2" is an errno to explain, not an option. */
-  g_option_context_set_ignore_unknown_options (context, TRUE);
-  if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
+  for (int i = 0; i < argc; i++)
+    {
+      const char *a = argv[i];
+
+      if (i > 0 && a[0] == '-' && g_ascii_isdigit (a[1]) && strspn (a + 1, "0123456789") == strlen (a + 1))
+        g_ptr_array_add (args, g_strdup_printf ("%c%s", NUMBER_MARK, a));
+      else
+        g_ptr_array_add (args, g_strdup (a));
+    }
+  g_ptr_array_add (args, NULL);
+  /* GOption removes what it parses from the array it is given: parse a copy of the pointers. */
+  n = (int) args->len - 1;
+  parsed = g_memdup2 (args->pdata, args->len * sizeof (char *));
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!seismo_cli_parse_options (context, &n, &parsed, g_get_prgname ()))
     return SEISMO_EXIT_USAGE;
-  if (argc < 2)
+  if (n < 2)
     {
       g_printerr ("seismo-cli explain: say what to explain, e.g. openat, sched:sched_switch, "
                   "ENOENT or R+\n");
       return SEISMO_EXIT_USAGE;
     }
-  for (int i = 1; i < argc; i++)
+  json_builder_begin_array (b);
+  for (int i = 1; i < n; i++)
     {
-      g_autoptr(GPtrArray) found = explain_one (argv[i]);
+      const char *name = parsed[i][0] == NUMBER_MARK ? parsed[i] + 1 : parsed[i];
+      g_autoptr(GPtrArray) found = explain_one (name);
 
       if (found->len == 0)
         {
-          g_printerr ("seismo-cli explain: nothing known about '%s'\n", argv[i]);
+          g_printerr ("seismo-cli explain: nothing known about '%s'\n", name);
           status = SEISMO_EXIT_FAILED;
           continue;
         }
       for (guint k = 0; k < found->len; k++)
         {
-          g_autofree char *text = seismo_explanation_to_text (g_ptr_array_index (found, k));
+          if (json)
+            explanation_json (b, name, g_ptr_array_index (found, k));
+          else
+            {
+              g_autofree char *text = seismo_explanation_to_text (g_ptr_array_index (found, k));
 
-          g_print ("%s%s", i > 1 || k > 0 ? "\n" : "", text);
+              g_print ("%s%s", i > 1 || k > 0 ? "\n" : "", text);
+            }
         }
     }
+  json_builder_end_array (b);
+  if (json)
+    seismo_cli_print_json (b);
   return status;
 }
 

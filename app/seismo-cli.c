@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-cli"
 
+#include <errno.h>
 #include <json-glib/json-glib.h>
 #include <locale.h>
 #include <stdio.h>
@@ -302,7 +303,8 @@ static int
 cmd_report (int    argc,
             char **argv)
 {
-  gint64 limit = -1;
+  /* G_MININT64: not given (no limit); any negative value given is a usage error. */
+  gint64 limit = G_MININT64;
   g_autofree char *filter = NULL;
   GOptionEntry entries[] = {
     { "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Print at most N events", "N" },
@@ -318,6 +320,12 @@ cmd_report (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli report: expected one FILE"))
     return SEISMO_EXIT_USAGE;
+  if (limit != G_MININT64 && limit < 0)
+    {
+      g_printerr ("seismo-cli report: --limit takes a number of events, 0 or more, not %" G_GINT64_FORMAT "\n",
+                  limit);
+      return SEISMO_EXIT_USAGE;
+    }
   if (!(trace = open_trace (argv[1])))
     return SEISMO_EXIT_FAILED;
 
@@ -343,9 +351,12 @@ cmd_report (int    argc,
       seismo_trace_event_format_into (trace, i, line);
       g_string_append_c (line, '\n');
       if (fwrite (line->str, 1, line->len, stdout) != line->len)
-        return SEISMO_EXIT_FAILED;
+        {
+          seismo_cli_note_write_error (errno);
+          return SEISMO_EXIT_FAILED;
+        }
     }
-  return fflush (stdout) == 0 ? SEISMO_EXIT_OK : SEISMO_EXIT_FAILED;
+  return SEISMO_EXIT_OK;
 }
 
 /* ---- stats ---- */
@@ -1135,6 +1146,7 @@ main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
+  seismo_cli_watch_stdout ();
   seismo_backends_init ();
 
   if (argc < 2)
@@ -1145,20 +1157,23 @@ main (int    argc,
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
     {
       usage (stdout);
-      return SEISMO_EXIT_OK;
+      return seismo_cli_finish_stdout () ? SEISMO_EXIT_OK : SEISMO_EXIT_FAILED;
     }
   if (strcmp (argv[1], "--version") == 0)
     {
       g_print ("seismo-cli %s\n", PACKAGE_VERSION);
-      return SEISMO_EXIT_OK;
+      return seismo_cli_finish_stdout () ? SEISMO_EXIT_OK : SEISMO_EXIT_FAILED;
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
       {
         g_autofree char *prgname = g_strdup_printf ("seismo-cli %s", commands[i].name);
+        int status;
 
         g_set_prgname (prgname);
-        return commands[i].run (argc - 1, argv + 1);
+        status = commands[i].run (argc - 1, argv + 1);
+        /* Output that did not all arrive is a failure, whatever the command thought. */
+        return seismo_cli_finish_stdout () ? status : SEISMO_EXIT_FAILED;
       }
   g_printerr ("seismo-cli: unknown command '%s'\n\n", argv[1]);
   usage (stderr);

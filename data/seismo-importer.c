@@ -142,7 +142,10 @@ seismo_trace_open (const char          *path,
 
       for (guint i = 0; list[i] != NULL; i++)
         g_string_append_printf (names, "%s%s", i ? ", " : "", list[i]->description);
-      if (len == 0)
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
+                     "%s is a folder: Seismo opens a folder only when it holds strace -ff output (files PREFIX.PID); give a trace file or an strace -ff folder", path);
+      else if (len == 0)
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
                      "%s is empty", path);
       else

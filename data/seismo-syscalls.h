@@ -24,6 +24,9 @@ const char  *seismo_syscall_name       (SeismoArch  arch,
 gint64       seismo_syscall_number     (SeismoArch  arch,
                                         const char *name);
 guint        seismo_syscall_table_size (SeismoArch  arch);
+/* The x86_64 or i386 syscall name closest to a mistyped one ("opnat" → "openat"), for "did you
+ * mean"; NULL when none is close. */
+const char  *seismo_syscall_suggest    (const char *name);
 /* "ENOENT"; NULL when unknown. errnum is positive. */
 const char  *seismo_errno_name         (int         errnum);
 int          seismo_errno_from_name    (const char *name);   /* 0 when unknown */

@@ -690,18 +690,18 @@ check_options (const SeismoRecordOptions *o,
 
   if (o->argv != NULL && o->argv[0] == NULL)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "the command is empty");
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION, "the command is empty");
       return FALSE;
     }
   if (n_targets == 0)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                    "nothing to record: give a command, a PID or system-wide");
       return FALSE;
     }
   if (o->pid > 0 && o->argv != NULL)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                    "give either a PID or a command to launch, not both");
       return FALSE;
     }
@@ -804,7 +804,7 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   n_probes = options->probes != NULL ? g_strv_length (options->probes) : 0;
   if (n_probes > SEISMO_EBPF_MAX_PROBES)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                    "too many probes: %u (at most %d)", n_probes, SEISMO_EBPF_MAX_PROBES);
       return FALSE;
     }

@@ -106,7 +106,7 @@ seismo_ebpf_probe_parse (const char      *spec,
         kind = i;
   if (kind == G_N_ELEMENTS (probe_kinds))
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                    "probe '%s': expected kprobe:FUNC, kretprobe:FUNC, uprobe:BINARY:SYMBOL, "
                    "uretprobe:BINARY:SYMBOL or usdt:BINARY:PROVIDER:NAME", spec);
       return FALSE;
@@ -154,7 +154,7 @@ seismo_ebpf_probe_parse (const char      *spec,
   return TRUE;
 
 bad:
-  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                "probe '%s': malformed; expected %s", spec,
                probe->kind == SEISMO_EBPF_USDT ? "usdt:BINARY:PROVIDER:NAME"
                : probe_kinds[kind].n_parts == 1 ? "FUNC or FUNC+OFFSET after the colon"

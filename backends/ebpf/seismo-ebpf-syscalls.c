@@ -322,7 +322,7 @@ add_filter_word (const char *word,
           classes = class_names[i].classes;
       if (classes == 0)
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                        "unknown syscall class '%s' (known: %%file %%desc %%process %%network "
                        "%%signal %%ipc %%memory %%creds %%clock)", word);
           return FALSE;
@@ -338,13 +338,19 @@ add_filter_word (const char *word,
 
     if (nr < 0)
       {
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                     "unknown syscall '%s'", word);
+        const char *near = seismo_syscall_suggest (word);
+
+        if (near != NULL)
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                       "unknown syscall '%s'; did you mean '%s'?", word, near);
+        else
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                       "unknown syscall '%s'", word);
         return FALSE;
       }
     if (nr >= SEISMO_EBPF_MAX_SYSCALLS)
       {
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                      "syscall '%s' (number %" G_GINT64_FORMAT ") is beyond the %d the eBPF "
                      "filter covers", word, nr, SEISMO_EBPF_MAX_SYSCALLS);
         return FALSE;

@@ -170,7 +170,7 @@ seismo_ftrace_resolve_events (const char *const  *patterns,
         }
       if (matched == 0 && !defaults)
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                        "no tracepoint matches \"%s\" (see seismo-cli record -b ftrace "
                        "--list-events)", pat);
           tracefs_list_free (systems);
@@ -180,7 +180,7 @@ seismo_ftrace_resolve_events (const char *const  *patterns,
   tracefs_list_free (systems);
   if (out->len == 0)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                    "no tracepoint selected");
       return NULL;
     }

@@ -484,14 +484,14 @@ ptrace_record (const SeismoRecordOptions *options,
 
   if ((options->argv == NULL || options->argv[0] == NULL) == (options->pid <= 0))
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                    "The ptrace backend records a command or a process: "
                    "give one of -- CMD or -p PID");
       return FALSE;
     }
   if (options->system_wide)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
                    "The ptrace backend cannot record the whole system (-a); use ftrace or ebpf");
       return FALSE;
     }
