@@ -1137,8 +1137,8 @@ usage (FILE *out)
   fprintf (out, "\nReads:");
   for (guint i = 0; importers[i]; i++)
     fprintf (out, "%s %s", i ? "," : "", importers[i]->description);
-  fprintf (out, "\nRun 'seismo-cli COMMAND --help' for a command's options.\n");
-  fprintf (out, "info, report, stats, hist and convert take --filter EXPR: see docs/filter-language.md.\n");
+  fprintf (out, "\nRun 'seismo-cli COMMAND --help' for a command's options, 'man seismo-cli-COMMAND' for its manual.\n");
+  fprintf (out, "info, report, stats, hist and convert take --filter EXPR: see 'man seismo-filter'.\n");
 }
 
 int

@@ -15,6 +15,8 @@ PKGS+=(libgtk-4-dev libadwaita-1-dev desktop-file-utils appstream xvfb xauth ima
 # recording from the app as a user (pkexec + polkit policy); xmllint validates the policy;
 # polkit's pkg-config file says where polkitd reads policies (meson installs ours there)
 PKGS+=(pkexec polkitd libxml2-utils libpolkit-gobject-1-dev)
+# man pages (docs/man, scdoc) and the shells whose completions tests/test-completion.sh parses
+PKGS+=(scdoc zsh fish)
 # files that open from the desktop: the MIME database and GIO's `gio` (tests/install)
 PKGS+=(shared-mime-info libglib2.0-bin)
 # tests and benchmarks

@@ -86,6 +86,25 @@ if [[ -x $D$BINDIR/seismo ]]; then
   check "installed seismo --version" bash -c "env -i '$D$BINDIR/seismo' --version | grep -qx 'seismo [0-9.]*'"
 fi
 
+# Man pages for the app, the CLI and each of its commands, the filter language and lessons.
+man=$D$PREFIX/share/man
+mapfile -t commands < <("$D$BINDIR/seismo-cli" --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p')
+for page in man1/seismo.1 man1/seismo-cli.1 "${commands[@]/#/man1/seismo-cli-}" man7/seismo-filter.7 man5/seismo-lesson.5; do
+  [[ $page == man1/seismo-cli-* ]] && page+=.1
+  warn=$(MANWIDTH=80 man --warnings -l "$man/$page" 2>&1 >/dev/null)
+  check "man page $page installed, renders without warnings" \
+    bash -c "[[ -s '$man/$page' && -z '$warn' ]] && MANWIDTH=80 man -l '$man/$page' 2>/dev/null | grep -q '^NAME'"
+done
+# Completions where each shell looks for them.
+for f in bash-completion/completions/seismo-cli bash-completion/completions/seismo \
+         zsh/site-functions/_seismo-cli fish/vendor_completions.d/seismo-cli.fish; do
+  check "completion $f" test -s "$share/$f"
+done
+check "installed bash completion completes with the installed CLI" bash -c "
+  . '$share/bash-completion/completions/seismo-cli'
+  COMP_WORDS=('$D$BINDIR/seismo-cli' record -b ptrace -e opena); COMP_CWORD=5; _seismo_cli
+  printf '%s\n' \"\${COMPREPLY[@]}\" | grep -qx openat"
+
 # Reproducible: no build or source folder in what was installed.
 src_real=$(realpath "$SRC") build_real=$(realpath "$BUILD")
 for exe in "$D$BINDIR"/* "$D$LIBEXECDIR"/*; do
