@@ -14,6 +14,7 @@
 #include "seismo-compare.h"
 #include "seismo-explain.h"
 #include "seismo-importer.h"
+#include "seismo-lesson.h"
 #include "seismo-syscalls.h"
 
 /* The teaching commands: explain, compare, compare-overhead. */
@@ -820,4 +821,113 @@ seismo_cli_compare_overhead (int    argc,
   else
     print_overhead_text (rows, command, runs, !show_output);
   return SEISMO_EXIT_OK;
+}
+
+/* ---- lesson ---- */
+
+/* The bundled samples: $SEISMO_SAMPLES_DIR (`meson devenv`), else the installed ones. */
+static char *
+samples_dir (void)
+{
+  const char *env = g_getenv ("SEISMO_SAMPLES_DIR");
+
+  return env != NULL && *env != '\0' ? g_strdup (env) : g_build_filename (PKGDATADIR, "samples", NULL);
+}
+
+static void
+print_problems (GPtrArray *problems)
+{
+  for (guint i = 0; i < problems->len; i++)
+    g_printerr ("%s\n", (const char *) problems->pdata[i]);
+}
+
+/* One lesson: the file alone, then its steps against its sample. TRUE when nothing is wrong. */
+static gboolean
+check_one_lesson (const char *path,
+                  const char *sample_option)
+{
+  g_autoptr(GPtrArray) problems = seismo_lesson_check (path, NULL);
+  g_autoptr(SeismoLesson) lesson = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = samples_dir ();
+  g_autofree char *sample = NULL;
+
+  if (problems->len > 0)
+    {
+      print_problems (problems);
+      return FALSE;
+    }
+  if (!(lesson = seismo_lesson_new_from_file (path, &error)))
+    {
+      g_printerr ("%s\n", error->message);
+      return FALSE;
+    }
+  sample = sample_option ? g_strdup (sample_option) : seismo_lesson_find_sample (lesson, dir);
+  if (sample == NULL)
+    {
+      g_autofree char *lesson_dir = g_path_get_dirname (path);
+
+      g_printerr ("%s: Sample=%s is neither in %s nor among the samples in %s\n", path,
+                  lesson->sample, lesson_dir, dir);
+      return FALSE;
+    }
+  if (!(trace = seismo_trace_open (sample, NULL, NULL, NULL, &error)))
+    {
+      g_printerr ("%s: the sample: %s\n", path, error->message);
+      return FALSE;
+    }
+  g_ptr_array_unref (problems);
+  problems = seismo_lesson_check (path, trace);
+  if (problems->len > 0)
+    {
+      print_problems (problems);
+      return FALSE;
+    }
+  g_print ("%s: %u steps, every expression matches in %s\n", path, lesson->n_steps, sample);
+  return TRUE;
+}
+
+int
+seismo_cli_lesson (int    argc,
+                   char **argv)
+{
+  g_autofree char *sample = NULL;
+  GOptionEntry entries[] = {
+    { "sample", 0, 0, G_OPTION_ARG_FILENAME, &sample,
+      "check: resolve the steps against this trace instead of the lesson's Sample", "TRACE" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    g_option_context_new ("check FILE… | list - check lesson files, or list the lessons Seismo finds");
+  int status = SEISMO_EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "Lessons are read from $XDG_DATA_HOME/seismo/lessons, then DIR/seismo/lessons for each of\n"
+    "$XDG_DATA_DIRS. Their format: man seismo-lesson.");
+  if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
+    return SEISMO_EXIT_USAGE;
+  if (argc >= 2 && strcmp (argv[1], "list") == 0 && argc == 2)
+    {
+      g_autoptr(GPtrArray) lessons = seismo_lesson_load_all ();
+
+      for (guint i = 0; i < lessons->len; i++)
+        {
+          const SeismoLesson *l = lessons->pdata[i];
+
+          g_print ("%s\t%s\t%s\n", l->id, l->title, l->path);
+        }
+      return SEISMO_EXIT_OK;
+    }
+  if (argc < 3 || strcmp (argv[1], "check") != 0 || (sample != NULL && argc != 3))
+    {
+      g_printerr ("seismo-cli lesson: usage: seismo-cli lesson check [--sample TRACE] FILE… | "
+                  "seismo-cli lesson list\n");
+      return SEISMO_EXIT_USAGE;
+    }
+  for (int i = 2; i < argc; i++)
+    if (!check_one_lesson (argv[i], sample))
+      status = SEISMO_EXIT_FAILED;
+  return status;
 }

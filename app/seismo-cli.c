@@ -1121,6 +1121,7 @@ static const Command commands[] = {
   { "compare", "A B [--json]", "Compare syscall counts and latencies of two traces", seismo_cli_compare },
   { "compare-overhead", "[--runs N] [--json] -- CMD ARGS…", "Run CMD bare and under each backend; show the slowdown", seismo_cli_compare_overhead },
   { "render", "FILE -o OUT.svg|pdf|png [--from T --to T] [--rows …] [--width W]", "Draw the timeline as a figure (see render --help)", seismo_cli_render },
+  { "lesson", "check [--sample TRACE] FILE… | list", "Check a lesson file (line by line, then against its sample); list the lessons found", seismo_cli_lesson },
 };
 
 static void
