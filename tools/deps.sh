@@ -8,8 +8,8 @@ PKGS+=(build-essential meson ninja-build pkg-config python3 gettext)
 # data layer
 PKGS+=(libglib2.0-dev libzstd-dev libjson-glib-dev)
 # backends
-PKGS+=(libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd)
-PKGS+=(libbpf-dev bpftool clang llvm libseccomp-dev systemtap-sdt-dev linux-libc-dev)
+PKGS+=(libtracefs-dev libtraceevent-dev trace-cmd)
+PKGS+=(libbpf-dev bpftool clang llvm systemtap-sdt-dev linux-libc-dev)
 # app
 PKGS+=(libgtk-4-dev libadwaita-1-dev desktop-file-utils appstream xvfb xauth imagemagick dbus-x11)
 # recording from the app as a user (pkexec + polkit policy); xmllint validates the policy;
@@ -30,8 +30,17 @@ missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+# Installing needs root: a user's run asks sudo (and says what is missing when there is none).
+as_root=()
+if ((EUID != 0)); then
+  as_root=(sudo)
+fi
 if ((${#missing[@]})); then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q
-  apt-get install -y -q --no-install-recommends "${missing[@]}"
+  if ((EUID != 0)) && ! command -v sudo >/dev/null; then
+    echo "deps.sh: these packages are missing: ${missing[*]}" >&2
+    echo "deps.sh: install them as root (su -c 'bash tools/deps.sh'), or install sudo" >&2
+    exit 1
+  fi
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
