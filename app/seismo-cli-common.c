@@ -102,6 +102,6 @@ seismo_cli_finish_stdout (void)
     seismo_cli_note_write_error (EIO);
   if (stdout_errno == 0)
     return TRUE;
-  g_printerr ("seismo-cli: write error: %s\n", g_strerror (stdout_errno));
+  g_printerr (_("seismo-cli: write error: %s\n"), g_strerror (stdout_errno));
   return FALSE;
 }

@@ -55,7 +55,7 @@ open_trace (const char *path)
       return NULL;
     }
   if (seismo_trace_get_metadata (trace, "load_warning"))
-    g_printerr ("seismo-cli: warning: %s\n", seismo_trace_get_metadata (trace, "load_warning"));
+    g_printerr (_("seismo-cli: warning: %s\n"), seismo_trace_get_metadata (trace, "load_warning"));
   return trace;
 }
 
@@ -70,7 +70,7 @@ parse_command (GOptionContext      *context,
                int                  n_args,
                const char          *wrong_args)
 {
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!seismo_cli_parse_options (context, argc, argv, "seismo-cli"))
     return FALSE;
   if (*argc != n_args)
@@ -114,7 +114,7 @@ print_filter_error (const char   *expr,
   g_autofree char *shown = g_strdup (expr);
   glong col, width;
 
-  g_printerr ("seismo-cli: bad filter: %s\n", error->message);
+  g_printerr (_("seismo-cli: bad filter: %s\n"), error->message);
   if (!seismo_filter_error_get_range (error, &start, &end) || !g_utf8_validate (expr, -1, NULL))
     return;
   g_strdelimit (shown, "\t\n\r", ' ');
@@ -166,11 +166,11 @@ cmd_info (int    argc,
   gboolean json = FALSE;
   g_autofree char *filter = NULL;
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
-    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Describe only the events that match EXPR", "EXPR" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Describe only the events that match EXPR"), "EXPR" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE - describe a trace");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE - describe a trace"));
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(GArray) types = NULL;
   const char *format;
@@ -178,7 +178,7 @@ cmd_info (int    argc,
   gsize n_matched, n_selected_spans = 0;
   SeismoSelection sel = { 0, G_MAXUINT64, NULL };
 
-  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli info: expected one FILE"))
+  if (!parse_command (context, entries, &argc, &argv, 2, _("seismo-cli info: expected one FILE")))
     return SEISMO_EXIT_USAGE;
   if (!(trace = open_trace (argv[1])))
     return SEISMO_EXIT_FAILED;
@@ -269,23 +269,23 @@ cmd_info (int    argc,
       g_autofree char *dur = format_duration (span);
       const char *const *keys = seismo_trace_get_metadata_keys (trace);
 
-      g_print ("File:        %s\n", argv[1]);
-      g_print ("Format:      %s\n", format ? format : "unknown");
+      g_print (_("File:        %s\n"), argv[1]);
+      g_print (_("Format:      %s\n"), format ? format : "unknown");
       for (guint i = 0; keys[i]; i++)
         if (strcmp (keys[i], "format") != 0)
           g_print ("%-12s %s\n", keys[i], seismo_trace_get_metadata (trace, keys[i]));
       if (filter)
-        g_print ("Events:      %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " match %s\n", n_matched,
+        g_print (_("Events:      %zu of %zu match %s\n"), n_matched,
                  seismo_trace_get_n_events (trace), filter);
       else
-        g_print ("Events:      %" G_GSIZE_FORMAT "\n", seismo_trace_get_n_events (trace));
-      g_print ("Time span:   %s (%" G_GUINT64_FORMAT " .. %" G_GUINT64_FORMAT " ns)\n", dur,
+        g_print (_("Events:      %zu\n"), seismo_trace_get_n_events (trace));
+      g_print (_("Time span:   %s (%" PRIu64 " .. %" PRIu64 " ns)\n"), dur,
                seismo_trace_get_start_ns (trace), seismo_trace_get_end_ns (trace));
-      g_print ("CPUs:        %u\n", seismo_trace_get_n_cpus (trace));
-      g_print ("Tasks:       %u\n", seismo_trace_get_n_tasks (trace));
-      g_print ("Syscalls:    %" G_GSIZE_FORMAT "\n", n_selected_spans);
-      g_print ("Lost events: %" G_GUINT64_FORMAT "\n", seismo_trace_get_n_lost_events (trace));
-      g_print ("Event types:\n");
+      g_print (_("CPUs:        %u\n"), seismo_trace_get_n_cpus (trace));
+      g_print (_("Tasks:       %u\n"), seismo_trace_get_n_tasks (trace));
+      g_print (_("Syscalls:    %zu\n"), n_selected_spans);
+      g_print (_("Lost events: %" PRIu64 "\n"), seismo_trace_get_n_lost_events (trace));
+      g_print (_("Event types:\n"));
       for (guint i = 0; i < types->len; i++)
         {
           SeismoTypeStats *st = &g_array_index (types, SeismoTypeStats, i);
@@ -307,22 +307,22 @@ cmd_report (int    argc,
   gint64 limit = G_MININT64;
   g_autofree char *filter = NULL;
   GOptionEntry entries[] = {
-    { "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Print at most N events", "N" },
-    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Print only the events that match EXPR", "EXPR" },
+    { "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, N_("Print at most N events"), "N" },
+    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Print only the events that match EXPR"), "EXPR" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE - print events in time order");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE - print events in time order"));
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(GString) line = NULL;
   gsize n, n_matched, printed = 0;
   const guint64 *ts;
   g_autofree guint64 *mask = NULL;
 
-  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli report: expected one FILE"))
+  if (!parse_command (context, entries, &argc, &argv, 2, _("seismo-cli report: expected one FILE")))
     return SEISMO_EXIT_USAGE;
   if (limit != G_MININT64 && limit < 0)
     {
-      g_printerr ("seismo-cli report: --limit takes a number of events, 0 or more, not %" G_GINT64_FORMAT "\n",
+      g_printerr (_("seismo-cli report: --limit takes a number of events, 0 or more, not %" PRId64 "\n"),
                   limit);
       return SEISMO_EXIT_USAGE;
     }
@@ -452,7 +452,7 @@ print_recorder_histograms (SeismoTrace *trace)
   const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
 
   if (n > 0)
-    g_print ("\nRecorded histograms (whole recording):\n");
+    g_print (_("\nRecorded histograms (whole recording):\n"));
   for (guint h = 0; h < n; h++)
     {
       guint64 peak = 0;
@@ -463,7 +463,7 @@ print_recorder_histograms (SeismoTrace *trace)
                    hist[h].total_count, hist[h].unit);
           continue;
         }
-      g_print ("@%s[%s]: %" G_GUINT64_FORMAT " samples, sum %" G_GUINT64_FORMAT " %s\n",
+      g_print (_("@%s[%s]: %" PRIu64 " samples, sum %" PRIu64 " %s\n"),
                hist[h].name, hist[h].key, hist[h].total_count, hist[h].sum, hist[h].unit);
       for (guint i = 0; i < hist[h].n_buckets; i++)
         peak = MAX (peak, hist[h].counts[i]);
@@ -560,7 +560,7 @@ stats_syscalls (SeismoTrace           *trace,
       return;
     }
 
-  g_print ("%% time     seconds  usecs/call     calls    errors  max usecs syscall\n");
+  g_print (_("%% time     seconds  usecs/call     calls    errors  max usecs syscall\n"));
   g_print ("------ ----------- ----------- --------- --------- ---------- ----------------\n");
   for (guint i = 0; i < stats->len; i++)
     {
@@ -704,22 +704,22 @@ cmd_stats (int    argc,
   g_autofree char *filter = NULL;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
-    { "by", 0, 0, G_OPTION_ARG_STRING, &by, "Group by event, task, cpu or syscall (default: event)", "KEY" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
-    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Count only the events that match EXPR", "EXPR" },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &by, N_("Group by event, task, cpu or syscall (default: event)"), "KEY" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Count only the events that match EXPR"), "EXPR" },
     { NULL }
   };
   g_autofree guint64 *mask = NULL;
   gsize n_matched;
   SeismoSelection sel = { 0, G_MAXUINT64, NULL };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE - count events, tasks, CPUs or syscalls");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE - count events, tasks, CPUs or syscalls"));
   g_autoptr(SeismoTrace) trace = NULL;
 
-  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli stats: expected one FILE"))
+  if (!parse_command (context, entries, &argc, &argv, 2, _("seismo-cli stats: expected one FILE")))
     return SEISMO_EXIT_USAGE;
   if (by != NULL && !g_strv_contains ((const char *[]) { "event", "task", "cpu", "syscall", NULL }, by))
     {
-      g_printerr ("seismo-cli stats: --by takes event, task, cpu or syscall, not '%s'\n", by);
+      g_printerr (_("seismo-cli stats: --by takes event, task, cpu or syscall, not '%s'\n"), by);
       return SEISMO_EXIT_USAGE;
     }
   if (!(trace = open_trace (argv[1])))
@@ -832,16 +832,16 @@ cmd_convert (int    argc,
 {
   g_autofree char *filter = NULL;
   GOptionEntry entries[] = {
-    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Write only the events that match EXPR", "EXPR" },
+    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Write only the events that match EXPR"), "EXPR" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("IN OUT - convert a trace (format from OUT's extension)");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("IN OUT - convert a trace (format from OUT's extension)"));
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree guint64 *mask = NULL;
   gsize n_matched;
 
-  if (!parse_command (context, entries, &argc, &argv, 3, "seismo-cli convert: expected IN and OUT"))
+  if (!parse_command (context, entries, &argc, &argv, 3, _("seismo-cli convert: expected IN and OUT")))
     return SEISMO_EXIT_USAGE;
   if (!(trace = open_trace (argv[1])))
     return SEISMO_EXIT_FAILED;
@@ -937,20 +937,20 @@ cmd_hist (int    argc,
   g_autofree char *from = NULL, *to = NULL, *scope = NULL;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
-    { "of", 0, 0, G_OPTION_ARG_STRING, &of, "syscall-latency (default), wakeup-latency, runtime, "
-      "irq-latency, softirq-latency or gap", "KIND" },
-    { "syscall", 's', 0, G_OPTION_ARG_STRING, &syscall, "Only this syscall (syscall-latency)", "NAME" },
-    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Only latencies whose start event (the switch-out "
-      "for runtime) matches EXPR", "EXPR" },
-    { "linear", 0, 0, G_OPTION_ARG_STRING, &linear, "Linear buckets STEP wide (10us, 1ms, 5000 ns) "
-      "instead of powers of two", "STEP" },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from, "gap: the events a gap starts at", "EXPR" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to, "gap: the events it ends at", "EXPR" },
-    { "scope", 0, 0, G_OPTION_ARG_STRING, &scope, "gap: on the same task (default), cpu, or any", "SCOPE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { "of", 0, 0, G_OPTION_ARG_STRING, &of, N_("syscall-latency (default), wakeup-latency, runtime, "
+         "irq-latency, softirq-latency or gap"), "KIND" },
+    { "syscall", 's', 0, G_OPTION_ARG_STRING, &syscall, N_("Only this syscall (syscall-latency)"), "NAME" },
+    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Only latencies whose start event (the switch-out "
+         "for runtime) matches EXPR"), "EXPR" },
+    { "linear", 0, 0, G_OPTION_ARG_STRING, &linear, N_("Linear buckets STEP wide (10us, 1ms, 5000 ns) "
+         "instead of powers of two"), "STEP" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("gap: the events a gap starts at"), "EXPR" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("gap: the events it ends at"), "EXPR" },
+    { "scope", 0, 0, G_OPTION_ARG_STRING, &scope, N_("gap: on the same task (default), cpu, or any"), "SCOPE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE - latency histogram, like bpftrace hist()");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE - latency histogram, like bpftrace hist()"));
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(GArray) samples = NULL;
   g_autoptr(SeismoLatencyHistogram) h = NULL;
@@ -964,25 +964,25 @@ cmd_hist (int    argc,
   int syscall_index = -1;
   gsize n_matched;
 
-  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli hist: expected one FILE"))
+  if (!parse_command (context, entries, &argc, &argv, 2, _("seismo-cli hist: expected one FILE")))
     return SEISMO_EXIT_USAGE;
   if (of != NULL && strcmp (of, "gap") == 0)
     gap = TRUE;
   else if (of != NULL && !seismo_latency_kind_from_string (of, &kind))
     {
-      g_printerr ("seismo-cli hist: --of takes syscall-latency, wakeup-latency, runtime, irq-latency, "
-                  "softirq-latency or gap, not '%s'\n", of);
+      g_printerr (_("seismo-cli hist: --of takes syscall-latency, wakeup-latency, runtime, irq-latency, "
+                    "softirq-latency or gap, not '%s'\n"), of);
       return SEISMO_EXIT_USAGE;
     }
   if (syscall && (gap || kind != SEISMO_LATENCY_SYSCALL))
     {
-      g_printerr ("seismo-cli hist: --syscall goes with --of syscall-latency\n");
+      g_printerr (_("seismo-cli hist: --syscall goes with --of syscall-latency\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (gap != (from != NULL) || gap != (to != NULL) || (scope && !gap))
     {
-      g_printerr ("seismo-cli hist: --of gap needs --from EXPR and --to EXPR (and only it takes them "
-                  "and --scope)\n");
+      g_printerr (_("seismo-cli hist: --of gap needs --from EXPR and --to EXPR (and only it takes them "
+                    "and --scope)\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (scope)
@@ -993,7 +993,7 @@ cmd_hist (int    argc,
         gap_scope = SEISMO_GAP_ANY;
       else if (strcmp (scope, "task") != 0)
         {
-          g_printerr ("seismo-cli hist: --scope takes task, cpu or any, not '%s'\n", scope);
+          g_printerr (_("seismo-cli hist: --scope takes task, cpu or any, not '%s'\n"), scope);
           return SEISMO_EXIT_USAGE;
         }
     }
@@ -1003,8 +1003,8 @@ cmd_hist (int    argc,
 
       if (!seismo_filter_parse_quantity (linear, &step, &error) || step == 0)
         {
-          g_printerr ("seismo-cli hist: --linear takes a step like 10us, 1ms or 5000: %s\n",
-                      error ? error->message : "the step is 0");
+          g_printerr (_("seismo-cli hist: --linear takes a step like 10us, 1ms or 5000: %s\n"),
+                      error ? error->message : _("the step is 0"));
           return SEISMO_EXIT_USAGE;
         }
     }
@@ -1033,7 +1033,7 @@ cmd_hist (int    argc,
           g_string_append_c (expr, '"');
           if (!(check = seismo_filter_compile (trace, expr->str, &error)))
             {
-              g_printerr ("seismo-cli hist: %s\n", error->message);
+              g_printerr (_("seismo-cli hist: %s\n"), error->message);
               return SEISMO_EXIT_USAGE;
             }
           syscall_index = -2;
@@ -1111,17 +1111,17 @@ cmd_hist (int    argc,
 }
 
 static const Command commands[] = {
-  { "info", "FILE [--json]", "Describe a trace: source, events, span, CPUs, tasks, event types", cmd_info },
-  { "report", "FILE [--limit N]", "Print events one per line in time order", cmd_report },
-  { "stats", "FILE [--by event|task|cpu|syscall] [--json]", "Count events, tasks, CPUs or syscalls", cmd_stats },
-  { "hist", "FILE [--of KIND] [--syscall NAME] [--linear S]", "Latency histogram like bpftrace hist(), with percentiles", cmd_hist },
-  { "convert", "IN OUT", "Convert a trace; OUT's extension picks the format", cmd_convert },
-  { "record", "-b BACKEND [options] -o FILE [-- CMD ARGS…]", "Record a trace (see record --help)", seismo_cli_record },
-  { "explain", "NAME…", "Explain a syscall, tracepoint, errno or task state", seismo_cli_explain },
-  { "compare", "A B [--json]", "Compare syscall counts and latencies of two traces", seismo_cli_compare },
-  { "compare-overhead", "[--runs N] [--json] -- CMD ARGS…", "Run CMD bare and under each backend; show the slowdown", seismo_cli_compare_overhead },
-  { "render", "FILE -o OUT.svg|pdf|png [--from T --to T] [--rows …] [--width W]", "Draw the timeline as a figure (see render --help)", seismo_cli_render },
-  { "lesson", "check [--sample TRACE] FILE… | list", "Check a lesson file (line by line, then against its sample); list the lessons found", seismo_cli_lesson },
+  { "info", "FILE [--json]", N_("Describe a trace: source, events, span, CPUs, tasks, event types"), cmd_info },
+  { "report", "FILE [--limit N]", N_("Print events one per line in time order"), cmd_report },
+  { "stats", "FILE [--by event|task|cpu|syscall] [--json]", N_("Count events, tasks, CPUs or syscalls"), cmd_stats },
+  { "hist", "FILE [--of KIND] [--syscall NAME] [--linear S]", N_("Latency histogram like bpftrace hist(), with percentiles"), cmd_hist },
+  { "convert", "IN OUT", N_("Convert a trace; OUT's extension picks the format"), cmd_convert },
+  { "record", "-b BACKEND [options] -o FILE [-- CMD ARGS…]", N_("Record a trace (see record --help)"), seismo_cli_record },
+  { "explain", "NAME…", N_("Explain a syscall, tracepoint, errno or task state"), seismo_cli_explain },
+  { "compare", "A B [--json]", N_("Compare syscall counts and latencies of two traces"), seismo_cli_compare },
+  { "compare-overhead", "[--runs N] [--json] -- CMD ARGS…", N_("Run CMD bare and under each backend; show the slowdown"), seismo_cli_compare_overhead },
+  { "render", "FILE -o OUT.svg|pdf|png [--from T --to T] [--rows …] [--width W]", N_("Draw the timeline as a figure (see render --help)"), seismo_cli_render },
+  { "lesson", "check [--sample TRACE] FILE… | list", N_("Check a lesson file (line by line, then against its sample); list the lessons found"), seismo_cli_lesson },
 };
 
 static void
@@ -1130,16 +1130,16 @@ usage (FILE *out)
   guint n;
   const SeismoImporter *const *importers = seismo_importers_get (&n);
 
-  fprintf (out, "Usage: seismo-cli COMMAND [ARGS…]\n\nCommands:\n");
+  fprintf (out, _("Usage: seismo-cli COMMAND [ARGS…]\n\nCommands:\n"));
   /* Synopsis on the command's line, what it does indented below: the synopses are too long to
    * share a line with the summary in 80 columns. */
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].summary);
-  fprintf (out, "\nReads:");
+    fprintf (out, "  %s %s\n      %s\n", commands[i].name, commands[i].args, _(commands[i].summary));
+  fprintf (out, _("\nReads:"));
   for (guint i = 0; importers[i]; i++)
-    fprintf (out, "%s %s", i ? "," : "", importers[i]->description);
-  fprintf (out, "\nRun 'seismo-cli COMMAND --help' for a command's options, 'man seismo-cli-COMMAND' for its manual.\n");
-  fprintf (out, "info, report, stats, hist and convert take --filter EXPR: see 'man seismo-filter'.\n");
+    fprintf (out, "%s %s", i ? "," : "", _(importers[i]->description));
+  fprintf (out, _("\nRun 'seismo-cli COMMAND --help' for a command's options, 'man seismo-cli-COMMAND' for its manual.\n"));
+  fprintf (out, _("info, report, stats, hist and convert take --filter EXPR: see 'man seismo-filter'.\n"));
 }
 
 int
@@ -1147,6 +1147,7 @@ main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
+  seismo_i18n_init ();
   seismo_cli_watch_stdout ();
   seismo_backends_init ();
 
@@ -1176,7 +1177,7 @@ main (int    argc,
         /* Output that did not all arrive is a failure, whatever the command thought. */
         return seismo_cli_finish_stdout () ? status : SEISMO_EXIT_FAILED;
       }
-  g_printerr ("seismo-cli: unknown command '%s'\n\n", argv[1]);
+  g_printerr (_("seismo-cli: unknown command '%s'\n\n"), argv[1]);
   usage (stderr);
   return SEISMO_EXIT_USAGE;
 }

@@ -214,7 +214,7 @@ seismo_explain_syscall (const char *name)
   e->title = man ? g_strdup (man) : g_strconcat (name, "()", NULL);
   e->summary = get_text (kf, name, "summary");
   if (e->summary == NULL)
-    e->summary = g_strdup_printf ("The %s system call", name);
+    e->summary = g_strdup_printf (_("The %s system call"), name);
   e->description = get_text (kf, name, "description");
   e->note = get_text (kf, name, "note");
   set_items_from_declarations (e, kf, name, "args");
@@ -273,7 +273,7 @@ explain_syscall_tracepoint (const char *name,
       e->n_items = 1;
       e->items[0].name = g_strdup ("ret");
       e->items[0].type = g_strdup ("long");
-      e->items[0].description = g_strdup ("Result of the call; -4095..-1 is an error (-errno)");
+      e->items[0].description = g_strdup (_("Result of the call; -4095..-1 is an error (-errno)"));
     }
   return e;
 }
@@ -363,7 +363,7 @@ seismo_explain_errno (int errnum)
       e->description = g_steal_pointer (&hint);
     }
   else
-    e->summary = hint ? g_steal_pointer (&hint) : g_strdup ("Kernel-internal error code");
+    e->summary = hint ? g_steal_pointer (&hint) : g_strdup (_("Kernel-internal error code"));
   set_man (e, "errno(3)", NULL);
   return e;
 }
@@ -530,7 +530,7 @@ seismo_explanation_to_text (const SeismoExplanation *self)
         }
     }
   if (self->man_page)
-    g_string_append_printf (out, "\nMan page: %s  %s\n", self->man_page,
+    g_string_append_printf (out, _("\nMan page: %s  %s\n"), self->man_page,
                             self->web_url ? self->web_url : "");
   return g_string_free (out, FALSE);
 }

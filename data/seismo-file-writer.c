@@ -333,7 +333,7 @@ set_errno_error (GError    **error,
 {
   g_autofree char *display = g_filename_display_name (path);
 
-  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "Could not %s %s: %s",
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), _("Could not %s %s: %s"),
                what, display, g_strerror (saved_errno));
   return FALSE;
 }
@@ -413,7 +413,7 @@ out_table (Out         *out,
         {
           g_autofree char *display = g_filename_display_name (out->path);
 
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not write %s: zstd: %s",
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("Could not write %s: zstd: %s"),
                        display, ZSTD_getErrorName (n));
           return FALSE;
         }
@@ -799,7 +799,7 @@ out_chunks (Out               *out,
             {
               g_autofree char *display = g_filename_display_name (out->path);
 
-              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not write %s: %s",
+              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("Could not write %s: %s"),
                            display, c->error);
               ok = FALSE;
             }
@@ -920,7 +920,7 @@ sync_dir_of (const char  *path,
       int saved = errno;
 
       close (fd);
-      return set_errno_error (error, saved, "sync the folder of", path);
+      return set_errno_error (error, saved, _("sync the folder of"), path);
     }
   close (fd);
   return TRUE;
@@ -943,7 +943,7 @@ commit_file (int          fd,
   if (close (fd) < 0)
     return set_errno_error (error, errno, "close", path);
   if (g_rename (tmp_path, path) < 0)
-    return set_errno_error (error, errno, "rename the temporary file to", path);
+    return set_errno_error (error, errno, _("rename the temporary file to"), path);
   return sync_dir_of (path, error);
 }
 
@@ -1065,7 +1065,7 @@ seismo_file_save (SeismoTrace  *trace,
   tmp_path = temp_template (path);
   fd = g_mkstemp_full (tmp_path, O_RDWR | O_CLOEXEC, 0600);
   if (fd < 0)
-    return set_errno_error (error, errno, "create a temporary file for", path);
+    return set_errno_error (error, errno, _("create a temporary file for"), path);
   /* The trace may hold command lines and file names: private to its owner whatever the umask. */
   if (fchmod (fd, 0600) < 0)
     {
@@ -1073,7 +1073,7 @@ seismo_file_save (SeismoTrace  *trace,
 
       close (fd);
       g_unlink (tmp_path);
-      return set_errno_error (error, saved, "set the permissions of", path);
+      return set_errno_error (error, saved, _("set the permissions of"), path);
     }
 
   out_init (&out, fd, path);
@@ -1146,7 +1146,7 @@ seismo_file_writer_new (const char  *path,
     }
   if (fchmod (fd, 0600) < 0)
     {
-      set_errno_error (error, errno, "set the permissions of", partial_path);
+      set_errno_error (error, errno, _("set the permissions of"), partial_path);
       close (fd);
       g_unlink (partial_path);
       return NULL;
@@ -1373,7 +1373,7 @@ seismo_file_writer_flush (SeismoFileWriter    *self,
   if (!self->open)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                   "Could not write %s: the file is already closed", self->partial_path);
+                   _("Could not write %s: the file is already closed"), self->partial_path);
       return FALSE;
     }
   return writer_flush (self, builder, FALSE, error);
@@ -1393,7 +1393,7 @@ seismo_file_writer_commit (SeismoFileWriter    *self,
   if (!self->open)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                   "Could not write %s: the file is already closed", self->partial_path);
+                   _("Could not write %s: the file is already closed"), self->partial_path);
       return FALSE;
     }
   if (!writer_flush (self, builder, TRUE, error) || !out_finish (&self->out, error))

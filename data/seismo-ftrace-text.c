@@ -2330,7 +2330,7 @@ parse_text (Parser             *self,
           if (g_cancellable_is_cancelled (cancellable))
             {
               g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED,
-                           "Loading “%s” was cancelled", self->path);
+                           _("Loading “%s” was cancelled"), self->path);
               return FALSE;
             }
           if (progress)
@@ -2463,7 +2463,7 @@ ftrace_text_load (const char         *path,
   mapped = g_mapped_file_new (path, FALSE, &local_error);
   if (mapped == NULL)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not open “%s”: %s", path,
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("Could not open “%s”: %s"), path,
                    local_error->message);
       return NULL;
     }
@@ -2475,7 +2475,7 @@ ftrace_text_load (const char         *path,
       g_clear_pointer (&mapped, g_mapped_file_unref);
       if (!g_file_get_contents (path, &contents, &len, &local_error))
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not read “%s”: %s", path,
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("Could not read “%s”: %s"), path,
                        local_error->message);
           return NULL;
         }
@@ -2495,11 +2495,11 @@ ftrace_text_load (const char         *path,
     {
       if (parser.n_skipped > 0)
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "“%s” is not ftrace or trace-cmd text: line %" G_GUINT64_FORMAT
-                     " is not an event line, and no line is", path, parser.first_skipped);
+                     _("“%s” is not ftrace or trace-cmd text: line %" PRIu64
+                       " is not an event line, and no line is"), path, parser.first_skipped);
       else
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "“%s” holds no ftrace event line", path);
+                     _("“%s” holds no ftrace event line"), path);
       parser_clear (&parser);
       return NULL;
     }
@@ -2518,7 +2518,7 @@ ftrace_text_load (const char         *path,
 
 const SeismoImporter seismo_ftrace_text_importer = {
   .name = "ftrace-text",
-  .description = "ftrace text (tracefs trace, trace_pipe, trace-cmd report)",
+  .description = N_("ftrace text (tracefs trace, trace_pipe, trace-cmd report)"),
   .sniff = ftrace_text_sniff,
   .load = ftrace_text_load,
 };

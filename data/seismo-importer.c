@@ -110,7 +110,7 @@ seismo_trace_open (const char          *path,
           int errsv = errno;
 
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       "Could not open %s: %s", path, g_strerror (errsv));
+                       _("Could not open %s: %s"), path, g_strerror (errsv));
           return NULL;
         }
       len = read (fd, head, sizeof head);
@@ -120,7 +120,7 @@ seismo_trace_open (const char          *path,
           int errsv = errno;
 
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       "Could not read %s: %s", path, g_strerror (errsv));
+                       _("Could not read %s: %s"), path, g_strerror (errsv));
           return NULL;
         }
     }
@@ -141,16 +141,16 @@ seismo_trace_open (const char          *path,
       g_autoptr(GString) names = g_string_new (NULL);
 
       for (guint i = 0; list[i] != NULL; i++)
-        g_string_append_printf (names, "%s%s", i ? ", " : "", list[i]->description);
+        g_string_append_printf (names, "%s%s", i ? ", " : "", _(list[i]->description));
       if (g_file_test (path, G_FILE_TEST_IS_DIR))
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "%s is a folder: Seismo opens a folder only when it holds strace -ff output (files PREFIX.PID); give a trace file or an strace -ff folder", path);
+                     _("%s is a folder: Seismo opens a folder only when it holds strace -ff output (files PREFIX.PID); give a trace file or an strace -ff folder"), path);
       else if (len == 0)
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "%s is empty", path);
+                     _("%s is empty"), path);
       else
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "%s is not a trace Seismo can read (it reads: %s)", path, names->str);
+                     _("%s is not a trace Seismo can read (it reads: %s)"), path, names->str);
       return NULL;
     }
 
@@ -182,6 +182,6 @@ seismo_trace_save (SeismoTrace  *trace,
       g_string_append_printf (exts, "%s%s", i ? ", " : "", list[i]->extension);
     }
   g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-               "Cannot write %s: the file name must end in one of %s", path, exts->str);
+               _("Cannot write %s: the file name must end in one of %s"), path, exts->str);
   return FALSE;
 }

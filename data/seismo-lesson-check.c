@@ -90,20 +90,20 @@ scan_lines (Check      *c,
 
           if (end == NULL || end[1] != '\0')
             {
-              problem (c, no, "a group line is “[Name]”, alone on its line");
+              problem (c, no, _("a group line is “[Name]”, alone on its line"));
               continue;
             }
           g_free (group);
           group = g_strndup (line + 1, end - line - 1);
           if (g_hash_table_contains (c->lines, group))
-            problem (c, no, "[%s] appears a second time (first on line %u)", group,
+            problem (c, no, _("[%s] appears a second time (first on line %u)"), group,
                      GPOINTER_TO_UINT (g_hash_table_lookup (c->lines, group)));
           else
             g_hash_table_insert (c->lines, g_strdup (group), GUINT_TO_POINTER (no));
           if (g_str_equal (group, "Lesson"))
             c->lesson_line = no;
           else if (step_number (group) == 0)
-            problem (c, no, "unknown group [%s]: a lesson has [Lesson] and [Step 1], [Step 2]…",
+            problem (c, no, _("unknown group [%s]: a lesson has [Lesson] and [Step 1], [Step 2]…"),
                      group);
           continue;
         }
@@ -114,7 +114,7 @@ scan_lines (Check      *c,
         }
       if (group == NULL)
         {
-          problem (c, no, "“%.*s” comes before any group: start with [Lesson]", (int) (eq - line),
+          problem (c, no, _("“%.*s” comes before any group: start with [Lesson]"), (int) (eq - line),
                    line);
           continue;
         }
@@ -134,10 +134,10 @@ scan_lines (Check      *c,
           {
             g_autofree char *list = g_strjoinv (", ", (char **) known);
 
-            problem (c, no, "unknown key “%s” in [%s] (it takes %s)", base, group, list);
+            problem (c, no, _("unknown key “%s” in [%s] (it takes %s)"), base, group, list);
           }
         else if (g_hash_table_contains (c->lines, id))
-          problem (c, no, "%s appears a second time in [%s] (first on line %u)", key, group,
+          problem (c, no, _("%s appears a second time in [%s] (first on line %u)"), key, group,
                    GPOINTER_TO_UINT (g_hash_table_lookup (c->lines, id)));
         else
           g_hash_table_insert (c->lines, g_steal_pointer (&id), GUINT_TO_POINTER (no));
@@ -154,7 +154,7 @@ check_keys (Check    *c,
   guint max_step = 0;
 
   if (c->lesson_line == 0)
-    problem (c, 1, "the lesson has no [Lesson] group (with Title and Sample)");
+    problem (c, 1, _("the lesson has no [Lesson] group (with Title and Sample)"));
   else
     {
       for (guint k = 0; k < 2; k++)
@@ -171,7 +171,7 @@ check_keys (Check    *c,
 
           g_key_file_get_integer (kf, "Lesson", "Order", &error);
           if (error != NULL)
-            problem (c, line_of (c, "Lesson", "Order"), "Order takes a whole number");
+            problem (c, line_of (c, "Lesson", "Order"), _("Order takes a whole number"));
         }
     }
   for (guint i = 0; groups[i] != NULL; i++)
@@ -184,18 +184,18 @@ check_keys (Check    *c,
       max_step = MAX (max_step, n);
       text = g_key_file_get_string (kf, groups[i], "Text", NULL);
       if (text == NULL || *g_strstrip (text) == '\0')
-        problem (c, line_of (c, groups[i], NULL), "[%s] has no Text=", groups[i]);
+        problem (c, line_of (c, groups[i], NULL), _("[%s] has no Text="), groups[i]);
       if (g_key_file_has_key (kf, groups[i], "ZoomCount", NULL))
         {
           g_autoptr(GError) error = NULL;
           int count = g_key_file_get_integer (kf, groups[i], "ZoomCount", &error);
 
           if (error != NULL || count < 1)
-            problem (c, line_of (c, groups[i], "ZoomCount"), "ZoomCount takes a number of 1 or more");
+            problem (c, line_of (c, groups[i], "ZoomCount"), _("ZoomCount takes a number of 1 or more"));
         }
     }
   if (max_step == 0)
-    problem (c, MAX (c->last_line, 1), "the lesson has no steps: add [Step 1] with a Text=");
+    problem (c, MAX (c->last_line, 1), _("the lesson has no steps: add [Step 1] with a Text="));
   for (guint n = 1; n < max_step; n++)
     {
       g_autofree char *group = g_strdup_printf ("Step %u", n);
@@ -209,8 +209,8 @@ check_keys (Check    *c,
               g_free (next);
               next = g_strdup_printf ("Step %u", k + 1);
             }
-          problem (c, line_of (c, next, NULL), "[%s] is missing: steps are numbered 1, 2, 3… "
-                   "without gaps", group);
+          problem (c, line_of (c, next, NULL), _("[%s] is missing: steps are numbered 1, 2, 3… "
+                     "without gaps"), group);
         }
     }
 }
@@ -242,7 +242,7 @@ seismo_lesson_check (const char  *path,
 
       for (const char *p = contents; p < bad; p++)
         line += *p == '\n';
-      problem (&c, line, "byte %" G_GSIZE_FORMAT " is not UTF-8 text", (gsize) (bad - contents));
+      problem (&c, line, _("byte %zu is not UTF-8 text"), (gsize) (bad - contents));
       return c.problems;
     }
   scan_lines (&c, contents);

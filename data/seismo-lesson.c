@@ -130,7 +130,7 @@ read_step (GKeyFile          *kf,
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     if (!is_step_key (keys[i]))
       {
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "[%s]: unknown key “%s”", group,
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("[%s]: unknown key “%s”"), group,
                      keys[i]);
         return FALSE;
       }
@@ -151,14 +151,14 @@ read_step (GKeyFile          *kf,
       if (local != NULL || n < 1)
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                       "[%s]: ZoomCount must be a number of 1 or more", group);
+                       _("[%s]: ZoomCount must be a number of 1 or more"), group);
           return FALSE;
         }
       step->zoom_count = n;
     }
   if (step->text == NULL)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "[%s]: the step has no Text", group);
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("[%s]: the step has no Text"), group);
       return FALSE;
     }
   if (step->zoom != NULL && step->zoom[0] == '\0')
@@ -191,8 +191,7 @@ seismo_lesson_new_from_file (const char  *path,
    * reach a message. */
   if (!g_utf8_validate (contents, (gssize) length, &bad))
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: byte %" G_GSIZE_FORMAT
-                   " is not UTF-8 text", path, (gsize) (bad - contents));
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("%s: byte %zu is not UTF-8 text"), path, (gsize) (bad - contents));
       return NULL;
     }
   if (!g_key_file_load_from_data (kf, contents, length, G_KEY_FILE_NONE, &local))
@@ -213,7 +212,7 @@ seismo_lesson_new_from_file (const char  *path,
   if (lesson->title == NULL || lesson->sample == NULL || lesson->sample[0] == '\0')
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                   "%s: [" LESSON_GROUP "] needs a Title and a Sample", path);
+                   _("%s: [Lesson] needs a Title and a Sample"), path);
       return NULL;
     }
 
@@ -228,7 +227,7 @@ seismo_lesson_new_from_file (const char  *path,
       if (!g_str_has_prefix (groups[i], "Step ")
           || !g_ascii_string_to_unsigned (groups[i] + 5, 10, 1, 1000, &n, NULL))
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: unknown group [%s]", path,
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("%s: unknown group [%s]"), path,
                        groups[i]);
           return NULL;
         }
@@ -236,7 +235,7 @@ seismo_lesson_new_from_file (const char  *path,
     }
   if (n_steps == 0)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: the lesson has no [Step 1]", path);
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("%s: the lesson has no [Step 1]"), path);
       return NULL;
     }
   lesson->steps = g_new0 (SeismoLessonStep, n_steps);
@@ -247,7 +246,7 @@ seismo_lesson_new_from_file (const char  *path,
       if (!g_key_file_has_group (kf, group))
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                       "%s: [%s] is missing (steps are numbered 1, 2, 3… without gaps)", path, group);
+                       _("%s: [%s] is missing (steps are numbered 1, 2, 3… without gaps)"), path, group);
           return NULL;
         }
       lesson->n_steps = i + 1;
@@ -410,7 +409,7 @@ run_expression (SeismoTrace  *trace,
   if (n_matched == 0)
     {
       g_clear_pointer (&out->mask, g_free);
-      g_set_error_literal (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "no event matches");
+      g_set_error_literal (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, _("no event matches"));
       return FALSE;
     }
   return TRUE;
@@ -450,7 +449,7 @@ first_match (SeismoTrace  *trace,
   if (e >= n)
     {
       g_set_error_literal (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                           "no event matches after marker A");
+                           _("no event matches after marker A"));
       return SEISMO_NO_EVENT;
     }
   return e;
@@ -580,6 +579,6 @@ failed:
   if (failed_key != NULL)
     *failed_key = key;
   g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-               "%s, step %u: %s=%s: %s", self->path, step + 1, key, expression, local->message);
+               _("%s, step %u: %s=%s: %s"), self->path, step + 1, key, expression, local->message);
   return FALSE;
 }

@@ -21,6 +21,8 @@ PKGS+=(scdoc zsh fish)
 PKGS+=(shared-mime-info libglib2.0-bin)
 # tests and benchmarks
 PKGS+=(strace valgrind bpftrace hyperfine time)
+# translations: tests run the CLI and the app in German and French (tests/test-i18n.sh)
+PKGS+=(locales)
 # screenshots of the app (docs/screenshots)
 PKGS+=(xdotool)
 # exported SVG figures rasterised for docs/screenshots/export-svg.png
@@ -43,4 +45,22 @@ if ((${#missing[@]})); then
   fi
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# The locales the translation tests use, generated once.
+want_locales=(de_DE.UTF-8 fr_FR.UTF-8)
+gen=()
+for l in "${want_locales[@]}"; do
+  locale -a 2>/dev/null | grep -qix "${l/UTF-8/utf8}" || gen+=("$l")
+done
+if ((${#gen[@]})); then
+  if ((EUID != 0)) && ! command -v sudo >/dev/null; then
+    echo "deps.sh: the locales ${gen[*]} are missing: generate them as root (locale-gen)" >&2
+    exit 1
+  fi
+  for l in "${gen[@]}"; do
+    "${as_root[@]}" sed -i "s/^# *\($l UTF-8\)/\1/" /etc/locale.gen
+    grep -q "^$l UTF-8" /etc/locale.gen || echo "$l UTF-8" | "${as_root[@]}" tee -a /etc/locale.gen >/dev/null
+  done
+  "${as_root[@]}" locale-gen
 fi

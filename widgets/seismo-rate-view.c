@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-widgets"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,7 +201,7 @@ draw_counts (cairo_t          *cr,
                            : g_strdup_printf ("%.3g ns", w);
 
     /* TRANSLATORS: "Events per 1.5 ms · peak 1,234" */
-    title = g_strdup_printf (_("Events per %s · peak %'" G_GUINT64_FORMAT), per, peak);
+    title = g_strdup_printf (_("Events per %s · peak %'" PRIu64), per, peak);
   }
   pango_layout_set_width (layout, (SEISMO_TIMELINE_LABEL_WIDTH - 8) * PANGO_SCALE);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);

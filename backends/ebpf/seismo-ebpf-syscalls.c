@@ -323,8 +323,8 @@ add_filter_word (const char *word,
       if (classes == 0)
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                       "unknown syscall class '%s' (known: %%file %%desc %%process %%network "
-                       "%%signal %%ipc %%memory %%creds %%clock)", word);
+                       _("unknown syscall class '%s' (known: %%file %%desc %%process %%network "
+                         "%%signal %%ipc %%memory %%creds %%clock)"), word);
           return FALSE;
         }
       for (guint i = 0; i < G_N_ELEMENTS (syscall_info); i++)
@@ -342,17 +342,17 @@ add_filter_word (const char *word,
 
         if (near != NULL)
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                       "unknown syscall '%s'; did you mean '%s'?", word, near);
+                       _("unknown syscall '%s'; did you mean '%s'?"), word, near);
         else
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                       "unknown syscall '%s'", word);
+                       _("unknown syscall '%s'"), word);
         return FALSE;
       }
     if (nr >= SEISMO_EBPF_MAX_SYSCALLS)
       {
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                     "syscall '%s' (number %" G_GINT64_FORMAT ") is beyond the %d the eBPF "
-                     "filter covers", word, nr, SEISMO_EBPF_MAX_SYSCALLS);
+                     _("syscall '%s' (number %" PRId64 ") is beyond the %d the eBPF "
+                       "filter covers"), word, nr, SEISMO_EBPF_MAX_SYSCALLS);
         return FALSE;
       }
     set_bit (bitmap, nr);

@@ -54,8 +54,8 @@ parse_item (const char  *item,
             return TRUE;
           }
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                   "Unknown syscall class '%s' (known: %%file, %%desc, %%net, %%process, "
-                   "%%memory, %%signal, %%ipc)", item);
+                   _("Unknown syscall class '%s' (known: %%file, %%desc, %%net, %%process, "
+                     "%%memory, %%signal, %%ipc)"), item);
       return FALSE;
     }
   if (seismo_syscall_number (SEISMO_ARCH_X86_64, item) < 0
@@ -65,10 +65,10 @@ parse_item (const char  *item,
 
       if (near != NULL)
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                     "Unknown syscall '%s' in the syscall filter; did you mean '%s'?", item, near);
+                     _("Unknown syscall '%s' in the syscall filter; did you mean '%s'?"), item, near);
       else
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                     "Unknown syscall '%s' in the syscall filter", item);
+                     _("Unknown syscall '%s' in the syscall filter"), item);
       return FALSE;
     }
   g_hash_table_add (sel->names, g_strdup (item));

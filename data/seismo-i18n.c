@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-data"
+
+#include <glib.h>
+#include <libintl.h>
+
+#include "seismo-i18n.h"
+
+void
+seismo_i18n_init (void)
+{
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      const char *dir = g_getenv ("SEISMO_LOCALEDIR");
+
+      bindtextdomain (GETTEXT_PACKAGE, dir != NULL && dir[0] != '\0' ? dir : LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      g_once_init_leave (&done, 1);
+    }
+}
