@@ -92,6 +92,8 @@ seismo_cli_render (int    argc,
   guint64 t0, t1, duration;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_description (context, _(render_description));
   if (!seismo_cli_parse_options (context, &argc, &argv, "seismo-cli render"))
     return SEISMO_EXIT_USAGE;

@@ -150,6 +150,7 @@ seismo_cli_explain (int    argc,
   n = (int) args->len - 1;
   parsed = g_memdup2 (args->pdata, args->len * sizeof (char *));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!seismo_cli_parse_options (context, &n, &parsed, g_get_prgname ()))
     return SEISMO_EXIT_USAGE;
   if (n < 2)
@@ -308,6 +309,8 @@ seismo_cli_compare (int    argc,
   g_autoptr(SeismoComparison) cmp = NULL;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
     return SEISMO_EXIT_USAGE;
   if (argc != 3)
@@ -709,6 +712,7 @@ seismo_cli_compare_overhead (int    argc,
 
   g_array_set_clear_func (rows, overhead_row_clear);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_strict_posix (context, FALSE);
   if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
     return SEISMO_EXIT_USAGE;
@@ -908,6 +912,8 @@ seismo_cli_lesson (int    argc,
   int status = SEISMO_EXIT_OK;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
     _("Lessons are read from $XDG_DATA_HOME/seismo/lessons, then DIR/seismo/lessons for each of\n"
       "$XDG_DATA_DIRS. Their format: man seismo-lesson."));

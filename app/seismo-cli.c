@@ -71,6 +71,7 @@ parse_command (GOptionContext      *context,
                const char          *wrong_args)
 {
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!seismo_cli_parse_options (context, argc, argv, "seismo-cli"))
     return FALSE;
   if (*argc != n_args)

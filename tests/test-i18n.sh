@@ -15,8 +15,8 @@ CLI=$1 SRC=$2
   --keyword=g_dngettext:2,3 --keyword=Title --keyword=Summary --keyword=Text --keyword=Question \
   --keyword=Answer --flag=g_dngettext:2:pass-c-format --flag=N_:1:pass-c-format 2>"$DIR/xgettext.log")
 check "xgettext extracts the messages" test -s "$DIR/seismo.pot"
-n=$(grep -c '^msgid ' "$DIR/seismo.pot")
-check "more than 900 messages ($n)" test "$n" -gt 900
+n_msgs=$(grep -c "^msgid " "$DIR/seismo.pot")
+check "more than 900 messages ($n_msgs)" test "$n_msgs" -gt 900
 
 mapfile -t langs < <(grep -v '^#' "$SRC/po/LINGUAS" | sed '/^$/d')
 check "po/LINGUAS is de es fr pt_BR" test "${langs[*]}" = "de es fr pt_BR"
