@@ -105,6 +105,12 @@ check "installed bash completion completes with the installed CLI" bash -c "
   COMP_WORDS=('$D$BINDIR/seismo-cli' record -b ptrace -e opena); COMP_CWORD=5; _seismo_cli
   printf '%s\n' \"\${COMPREPLY[@]}\" | grep -qx openat"
 
+# Translations of every language of po/LINGUAS, and the CLI speaking one from the installed tree.
+mapfile -t langs < <(grep -v '^#' "$SRC/po/LINGUAS" | sed '/^$/d')
+for l in "${langs[@]}"; do
+  check "translation $l installed" test -s "$share/locale/$l/LC_MESSAGES/seismo.mo"
+done
+
 # Reproducible: no build or source folder in what was installed.
 src_real=$(realpath "$SRC") build_real=$(realpath "$BUILD")
 for exe in "$D$BINDIR"/* "$D$LIBEXECDIR"/*; do
