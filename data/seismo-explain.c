@@ -56,12 +56,20 @@ get_data (void)
   return &data;
 }
 
+/* A text in the user's language: a KEY[LANG]= of the file when it has one, else the translation
+ * from the seismo-explain catalogs (po/explain), else the English. */
 static char *
 get_text (GKeyFile   *kf,
           const char *group,
           const char *key)
 {
-  return g_key_file_get_locale_string (kf, group, key, NULL, NULL);
+  g_autofree char *plain = g_key_file_get_string (kf, group, key, NULL);
+  char *local = g_key_file_get_locale_string (kf, group, key, NULL, NULL);
+
+  if (plain == NULL || local == NULL || !g_str_equal (plain, local))
+    return local;
+  g_free (local);
+  return g_strdup (g_dgettext (SEISMO_EXPLAIN_DOMAIN, plain));
 }
 
 /* "open(2)" → the man7.org page of that name; NULL when the reference is malformed. */
@@ -504,17 +512,17 @@ seismo_explanation_to_text (const SeismoExplanation *self)
   if (self->description)
     g_string_append_printf (out, "\n%s\n", self->description);
   if (self->note)
-    g_string_append_printf (out, "\nNote: %s\n", self->note);
+    g_string_append_printf (out, _("\nNote: %s\n"), self->note);
   if (self->n_items > 0)
     {
       static const char *const headings[] = {
-        [SEISMO_EXPLAIN_SYSCALL] = "Arguments",
-        [SEISMO_EXPLAIN_EVENT] = "Fields",
-        [SEISMO_EXPLAIN_ERRNO] = "Details",
-        [SEISMO_EXPLAIN_SCHED_STATE] = "Letters",
+        [SEISMO_EXPLAIN_SYSCALL] = N_("Arguments"),
+        [SEISMO_EXPLAIN_EVENT] = N_("Fields"),
+        [SEISMO_EXPLAIN_ERRNO] = N_("Details"),
+        [SEISMO_EXPLAIN_SCHED_STATE] = N_("Letters"),
       };
 
-      g_string_append_printf (out, "\n%s:\n", headings[self->kind]);
+      g_string_append_printf (out, "\n%s:\n", _(headings[self->kind]));
       for (guint i = 0; i < self->n_items; i++)
         {
           const SeismoExplainItem *item = &self->items[i];

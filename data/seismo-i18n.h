@@ -22,3 +22,6 @@
 /* Binds Seismo's gettext domain once per process, to $SEISMO_LOCALEDIR when set (`meson devenv`
  * and the tests: the catalogs built in the build tree), else the installed locale folder. */
 void seismo_i18n_init (void);
+
+/* The gettext domain of the "explain this" texts (data/explain/*.ini, po/explain). */
+#define SEISMO_EXPLAIN_DOMAIN "seismo-explain"

@@ -58,6 +58,19 @@ if locale -a | grep -qix fr_FR.utf8; then
 else
   skip "seismo-cli in French" "the fr_FR.UTF-8 locale is not installed"
 fi
+# The explain texts: their own domain (po/explain), extracted by tools/explain-pot.py.
+python3 "$SRC/tools/explain-pot.py" "$DIR/seismo-explain.pot" "$SRC"/data/explain/*.ini
+check "explain texts extracted ($(grep -c '^msgid ' "$DIR/seismo-explain.pot") messages)" \
+  test "$(grep -c '^msgid ' "$DIR/seismo-explain.pot")" -gt 500
+for l in $(grep -v '^#' "$SRC/po/explain/LINGUAS"); do
+  check "explain $l: msgfmt --check" msgfmt --check -o /dev/null "$SRC/po/explain/$l.po"
+  stale=$(msgcmp --use-untranslated "$SRC/po/explain/$l.po" "$DIR/seismo-explain.pot" 2>&1 | grep -c 'used but not defined')
+  check "explain $l: knows every extracted text ($stale missing)" test "$stale" -eq 0
+done
+if locale -a | grep -qix de_DE.utf8; then
+  out=$(LANG=de_DE.UTF-8 LC_ALL= LANGUAGE= "$CLI" explain ENOENT R)
+  check "seismo-cli explain in German" bash -c "grep -q 'existiert nicht' <<<'$out' && grep -q 'Laufend oder lauffähig' <<<'$out'"
+fi
 err=$(LANG=C LC_ALL= LANGUAGE= "$CLI" info /nonexistent 2>&1)
 check "LANG=C stays English" grep -q 'Could not open /nonexistent' <<<"$err"
 tap_end

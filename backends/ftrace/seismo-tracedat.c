@@ -699,10 +699,10 @@ skipped_formats_warning (Loader *l)
   records = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " record", "%'" PRIu64 " records",
                                           n_records), n_records);
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "%s of %u event was skipped: %s in the file could not be read "
-                                       "(its format)",
-                                       "%s of %u events were skipped: %s in the file could not be "
-                                       "read (their formats)", n), records, n, names->str);
+                                       "%s of %u event was skipped: its format in the file could not "
+                                       "be read (%s)",
+                                       "%s of %u events were skipped: their formats in the file could "
+                                       "not be read (%s)", n), records, n, names->str);
 }
 
 /* Waits for the workers so no block is being written when the streams are freed. */
