@@ -23,5 +23,5 @@
  * and the tests: the catalogs built in the build tree), else the installed locale folder. */
 void seismo_i18n_init (void);
 
-/* The gettext domain of the "explain this" texts (data/explain/*.ini, po/explain). */
+/* The gettext domain of the "explain this" texts (the key files of data/explain; po/explain). */
 #define SEISMO_EXPLAIN_DOMAIN "seismo-explain"

@@ -110,6 +110,9 @@ mapfile -t langs < <(grep -v '^#' "$SRC/po/LINGUAS" | sed '/^$/d')
 for l in "${langs[@]}"; do
   check "translation $l installed" test -s "$share/locale/$l/LC_MESSAGES/seismo.mo"
 done
+for l in $(grep -v '^#' "$SRC/po/explain/LINGUAS"); do
+  check "explain texts $l installed" test -s "$share/locale/$l/LC_MESSAGES/seismo-explain.mo"
+done
 
 # Reproducible: no build or source folder in what was installed.
 src_real=$(realpath "$SRC") build_real=$(realpath "$BUILD")
