@@ -80,16 +80,7 @@ load_settings (void)
 
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, SEISMO_APP_ID, TRUE);
-  if (schema == NULL)
-    {
-      /* Running from the build tree: the schema is compiled next to the app. */
-      g_autoptr(GSettingsSchemaSource) local = NULL;
-      g_autofree char *dir = g_build_filename (SEISMO_BUILD_DIR, "app", "resources", NULL);
-
-      local = g_settings_schema_source_new_from_directory (dir, source, FALSE, NULL);
-      if (local != NULL)
-        schema = g_settings_schema_source_lookup (local, SEISMO_APP_ID, FALSE);
-    }
+  /* Run from the build tree, `meson devenv` points GSETTINGS_SCHEMA_DIR at the compiled schema. */
   if (schema == NULL)
     {
       g_message ("GSettings schema %s not found; settings will not be kept", SEISMO_APP_ID);
@@ -192,6 +183,19 @@ seismo_application_startup (GApplication *app)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
 }
 
+/* --version, answered in the launching process: no window, no display needed. */
+static int
+seismo_application_handle_local_options (GApplication *app,
+                                         GVariantDict *options)
+{
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("seismo %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  return -1;
+}
+
 static void
 seismo_application_dispose (GObject *object)
 {
@@ -214,11 +218,14 @@ seismo_application_class_init (SeismoApplicationClass *klass)
   app_class->startup = seismo_application_startup;
   app_class->activate = seismo_application_activate;
   app_class->open = seismo_application_open;
+  app_class->handle_local_options = seismo_application_handle_local_options;
 }
 
 static void
 seismo_application_init (SeismoApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "version", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_NONE, _("Print the version and exit"), NULL);
 }
 
 /**
@@ -253,20 +260,12 @@ compare_files (gconstpointer a,
   return g_strcmp0 (x, y);
 }
 
-/* Whether this program runs from the build tree rather than from where `meson install` put it. */
-static gboolean
-running_uninstalled (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-
-  return exe != NULL && g_str_has_prefix (exe, SEISMO_BUILD_DIR G_DIR_SEPARATOR_S);
-}
-
 /**
  * seismo_application_get_samples_dir:
  *
- * Where the bundled sample traces are: $SEISMO_SAMPLES_DIR, else app/resources/samples in the
- * source tree when Seismo runs uninstalled, else PKGDATADIR/samples.
+ * Where the bundled sample traces are: $SEISMO_SAMPLES_DIR (`meson devenv` sets it to the source
+ * tree's app/resources/samples), else PKGDATADIR/samples. No build or source path is compiled in:
+ * the installed binaries stay the same wherever they were built.
  *
  * Returns: (transfer full): the folder
  */
@@ -274,12 +273,9 @@ char *
 seismo_application_get_samples_dir (void)
 {
   const char *env = g_getenv ("SEISMO_SAMPLES_DIR");
-  g_autofree char *source = g_build_filename (SEISMO_SOURCE_DIR, "app", "resources", "samples", NULL);
 
   if (env != NULL && *env != '\0')
     return g_strdup (env);
-  if (running_uninstalled () && g_file_test (source, G_FILE_TEST_IS_DIR))
-    return g_steal_pointer (&source);
   return g_build_filename (PKGDATADIR, "samples", NULL);
 }
 

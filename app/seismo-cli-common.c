@@ -2,6 +2,8 @@
 #define G_LOG_DOMAIN "seismo-cli"
 
 #include <unistd.h>
+#include <errno.h>
+#include <stdio.h>
 
 #include "seismo-cli-common.h"
 #include "seismo-skipped.h"
@@ -178,4 +180,40 @@ seismo_cli_run_filter (SeismoTrace  *trace,
     }
   *mask = seismo_filter_run (filter, n_matched, NULL);
   return TRUE;
+}
+/* The first errno a write to stdout failed with; 0 while none did. */
+static int stdout_errno;
+
+void
+seismo_cli_note_write_error (int errnum)
+{
+  if (stdout_errno == 0)
+    stdout_errno = errnum != 0 ? errnum : EIO;
+}
+
+/* Buffered like stdio's default, unlike GLib's handler, which flushes every call. */
+static void
+print_to_stdout (const char *text)
+{
+  if (fputs (text, stdout) == EOF)
+    seismo_cli_note_write_error (errno);
+}
+
+void
+seismo_cli_watch_stdout (void)
+{
+  g_set_print_handler (print_to_stdout);
+}
+
+gboolean
+seismo_cli_finish_stdout (void)
+{
+  if (fflush (stdout) != 0)
+    seismo_cli_note_write_error (errno);
+  else if (ferror (stdout))
+    seismo_cli_note_write_error (EIO);
+  if (stdout_errno == 0)
+    return TRUE;
+  g_printerr (_("seismo-cli: write error: %s\n"), g_strerror (stdout_errno));
+  return FALSE;
 }

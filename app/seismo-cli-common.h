@@ -60,5 +60,11 @@ seismo_cli_mask_has (const guint64 *mask,
 {
   return mask == NULL || (mask[i / 64] >> (i % 64)) & 1;
 }
+/* Write errors on stdout (a full disk, a closed pipe, /dev/full): g_print() goes through a handler
+ * that remembers the first failure, and seismo_cli_finish_stdout() flushes and, when anything was
+ * lost, prints "seismo-cli: write error: REASON" and returns FALSE (exit 1). */
+void     seismo_cli_watch_stdout     (void);
+void     seismo_cli_note_write_error (int              errnum);
+gboolean seismo_cli_finish_stdout    (void);
 
 G_END_DECLS

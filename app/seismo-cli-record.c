@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "seismo-backend.h"
+#include "seismo-error.h"
 #include "seismo-cli.h"
 #include "seismo-cli-common.h"
 #include "seismo-file.h"
@@ -445,6 +446,9 @@ seismo_cli_record (int    argc,
       g_printerr ("seismo-cli record: %s\n", error->message);
       seismo_output_discard (out);
       seismo_trace_builder_free (builder);
+      /* Options that cannot work (an unknown syscall, -a with ptrace) are bad usage. */
+      if (g_error_matches (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION))
+        return SEISMO_EXIT_USAGE;
       return SEISMO_EXIT_FAILED;
     }
   trace = seismo_trace_builder_finish (builder);

@@ -15,28 +15,28 @@
 #include "seismo-timeline-export.h"
 #endif
 
-static const char render_description[] =
-  "Draws the timeline of FILE (any format Seismo reads) as an SVG, PDF or PNG figure, with the\n"
-  "same drawing code as the window: time axis, rows, markers, notes and a legend of the task\n"
-  "colors. OUT's extension picks the format.\n"
-  "\n"
-  "Times (--from, --to, --markers) are relative to the trace start and take units: 1500 (ns),\n"
-  "250us, 1.5ms, 2s.\n"
-  "\n"
-  "--rows takes a comma-separated list of:\n"
-  "  all          every row (the default)\n"
-  "  cpus         the CPU rows\n"
-  "  cpuN, cpu:N  CPU N\n"
-  "  tasks        every process and task\n"
-  "  task:TID     the task with that thread id\n"
-  "  pid:PID      the process with that pid, all its threads\n"
-  "  comm:GLOB    tasks whose command name matches GLOB (* and ?)\n"
-  "\n"
-  "When FILE.seismo-session exists (or FILE is a bundle carrying a session), its notes, markers,\n"
-  "range, hidden and pinned rows and selected event are drawn, and its zoom range is used unless\n"
-  "--from or --to is given; --no-session ignores it.\n"
-  "\n"
-  "Example: seismo-cli render trace.seismo -o fig.svg --from 1ms --to 3ms --rows cpus,comm:bash";
+static const char *const render_description =
+  N_("Draws the timeline of FILE (any format Seismo reads) as an SVG, PDF or PNG figure, with the\n"
+     "same drawing code as the window: time axis, rows, markers, notes and a legend of the task\n"
+     "colors. OUT's extension picks the format.\n"
+     "\n"
+     "Times (--from, --to, --markers) are relative to the trace start and take units: 1500 (ns),\n"
+     "250us, 1.5ms, 2s.\n"
+     "\n"
+     "--rows takes a comma-separated list of:\n"
+     "  all          every row (the default)\n"
+     "  cpus         the CPU rows\n"
+     "  cpuN, cpu:N  CPU N\n"
+     "  tasks        every process and task\n"
+     "  task:TID     the task with that thread id\n"
+     "  pid:PID      the process with that pid, all its threads\n"
+     "  comm:GLOB    tasks whose command name matches GLOB (* and ?)\n"
+     "\n"
+     "When FILE.seismo-session exists (or FILE is a bundle carrying a session), its notes, markers,\n"
+     "range, hidden and pinned rows and selected event are drawn, and its zoom range is used unless\n"
+     "--from or --to is given; --no-session ignores it.\n"
+     "\n"
+     "Example: seismo-cli render trace.seismo -o fig.svg --from 1ms --to 3ms --rows cpus,comm:bash");
 
 #ifdef SEISMO_HAVE_RENDER
 
@@ -51,7 +51,7 @@ parse_time (const char *option,
     text++;
   if (!seismo_filter_parse_quantity (text, ns, &error))
     {
-      g_printerr ("seismo-cli render: %s takes a time like 1500, 250us, 1.5ms or 2s: %s\n",
+      g_printerr (_("seismo-cli render: %s takes a time like 1500, 250us, 1.5ms or 2s: %s\n"),
                   option, error->message);
       return FALSE;
     }
@@ -70,21 +70,21 @@ seismo_cli_render (int    argc,
   g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     SEISMO_CLI_ARCH_ENTRY (arch),
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the figure to OUT (.svg, .pdf or .png)", "OUT" },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from, "Start of the time range shown (default: trace start)", "T" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to, "End of the time range shown (default: trace end)", "T" },
-    { "rows", 0, 0, G_OPTION_ARG_STRING, &rows, "Rows to show (see below)", "LIST" },
-    { "width", 'w', 0, G_OPTION_ARG_INT, &width, "Width of the figure in pixels (default 1600)", "W" },
-    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Height of the timeline part (default: all rows)", "H" },
-    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "Pixels per unit: 2 for a sharp PNG on hi-dpi (default 1)", "S" },
-    { "title", 0, 0, G_OPTION_ARG_STRING, &title, "A title above the timeline", "TEXT" },
-    { "markers", 0, 0, G_OPTION_ARG_STRING, &markers, "Place marker A (and B) at these times", "TA[,TB]" },
-    { "no-legend", 0, 0, G_OPTION_ARG_NONE, &no_legend, "Leave out the legend", NULL },
-    { "no-session", 0, 0, G_OPTION_ARG_NONE, &no_session, "Ignore FILE.seismo-session", NULL },
-    { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Dark colors", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the figure to OUT (.svg, .pdf or .png)"), "OUT" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Start of the time range shown (default: trace start)"), "T" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("End of the time range shown (default: trace end)"), "T" },
+    { "rows", 0, 0, G_OPTION_ARG_STRING, &rows, N_("Rows to show (see below)"), "LIST" },
+    { "width", 'w', 0, G_OPTION_ARG_INT, &width, N_("Width of the figure in pixels (default 1600)"), "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, N_("Height of the timeline part (default: all rows)"), "H" },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, N_("Pixels per unit: 2 for a sharp PNG on hi-dpi (default 1)"), "S" },
+    { "title", 0, 0, G_OPTION_ARG_STRING, &title, N_("A title above the timeline"), "TEXT" },
+    { "markers", 0, 0, G_OPTION_ARG_STRING, &markers, N_("Place marker A (and B) at these times"), "TA[,TB]" },
+    { "no-legend", 0, 0, G_OPTION_ARG_NONE, &no_legend, N_("Leave out the legend"), NULL },
+    { "no-session", 0, 0, G_OPTION_ARG_NONE, &no_session, N_("Ignore FILE.seismo-session"), NULL },
+    { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Dark colors"), NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE -o OUT.svg|pdf|png");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE -o OUT.svg|pdf|png"));
   g_autoptr(GError) error = NULL;
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(SeismoTimelineData) data = NULL;
@@ -93,25 +93,27 @@ seismo_cli_render (int    argc,
   SeismoTimelineExportOptions options = { 0 };
   guint64 t0, t1, duration;
 
-  g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context, render_description);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_description (context, _(render_description));
   if (!seismo_cli_parse_options (context, &argc, &argv, "seismo-cli render"))
     return SEISMO_EXIT_USAGE;
   if (argc != 2 || output == NULL)
     {
-      g_printerr ("seismo-cli render: usage: seismo-cli render FILE -o OUT.svg|pdf|png [OPTIONS]\n");
+      g_printerr (_("seismo-cli render: usage: seismo-cli render FILE -o OUT.svg|pdf|png [OPTIONS]\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (!seismo_image_format_from_path (output, &options.format, &error))
     {
-      g_printerr ("seismo-cli render: %s\n", error->message);
+      g_printerr (_("seismo-cli render: %s\n"), error->message);
       return SEISMO_EXIT_USAGE;
     }
   if (width < SEISMO_TIMELINE_EXPORT_MIN_WIDTH || width > SEISMO_TIMELINE_EXPORT_MAX_SIZE
       || (height != 0 && (height <= SEISMO_TIMELINE_RULER_HEIGHT || height > SEISMO_TIMELINE_EXPORT_MAX_SIZE))
       || !isfinite (scale) || scale < 0.1 || scale > SEISMO_TIMELINE_EXPORT_MAX_SCALE)
     {
-      g_printerr ("seismo-cli render: --width takes %d to %d, --height %d to %d, --scale 0.1 to %g\n",
+      g_printerr (_("seismo-cli render: --width takes %d to %d, --height %d to %d, --scale 0.1 to %g\n"),
                   SEISMO_TIMELINE_EXPORT_MIN_WIDTH, SEISMO_TIMELINE_EXPORT_MAX_SIZE,
                   SEISMO_TIMELINE_RULER_HEIGHT + 1, SEISMO_TIMELINE_EXPORT_MAX_SIZE,
                   SEISMO_TIMELINE_EXPORT_MAX_SCALE);
@@ -139,7 +141,7 @@ seismo_cli_render (int    argc,
       if (session == NULL && error != NULL)
         {
           /* A broken session must not stop a figure: say so and draw without it. */
-          g_printerr ("seismo-cli render: warning: %s (ignored)\n", error->message);
+          g_printerr (_("seismo-cli render: warning: %s (ignored)\n"), error->message);
           g_clear_error (&error);
         }
       if (session != NULL)
@@ -157,7 +159,7 @@ seismo_cli_render (int    argc,
         t1 = MAX (duration, t0 + 1);
       if (t1 <= t0)
         {
-          g_printerr ("seismo-cli render: --to must be after --from\n");
+          g_printerr (_("seismo-cli render: --to must be after --from\n"));
           return SEISMO_EXIT_USAGE;
         }
       seismo_timeline_renderer_zoom_to (renderer, start + t0, start + t1);
@@ -168,7 +170,7 @@ seismo_cli_render (int    argc,
 
       if (g_strv_length (parts) > 2 || parts[0] == NULL)
         {
-          g_printerr ("seismo-cli render: --markers takes one or two times: TA[,TB]\n");
+          g_printerr (_("seismo-cli render: --markers takes one or two times: TA[,TB]\n"));
           return SEISMO_EXIT_USAGE;
         }
       for (guint m = 0; parts[m] != NULL; m++)
@@ -182,7 +184,7 @@ seismo_cli_render (int    argc,
     }
   if (rows != NULL && !seismo_timeline_export_select_rows (renderer, rows, &error))
     {
-      g_printerr ("seismo-cli render: %s\n", error->message);
+      g_printerr (_("seismo-cli render: %s\n"), error->message);
       return SEISMO_EXIT_USAGE;
     }
 
@@ -207,12 +209,12 @@ seismo_cli_render (int    argc,
 {
   if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
     {
-      g_print ("Usage: seismo-cli render FILE -o OUT.svg|pdf|png [OPTIONS]\n\n%s\n\n", render_description);
-      g_print ("This seismo-cli was built without Cairo and Pango: render is not available.\n");
+      g_print (_("Usage: seismo-cli render FILE -o OUT.svg|pdf|png [OPTIONS]\n\n%s\n\n"), _(render_description));
+      g_print (_("This seismo-cli was built without Cairo and Pango: render is not available.\n"));
       return SEISMO_EXIT_OK;
     }
-  g_printerr ("seismo-cli render: not built: this seismo-cli was built without Cairo and Pango "
-              "(the gui option off); rebuild with them to draw figures\n");
+  g_printerr (_("seismo-cli render: not built: this seismo-cli was built without Cairo and Pango "
+                "(the gui option off); rebuild with them to draw figures\n"));
   return SEISMO_EXIT_FAILED;
 }
 

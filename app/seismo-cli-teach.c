@@ -14,6 +14,7 @@
 #include "seismo-compare.h"
 #include "seismo-explain.h"
 #include "seismo-importer.h"
+#include "seismo-lesson.h"
 #include "seismo-syscalls.h"
 
 /* The teaching commands: explain, compare, compare-overhead. */
@@ -79,42 +80,115 @@ explain_one (const char *name)
   return out;
 }
 
+static void
+explanation_json (JsonBuilder             *b,
+                  const char              *asked,
+                  const SeismoExplanation *e)
+{
+  static const char *const kinds[] = { "syscall", "event", "errno", "state" };
+
+  json_builder_begin_object (b);
+  seismo_cli_json_string (b, "name", asked);
+  seismo_cli_json_string (b, "kind", kinds[e->kind]);
+  seismo_cli_json_string (b, "title", e->title);
+  seismo_cli_json_string (b, "summary", e->summary);
+  json_builder_set_member_name (b, "description");
+  json_builder_add_string_value (b, e->description);
+  json_builder_set_member_name (b, "note");
+  json_builder_add_string_value (b, e->note);
+  json_builder_set_member_name (b, "items");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < e->n_items; i++)
+    {
+      json_builder_begin_object (b);
+      seismo_cli_json_string (b, "name", e->items[i].name);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, e->items[i].type);
+      json_builder_set_member_name (b, "description");
+      json_builder_add_string_value (b, e->items[i].description);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "man_page");
+  json_builder_add_string_value (b, e->man_page);
+  json_builder_set_member_name (b, "url");
+  json_builder_add_string_value (b, e->web_url);
+  json_builder_end_object (b);
+}
+
+/* A negative errno ("-2") is a name to explain, not an option: such words are marked before
+ * GOption sees them and unmarked after, so that every real option (--json, a mistyped --jsn) is
+ * parsed as one in any place. */
+#define NUMBER_MARK '\x1f'
+
 int
 seismo_cli_explain (int    argc,
                     char **argv)
 {
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON: an array of explanations"), NULL },
+    { NULL }
+  };
   g_autoptr(GOptionContext) context =
-    g_option_context_new ("NAME… - explain a syscall (openat), tracepoint (sched:sched_switch), "
-                          "errno (ENOENT, -2) or task state (R+)");
+    g_option_context_new (N_("NAME… - explain a syscall (openat), tracepoint (sched:sched_switch), "
+                             "errno (ENOENT, -2) or task state (R+)"));
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autofree char **parsed = NULL;
   int status = SEISMO_EXIT_OK;
+  int n;
 
-  /* "-2" is an errno to explain, not an option. */
-  g_option_context_set_ignore_unknown_options (context, TRUE);
-  if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
-    return SEISMO_EXIT_USAGE;
-  if (argc < 2)
+  for (int i = 0; i < argc; i++)
     {
-      g_printerr ("seismo-cli explain: say what to explain, e.g. openat, sched:sched_switch, "
-                  "ENOENT or R+\n");
+      const char *a = argv[i];
+
+      if (i > 0 && a[0] == '-' && g_ascii_isdigit (a[1]) && strspn (a + 1, "0123456789") == strlen (a + 1))
+        g_ptr_array_add (args, g_strdup_printf ("%c%s", NUMBER_MARK, a));
+      else
+        g_ptr_array_add (args, g_strdup (a));
+    }
+  g_ptr_array_add (args, NULL);
+  /* GOption removes what it parses from the array it is given: parse a copy of the pointers. */
+  n = (int) args->len - 1;
+  parsed = g_memdup2 (args->pdata, args->len * sizeof (char *));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!seismo_cli_parse_options (context, &n, &parsed, g_get_prgname ()))
+    return SEISMO_EXIT_USAGE;
+  if (n < 2)
+    {
+      g_printerr (_("seismo-cli explain: say what to explain, e.g. openat, sched:sched_switch, "
+                    "ENOENT or R+\n"));
       return SEISMO_EXIT_USAGE;
     }
-  for (int i = 1; i < argc; i++)
+  json_builder_begin_array (b);
+  for (int i = 1; i < n; i++)
     {
-      g_autoptr(GPtrArray) found = explain_one (argv[i]);
+      const char *name = parsed[i][0] == NUMBER_MARK ? parsed[i] + 1 : parsed[i];
+      g_autoptr(GPtrArray) found = explain_one (name);
 
       if (found->len == 0)
         {
-          g_printerr ("seismo-cli explain: nothing known about '%s'\n", argv[i]);
+          g_printerr (_("seismo-cli explain: nothing known about '%s'\n"), name);
           status = SEISMO_EXIT_FAILED;
           continue;
         }
       for (guint k = 0; k < found->len; k++)
         {
-          g_autofree char *text = seismo_explanation_to_text (g_ptr_array_index (found, k));
+          if (json)
+            explanation_json (b, name, g_ptr_array_index (found, k));
+          else
+            {
+              g_autofree char *text = seismo_explanation_to_text (g_ptr_array_index (found, k));
 
-          g_print ("%s%s", i > 1 || k > 0 ? "\n" : "", text);
+              g_print ("%s%s", i > 1 || k > 0 ? "\n" : "", text);
+            }
         }
     }
+  json_builder_end_array (b);
+  if (json)
+    seismo_cli_print_json (b);
   return status;
 }
 
@@ -253,23 +327,25 @@ seismo_cli_compare (int    argc,
   gboolean json = FALSE;
   g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autoptr(GOptionContext) context =
-    g_option_context_new ("A B - compare syscall counts and latencies of two traces "
-                          "(A is the baseline)");
+    g_option_context_new (N_("A B - compare syscall counts and latencies of two traces "
+                             "(A is the baseline)"));
   g_autoptr(SeismoTrace) a = NULL;
   g_autoptr(SeismoTrace) b = NULL;
   g_autoptr(SeismoComparison) cmp = NULL;
 
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
     return SEISMO_EXIT_USAGE;
   if (argc != 3)
     {
-      g_printerr ("seismo-cli compare: expected two traces, A and B\n");
+      g_printerr (_("seismo-cli compare: expected two traces, A and B\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (!(a = load (argv[1], arch)) || !(b = load (argv[2], arch)))
@@ -327,10 +403,10 @@ seismo_cli_compare (int    argc,
              !cmp->info_a.durations && !cmp->info_b.durations ? "Neither trace has"
              : !cmp->info_a.durations ? "A has" : "B has");
   if (seismo_comparison_differs (cmp))
-    g_print ("\n* differs. Changes are B relative to A; rows sorted by the change in total "
-             "time.\n");
+    g_print (_("\n* differs. Changes are B relative to A; rows sorted by the change in total "
+               "time.\n"));
   else
-    g_print ("\nNo differences.\n");
+    g_print (_("\nNo differences.\n"));
   return SEISMO_EXIT_OK;
 }
 
@@ -415,7 +491,7 @@ read_result (const char  *path,
       || sscanf (text, "%" G_GINT64_FORMAT " %d", &ns, &st) != 2 || ns < 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   "the command was not run (the timing wrapper wrote no result)");
+                   _("the command was not run (the timing wrapper wrote no result)"));
       return FALSE;
     }
   *wall_ns = (guint64) ns;
@@ -579,11 +655,12 @@ print_overhead_text (GArray  *rows,
   guint64 bare = median (g_array_index (rows, OverheadRow, 0).wall_ns);
   double top = 1.0;
 
-  g_print ("Overhead of recording: %s\n"
-           "(median of %d run%s each; wall time of the command itself%s)\n\n", cmdline, runs,
-           runs == 1 ? "" : "s", quiet ? ", its output hidden" : "");
-  g_print ("%-8s %12s %9s %10s %8s %14s\n", "", "wall time", "slowdown", "events", "lost",
-           "tracer total");
+  g_print (_("Overhead of recording: %s\n"), cmdline);
+  g_print (g_dngettext (GETTEXT_PACKAGE, "(median of %d run each; wall time of the command itself%s)\n\n",
+                        "(median of %d runs each; wall time of the command itself%s)\n\n", runs), runs,
+           quiet ? _(", its output hidden") : "");
+  g_print ("%-8s %12s %9s %10s %8s %14s\n", "", _("wall time"), _("slowdown"), _("events"), _("lost"),
+           _("tracer total"));
   for (guint i = 0; i < rows->len; i++)
     {
       const OverheadRow *row = &g_array_index (rows, OverheadRow, i);
@@ -592,12 +669,12 @@ print_overhead_text (GArray  *rows,
 
       if (row->unavailable)
         {
-          g_print ("%-8s unavailable: %s\n", row->name, row->unavailable);
+          g_print (_("%-8s unavailable: %s\n"), row->name, row->unavailable);
           continue;
         }
       if (row->wall_ns->len == 0)
         {
-          g_print ("%-8s failed: %s\n", row->name, row->error ? row->error : "no run finished");
+          g_print (_("%-8s failed: %s\n"), row->name, row->error ? row->error : _("no run finished"));
           continue;
         }
       wall = short_duration (median (row->wall_ns));
@@ -610,10 +687,10 @@ print_overhead_text (GArray  *rows,
                  row->name, wall, slowdown (row, bare), median (row->events), median (row->lost),
                  total);
       if (row->error)
-        g_print ("%-8s (a later run failed: %s)\n", "", row->error);
+        g_print (_("%-8s (a later run failed: %s)\n"), "", row->error);
     }
 
-  g_print ("\nSlowdown of the command (wall time / bare):\n");
+  g_print (_("\nSlowdown of the command (wall time / bare):\n"));
   for (guint i = 0; i < rows->len; i++)
     {
       const OverheadRow *row = &g_array_index (rows, OverheadRow, i);
@@ -628,8 +705,8 @@ print_overhead_text (GArray  *rows,
       bar = g_strnfill (len, '#');
       g_print ("%-8s %-*s %6.2fx\n", row->name, width, bar, s);
     }
-  g_print ("\n'tracer total' includes starting and stopping the recorder; 'events' counts what it "
-           "captured of the command%s.\n", " (and of the small timing wrapper around it)");
+  g_print (_("\n'tracer total' includes starting and stopping the recorder; 'events' counts what it "
+             "captured of the command%s.\n"), _(" (and of the small timing wrapper around it)"));
 }
 
 int
@@ -642,18 +719,18 @@ seismo_cli_compare_overhead (int    argc,
   g_auto(GStrv) command = NULL;
   GOptionEntry entries[] = {
     { "runs", 'n', 0, G_OPTION_ARG_INT, &runs,
-      "Runs per backend; the median counts (default 5)", "N" },
+      N_("Runs per backend; the median counts (default 5)"), "N" },
     { "backend", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &only,
-      "Only these backends (repeat or a,b)", "NAME" },
+      N_("Only these backends (repeat or a,b)"), "NAME" },
     { "show-output", 0, 0, G_OPTION_ARG_NONE, &show_output,
-      "Let the command print (default: hidden)", NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+      N_("Let the command print (default: hidden)"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, "-- CMD ARGS…" },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
-    g_option_context_new ("- run a command bare and under each backend, and show what tracing "
-                          "costs");
+    g_option_context_new (N_("- run a command bare and under each backend, and show what tracing "
+                             "costs"));
   g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (OverheadRow));
   g_autofree char *timed_run = NULL;
   g_autofree char *tmpdir = NULL;
@@ -669,34 +746,35 @@ seismo_cli_compare_overhead (int    argc,
   gboolean interrupted = FALSE;
 
   g_array_set_clear_func (rows, overhead_row_clear);
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_strict_posix (context, FALSE);
   if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
     return SEISMO_EXIT_USAGE;
   if (command == NULL || command[0] == NULL)
     {
-      g_printerr ("seismo-cli compare-overhead: say what to run: -- CMD ARGS…\n");
+      g_printerr (_("seismo-cli compare-overhead: say what to run: -- CMD ARGS…\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (runs < 1 || runs > 1000)
     {
-      g_printerr ("seismo-cli compare-overhead: --runs takes 1 to 1000\n");
+      g_printerr (_("seismo-cli compare-overhead: --runs takes 1 to 1000\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (!(program = g_find_program_in_path (command[0])))
     {
-      g_printerr ("seismo-cli compare-overhead: %s: command not found\n", command[0]);
+      g_printerr (_("seismo-cli compare-overhead: %s: command not found\n"), command[0]);
       return SEISMO_EXIT_USAGE;
     }
   if (!(timed_run = find_timed_run ()))
     {
-      g_printerr ("seismo-cli compare-overhead: the helper seismo-timed-run is missing (looked "
-                  "beside seismo-cli and in %s)\n", SEISMO_LIBEXECDIR);
+      g_printerr (_("seismo-cli compare-overhead: the helper seismo-timed-run is missing (looked "
+                    "beside seismo-cli and in %s)\n"), SEISMO_LIBEXECDIR);
       return SEISMO_EXIT_FAILED;
     }
   if (!(tmpdir = g_dir_make_tmp ("seismo-overhead-XXXXXX", &error)))
     {
-      g_printerr ("seismo-cli compare-overhead: %s\n", error->message);
+      g_printerr (_("seismo-cli compare-overhead: %s\n"), error->message);
       return SEISMO_EXIT_FAILED;
     }
   result_path = g_build_filename (tmpdir, "result", NULL);
@@ -713,7 +791,7 @@ seismo_cli_compare_overhead (int    argc,
   for (guint i = 0; wanted[i]; i++)
     if (!seismo_backend_lookup (wanted[i]) && !g_strv_contains (known, wanted[i]))
       {
-        g_printerr ("seismo-cli compare-overhead: no backend named '%s'\n", wanted[i]);
+        g_printerr (_("seismo-cli compare-overhead: no backend named '%s'\n"), wanted[i]);
         return SEISMO_EXIT_USAGE;
       }
   add_row (rows, "bare", NULL, NULL);
@@ -724,13 +802,13 @@ seismo_cli_compare_overhead (int    argc,
       if (wanted[0] && !g_strv_contains ((const char *const *) wanted, backends[i]->name))
         continue;
       if (!backends[i]->available (&why) && why == NULL)
-        why = g_strdup ("cannot run here");
+        why = g_strdup (_("cannot run here"));
       add_row (rows, backends[i]->name, backends[i], why);
     }
   for (guint i = 0; i < G_N_ELEMENTS (known); i++)
     if (!seismo_backend_lookup (known[i])
         && (!wanted[0] || g_strv_contains ((const char *const *) wanted, known[i])))
-      add_row (rows, known[i], NULL, g_strdup ("not built into this seismo-cli"));
+      add_row (rows, known[i], NULL, g_strdup (_("not built into this seismo-cli")));
 
   /* A warm-up run fills the page cache, so the first timed run is not the slowest by accident. */
   {
@@ -738,7 +816,7 @@ seismo_cli_compare_overhead (int    argc,
 
     if (!run_once (bare, wrapped, result_path, &interrupted, &error))
       {
-        g_printerr ("seismo-cli compare-overhead: %s\n", error->message);
+        g_printerr (_("seismo-cli compare-overhead: %s\n"), error->message);
         g_rmdir (tmpdir);
         return SEISMO_EXIT_FAILED;
       }
@@ -758,7 +836,11 @@ seismo_cli_compare_overhead (int    argc,
         if (row->unavailable || row->error)
           continue;
         if (!json && isatty (STDERR_FILENO))
-          g_printerr ("\rRound %d of %d: %-8s\033[K", r + 1, runs, row->name);
+          {
+            g_autofree char *round = g_strdup_printf (_("Round %d of %d: %-8s"), r + 1, runs, row->name);
+
+            g_printerr ("\r%s\033[K", round);
+          }
         if (!run_once (row, wrapped, result_path, &interrupted, &run_error))
           row->error = g_strdup (run_error->message);
       }
@@ -769,12 +851,12 @@ seismo_cli_compare_overhead (int    argc,
 
   if (interrupted)
     {
-      g_printerr ("seismo-cli compare-overhead: interrupted\n");
+      g_printerr (_("seismo-cli compare-overhead: interrupted\n"));
       return SEISMO_EXIT_FAILED;
     }
   if (g_array_index (rows, OverheadRow, 0).wall_ns->len == 0)
     {
-      g_printerr ("seismo-cli compare-overhead: the bare run failed: %s\n",
+      g_printerr (_("seismo-cli compare-overhead: the bare run failed: %s\n"),
                   g_array_index (rows, OverheadRow, 0).error);
       return SEISMO_EXIT_FAILED;
     }
@@ -783,4 +865,115 @@ seismo_cli_compare_overhead (int    argc,
   else
     print_overhead_text (rows, command, runs, !show_output);
   return SEISMO_EXIT_OK;
+}
+
+/* ---- lesson ---- */
+
+/* The bundled samples: $SEISMO_SAMPLES_DIR (`meson devenv`), else the installed ones. */
+static char *
+samples_dir (void)
+{
+  const char *env = g_getenv ("SEISMO_SAMPLES_DIR");
+
+  return env != NULL && *env != '\0' ? g_strdup (env) : g_build_filename (PKGDATADIR, "samples", NULL);
+}
+
+static void
+print_problems (GPtrArray *problems)
+{
+  for (guint i = 0; i < problems->len; i++)
+    g_printerr ("%s\n", (const char *) problems->pdata[i]);
+}
+
+/* One lesson: the file alone, then its steps against its sample. TRUE when nothing is wrong. */
+static gboolean
+check_one_lesson (const char *path,
+                  const char *sample_option)
+{
+  g_autoptr(GPtrArray) problems = seismo_lesson_check (path, NULL);
+  g_autoptr(SeismoLesson) lesson = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = samples_dir ();
+  g_autofree char *sample = NULL;
+
+  if (problems->len > 0)
+    {
+      print_problems (problems);
+      return FALSE;
+    }
+  if (!(lesson = seismo_lesson_new_from_file (path, &error)))
+    {
+      g_printerr ("%s\n", error->message);
+      return FALSE;
+    }
+  sample = sample_option ? g_strdup (sample_option) : seismo_lesson_find_sample (lesson, dir);
+  if (sample == NULL)
+    {
+      g_autofree char *lesson_dir = g_path_get_dirname (path);
+
+      g_printerr (_("%s: Sample=%s is neither in %s nor among the samples in %s\n"), path,
+                  lesson->sample, lesson_dir, dir);
+      return FALSE;
+    }
+  if (!(trace = seismo_trace_open (sample, NULL, NULL, NULL, &error)))
+    {
+      g_printerr (_("%s: the sample: %s\n"), path, error->message);
+      return FALSE;
+    }
+  g_ptr_array_unref (problems);
+  problems = seismo_lesson_check (path, trace);
+  if (problems->len > 0)
+    {
+      print_problems (problems);
+      return FALSE;
+    }
+  g_print (_("%s: %u steps, every expression matches in %s\n"), path, lesson->n_steps, sample);
+  return TRUE;
+}
+
+int
+seismo_cli_lesson (int    argc,
+                   char **argv)
+{
+  g_autofree char *sample = NULL;
+  GOptionEntry entries[] = {
+    { "sample", 0, 0, G_OPTION_ARG_FILENAME, &sample,
+      N_("check: resolve the steps against this trace instead of the lesson's Sample"), "TRACE" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    g_option_context_new (N_("check FILE… | list - check lesson files, or list the lessons Seismo finds"));
+  int status = SEISMO_EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("Lessons are read from $XDG_DATA_HOME/seismo/lessons, then DIR/seismo/lessons for each of\n"
+      "$XDG_DATA_DIRS. Their format: man seismo-lesson."));
+  if (!seismo_cli_parse_options (context, &argc, &argv, g_get_prgname ()))
+    return SEISMO_EXIT_USAGE;
+  if (argc >= 2 && strcmp (argv[1], "list") == 0 && argc == 2)
+    {
+      g_autoptr(GPtrArray) lessons = seismo_lesson_load_all ();
+
+      for (guint i = 0; i < lessons->len; i++)
+        {
+          const SeismoLesson *l = lessons->pdata[i];
+
+          g_print ("%s\t%s\t%s\n", l->id, l->title, l->path);
+        }
+      return SEISMO_EXIT_OK;
+    }
+  if (argc < 3 || strcmp (argv[1], "check") != 0 || (sample != NULL && argc != 3))
+    {
+      g_printerr (_("seismo-cli lesson: usage: seismo-cli lesson check [--sample TRACE] FILE… | "
+                    "seismo-cli lesson list\n"));
+      return SEISMO_EXIT_USAGE;
+    }
+  for (int i = 2; i < argc; i++)
+    if (!check_one_lesson (argv[i], sample))
+      status = SEISMO_EXIT_FAILED;
+  return status;
 }

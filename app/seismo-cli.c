@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-cli"
 
+#include <errno.h>
 #include <json-glib/json-glib.h>
 #include <locale.h>
 #include <stdio.h>
@@ -37,7 +38,8 @@ parse_command (GOptionContext      *context,
                int                  n_args,
                const char          *wrong_args)
 {
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!seismo_cli_parse_options (context, argc, argv, "seismo-cli"))
     return FALSE;
   if (*argc != n_args)
@@ -143,12 +145,12 @@ cmd_info (int    argc,
   g_autofree char *filter = NULL;
   g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
-    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Describe only the events that match EXPR", "EXPR" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Describe only the events that match EXPR"), "EXPR" },
     SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE - describe a trace");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE - describe a trace"));
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(GArray) types = NULL;
   const char *format;
@@ -156,7 +158,7 @@ cmd_info (int    argc,
   gsize n_matched, n_selected_spans = 0;
   SeismoSelection sel = { 0, G_MAXUINT64, NULL };
 
-  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli info: expected one FILE"))
+  if (!parse_command (context, entries, &argc, &argv, 2, _("seismo-cli info: expected one FILE")))
     return SEISMO_EXIT_USAGE;
   if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
@@ -275,8 +277,8 @@ cmd_info (int    argc,
       g_autofree char *dur = format_duration (span);
       const char *const *keys = seismo_trace_get_metadata_keys (trace);
 
-      g_print ("File:        %s\n", argv[1]);
-      g_print ("Format:      %s\n", format ? format : "unknown");
+      g_print (_("File:        %s\n"), argv[1]);
+      g_print (_("Format:      %s\n"), format ? format : "unknown");
       for (guint i = 0; keys[i]; i++)
         if (strcmp (keys[i], "format") != 0 &&
             !g_str_has_prefix (keys[i], SEISMO_META_SKIPPED_PREFIX) &&
@@ -285,40 +287,40 @@ cmd_info (int    argc,
       if (seismo_trace_get_metadata (trace, SEISMO_META_ARCH) == NULL)
         g_print ("arch: unknown (syscall numbers stay numbers; --arch NAME names them)\n");
       if (filter)
-        g_print ("Events:      %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " match %s\n", n_matched,
+        g_print (_("Events:      %zu of %zu match %s\n"), n_matched,
                  seismo_trace_get_n_events (trace), filter);
       else
-        g_print ("Events:      %" G_GSIZE_FORMAT "\n", seismo_trace_get_n_events (trace));
+        g_print (_("Events:      %zu\n"), seismo_trace_get_n_events (trace));
       if (seismo_trace_has_timestamps (trace))
-        g_print ("Time span:   %s (%" G_GUINT64_FORMAT " .. %" G_GUINT64_FORMAT " ns)\n", dur,
+        g_print (_("Time span:   %s (%" PRIu64 " .. %" PRIu64 " ns)\n"), dur,
                  seismo_trace_get_start_ns (trace), seismo_trace_get_end_ns (trace));
       else
-        g_print ("Time span:   unknown (no timestamps: events are in the order of the log)\n");
-      g_print ("CPUs:        %u\n", seismo_trace_get_n_cpus (trace));
-      g_print ("Tasks:       %u\n", seismo_trace_get_n_tasks (trace));
-      g_print ("Syscalls:    %" G_GSIZE_FORMAT "\n", n_selected_spans);
+        g_print (_("Time span:   unknown (no timestamps: events are in the order of the log)\n"));
+      g_print (_("CPUs:        %u\n"), seismo_trace_get_n_cpus (trace));
+      g_print (_("Tasks:       %u\n"), seismo_trace_get_n_tasks (trace));
+      g_print (_("Syscalls:    %zu\n"), n_selected_spans);
       {
         guint n_syscalls;
         guint64 calls = summary_calls (trace, &n_syscalls);
 
         if (calls > 0)
-          g_print ("Summary:     %" G_GUINT64_FORMAT " calls of %u syscalls in the file's own "
-                   "table (seismo-cli stats --by syscall)\n", calls, n_syscalls);
+          g_print (_("Summary:     %" PRIu64 " calls of %u syscalls in the file's own "
+                     "table (seismo-cli stats --by syscall)\n"), calls, n_syscalls);
       }
-      g_print ("Lost events: %" G_GUINT64_FORMAT "\n", seismo_trace_get_n_lost_events (trace));
+      g_print (_("Lost events: %" PRIu64 "\n"), seismo_trace_get_n_lost_events (trace));
       {
         g_autoptr(GArray) skipped = seismo_trace_get_skipped (trace);
 
-        g_print ("Not read:    %" G_GUINT64_FORMAT "\n", seismo_trace_get_n_skipped (trace));
+        g_print (_("Not read:    %" PRIu64 "\n"), seismo_trace_get_n_skipped (trace));
         for (guint i = 0; i < skipped->len; i++)
           {
             const SeismoSkipped *k = &g_array_index (skipped, SeismoSkipped, i);
 
-            g_print ("  %12" G_GUINT64_FORMAT "  %s%s%s\n", k->count, k->kind,
-                     k->example ? ", the first: " : "", k->example ? k->example : "");
+            g_print ("  %12" PRIu64 "  %s%s%s\n", k->count, k->kind,
+                     k->example ? _(", the first: ") : "", k->example ? k->example : "");
           }
       }
-      g_print ("Event types:\n");
+      g_print (_("Event types:\n"));
       for (guint i = 0; i < types->len; i++)
         {
           SeismoTypeStats *st = &g_array_index (types, SeismoTypeStats, i);
@@ -336,24 +338,31 @@ static int
 cmd_report (int    argc,
             char **argv)
 {
-  gint64 limit = -1;
+  /* G_MININT64: not given (no limit); any negative value given is a usage error. */
+  gint64 limit = G_MININT64;
   g_autofree char *filter = NULL;
   g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
-    { "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Print at most N events", "N" },
-    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Print only the events that match EXPR", "EXPR" },
+    { "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, N_("Print at most N events"), "N" },
+    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Print only the events that match EXPR"), "EXPR" },
     SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE - print events in time order");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE - print events in time order"));
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(GString) line = NULL;
   gsize n, n_matched, printed = 0;
   const guint64 *ts;
   g_autofree guint64 *mask = NULL;
 
-  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli report: expected one FILE"))
+  if (!parse_command (context, entries, &argc, &argv, 2, _("seismo-cli report: expected one FILE")))
     return SEISMO_EXIT_USAGE;
+  if (limit != G_MININT64 && limit < 0)
+    {
+      g_printerr (_("seismo-cli report: --limit takes a number of events, 0 or more, not %" PRId64 "\n"),
+                  limit);
+      return SEISMO_EXIT_USAGE;
+    }
   if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
@@ -388,9 +397,12 @@ cmd_report (int    argc,
       seismo_trace_event_format_into (trace, i, line);
       g_string_append_c (line, '\n');
       if (fwrite (line->str, 1, line->len, stdout) != line->len)
-        return SEISMO_EXIT_FAILED;
+        {
+          seismo_cli_note_write_error (errno);
+          return SEISMO_EXIT_FAILED;
+        }
     }
-  return fflush (stdout) == 0 ? SEISMO_EXIT_OK : SEISMO_EXIT_FAILED;
+  return SEISMO_EXIT_OK;
 }
 
 /* ---- stats ---- */
@@ -492,6 +504,8 @@ print_recorder_histograms (SeismoTrace *trace)
   guint n, shown = 0;
   const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
 
+  if (n > 0)
+    g_print (_("\nRecorded histograms (whole recording):\n"));
   for (guint h = 0; h < n; h++)
     {
       guint64 peak = 0;
@@ -507,7 +521,7 @@ print_recorder_histograms (SeismoTrace *trace)
                    hist[h].total_count, hist[h].unit);
           continue;
         }
-      g_print ("@%s[%s]: %" G_GUINT64_FORMAT " samples, sum %" G_GUINT64_FORMAT " %s\n",
+      g_print (_("@%s[%s]: %" PRIu64 " samples, sum %" PRIu64 " %s\n"),
                hist[h].name, hist[h].key, hist[h].total_count, hist[h].sum, hist[h].unit);
       for (guint i = 0; i < hist[h].n_buckets; i++)
         peak = MAX (peak, hist[h].counts[i]);
@@ -619,10 +633,10 @@ stats_syscalls (SeismoTrace           *trace,
     }
 
   if (summary != NULL)
-    g_print ("(from the summary table in the file: it has no calls of its own)\n");
+    g_print (_("(from the summary table in the file: it has no calls of its own)\n"));
   else if (!timed)
-    g_print ("(no timing in this trace: calls and errors only)\n");
-  g_print ("%% time     seconds  usecs/call     calls    errors  max usecs syscall\n");
+    g_print (_("(no timing in this trace: calls and errors only)\n"));
+  g_print (_("%% time     seconds  usecs/call     calls    errors  max usecs syscall\n"));
   g_print ("------ ----------- ----------- --------- --------- ---------- ----------------\n");
   for (guint i = 0; i < stats->len; i++)
     {
@@ -806,23 +820,23 @@ cmd_stats (int    argc,
   gboolean json = FALSE;
   g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
-    { "by", 0, 0, G_OPTION_ARG_STRING, &by, "Group by event, task, cpu or syscall (default: event)", "KEY" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
-    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Count only the events that match EXPR", "EXPR" },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &by, N_("Group by event, task, cpu or syscall (default: event)"), "KEY" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Count only the events that match EXPR"), "EXPR" },
     SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
   g_autofree guint64 *mask = NULL;
   gsize n_matched;
   SeismoSelection sel = { 0, G_MAXUINT64, NULL };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE - count events, tasks, CPUs or syscalls");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE - count events, tasks, CPUs or syscalls"));
   g_autoptr(SeismoTrace) trace = NULL;
 
-  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli stats: expected one FILE"))
+  if (!parse_command (context, entries, &argc, &argv, 2, _("seismo-cli stats: expected one FILE")))
     return SEISMO_EXIT_USAGE;
   if (by != NULL && !g_strv_contains ((const char *[]) { "event", "task", "cpu", "syscall", NULL }, by))
     {
-      g_printerr ("seismo-cli stats: --by takes event, task, cpu or syscall, not '%s'\n", by);
+      g_printerr (_("seismo-cli stats: --by takes event, task, cpu or syscall, not '%s'\n"), by);
       return SEISMO_EXIT_USAGE;
     }
   if (!(trace = seismo_cli_open_trace (argv[1], arch)))
@@ -944,17 +958,17 @@ cmd_convert (int    argc,
   g_autofree char *filter = NULL;
   g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
-    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Write only the events that match EXPR", "EXPR" },
+    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Write only the events that match EXPR"), "EXPR" },
     SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("IN OUT - convert a trace (format from OUT's extension)");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("IN OUT - convert a trace (format from OUT's extension)"));
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree guint64 *mask = NULL;
   gsize n_matched;
 
-  if (!parse_command (context, entries, &argc, &argv, 3, "seismo-cli convert: expected IN and OUT"))
+  if (!parse_command (context, entries, &argc, &argv, 3, _("seismo-cli convert: expected IN and OUT")))
     return SEISMO_EXIT_USAGE;
   if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
@@ -1051,21 +1065,21 @@ cmd_hist (int    argc,
   gboolean json = FALSE;
   g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
-    { "of", 0, 0, G_OPTION_ARG_STRING, &of, "syscall-latency (default), wakeup-latency, runtime, "
-      "irq-latency, softirq-latency or gap", "KIND" },
-    { "syscall", 's', 0, G_OPTION_ARG_STRING, &syscall, "Only this syscall (syscall-latency)", "NAME" },
-    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Only latencies whose start event (the switch-out "
-      "for runtime) matches EXPR", "EXPR" },
-    { "linear", 0, 0, G_OPTION_ARG_STRING, &linear, "Linear buckets STEP wide (10us, 1ms, 5000 ns) "
-      "instead of powers of two", "STEP" },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from, "gap: the events a gap starts at", "EXPR" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to, "gap: the events it ends at", "EXPR" },
-    { "scope", 0, 0, G_OPTION_ARG_STRING, &scope, "gap: on the same task (default), cpu, or any", "SCOPE" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { "of", 0, 0, G_OPTION_ARG_STRING, &of, N_("syscall-latency (default), wakeup-latency, runtime, "
+         "irq-latency, softirq-latency or gap"), "KIND" },
+    { "syscall", 's', 0, G_OPTION_ARG_STRING, &syscall, N_("Only this syscall (syscall-latency)"), "NAME" },
+    { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Only latencies whose start event (the switch-out "
+         "for runtime) matches EXPR"), "EXPR" },
+    { "linear", 0, 0, G_OPTION_ARG_STRING, &linear, N_("Linear buckets STEP wide (10us, 1ms, 5000 ns) "
+         "instead of powers of two"), "STEP" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("gap: the events a gap starts at"), "EXPR" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("gap: the events it ends at"), "EXPR" },
+    { "scope", 0, 0, G_OPTION_ARG_STRING, &scope, N_("gap: on the same task (default), cpu, or any"), "SCOPE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     SEISMO_CLI_ARCH_ENTRY (arch),
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("FILE - latency histogram, like bpftrace hist()");
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE - latency histogram, like bpftrace hist()"));
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(GArray) samples = NULL;
   g_autoptr(SeismoLatencyHistogram) h = NULL;
@@ -1079,25 +1093,25 @@ cmd_hist (int    argc,
   int syscall_index = -1;
   gsize n_matched;
 
-  if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli hist: expected one FILE"))
+  if (!parse_command (context, entries, &argc, &argv, 2, _("seismo-cli hist: expected one FILE")))
     return SEISMO_EXIT_USAGE;
   if (of != NULL && strcmp (of, "gap") == 0)
     gap = TRUE;
   else if (of != NULL && !seismo_latency_kind_from_string (of, &kind))
     {
-      g_printerr ("seismo-cli hist: --of takes syscall-latency, wakeup-latency, runtime, irq-latency, "
-                  "softirq-latency or gap, not '%s'\n", of);
+      g_printerr (_("seismo-cli hist: --of takes syscall-latency, wakeup-latency, runtime, irq-latency, "
+                    "softirq-latency or gap, not '%s'\n"), of);
       return SEISMO_EXIT_USAGE;
     }
   if (syscall && (gap || kind != SEISMO_LATENCY_SYSCALL))
     {
-      g_printerr ("seismo-cli hist: --syscall goes with --of syscall-latency\n");
+      g_printerr (_("seismo-cli hist: --syscall goes with --of syscall-latency\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (gap != (from != NULL) || gap != (to != NULL) || (scope && !gap))
     {
-      g_printerr ("seismo-cli hist: --of gap needs --from EXPR and --to EXPR (and only it takes them "
-                  "and --scope)\n");
+      g_printerr (_("seismo-cli hist: --of gap needs --from EXPR and --to EXPR (and only it takes them "
+                    "and --scope)\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (scope)
@@ -1108,7 +1122,7 @@ cmd_hist (int    argc,
         gap_scope = SEISMO_GAP_ANY;
       else if (strcmp (scope, "task") != 0)
         {
-          g_printerr ("seismo-cli hist: --scope takes task, cpu or any, not '%s'\n", scope);
+          g_printerr (_("seismo-cli hist: --scope takes task, cpu or any, not '%s'\n"), scope);
           return SEISMO_EXIT_USAGE;
         }
     }
@@ -1118,8 +1132,8 @@ cmd_hist (int    argc,
 
       if (!seismo_filter_parse_quantity (linear, &step, &error) || step == 0)
         {
-          g_printerr ("seismo-cli hist: --linear takes a step like 10us, 1ms or 5000: %s\n",
-                      error ? error->message : "the step is 0");
+          g_printerr (_("seismo-cli hist: --linear takes a step like 10us, 1ms or 5000: %s\n"),
+                      error ? error->message : _("the step is 0"));
           return SEISMO_EXIT_USAGE;
         }
     }
@@ -1148,7 +1162,7 @@ cmd_hist (int    argc,
           g_string_append_c (expr, '"');
           if (!(check = seismo_filter_compile (trace, expr->str, &error)))
             {
-              g_printerr ("seismo-cli hist: %s\n", error->message);
+              g_printerr (_("seismo-cli hist: %s\n"), error->message);
               return SEISMO_EXIT_USAGE;
             }
           syscall_index = -2;
@@ -1262,18 +1276,19 @@ cmd_hist (int    argc,
 }
 
 static const Command commands[] = {
-  { "info", "FILE [--json]", "Describe a trace: source, events, span, CPUs, tasks, event types", cmd_info },
-  { "report", "FILE [--limit N]", "Print events one per line in time order", cmd_report },
-  { "stats", "FILE [--by event|task|cpu|syscall] [--json]", "Count events, tasks, CPUs or syscalls", cmd_stats },
-  { "hist", "FILE [--of KIND] [--syscall NAME] [--linear S]", "Latency histogram like bpftrace hist(), with percentiles", cmd_hist },
-  { "convert", "IN OUT", "Convert a trace; OUT's extension picks the format", cmd_convert },
-  { "record", "-b BACKEND [options] -o FILE [-- CMD ARGS…]", "Record a trace (see record --help)", seismo_cli_record },
-  { "explain", "NAME…", "Explain a syscall, tracepoint, errno or task state", seismo_cli_explain },
-  { "compare", "A B [--json]", "Compare syscall counts and latencies of two traces", seismo_cli_compare },
-  { "compare-overhead", "[--runs N] [--json] -- CMD ARGS…", "Run CMD bare and under each backend; show the slowdown", seismo_cli_compare_overhead },
-  { "render", "FILE -o OUT.svg|pdf|png [--from T --to T] [--rows …] [--width W]", "Draw the timeline as a figure (see render --help)", seismo_cli_render },
-  { "states", "FILE [--task TID] [--from T --to T] [--json]", "Time per task running, runnable, sleeping, in D, unknown", seismo_cli_states },
-  { "critical-path", "FILE --task TID [--from T --to T] [--json]", "What a task waited on, followed back through its wakers", seismo_cli_critical_path },
+  { "info", "FILE [--json]", N_("Describe a trace: source, events, span, CPUs, tasks, event types"), cmd_info },
+  { "report", "FILE [--limit N]", N_("Print events one per line in time order"), cmd_report },
+  { "stats", "FILE [--by event|task|cpu|syscall] [--json]", N_("Count events, tasks, CPUs or syscalls"), cmd_stats },
+  { "hist", "FILE [--of KIND] [--syscall NAME] [--linear S]", N_("Latency histogram like bpftrace hist(), with percentiles"), cmd_hist },
+  { "convert", "IN OUT", N_("Convert a trace; OUT's extension picks the format"), cmd_convert },
+  { "record", "-b BACKEND [options] -o FILE [-- CMD ARGS…]", N_("Record a trace (see record --help)"), seismo_cli_record },
+  { "explain", "NAME…", N_("Explain a syscall, tracepoint, errno or task state"), seismo_cli_explain },
+  { "compare", "A B [--json]", N_("Compare syscall counts and latencies of two traces"), seismo_cli_compare },
+  { "compare-overhead", "[--runs N] [--json] -- CMD ARGS…", N_("Run CMD bare and under each backend; show the slowdown"), seismo_cli_compare_overhead },
+  { "render", "FILE -o OUT.svg|pdf|png [--from T --to T] [--rows …] [--width W]", N_("Draw the timeline as a figure (see render --help)"), seismo_cli_render },
+  { "lesson", "check [--sample TRACE] FILE… | list", N_("Check a lesson file (line by line, then against its sample); list the lessons found"), seismo_cli_lesson },
+  { "states", "FILE [--task TID] [--from T --to T] [--json]", N_("Time per task running, runnable, sleeping, in D, unknown"), seismo_cli_states },
+  { "critical-path", "FILE --task TID [--from T --to T] [--json]", N_("What a task waited on, followed back through its wakers"), seismo_cli_critical_path },
 };
 
 static void
@@ -1282,16 +1297,16 @@ usage (FILE *out)
   guint n;
   const SeismoImporter *const *importers = seismo_importers_get (&n);
 
-  fprintf (out, "Usage: seismo-cli COMMAND [ARGS…]\n\nCommands:\n");
+  fprintf (out, _("Usage: seismo-cli COMMAND [ARGS…]\n\nCommands:\n"));
   /* Synopsis on the command's line, what it does indented below: the synopses are too long to
    * share a line with the summary in 80 columns. */
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].summary);
-  fprintf (out, "\nReads:");
+    fprintf (out, "  %s %s\n      %s\n", commands[i].name, commands[i].args, _(commands[i].summary));
+  fprintf (out, _("\nReads:"));
   for (guint i = 0; importers[i]; i++)
-    fprintf (out, "%s %s", i ? "," : "", importers[i]->description);
-  fprintf (out, "\nRun 'seismo-cli COMMAND --help' for a command's options.\n");
-  fprintf (out, "info, report, stats, hist, convert, states and critical-path take --filter EXPR: see docs/filter-language.md.\n");
+    fprintf (out, "%s %s", i ? "," : "", _(importers[i]->description));
+  fprintf (out, _("\nRun 'seismo-cli COMMAND --help' for a command's options, 'man seismo-cli-COMMAND' for its manual.\n"));
+  fprintf (out, _("info, report, stats, hist, convert, states and critical-path take --filter EXPR: see 'man seismo-filter'.\n"));
 }
 
 int
@@ -1299,6 +1314,8 @@ main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
+  seismo_i18n_init ();
+  seismo_cli_watch_stdout ();
   seismo_backends_init ();
 
   if (argc < 2)
@@ -1309,22 +1326,25 @@ main (int    argc,
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
     {
       usage (stdout);
-      return SEISMO_EXIT_OK;
+      return seismo_cli_finish_stdout () ? SEISMO_EXIT_OK : SEISMO_EXIT_FAILED;
     }
   if (strcmp (argv[1], "--version") == 0)
     {
       g_print ("seismo-cli %s\n", PACKAGE_VERSION);
-      return SEISMO_EXIT_OK;
+      return seismo_cli_finish_stdout () ? SEISMO_EXIT_OK : SEISMO_EXIT_FAILED;
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
       {
         g_autofree char *prgname = g_strdup_printf ("seismo-cli %s", commands[i].name);
+        int status;
 
         g_set_prgname (prgname);
-        return commands[i].run (argc - 1, argv + 1);
+        status = commands[i].run (argc - 1, argv + 1);
+        /* Output that did not all arrive is a failure, whatever the command thought. */
+        return seismo_cli_finish_stdout () ? status : SEISMO_EXIT_FAILED;
       }
-  g_printerr ("seismo-cli: unknown command '%s'\n\n", argv[1]);
+  g_printerr (_("seismo-cli: unknown command '%s'\n\n"), argv[1]);
   usage (stderr);
   return SEISMO_EXIT_USAGE;
 }

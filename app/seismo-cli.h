@@ -30,6 +30,8 @@ int seismo_cli_compare          (int    argc,
                                  char **argv);
 int seismo_cli_compare_overhead (int    argc,
                                  char **argv);
+int seismo_cli_lesson           (int    argc,
+                                 char **argv);
 
 /* seismo-cli-render.c */
 int seismo_cli_render           (int    argc,

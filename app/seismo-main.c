@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "seismo-application.h"
+#include "seismo-i18n.h"
 
 int
 main (int    argc,
@@ -14,8 +15,8 @@ main (int    argc,
   g_autoptr(SeismoApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  seismo_i18n_init ();
+  /* GtkBuilder templates translate in the default domain. */
   textdomain (GETTEXT_PACKAGE);
 
   g_set_application_name (_("Seismo"));

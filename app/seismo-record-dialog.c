@@ -367,7 +367,7 @@ on_backend_changed (SeismoRecordDialog *self)
     return;
   available = backend->available (&why);
   if (available)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->backend_row), backend->description);
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->backend_row), _(backend->description));
   else if (geteuid () != 0)
     {
       g_autofree char *text = NULL;
@@ -376,7 +376,7 @@ on_backend_changed (SeismoRecordDialog *self)
        * if it is not, the recorder's own error says why. */
       text = g_strdup_printf (_("%s. Needs administrator rights here (%s): you will be asked when "
                                 "recording starts."),
-                              backend->description, why != NULL ? why : _("unknown reason"));
+                              _(backend->description), why != NULL ? why : _("unknown reason"));
       adw_action_row_set_subtitle (ADW_ACTION_ROW (self->backend_row), text);
       available = TRUE;
     }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-session"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <string.h>
 
@@ -272,7 +273,7 @@ get_int (JsonNode    *node,
     return invalid (error, key, "%s", _("must be an integer"));
   *value = json_node_get_int (node);
   if (*value < min)
-    return invalid (error, key, _("must be at least %" G_GINT64_FORMAT), min);
+    return invalid (error, key, _("must be at least %" PRId64), min);
   return TRUE;
 }
 
@@ -407,7 +408,7 @@ read_session (JsonObject    *root,
   if (version > SEISMO_SESSION_VERSION)
     {
       g_set_error (error, SEISMO_SESSION_ERROR, SEISMO_SESSION_ERROR_VERSION,
-                   _("session version %" G_GINT64_FORMAT " is newer than this Seismo reads (%d)"),
+                   _("session version %" PRId64 " is newer than this Seismo reads (%d)"),
                    version, SEISMO_SESSION_VERSION);
       return FALSE;
     }
@@ -544,7 +545,7 @@ nesting_ok (const char *data,
           if (++depth > SEISMO_SESSION_MAX_DEPTH)
             {
               g_set_error (error, SEISMO_SESSION_ERROR, SEISMO_SESSION_ERROR_INVALID,
-                           _("not a Seismo session: nested deeper than %d at offset %" G_GSIZE_FORMAT),
+                           _("not a Seismo session: nested deeper than %d at offset %zu"),
                            SEISMO_SESSION_MAX_DEPTH, i);
               return FALSE;
             }
@@ -571,7 +572,7 @@ seismo_session_load_from_data (const char *data,
   if (len > SEISMO_SESSION_MAX_SIZE)
     {
       g_set_error (error, SEISMO_SESSION_ERROR, SEISMO_SESSION_ERROR_INVALID,
-                   _("a session of %" G_GSIZE_FORMAT " bytes is larger than %d"), len,
+                   _("a session of %zu bytes is larger than %d"), len,
                    SEISMO_SESSION_MAX_SIZE);
       return NULL;
     }
@@ -579,7 +580,7 @@ seismo_session_load_from_data (const char *data,
   if (len > 0 && memchr (data, '\0', len) != NULL)
     {
       g_set_error (error, SEISMO_SESSION_ERROR, SEISMO_SESSION_ERROR_INVALID,
-                   _("not a Seismo session: a NUL byte at offset %" G_GSIZE_FORMAT),
+                   _("not a Seismo session: a NUL byte at offset %zu"),
                    (gsize) ((const char *) memchr (data, '\0', len) - data));
       return NULL;
     }
@@ -588,7 +589,7 @@ seismo_session_load_from_data (const char *data,
   if (len > 0 && !g_utf8_validate_len (data, len, &end))
     {
       g_set_error (error, SEISMO_SESSION_ERROR, SEISMO_SESSION_ERROR_INVALID,
-                   _("not a Seismo session: not UTF-8 text at offset %" G_GSIZE_FORMAT),
+                   _("not a Seismo session: not UTF-8 text at offset %zu"),
                    (gsize) (end - data));
       return NULL;
     }

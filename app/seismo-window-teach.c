@@ -44,21 +44,14 @@ struct _SeismoWindowTeach
 
 /* Lessons */
 
+/* The lesson's own trace beside it, else the bundled sample of that name. */
 static GFile *
-find_sample (const char *name)
+find_sample (const SeismoLesson *lesson)
 {
-  GList *samples = seismo_application_list_samples ();
-  GFile *found = NULL;
+  g_autofree char *samples = seismo_application_get_samples_dir ();
+  g_autofree char *path = seismo_lesson_find_sample (lesson, samples);
 
-  for (GList *l = samples; l != NULL && found == NULL; l = l->next)
-    {
-      g_autofree char *base = g_file_get_basename (l->data);
-
-      if (g_str_equal (base, name))
-        found = g_object_ref (l->data);
-    }
-  g_list_free_full (samples, g_object_unref);
-  return found;
+  return path != NULL ? g_file_new_for_path (path) : NULL;
 }
 
 static gboolean
@@ -66,11 +59,14 @@ sample_is_shown (SeismoWindow       *self,
                  const SeismoLesson *lesson)
 {
   g_autofree char *base = NULL;
+  g_autofree char *want = NULL;
 
   if (self->trace == NULL || self->file == NULL || self->load_cancellable != NULL)
     return FALSE;
+  /* Sample= may be a path relative to the lesson (samples/pipes.seismo). */
   base = g_file_get_basename (self->file);
-  return g_str_equal (base, lesson->sample);
+  want = g_path_get_basename (lesson->sample);
+  return g_str_equal (base, want);
 }
 
 static void try_apply (SeismoWindow *self);
@@ -160,7 +156,7 @@ try_apply (SeismoWindow *self)
 
       if (t->opening)
         return;
-      if ((sample = find_sample (lesson->sample)) == NULL)
+      if ((sample = find_sample (lesson)) == NULL)
         {
           g_autofree char *message = g_strdup_printf (_("The sample trace “%s” of this lesson is not "
                                                         "installed."), lesson->sample);
@@ -563,11 +559,10 @@ void
 _seismo_window_init_teach (SeismoWindow *self)
 {
   SeismoWindowTeach *t = g_new0 (SeismoWindowTeach, 1);
-  g_autofree char *dir = seismo_lesson_find_dir ();
 
   self->teach = t;
   t->reselect = SEISMO_NO_EVENT;
-  t->lessons = seismo_lesson_load_dir (dir);
+  t->lessons = seismo_lesson_load_all ();
   place_sidebar (self);
   place_explain_view (self);
   seismo_lesson_view_set_lessons (t->lesson_view, t->lessons);

@@ -27,7 +27,7 @@ seismo_user_pkexec_uid (gint64  *uid,
   if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32 - 1, &value, NULL))
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "PKEXEC_UID=%s names no user: refusing to record on its behalf", text);
+                   _("PKEXEC_UID=%s names no user: refusing to record on its behalf"), text);
       return FALSE;
     }
   if (value != 0)
@@ -45,7 +45,7 @@ seismo_user_identity_of_uid (SeismoUserIdentity *id,
   if (pw == NULL)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "PKEXEC_UID=%u names no user: refusing to run a command as them", uid);
+                   _("PKEXEC_UID=%u names no user: refusing to run a command as them"), uid);
       return FALSE;
     }
   id->drop = TRUE;

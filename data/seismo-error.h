@@ -17,6 +17,8 @@ typedef enum {
   SEISMO_ERROR_PERMISSION,     /* missing privilege (root, CAP_BPF, tracefs access, ptrace scope) */
   SEISMO_ERROR_UNAVAILABLE,    /* a backend cannot run here */
   SEISMO_ERROR_INVALID_ARGUMENT,
+  SEISMO_ERROR_BAD_OPTION,     /* recording options that cannot work together or name nothing:
+                                * `seismo-cli record` exits 2 (bad usage) */
 } SeismoError;
 
 GQuark seismo_error_quark (void);

@@ -56,12 +56,20 @@ get_data (void)
   return &data;
 }
 
+/* A text in the user's language: a KEY[LANG]= of the file when it has one, else the translation
+ * from the seismo-explain catalogs (po/explain), else the English. */
 static char *
 get_text (GKeyFile   *kf,
           const char *group,
           const char *key)
 {
-  return g_key_file_get_locale_string (kf, group, key, NULL, NULL);
+  g_autofree char *plain = g_key_file_get_string (kf, group, key, NULL);
+  char *local = g_key_file_get_locale_string (kf, group, key, NULL, NULL);
+
+  if (plain == NULL || local == NULL || !g_str_equal (plain, local))
+    return local;
+  g_free (local);
+  return g_strdup (g_dgettext (SEISMO_EXPLAIN_DOMAIN, plain));
 }
 
 /* "open(2)" → the man7.org page of that name; NULL when the reference is malformed. */
@@ -262,7 +270,7 @@ seismo_explain_syscall (const char *name)
   e->title = man ? g_strdup (man) : g_strconcat (name, "()", NULL);
   e->summary = get_text (kf, name, "summary");
   if (e->summary == NULL)
-    e->summary = g_strdup_printf ("The %s system call", name);
+    e->summary = g_strdup_printf (_("The %s system call"), name);
   e->description = get_text (kf, name, "description");
   e->note = get_text (kf, name, "note");
   set_items_from_declarations (e, kf, name, "args");
@@ -322,7 +330,7 @@ explain_syscall_tracepoint (const char *name,
       e->n_items = 1;
       e->items[0].name = g_strdup ("ret");
       e->items[0].type = g_strdup ("long");
-      e->items[0].description = g_strdup ("Result of the call; -4095..-1 is an error (-errno)");
+      e->items[0].description = g_strdup (_("Result of the call; -4095..-1 is an error (-errno)"));
     }
   return e;
 }
@@ -412,7 +420,7 @@ seismo_explain_errno (int errnum)
       e->description = g_steal_pointer (&hint);
     }
   else
-    e->summary = hint ? g_steal_pointer (&hint) : g_strdup ("Kernel-internal error code");
+    e->summary = hint ? g_steal_pointer (&hint) : g_strdup (_("Kernel-internal error code"));
   set_man (e, "errno(3)", NULL);
   return e;
 }
@@ -553,17 +561,17 @@ seismo_explanation_to_text (const SeismoExplanation *self)
   if (self->description)
     g_string_append_printf (out, "\n%s\n", self->description);
   if (self->note)
-    g_string_append_printf (out, "\nNote: %s\n", self->note);
+    g_string_append_printf (out, _("\nNote: %s\n"), self->note);
   if (self->n_items > 0)
     {
       static const char *const headings[] = {
-        [SEISMO_EXPLAIN_SYSCALL] = "Arguments",
-        [SEISMO_EXPLAIN_EVENT] = "Fields",
-        [SEISMO_EXPLAIN_ERRNO] = "Details",
-        [SEISMO_EXPLAIN_SCHED_STATE] = "Letters",
+        [SEISMO_EXPLAIN_SYSCALL] = N_("Arguments"),
+        [SEISMO_EXPLAIN_EVENT] = N_("Fields"),
+        [SEISMO_EXPLAIN_ERRNO] = N_("Details"),
+        [SEISMO_EXPLAIN_SCHED_STATE] = N_("Letters"),
       };
 
-      g_string_append_printf (out, "\n%s:\n", headings[self->kind]);
+      g_string_append_printf (out, "\n%s:\n", _(headings[self->kind]));
       for (guint i = 0; i < self->n_items; i++)
         {
           const SeismoExplainItem *item = &self->items[i];
@@ -579,7 +587,7 @@ seismo_explanation_to_text (const SeismoExplanation *self)
         }
     }
   if (self->man_page)
-    g_string_append_printf (out, "\nMan page: %s  %s\n", self->man_page,
+    g_string_append_printf (out, _("\nMan page: %s  %s\n"), self->man_page,
                             self->web_url ? self->web_url : "");
   return g_string_free (out, FALSE);
 }

@@ -19,7 +19,7 @@ set_errno_error (GError     **error,
                  const char  *path)
 {
   g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-               "Could not %s %s: %s", what, path, g_strerror (errsv));
+               _("Could not %s %s: %s"), what, path, g_strerror (errsv));
   return FALSE;
 }
 
@@ -37,7 +37,7 @@ seismo_export_writer_new (const char  *path,
   if (stat (path, &st) == 0 && S_ISDIR (st.st_mode))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
-                   "Could not write %s: it is a folder", path);
+                   _("Could not write %s: it is a folder"), path);
       return NULL;
     }
   /* Same folder as the destination, so the final rename cannot cross file systems. */
@@ -48,7 +48,7 @@ seismo_export_writer_new (const char  *path,
       int errsv = errno;
 
       g_clear_pointer (&self->tmp_path, g_free);
-      set_errno_error (error, errsv, "create a temporary file to write", path);
+      set_errno_error (error, errsv, _("create a temporary file to write"), path);
       return NULL;
     }
   self->buf = g_string_sized_new (FLUSH_SIZE + 4096);
@@ -100,7 +100,7 @@ seismo_export_writer_commit (SeismoExportWriter  *self,
   if (close (fd) < 0)
     return set_errno_error (error, errno, "close", self->path);
   if (g_rename (self->tmp_path, self->path) < 0)
-    return set_errno_error (error, errno, "rename the temporary file to", self->path);
+    return set_errno_error (error, errno, _("rename the temporary file to"), self->path);
   g_clear_pointer (&self->tmp_path, g_free);
 
   /* The rename is durable once the folder is; a folder we cannot open for that is no error. */

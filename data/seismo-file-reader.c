@@ -72,7 +72,7 @@ fail (Reader      *r,
   va_start (args, format);
   what = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, SEISMO_ERROR, code, "%s: at byte %" G_GUINT64_FORMAT ": %s", r->display,
+  g_set_error (error, SEISMO_ERROR, code, _("%s: at byte %" PRIu64 ": %s"), r->display,
                offset, what);
   return FALSE;
 }
@@ -95,19 +95,19 @@ static const char *
 kind_name (guint kind)
 {
   static const char *const names[] = {
-    [SEISMO_RECORD_INFO] = "info",
-    [SEISMO_RECORD_METADATA] = "metadata",
-    [SEISMO_RECORD_EVENT_TYPES] = "event types",
-    [SEISMO_RECORD_STRINGS] = "strings",
-    [SEISMO_RECORD_TASKS] = "tasks",
-    [SEISMO_RECORD_COMM_CHANGES] = "comm changes",
-    [SEISMO_RECORD_LOST_EVENTS] = "lost events",
-    [SEISMO_RECORD_HISTOGRAMS] = "histograms",
-    [SEISMO_RECORD_CHUNK] = "event chunk",
-    [SEISMO_RECORD_INDEX] = "index",
+    [SEISMO_RECORD_INFO] = N_("info"),
+    [SEISMO_RECORD_METADATA] = N_("metadata"),
+    [SEISMO_RECORD_EVENT_TYPES] = N_("event types"),
+    [SEISMO_RECORD_STRINGS] = N_("strings"),
+    [SEISMO_RECORD_TASKS] = N_("tasks"),
+    [SEISMO_RECORD_COMM_CHANGES] = N_("comm changes"),
+    [SEISMO_RECORD_LOST_EVENTS] = N_("lost events"),
+    [SEISMO_RECORD_HISTOGRAMS] = N_("histograms"),
+    [SEISMO_RECORD_CHUNK] = N_("event chunk"),
+    [SEISMO_RECORD_INDEX] = N_("index"),
   };
 
-  return kind < G_N_ELEMENTS (names) && names[kind] != NULL ? names[kind] : "unknown";
+  return kind < G_N_ELEMENTS (names) && names[kind] != NULL ? _(names[kind]) : _("unknown");
 }
 
 /* Reads exactly len bytes at offset; the caller has checked that the file holds them. */
@@ -132,13 +132,13 @@ read_at (Reader   *r,
           int saved = errno;
 
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                       "Could not read %s at byte %" G_GUINT64_FORMAT ": %s", r->display, at,
+                       _("Could not read %s at byte %" PRIu64 ": %s"), r->display, at,
                        g_strerror (saved));
           return FALSE;
         }
       if (n == 0)
-        return fail (r, error, SEISMO_ERROR_TRUNCATED, at, "the file ends early (did it shrink "
-                     "while being read?)");
+        return fail (r, error, SEISMO_ERROR_TRUNCATED, at, _("the file ends early (did it shrink "
+                       "while being read?)"));
       p += n;
       at += (guint64) n;
       len -= (gsize) n;
@@ -162,35 +162,35 @@ read_file_header (Reader  *r,
   if (have < SEISMO_FILE_MAGIC_LEN)
     {
       if (have > 0 && memcmp (head, SEISMO_FILE_MAGIC, have) == 0)
-        return fail (r, error, SEISMO_ERROR_TRUNCATED, have, "the file ends inside its signature");
-      return fail (r, error, SEISMO_ERROR_UNKNOWN_FORMAT, 0, "not a Seismo trace (%s)",
-                   have == 0 ? "the file is empty" : "too short");
+        return fail (r, error, SEISMO_ERROR_TRUNCATED, have, _("the file ends inside its signature"));
+      return fail (r, error, SEISMO_ERROR_UNKNOWN_FORMAT, 0, _("not a Seismo trace (%s)"),
+                   have == 0 ? _("the file is empty") : _("too short"));
     }
   if (memcmp (head, SEISMO_FILE_MAGIC, SEISMO_FILE_MAGIC_LEN) != 0)
     return fail (r, error, SEISMO_ERROR_UNKNOWN_FORMAT, 0,
-                 "not a Seismo trace (no .seismo signature)");
+                 _("not a Seismo trace (no .seismo signature)"));
   /* Magic and version come first and keep their place in every version, so a future file is
    * reported as too new rather than damaged. */
   if (have < G_STRUCT_OFFSET (SeismoFileHeader, header_size))
-    return fail (r, error, SEISMO_ERROR_TRUNCATED, have, "the file ends inside its header");
+    return fail (r, error, SEISMO_ERROR_TRUNCATED, have, _("the file ends inside its header"));
   memcpy (h, head, have);
   if (GUINT16_FROM_LE (h->version_major) != SEISMO_FILE_VERSION_MAJOR)
     return fail (r, error, SEISMO_ERROR_UNSUPPORTED, 8,
-                 "format version %u.%u; this build reads version %u files",
+                 _("format version %u.%u; this build reads version %u files"),
                  GUINT16_FROM_LE (h->version_major), GUINT16_FROM_LE (h->version_minor),
                  SEISMO_FILE_VERSION_MAJOR);
   if (have < sizeof head)
-    return fail (r, error, SEISMO_ERROR_TRUNCATED, have, "the file ends inside its header");
+    return fail (r, error, SEISMO_ERROR_TRUNCATED, have, _("the file ends inside its header"));
   if (GUINT32_FROM_LE (h->crc) != _seismo_crc32c (0, head, G_STRUCT_OFFSET (SeismoFileHeader, crc)))
-    return fail (r, error, SEISMO_ERROR_CORRUPT, 0, "file header checksum mismatch");
+    return fail (r, error, SEISMO_ERROR_CORRUPT, 0, _("file header checksum mismatch"));
   _seismo_file_header_swap (h);
   if (h->header_size < sizeof head || h->header_size > r->size)
-    return fail (r, error, SEISMO_ERROR_CORRUPT, 12, "impossible header size %u", h->header_size);
+    return fail (r, error, SEISMO_ERROR_CORRUPT, 12, _("impossible header size %u"), h->header_size);
   if (h->chunk_events != SEISMO_BLOCK_EVENTS)
-    return fail (r, error, SEISMO_ERROR_UNSUPPORTED, 16, "%u events per chunk; this build reads %u",
+    return fail (r, error, SEISMO_ERROR_UNSUPPORTED, 16, _("%u events per chunk; this build reads %u"),
                  h->chunk_events, SEISMO_BLOCK_EVENTS);
   if (h->flags != 0)
-    return fail (r, error, SEISMO_ERROR_UNSUPPORTED, 20, "unknown file flags 0x%x", h->flags);
+    return fail (r, error, SEISMO_ERROR_UNSUPPORTED, 20, _("unknown file flags 0x%x"), h->flags);
   return TRUE;
 }
 
@@ -218,47 +218,47 @@ read_record_header (Reader   *r,
   if (r->size - offset < sizeof *h)
     {
       *code = SEISMO_ERROR_TRUNCATED;
-      *reason = g_strdup ("the file ends inside a record header");
+      *reason = g_strdup (_("the file ends inside a record header"));
       return HEADER_DAMAGED;
     }
   if (!read_at (r, h, sizeof *h, offset, error))
     return HEADER_ERROR;
   if (memcmp (h->tag, SEISMO_RECORD_TAG, 4) != 0)
     {
-      *reason = g_strdup ("no record starts here (bad record tag)");
+      *reason = g_strdup (_("no record starts here (bad record tag)"));
       return HEADER_DAMAGED;
     }
   if (GUINT32_FROM_LE (h->header_crc) !=
       _seismo_crc32c (0, h, G_STRUCT_OFFSET (SeismoRecordHeader, header_crc)))
     {
-      *reason = g_strdup ("record header checksum mismatch");
+      *reason = g_strdup (_("record header checksum mismatch"));
       return HEADER_DAMAGED;
     }
   _seismo_record_header_swap (h);
 
   if (h->flags & ~SEISMO_RECORD_FLAGS_KNOWN)
     {
-      fail (r, error, SEISMO_ERROR_UNSUPPORTED, offset, "%s record with unknown flags 0x%x",
+      fail (r, error, SEISMO_ERROR_UNSUPPORTED, offset, _("%s record with unknown flags 0x%x"),
             kind_name (h->kind), h->flags);
       return HEADER_ERROR;
     }
   if (h->info_len > SEISMO_FILE_MAX_INFO)
     {
-      fail (r, error, SEISMO_ERROR_CORRUPT, offset, "%s record with a %u-byte info part",
+      fail (r, error, SEISMO_ERROR_CORRUPT, offset, _("%s record with a %u-byte info part"),
             kind_name (h->kind), h->info_len);
       return HEADER_ERROR;
     }
   if ((h->flags & SEISMO_RECORD_FLAG_ZSTD) == 0 && h->raw_len != h->data_len)
     {
-      fail (r, error, SEISMO_ERROR_CORRUPT, offset, "uncompressed %s record with two lengths",
+      fail (r, error, SEISMO_ERROR_CORRUPT, offset, _("uncompressed %s record with two lengths"),
             kind_name (h->kind));
       return HEADER_ERROR;
     }
   if ((h->flags & SEISMO_RECORD_FLAG_ZSTD) != 0 &&
       (h->data_len == 0 || h->raw_len / SEISMO_FILE_MAX_RATIO > h->data_len))
     {
-      fail (r, error, SEISMO_ERROR_CORRUPT, offset, "%s record claims %" G_GUINT64_FORMAT
-            " bytes from %" G_GUINT64_FORMAT " compressed", kind_name (h->kind), h->raw_len,
+      fail (r, error, SEISMO_ERROR_CORRUPT, offset, _("%s record claims %" PRIu64
+              " bytes from %" PRIu64 " compressed"), kind_name (h->kind), h->raw_len,
             h->data_len);
       return HEADER_ERROR;
     }
@@ -268,8 +268,8 @@ read_record_header (Reader   *r,
   if (h->data_len > room || need > room)
     {
       *code = SEISMO_ERROR_TRUNCATED;
-      *reason = g_strdup_printf ("the %s record needs %" G_GUINT64_FORMAT " bytes, the file ends "
-                                 "%" G_GUINT64_FORMAT " bytes later", kind_name (h->kind),
+      *reason = g_strdup_printf (_("the %s record needs %" PRIu64 " bytes, the file ends "
+                                   "%" PRIu64 " bytes later"), kind_name (h->kind),
                                  (guint64) sizeof *h + h->info_len + h->data_len,
                                  room + sizeof *h);
       return HEADER_DAMAGED;
@@ -279,7 +279,7 @@ read_record_header (Reader   *r,
     {
       if (h->info_len < sizeof rec->chunk || (h->flags & SEISMO_RECORD_FLAG_ZSTD) == 0)
         {
-          fail (r, error, SEISMO_ERROR_CORRUPT, offset, "malformed event chunk record");
+          fail (r, error, SEISMO_ERROR_CORRUPT, offset, _("malformed event chunk record"));
           return HEADER_ERROR;
         }
       if (!read_at (r, rec->chunk_raw, sizeof rec->chunk_raw, offset + sizeof *h, error))
@@ -312,7 +312,7 @@ accept_kind (Reader       *r,
   if (rec->h.flags & SEISMO_RECORD_FLAG_OPTIONAL)
     return TRUE;
   return fail (r, error, SEISMO_ERROR_UNSUPPORTED, rec->offset,
-               "record of unknown kind %u (written by a newer Seismo?)", rec->h.kind);
+               _("record of unknown kind %u (written by a newer Seismo?)"), rec->h.kind);
 }
 
 /* A finished file ends with a trailer pointing at the index, which lists every record. Returns
@@ -338,21 +338,21 @@ read_index (Reader   *r,
   if (memcmp (t.magic, SEISMO_FILE_TRAILER_MAGIC, SEISMO_FILE_MAGIC_LEN) != 0)
     return FALSE;
   if (GUINT32_FROM_LE (t.crc) != _seismo_crc32c (0, &t, G_STRUCT_OFFSET (SeismoFileTrailer, crc)))
-    return fail (r, error, SEISMO_ERROR_CORRUPT, trailer_off, "trailer checksum mismatch");
+    return fail (r, error, SEISMO_ERROR_CORRUPT, trailer_off, _("trailer checksum mismatch"));
   _seismo_trailer_swap (&t);
   if (t.file_size != r->size)
-    return fail (r, error, SEISMO_ERROR_CORRUPT, trailer_off, "the trailer was written for a "
-                 "%" G_GUINT64_FORMAT "-byte file, this one has %" G_GUINT64_FORMAT " bytes",
+    return fail (r, error, SEISMO_ERROR_CORRUPT, trailer_off, _("the trailer was written for a "
+                   "%" PRIu64 "-byte file, this one has %" PRIu64 " bytes"),
                  t.file_size, r->size);
   if (t.index_offset < r->header.header_size || t.index_offset > trailer_off)
-    return fail (r, error, SEISMO_ERROR_CORRUPT, trailer_off, "the trailer points outside the file");
+    return fail (r, error, SEISMO_ERROR_CORRUPT, trailer_off, _("the trailer points outside the file"));
 
   switch (read_record_header (r, t.index_offset, &rec, &reason, &code, error))
     {
     case HEADER_OK:
       break;
     case HEADER_DAMAGED:
-      return fail (r, error, SEISMO_ERROR_CORRUPT, t.index_offset, "index: %s", reason);
+      return fail (r, error, SEISMO_ERROR_CORRUPT, t.index_offset, _("index: %s"), reason);
     case HEADER_ERROR:
     default:
       return FALSE;
@@ -360,20 +360,20 @@ read_index (Reader   *r,
   if (rec.h.kind != SEISMO_RECORD_INDEX || rec.h.flags != 0 ||
       rec.h.info_len < sizeof r->index || record_end (&rec) != trailer_off)
     return fail (r, error, SEISMO_ERROR_CORRUPT, t.index_offset,
-                 "the trailer does not point at an index record");
+                 _("the trailer does not point at an index record"));
 
   body = g_malloc (rec.h.info_len + rec.h.data_len);
   if (!read_at (r, body, rec.h.info_len + rec.h.data_len, t.index_offset + sizeof rec.h, error))
     return FALSE;
   crc = _seismo_crc32c (0, body, rec.h.info_len + rec.h.data_len);
   if (crc != rec.h.crc)
-    return fail (r, error, SEISMO_ERROR_CORRUPT, t.index_offset, "index checksum mismatch");
+    return fail (r, error, SEISMO_ERROR_CORRUPT, t.index_offset, _("index checksum mismatch"));
   memcpy (&r->index, body, sizeof r->index);
   _seismo_index_info_swap (&r->index);
   entries_len = (guint64) r->index.n_entries * sizeof (SeismoIndexEntry);
   if (entries_len != rec.h.data_len)
     return fail (r, error, SEISMO_ERROR_CORRUPT, t.index_offset,
-                 "index of %u entries holds %" G_GUINT64_FORMAT " bytes", r->index.n_entries,
+                 _("index of %u entries holds %" PRIu64 " bytes"), r->index.n_entries,
                  rec.h.data_len);
 
   r->index_entries = g_array_sized_new (FALSE, FALSE, sizeof (SeismoIndexEntry),
@@ -389,13 +389,13 @@ read_index (Reader   *r,
        * means the index and the file disagree. */
       if (e.offset != at || e.size < sizeof (SeismoRecordHeader) || e.size > t.index_offset - at)
         return fail (r, error, SEISMO_ERROR_CORRUPT, t.index_offset,
-                     "index entry %u does not match the file's records", i);
+                     _("index entry %u does not match the file's records"), i);
       at += e.size;
       g_array_append_val (r->index_entries, e);
     }
   if (at != t.index_offset)
     return fail (r, error, SEISMO_ERROR_CORRUPT, t.index_offset,
-                 "the index does not cover the records before it");
+                 _("the index does not cover the records before it"));
 
   for (guint i = 0; i < r->index_entries->len; i++)
     {
@@ -415,7 +415,7 @@ read_index (Reader   *r,
         }
       if (rec.h.kind != e->kind || record_end (&rec) != e->offset + e->size)
         return fail (r, error, SEISMO_ERROR_CORRUPT, e->offset,
-                     "the record does not match its index entry");
+                     _("the record does not match its index entry"));
       if (!accept_kind (r, &rec, &keep, error))
         return FALSE;
       if (keep)
@@ -457,7 +457,7 @@ scan_records (Reader   *r,
       if (rec.h.kind == SEISMO_RECORD_INDEX)
         {
           /* Everything before a complete index is here; only the trailer after it is not. */
-          warn (r, "the file's trailer is missing or damaged; its records were found by scanning");
+          warn (r, _("the file's trailer is missing or damaged; its records were found by scanning"));
           return TRUE;
         }
       if (!accept_kind (r, &rec, &keep, error))
@@ -466,7 +466,7 @@ scan_records (Reader   *r,
         g_array_append_val (r->records, rec);
       at = record_end (&rec);
     }
-  warn (r, "the file has no index (the recording did not finish)");
+  warn (r, _("the file has no index (the recording did not finish)"));
   return TRUE;
 }
 
@@ -541,7 +541,7 @@ table_fail (Reader       *r,
             const char   *what)
 {
   return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset,
-               "%s record: %s (at decoded byte %" G_GSIZE_FORMAT ")", kind_name (rec->h.kind), what,
+               _("%s record: %s (at decoded byte %zu)"), kind_name (rec->h.kind), what,
                (gsize) (c->p - c->start));
 }
 
@@ -558,7 +558,7 @@ read_metadata (Reader       *r,
       g_autofree char *value = NULL;
 
       if (!cur_str (c, &key) || !cur_str (c, &value))
-        return table_fail (r, rec, c, error, "bad key or value");
+        return table_fail (r, rec, c, error, _("bad key or value"));
       _seismo_trace_set_metadata (r->trace, key, value);
     }
   return TRUE;
@@ -595,10 +595,10 @@ read_one_type (Reader       *r,
 
   if (!cur_str (c, &system) || !cur_str (c, &name) || !cur_varint (c, &has_fmt) || has_fmt > 1 ||
       (has_fmt && !cur_str (c, &print_fmt)) || !cur_varint (c, &n_fields))
-    return table_fail (r, rec, c, error, "bad event type");
+    return table_fail (r, rec, c, error, _("bad event type"));
   /* Each field takes at least five bytes, which bounds the allocation by the record. */
   if (n_fields > (guint64) (c->end - c->p) / 5)
-    return table_fail (r, rec, c, error, "more fields than the record holds");
+    return table_fail (r, rec, c, error, _("more fields than the record holds"));
 
   fields = g_new0 (SeismoFieldInfo, MAX (n_fields, 1));
   for (; n_done < n_fields; n_done++)
@@ -613,7 +613,7 @@ read_one_type (Reader       *r,
           !cur_varint (c, &n_symbols) || n_symbols > (guint64) (c->end - c->p) / 2)
         {
           n_done++;
-          table_fail (r, rec, c, error, "bad field");
+          table_fail (r, rec, c, error, _("bad field"));
           goto out;
         }
       f->type = type;
@@ -626,7 +626,7 @@ read_one_type (Reader       *r,
             !cur_str (c, (char **) &symbols[f->n_symbols].name))
           {
             n_done++;
-            table_fail (r, rec, c, error, "bad symbol");
+            table_fail (r, rec, c, error, _("bad symbol"));
             goto out;
           }
     }
@@ -649,10 +649,10 @@ read_event_types (Reader       *r,
                   GError      **error)
 {
   if (first != r->trace->event_types->len)
-    return table_fail (r, rec, c, error, "event types out of sequence");
+    return table_fail (r, rec, c, error, _("event types out of sequence"));
   /* Type ids are 16 bits in the event columns. */
   if (count > (guint64) (c->end - c->p) || (guint64) first + count > G_MAXUINT16 + 1u)
-    return table_fail (r, rec, c, error, "too many event types");
+    return table_fail (r, rec, c, error, _("too many event types"));
   for (guint32 i = 0; i < count; i++)
     if (!read_one_type (r, rec, first + i, c, error))
       return FALSE;
@@ -671,9 +671,9 @@ read_strings (Reader       *r,
   const guint8 *lens;
 
   if (first != r->string_off->len)
-    return table_fail (r, rec, c, error, "strings out of sequence");
+    return table_fail (r, rec, c, error, _("strings out of sequence"));
   if (count > (guint64) (c->end - c->p) || (guint64) first + count > G_MAXUINT32)
-    return table_fail (r, rec, c, error, "more strings than the record holds");
+    return table_fail (r, rec, c, error, _("more strings than the record holds"));
 
   lens = c->p;
   for (guint32 i = 0; i < count; i++)
@@ -681,13 +681,13 @@ read_strings (Reader       *r,
       guint64 len;
 
       if (!cur_varint (c, &len) || len == 0 || len > (guint64) (c->end - c->p))
-        return table_fail (r, rec, c, error, "bad string length");
+        return table_fail (r, rec, c, error, _("bad string length"));
       total += len;
     }
   if (total != (guint64) (c->end - c->p))
-    return table_fail (r, rec, c, error, "string lengths do not add up to the bytes stored");
+    return table_fail (r, rec, c, error, _("string lengths do not add up to the bytes stored"));
   if (r->strings->len + total > G_MAXUINT32)
-    return table_fail (r, rec, c, error, "string table over 4 GiB");
+    return table_fail (r, rec, c, error, _("string table over 4 GiB"));
 
   c->p = lens;
   for (guint32 i = 0; i < count; i++)
@@ -699,10 +699,10 @@ read_strings (Reader       *r,
       cur_varint (c, &len);
       bytes = c->end - total;
       if (bytes[len - 1] != '\0')
-        return table_fail (r, rec, c, error, "string without its terminating NUL");
+        return table_fail (r, rec, c, error, _("string without its terminating NUL"));
       /* The trace reads id 0 as "" everywhere. */
       if (first + i == 0 && len != 1)
-        return table_fail (r, rec, c, error, "string 0 is not empty");
+        return table_fail (r, rec, c, error, _("string 0 is not empty"));
       g_array_append_val (r->string_off, off);
       g_byte_array_append (r->strings, bytes, (guint) len);
       total -= len;
@@ -719,7 +719,7 @@ read_tasks (Reader       *r,
             GError      **error)
 {
   if (count > (guint64) (c->end - c->p))
-    return table_fail (r, rec, c, error, "more tasks than the record holds");
+    return table_fail (r, rec, c, error, _("more tasks than the record holds"));
   for (guint32 i = 0; i < count; i++)
     {
       SeismoTask task;
@@ -728,10 +728,10 @@ read_tasks (Reader       *r,
       if (!cur_u32 (c, &id) || !cur_i32 (c, &task.tid) || !cur_i32 (c, &task.pid) ||
           !cur_i32 (c, &task.ppid) || !cur_u32 (c, &task.comm) || !cur_varint (c, &task.first_ns) ||
           !cur_varint (c, &task.last_ns))
-        return table_fail (r, rec, c, error, "bad task");
+        return table_fail (r, rec, c, error, _("bad task"));
       /* A task is appended or updated, never created past the end with a gap. */
       if (id > r->tasks->len || id == SEISMO_NO_TASK)
-        return table_fail (r, rec, c, error, "task id out of sequence");
+        return table_fail (r, rec, c, error, _("task id out of sequence"));
       if (id == r->tasks->len)
         g_array_append_val (r->tasks, task);
       else
@@ -749,15 +749,15 @@ read_comm_changes (Reader       *r,
                    GError      **error)
 {
   if (first != r->comm_changes->len)
-    return table_fail (r, rec, c, error, "comm changes out of sequence");
+    return table_fail (r, rec, c, error, _("comm changes out of sequence"));
   if (count > (guint64) (c->end - c->p))
-    return table_fail (r, rec, c, error, "more comm changes than the record holds");
+    return table_fail (r, rec, c, error, _("more comm changes than the record holds"));
   for (guint32 i = 0; i < count; i++)
     {
       SeismoCommChange cc;
 
       if (!cur_u32 (c, &cc.task) || !cur_u32 (c, &cc.comm) || !cur_varint (c, &cc.time_ns))
-        return table_fail (r, rec, c, error, "bad comm change");
+        return table_fail (r, rec, c, error, _("bad comm change"));
       g_array_append_val (r->comm_changes, cc);
     }
   return TRUE;
@@ -772,15 +772,15 @@ read_lost (Reader       *r,
            GError      **error)
 {
   if (first != r->lost->len)
-    return table_fail (r, rec, c, error, "lost events out of sequence");
+    return table_fail (r, rec, c, error, _("lost events out of sequence"));
   if (count > (guint64) (c->end - c->p))
-    return table_fail (r, rec, c, error, "more lost-event entries than the record holds");
+    return table_fail (r, rec, c, error, _("more lost-event entries than the record holds"));
   for (guint32 i = 0; i < count; i++)
     {
       SeismoLostEvents lost = { 0 };
 
       if (!cur_i32 (c, &lost.cpu) || !cur_varint (c, &lost.time_ns) || !cur_varint (c, &lost.count))
-        return table_fail (r, rec, c, error, "bad lost-event entry");
+        return table_fail (r, rec, c, error, _("bad lost-event entry"));
       g_array_append_val (r->lost, lost);
     }
   return TRUE;
@@ -795,9 +795,9 @@ read_histograms (Reader       *r,
                  GError      **error)
 {
   if (first != r->histograms->len)
-    return table_fail (r, rec, c, error, "histograms out of sequence");
+    return table_fail (r, rec, c, error, _("histograms out of sequence"));
   if (count > (guint64) (c->end - c->p))
-    return table_fail (r, rec, c, error, "more histograms than the record holds");
+    return table_fail (r, rec, c, error, _("more histograms than the record holds"));
   for (guint32 i = 0; i < count; i++)
     {
       SeismoHistogram h = { 0 };
@@ -820,7 +820,7 @@ read_histograms (Reader       *r,
       if (!ok)
         {
           _seismo_histogram_clear (&h);
-          return table_fail (r, rec, c, error, "bad histogram");
+          return table_fail (r, rec, c, error, _("bad histogram"));
         }
       g_array_append_val (r->histograms, h);
     }
@@ -849,8 +849,8 @@ read_body (Reader        *r,
   body = g_try_malloc (MAX (h->info_len + h->data_len, 1));
   if (body == NULL)
     {
-      fail (r, error, SEISMO_ERROR_FAILED, rec->offset, "not enough memory for a %" G_GUINT64_FORMAT
-            "-byte record", h->data_len);
+      fail (r, error, SEISMO_ERROR_FAILED, rec->offset, _("not enough memory for a %" PRIu64
+              "-byte record"), h->data_len);
       return BODY_ERROR;
     }
   if (!read_at (r, body, h->info_len + h->data_len, rec->offset + sizeof *h, error))
@@ -863,14 +863,14 @@ read_body (Reader        *r,
       raw = g_try_malloc (MAX (h->raw_len, 1));
       if (raw == NULL)
         {
-          fail (r, error, SEISMO_ERROR_FAILED, rec->offset, "not enough memory for a %"
-                G_GUINT64_FORMAT "-byte record", h->raw_len);
+          fail (r, error, SEISMO_ERROR_FAILED, rec->offset, _("not enough memory for a %"
+                  PRIu64 "-byte record"), h->raw_len);
           return BODY_ERROR;
         }
       n = ZSTD_decompressDCtx (r->dctx, raw, h->raw_len, body + h->info_len, h->data_len);
       if (ZSTD_isError (n) || n != h->raw_len)
         {
-          fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, "%s record does not decompress: %s",
+          fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, _("%s record does not decompress: %s"),
                 kind_name (h->kind), ZSTD_isError (n) ? ZSTD_getErrorName (n) : "wrong length");
           return BODY_ERROR;
         }
@@ -901,17 +901,17 @@ read_table (Reader       *r,
       SeismoInfoRecord ir;
 
       if (rec->h.info_len < sizeof ir)
-        return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, "short info record");
+        return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, _("short info record"));
       memcpy (&ir, info, sizeof ir);
       r->n_cpus = GUINT32_FROM_LE (ir.n_cpus);
       /* CPU numbers are 16 bits in the event columns. */
       if (r->n_cpus > G_MAXUINT16 + 1u)
-        return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, "%u CPUs", r->n_cpus);
+        return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, _("%u CPUs"), r->n_cpus);
       return TRUE;
     }
 
   if (rec->h.info_len < sizeof table)
-    return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, "%s record without its counts",
+    return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, _("%s record without its counts"),
                  kind_name (rec->h.kind));
   memcpy (&table, info, sizeof table);
   table.first = GUINT32_FROM_LE (table.first);
@@ -944,7 +944,7 @@ read_table (Reader       *r,
       g_assert_not_reached ();
     }
   if (ok && c.p != c.end)
-    return table_fail (r, rec, &c, error, "trailing bytes after the entries");
+    return table_fail (r, rec, &c, error, _("trailing bytes after the entries"));
   return ok;
 }
 
@@ -977,11 +977,11 @@ read_tables (Reader   *r,
               r->tail.offset = rec->offset;
               r->tail.code = SEISMO_ERROR_CORRUPT;
               g_free (r->tail.reason);
-              r->tail.reason = g_strdup_printf ("%s record checksum mismatch", kind_name (rec->h.kind));
+              r->tail.reason = g_strdup_printf (_("%s record checksum mismatch"), kind_name (rec->h.kind));
               g_array_set_size (r->records, i);
               return TRUE;
             }
-          return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, "%s record checksum mismatch",
+          return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, _("%s record checksum mismatch"),
                        kind_name (rec->h.kind));
         case BODY_ERROR:
         default:
@@ -1083,7 +1083,7 @@ decode_chunk (Reader       *r,
   GError *error = NULL;
 
   if (!grow (&d->body, &d->body_cap, body_len) || !grow (&d->raw, &d->raw_cap, h->raw_len))
-    return g_strdup ("not enough memory");
+    return g_strdup (_("not enough memory"));
   if (!read_at (r, d->body, body_len, rec->offset + sizeof *h, &error))
     {
       char *what = g_strdup (error->message);
@@ -1094,12 +1094,12 @@ decode_chunk (Reader       *r,
   /* The sizes used below come from the info read when planning; the checksummed copy must agree. */
   if (_seismo_crc32c (0, d->body, body_len) != h->crc ||
       memcmp (d->body, rec->chunk_raw, sizeof rec->chunk_raw) != 0)
-    return g_strdup ("event chunk checksum mismatch");
+    return g_strdup (_("event chunk checksum mismatch"));
   got = ZSTD_decompressDCtx (d->dctx, d->raw, h->raw_len, d->body + h->info_len, h->data_len);
   if (ZSTD_isError (got))
-    return g_strdup_printf ("event chunk does not decompress: %s", ZSTD_getErrorName (got));
+    return g_strdup_printf (_("event chunk does not decompress: %s"), ZSTD_getErrorName (got));
   if (got != h->raw_len)
-    return g_strdup ("event chunk decompresses to the wrong length");
+    return g_strdup (_("event chunk decompresses to the wrong length"));
 
   /* Timestamps: zigzag deltas, the first against min_ts; every one must lie in [min, max]. */
   p = d->raw;
@@ -1111,14 +1111,14 @@ decode_chunk (Reader       *r,
 
       p = seismo_varint_get (p, end, &v);
       if (p == NULL)
-        return g_strdup_printf ("timestamp %u of the chunk is cut", i);
+        return g_strdup_printf (_("timestamp %u of the chunk is cut"), i);
       prev += (guint64) seismo_zigzag_decode (v);
       if (prev < ci->min_ts || prev > ci->max_ts)
-        return g_strdup_printf ("timestamp %u of the chunk lies outside the chunk's range", i);
+        return g_strdup_printf (_("timestamp %u of the chunk lies outside the chunk's range"), i);
       trace->ts[first + i] = prev;
     }
   if (p != end)
-    return g_strdup ("timestamp section longer than its events");
+    return g_strdup (_("timestamp section longer than its events"));
 
   col = end;
   get_column16 (trace->cpu + first, col, n);
@@ -1141,7 +1141,7 @@ decode_chunk (Reader       *r,
     }
   col += (gsize) n * 2;
   if (sum != ci->payload_len)
-    return g_strdup ("payload lengths do not add up to the payload stored");
+    return g_strdup (_("payload lengths do not add up to the payload stored"));
   memcpy (trace->payload + trace->block_base[k], col, ci->payload_len);
   return NULL;
 }
@@ -1230,18 +1230,18 @@ check_chunk (Reader       *r,
   guint64 n = ci->n_events;
 
   if (ci->first_event != expect_first || expect_first != (guint64) k << SEISMO_BLOCK_SHIFT)
-    *reason = g_strdup_printf ("chunk %u starts at event %" G_GUINT64_FORMAT ", expected %"
-                               G_GUINT64_FORMAT, k, ci->first_event, expect_first);
+    *reason = g_strdup_printf (_("chunk %u starts at event %" PRIu64 ", expected %"
+                                 PRIu64), k, ci->first_event, expect_first);
   else if (n == 0 || n > SEISMO_BLOCK_EVENTS)
     *reason = g_strdup_printf ("chunk %u holds %u events", k, ci->n_events);
   else if (ci->min_ts > ci->max_ts)
-    *reason = g_strdup_printf ("chunk %u has an empty time range", k);
+    *reason = g_strdup_printf (_("chunk %u has an empty time range"), k);
   else if (ci->ts_bytes < n || ci->ts_bytes > n * SEISMO_VARINT_MAX ||
            ci->payload_len > n * SEISMO_MAX_PAYLOAD ||
            rec->h.raw_len != ci->ts_bytes + n * 10 + ci->payload_len)
-    *reason = g_strdup_printf ("chunk %u has inconsistent section sizes", k);
+    *reason = g_strdup_printf (_("chunk %u has inconsistent section sizes"), k);
   else if (expect_first + n > G_MAXUINT32 - 1)
-    *reason = g_strdup_printf ("more events than a trace can hold");
+    *reason = g_strdup_printf (_("more events than a trace can hold"));
   return *reason == NULL;
 }
 
@@ -1282,11 +1282,11 @@ read_chunks (Reader             *r,
 
     body = g_try_malloc (MAX (body_len, 1));
     if (body == NULL)
-      return fail (r, error, SEISMO_ERROR_FAILED, last->offset, "not enough memory");
+      return fail (r, error, SEISMO_ERROR_FAILED, last->offset, _("not enough memory"));
     if (!read_at (r, body, body_len, last->offset + sizeof last->h, error))
       return FALSE;
     if (_seismo_crc32c (0, body, body_len) != last->h.crc)
-      reason = g_strdup ("event chunk checksum mismatch");
+      reason = g_strdup (_("event chunk checksum mismatch"));
     else
       check_chunk (r, last, n_chunks - 1, expect, &reason);
     /* Leaving out the only chunk would open an empty trace: that is an error, not a warning. */
@@ -1294,8 +1294,8 @@ read_chunks (Reader             *r,
       return fail (r, error, SEISMO_ERROR_CORRUPT, last->offset, "%s", reason);
     if (reason != NULL)
       {
-        warn (r, "the last event chunk (at byte %" G_GUINT64_FORMAT ") is damaged (%s) and was "
-              "left out", last->offset, reason);
+        warn (r, _("the last event chunk (at byte %" PRIu64 ") is damaged (%s) and was "
+                "left out"), last->offset, reason);
         g_array_set_size (chunks, --n_chunks);
         dropped++;
       }
@@ -1310,7 +1310,7 @@ read_chunks (Reader             *r,
         return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, "%s", reason);
       if (k + 1 < n_chunks && rec->chunk.n_events != SEISMO_BLOCK_EVENTS)
         return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset,
-                     "chunk %u holds %u events but is not the last one", k, rec->chunk.n_events);
+                     _("chunk %u holds %u events but is not the last one"), k, rec->chunk.n_events);
       n_events += rec->chunk.n_events;
       payload_len += rec->chunk.payload_len;
     }
@@ -1319,8 +1319,8 @@ read_chunks (Reader             *r,
 
   trace->payload = _seismo_big_array_try_alloc (payload_len, 1);
   if (trace->payload == NULL)
-    return fail (r, error, SEISMO_ERROR_FAILED, 0, "not enough memory for %" G_GUINT64_FORMAT
-                 " bytes of event payload", payload_len);
+    return fail (r, error, SEISMO_ERROR_FAILED, 0, _("not enough memory for %" PRIu64
+                   " bytes of event payload"), payload_len);
   trace->payload_len = payload_len;
   _seismo_trace_alloc_events (trace, n_events);
   g_free (trace->block_base);
@@ -1373,7 +1373,7 @@ read_chunks (Reader             *r,
 
   if (g_cancellable_is_cancelled (cancellable))
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED, "Loading %s was cancelled",
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED, _("Loading %s was cancelled"),
                    r->display);
       ok = FALSE;
     }
@@ -1385,8 +1385,8 @@ read_chunks (Reader             *r,
         if (k + 1 == n_chunks && k > 0 && dropped == 0)
           {
             /* Like a damaged checksum: the good chunks before it stand. */
-            warn (r, "the last event chunk (at byte %" G_GUINT64_FORMAT ") is damaged (%s) and was "
-                  "left out", rec->offset, errors[k]);
+            warn (r, _("the last event chunk (at byte %" PRIu64 ") is damaged (%s) and was "
+                    "left out"), rec->offset, errors[k]);
             trace->n_events -= rec->chunk.n_events;
             trace->n_blocks--;
             trace->payload_len = trace->block_base[trace->n_blocks];
@@ -1424,8 +1424,8 @@ read_chunks (Reader             *r,
 
   if (r->indexed && dropped == 0 &&
       (r->index.n_events != trace->n_events || r->index.n_chunks != n_chunks))
-    return fail (r, error, SEISMO_ERROR_CORRUPT, 0, "the index lists %" G_GUINT64_FORMAT
-                 " events in %u chunks, the file holds %" G_GSIZE_FORMAT " in %u",
+    return fail (r, error, SEISMO_ERROR_CORRUPT, 0, _("the index lists %" PRIu64
+                   " events in %u chunks, the file holds %zu in %u"),
                  r->index.n_events, r->index.n_chunks, trace->n_events, n_chunks);
   return TRUE;
 }
@@ -1533,14 +1533,14 @@ _seismo_file_read (const char          *path,
     {
       int saved = errno;
 
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "Could not open %s: %s",
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), _("Could not open %s: %s"),
                    r.display, g_strerror (saved));
       goto out;
     }
   if (fstat (r.fd, &st) < 0 || !S_ISREG (st.st_mode))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, "Could not read %s: %s",
-                   r.display, "not a regular file");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("Could not read %s: %s"),
+                   r.display, _("not a regular file"));
       goto out;
     }
   r.size = (guint64) st.st_size;
@@ -1585,8 +1585,8 @@ _seismo_file_read (const char          *path,
           fail (&r, error, r.tail.code, r.tail.offset, "%s", r.tail.reason);
           goto out;
         }
-      warn (&r, "reading stopped at byte %" G_GUINT64_FORMAT " (%s); the %" G_GUINT64_FORMAT
-            " bytes after it were not read", r.tail.offset, r.tail.reason,
+      warn (&r, _("reading stopped at byte %" PRIu64 " (%s); the %" PRIu64
+              " bytes after it were not read"), r.tail.offset, r.tail.reason,
             r.size - r.tail.offset);
     }
 
@@ -1646,7 +1646,7 @@ seismo_file_sniff (const guint8 *head,
 
 const SeismoImporter seismo_file_importer = {
   .name = "seismo",
-  .description = "Seismo trace (.seismo)",
+  .description = N_("Seismo trace (.seismo)"),
   .sniff = seismo_file_sniff,
   .load = seismo_file_load,
 };

@@ -335,7 +335,7 @@ set_errno_error (GError    **error,
 {
   g_autofree char *display = g_filename_display_name (path);
 
-  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "Could not %s %s: %s",
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), _("Could not %s %s: %s"),
                what, display, g_strerror (saved_errno));
   return FALSE;
 }
@@ -415,7 +415,7 @@ out_table (Out         *out,
         {
           g_autofree char *display = g_filename_display_name (out->path);
 
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not write %s: zstd: %s",
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("Could not write %s: zstd: %s"),
                        display, ZSTD_getErrorName (n));
           return FALSE;
         }
@@ -802,7 +802,7 @@ out_chunks (Out               *out,
             {
               g_autofree char *display = g_filename_display_name (out->path);
 
-              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not write %s: %s",
+              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("Could not write %s: %s"),
                            display, c->error);
               ok = FALSE;
             }
@@ -928,7 +928,7 @@ sync_dir_of (const char  *path,
       int saved = errno;
 
       close (fd);
-      return set_errno_error (error, saved, "sync the folder of", path);
+      return set_errno_error (error, saved, _("sync the folder of"), path);
     }
   close (fd);
   return TRUE;
@@ -951,7 +951,7 @@ commit_file (int          fd,
   if (close (fd) < 0)
     return set_errno_error (error, errno, "close", path);
   if (g_rename (tmp_path, path) < 0)
-    return set_errno_error (error, errno, "rename the temporary file to", path);
+    return set_errno_error (error, errno, _("rename the temporary file to"), path);
   return sync_dir_of (path, error);
 }
 
@@ -1097,7 +1097,7 @@ seismo_file_save (SeismoTrace  *trace,
   tmp_path = temp_template (path);
   fd = g_mkstemp_full (tmp_path, O_RDWR | O_CLOEXEC, 0600);
   if (fd < 0)
-    return set_errno_error (error, errno, "create a temporary file for", path);
+    return set_errno_error (error, errno, _("create a temporary file for"), path);
   /* The trace may hold command lines and file names: private to its owner whatever the umask. */
   if (fchmod (fd, 0600) < 0)
     {
@@ -1105,7 +1105,7 @@ seismo_file_save (SeismoTrace  *trace,
 
       close (fd);
       g_unlink (tmp_path);
-      return set_errno_error (error, saved, "set the permissions of", path);
+      return set_errno_error (error, saved, _("set the permissions of"), path);
     }
 
   out_init (&out, fd, path);
@@ -1213,7 +1213,7 @@ seismo_file_writer_new (const char  *path,
     }
   if (fchmod (fd, 0600) < 0)
     {
-      set_errno_error (error, errno, "set the permissions of", partial_path);
+      set_errno_error (error, errno, _("set the permissions of"), partial_path);
       close (fd);
       g_unlink (partial_path);
       return NULL;
@@ -1516,7 +1516,7 @@ seismo_file_writer_flush (SeismoFileWriter    *self,
   if (!self->open || self->finished)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                   "Could not write %s: the file is already closed", self->partial_path);
+                   _("Could not write %s: the file is already closed"), self->partial_path);
       return FALSE;
     }
   return drop_tail (self, error) && writer_flush (self, builder, FALSE, error);

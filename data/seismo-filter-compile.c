@@ -15,16 +15,16 @@
  */
 
 static const FilterBuiltin builtins[] = {
-  { "time",     "time since the trace started: time > 1.5ms", "1.5ms" },
-  { "cpu",      "the CPU the event happened on", "1" },
-  { "pid",      "process id (thread group id) of the event's task", "1234" },
-  { "tid",      "thread id of the event's task", "1234" },
-  { "comm",     "name of the event's task at the time of the event", "bash" },
-  { "event",    "event name: event == sched_switch, event ~ \"sched:*\"", "sched_switch" },
-  { "syscall",  "syscall of a syscall enter or exit event: syscall == openat", "openat" },
-  { "duration", "time from syscall enter to exit, on both events: duration > 10us", "10us" },
-  { "ret",      "syscall return value on enter and exit (else the event's ret field)", "-ENOENT" },
-  { "errno",    "error of a failed syscall (errno == ENOENT); 0 when it succeeded", "ENOENT" },
+  { "time",     N_("time since the trace started: time > 1.5ms"), "1.5ms" },
+  { "cpu",      N_("the CPU the event happened on"), "1" },
+  { "pid",      N_("process id (thread group id) of the event's task"), "1234" },
+  { "tid",      N_("thread id of the event's task"), "1234" },
+  { "comm",     N_("name of the event's task at the time of the event"), "bash" },
+  { "event",    N_("event name: event == sched_switch, event ~ \"sched:*\""), "sched_switch" },
+  { "syscall",  N_("syscall of a syscall enter or exit event: syscall == openat"), "openat" },
+  { "duration", N_("time from syscall enter to exit, on both events: duration > 10us"), "10us" },
+  { "ret",      N_("syscall return value on enter and exit (else the event's ret field)"), "-ENOENT" },
+  { "errno",    N_("error of a failed syscall (errno == ENOENT); 0 when it succeeded"), "ENOENT" },
 };
 
 const FilterBuiltin *
@@ -144,7 +144,7 @@ str_pred_init (Parser          *p,
            !(pred->regex = g_regex_new (value->text, G_REGEX_OPTIMIZE, 0, &regex_error)))
     {
       _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_BAD_VALUE, value->start, value->end,
-                                   "this is not a valid regular expression: %s",
+                                   _("this is not a valid regular expression: %s"),
                                    regex_error->message);
       return FALSE;
     }
@@ -243,8 +243,8 @@ errno_reason (const char *name)
   const char *s = _seismo_filter_suggest (name, (const char *const *) names->pdata, names->len);
 
   if (s)
-    return g_strdup_printf ("unknown error name '%s' — did you mean '%s'?", name, s);
-  return g_strdup_printf ("unknown error name '%s' (names look like ENOENT, EAGAIN, EINTR)", name);
+    return g_strdup_printf (_("unknown error name '%s' — did you mean '%s'?"), name, s);
+  return g_strdup_printf (_("unknown error name '%s' (names look like ENOENT, EAGAIN, EINTR)"), name);
 }
 
 typedef enum {
@@ -275,13 +275,13 @@ numeric_value (Parser            *p,
         return FALSE;
       if (ctx == CTX_PLAIN && q->unit != UNIT_NONE)
         {
-          *why = g_strdup_printf ("%s takes a plain number, without the unit '%s'", field_name,
+          *why = g_strdup_printf (_("%s takes a plain number, without the unit '%s'"), field_name,
                                   q->unit_name);
           return FALSE;
         }
       if (ctx == CTX_TIME && q->unit == UNIT_SIZE)
         {
-          *why = g_strdup_printf ("%s is a time: use ns, us, ms or s, not '%s'", field_name,
+          *why = g_strdup_printf (_("%s is a time: use ns, us, ms or s, not '%s'"), field_name,
                                   q->unit_name);
           return FALSE;
         }
@@ -313,7 +313,7 @@ numeric_value (Parser            *p,
 
         if (s <= 0)
           {
-            *why = g_strdup_printf ("unknown signal '%s' (names look like SIGSEGV or SEGV)", text);
+            *why = g_strdup_printf (_("unknown signal '%s' (names look like SIGSEGV or SEGV)"), text);
             return FALSE;
           }
         q->mag = s;
@@ -330,7 +330,7 @@ numeric_value (Parser            *p,
           for (guint s = 0; s < n; s++)
             if (strcmp (syms[s].name, "+") != 0)
               g_string_append_printf (letters, "%s%s", s + 2 < n ? ", " : " or ", syms[s].name);
-          *why = g_strdup_printf ("'%s' is not a task state: use %s (R+ for a preempted task)",
+          *why = g_strdup_printf (_("'%s' is not a task state: use %s (R+ for a preempted task)"),
                                   text, letters->str);
           return FALSE;
         }
@@ -401,11 +401,11 @@ numeric_value (Parser            *p,
         g_string_append_printf (list, "%s%s", s ? ", " : "", field->symbols[s].name);
       if (field->n_symbols > 8)
         g_string_append (list, ", …");
-      *why = g_strdup_printf ("%s takes a number or one of %s, not '%s'", field_name, list->str,
+      *why = g_strdup_printf (_("%s takes a number or one of %s, not '%s'"), field_name, list->str,
                               text);
     }
   else if (is_field_name (p, text))
-    *why = g_strdup_printf ("%s takes a number, not '%s' (comparing two fields is not supported)",
+    *why = g_strdup_printf (_("%s takes a number, not '%s' (comparing two fields is not supported)"),
                             field_name, text);
   else
     *why = g_strdup_printf ("%s takes a number, not '%s'", field_name, text);
@@ -464,12 +464,12 @@ unknown_event_error (Parser     *p,
             }
         }
       _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_UNKNOWN_EVENT, start, end,
-                                   "no event type '%s' in this trace — did you mean '%s'?",
+                                   _("no event type '%s' in this trace — did you mean '%s'?"),
                                    word, s);
     }
   else
     _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_UNKNOWN_EVENT, start, end,
-                                 "no event type '%s' in this trace", word);
+                                 _("no event type '%s' in this trace"), word);
 }
 
 /* Sets the rules of a payload field compared with a value, in the types for which in_types is TRUE
@@ -536,8 +536,8 @@ compile_payload (Parser          *p,
             {
               if (!why)
                 {
-                  why = g_strdup_printf ("'%s' matches text, but %s is a number: use ==, !=, <, "
-                                         "<=, > or >=", _seismo_filter_op_to_string (op), name);
+                  why = g_strdup_printf (_("'%s' matches text, but %s is a number: use ==, !=, <, "
+                                           "<=, > or >="), _seismo_filter_op_to_string (op), name);
                   why_code = SEISMO_FILTER_ERROR_BAD_OPERATOR;
                   why_at = op_tok;
                 }
@@ -572,8 +572,8 @@ compile_payload (Parser          *p,
         default:
           if (!why)
             {
-              why = g_strdup_printf ("%s holds %s, which cannot be compared", name,
-                                     field->type == SEISMO_FIELD_BYTES ? "raw bytes"
+              why = g_strdup_printf (_("%s holds %s, which cannot be compared"), name,
+                                     field->type == SEISMO_FIELD_BYTES ? _("raw bytes")
                                                                        : "an array of numbers");
               why_code = SEISMO_FILTER_ERROR_BAD_OPERATOR;
               why_at = field_tok;
@@ -607,7 +607,7 @@ numeric_op_error (Parser          *p,
                   const char      *name)
 {
   _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_BAD_OPERATOR, op_tok->start, op_tok->end,
-                               "'%s' matches text, but %s is a number: use ==, !=, <, <=, > or >=",
+                               _("'%s' matches text, but %s is a number: use ==, !=, <, <=, > or >="),
                                _seismo_filter_op_to_string (op_tok->op), name);
   return NULL;
 }
@@ -918,10 +918,10 @@ compile_syscall (Parser          *p,
       s = _seismo_filter_suggest (value->text, (const char *const *) names->pdata, names->len);
       if (s)
         _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_BAD_VALUE, value->start, value->end,
-                                     "unknown syscall '%s' — did you mean '%s'?", value->text, s);
+                                     _("unknown syscall '%s' — did you mean '%s'?"), value->text, s);
       else
         _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_BAD_VALUE, value->start, value->end,
-                                     "unknown syscall '%s'", value->text);
+                                     _("unknown syscall '%s'"), value->text);
       _seismo_filter_leaf_free (leaf);
       return NULL;
     }
@@ -993,7 +993,7 @@ _seismo_filter_compile_comparison (Parser          *p,
       g_autofree char *what = _seismo_filter_tok_quote (p, field);
 
       _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, field->start, field->end,
-                                   "expected a field name before '%s', not %s",
+                                   _("expected a field name before '%s', not %s"),
                                    _seismo_filter_op_to_string (op_tok->op), what);
       return NULL;
     }
@@ -1008,8 +1008,8 @@ _seismo_filter_compile_comparison (Parser          *p,
       if (dot[1] == '\0' || prefix[0] == '\0')
         {
           _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, field->start, field->end,
-                                       "write an event and a field as EVENT.FIELD, "
-                                       "e.g. sched_wakeup.pid");
+                                       _("write an event and a field as EVENT.FIELD, "
+                                         "e.g. sched_wakeup.pid"));
           return NULL;
         }
       word_pred (&pred, prefix);
@@ -1081,13 +1081,13 @@ _seismo_filter_compile_comparison (Parser          *p,
       s = _seismo_filter_suggest (name, (const char *const *) names->pdata, names->len);
       if (s)
         _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_UNKNOWN_FIELD, field_start, field->end,
-                                     "unknown field '%s' — did you mean '%s'?", name, s);
+                                     _("unknown field '%s' — did you mean '%s'?"), name, s);
       else if (in_types)
         _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_UNKNOWN_FIELD, field_start, field->end,
-                                     "the events named here have no field '%s'", name);
+                                     _("the events named here have no field '%s'"), name);
       else
         _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_UNKNOWN_FIELD, field_start, field->end,
-                                     "unknown field '%s': no event type of this trace has it",
+                                     _("unknown field '%s': no event type of this trace has it"),
                                      name);
       _seismo_filter_leaf_free (leaf);
       return NULL;
@@ -1108,14 +1108,14 @@ _seismo_filter_compile_event_word (Parser          *p,
   if (tok->type == TOK_WORD && _seismo_filter_is_numeric (tok->text))
     {
       _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                   "expected a condition, not the number '%s' (e.g. pid == %s)",
+                                   _("expected a condition, not the number '%s' (e.g. pid == %s)"),
                                    tok->text, tok->text);
       return NULL;
     }
   if (tok->type == TOK_WORD && (builtin = find_builtin (tok->text)) != NULL)
     {
       _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                   "'%s' is a field: compare it with a value, e.g. %s == %s",
+                                   _("'%s' is a field: compare it with a value, e.g. %s == %s"),
                                    builtin->name, builtin->name, builtin->example);
       return NULL;
     }
@@ -1133,7 +1133,7 @@ _seismo_filter_compile_event_word (Parser          *p,
     {
       if (tok->type == TOK_WORD && is_field_name (p, tok->text))
         _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                     "'%s' is a field: compare it with a value, e.g. %s == 1",
+                                     _("'%s' is a field: compare it with a value, e.g. %s == 1"),
                                      tok->text, tok->text);
       else
         unknown_event_error (p, tok->text, tok->start, tok->end);

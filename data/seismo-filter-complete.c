@@ -94,7 +94,7 @@ add_conditions (Collect     *c,
   g_autoptr(GHashTable) systems = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (guint i = 0; i < n_builtins; i++)
-    add (c, SEISMO_FILTER_CANDIDATE_FIELD, builtins[i].name, NULL, builtins[i].detail);
+    add (c, SEISMO_FILTER_CANDIDATE_FIELD, builtins[i].name, NULL, _(builtins[i].detail));
 
   for (guint t = 0; t < n_types; t++)
     {
@@ -122,7 +122,7 @@ add_conditions (Collect     *c,
       g_autofree char *detail = NULL;
       int idx = seismo_event_type_find_field (first, name);
 
-      detail = g_strdup_printf ("%s field of %s%s",
+      detail = g_strdup_printf (_("%s field of %s%s"),
                                 seismo_field_type_to_string (first->fields[idx].type),
                                 first->full_name, in->len > 1 ? " and others" : "");
       add (c, SEISMO_FILTER_CANDIDATE_FIELD, name, NULL, detail);
@@ -211,12 +211,13 @@ add_seen_values (Collect     *c,
               "R", "S", "D", "T", "t", "X", "Z", "P", "I", "R+",
             };
             static const char *const details[] = {
-              "running or runnable", "sleeping", "uninterruptible", "stopped", "traced", "dead",
-              "zombie", "parked", "idle", "preempted while running",
+              N_("running or runnable"), N_("sleeping"), N_("uninterruptible"), N_("stopped"),
+              N_("traced"), N_("dead"), N_("zombie"), N_("parked"), N_("idle"),
+              N_("preempted while running"),
             };
 
             for (guint s = 0; s < G_N_ELEMENTS (states); s++)
-              add (c, SEISMO_FILTER_CANDIDATE_VALUE, states[s], NULL, details[s]);
+              add (c, SEISMO_FILTER_CANDIDATE_VALUE, states[s], NULL, _(details[s]));
             idx[t] = -1;
             break;
           }
@@ -290,7 +291,7 @@ add_seen_values (Collect     *c,
           break;
         }
     }
-  add_sorted_values (c, values, "seen in the trace");
+  add_sorted_values (c, values, _("seen in the trace"));
 }
 
 static void
@@ -330,7 +331,7 @@ add_values (Collect     *c,
     {
       for (guint s = 0; s < seismo_trace_get_n_syscall_names (trace); s++)
         g_hash_table_add (set, g_strdup (seismo_trace_get_syscall_name (trace, s)));
-      add_sorted_values (c, set, "syscall in the trace");
+      add_sorted_values (c, set, _("syscall in the trace"));
     }
   else if (strcmp (field, "errno") == 0 || strcmp (field, "ret") == 0)
     add_errno_names (c, strcmp (field, "ret") == 0);
@@ -348,7 +349,7 @@ add_values (Collect     *c,
       for (guint k = 0; k < n_changes; k++)
         g_hash_table_add (set, g_strdup (seismo_trace_get_string (trace, changes[k].comm)));
       g_hash_table_remove (set, "");
-      add_sorted_values (c, set, "task name");
+      add_sorted_values (c, set, _("task name"));
     }
   else if (strcmp (field, "pid") == 0 || strcmp (field, "tid") == 0)
     {
@@ -385,16 +386,16 @@ add_operators (Collect  *c,
     const char *op;
     const char *detail;
   } cmp[] = {
-    { "==", "equal" }, { "!=", "not equal" }, { "<", "less" }, { "<=", "less or equal" },
-    { ">", "greater" }, { ">=", "greater or equal" }, { "~", "matches a glob: \"k*\"" },
-    { "=~", "matches a regular expression" },
+    { "==", N_("equal") }, { "!=", N_("not equal") }, { "<", N_("less") },
+    { "<=", N_("less or equal") }, { ">", N_("greater") }, { ">=", N_("greater or equal") },
+    { "~", N_("matches a glob: \"k*\"") }, { "=~", N_("matches a regular expression") },
   };
 
   if (comparisons)
     for (guint i = 0; i < G_N_ELEMENTS (cmp); i++)
-      add (c, SEISMO_FILTER_CANDIDATE_OPERATOR, cmp[i].op, NULL, cmp[i].detail);
-  add (c, SEISMO_FILTER_CANDIDATE_OPERATOR, "&&", NULL, "and");
-  add (c, SEISMO_FILTER_CANDIDATE_OPERATOR, "||", NULL, "or");
+      add (c, SEISMO_FILTER_CANDIDATE_OPERATOR, cmp[i].op, NULL, _(cmp[i].detail));
+  add (c, SEISMO_FILTER_CANDIDATE_OPERATOR, "&&", NULL, _("and"));
+  add (c, SEISMO_FILTER_CANDIDATE_OPERATOR, "||", NULL, _("or"));
 }
 
 GPtrArray *

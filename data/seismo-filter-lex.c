@@ -109,8 +109,8 @@ _seismo_filter_lex (const char *text)
       else if (*p == '&' || *p == '|')
         {
           push_tok (toks, TOK_BAD, 0, at, at + 1,
-                    *p == '&' ? g_strdup ("'&' is not an operator: use '&&' for \"and\"")
-                              : g_strdup ("'|' is not an operator: use '||' for \"or\""));
+                    *p == '&' ? g_strdup (_("'&' is not an operator: use '&&' for \"and\""))
+                              : g_strdup (_("'|' is not an operator: use '||' for \"or\"")));
           p++;
         }
       else if (p[0] == '!' && p[1] == '=')
@@ -136,7 +136,7 @@ _seismo_filter_lex (const char *text)
       else if (*p == '=')
         {
           push_tok (toks, TOK_BAD, 0, at, at + 1,
-                    g_strdup ("'=' is not an operator: use '==' to compare"));
+                    g_strdup (_("'=' is not an operator: use '==' to compare")));
           p++;
         }
       else if (*p == '<' || *p == '>')
@@ -174,7 +174,7 @@ _seismo_filter_lex (const char *text)
             {
               g_string_free (s, TRUE);
               push_tok (toks, TOK_BAD, 0, at, p - text,
-                        g_strdup_printf ("this text has no closing quote (%c)", quote));
+                        g_strdup_printf (_("this text has no closing quote (%c)"), quote));
             }
         }
       else
@@ -261,14 +261,14 @@ _seismo_filter_quantity_parse (const char  *text,
         {
           if (ip >> 60)
             {
-              *why = g_strdup_printf ("'%s' is too large for 64 bits", text);
+              *why = g_strdup_printf (_("'%s' is too large for 64 bits"), text);
               return FALSE;
             }
           ip = ip * 16 + g_ascii_xdigit_value (*p++);
         }
       if (p == digits || *p)
         {
-          *why = g_strdup_printf ("'%s' is not a hexadecimal number", text);
+          *why = g_strdup_printf (_("'%s' is not a hexadecimal number"), text);
           return FALSE;
         }
       q->mag = ip;
@@ -282,7 +282,7 @@ _seismo_filter_quantity_parse (const char  *text,
 
       if (ip > (G_MAXUINT64 - d) / 10)
         {
-          *why = g_strdup_printf ("'%s' is too large for 64 bits", text);
+          *why = g_strdup_printf (_("'%s' is too large for 64 bits"), text);
           return FALSE;
         }
       ip = ip * 10 + d;
@@ -316,8 +316,8 @@ _seismo_filter_quantity_parse (const char  *text,
           break;
       if (u == G_N_ELEMENTS (units))
         {
-          *why = g_strdup_printf ("unknown unit '%s' in '%s': use ns, us, ms, s for times or k, M, "
-                                  "G for sizes", p, text);
+          *why = g_strdup_printf (_("unknown unit '%s' in '%s': use ns, us, ms, s for times or k, M, "
+                                    "G for sizes"), p, text);
           return FALSE;
         }
       mult = units[u].mult;
@@ -326,7 +326,7 @@ _seismo_filter_quantity_parse (const char  *text,
     }
   if (ip > G_MAXUINT64 / mult)
     {
-      *why = g_strdup_printf ("'%s' is too large for 64 bits", text);
+      *why = g_strdup_printf (_("'%s' is too large for 64 bits"), text);
       return FALSE;
     }
   q->mag = ip * mult;
@@ -336,12 +336,12 @@ _seismo_filter_quantity_parse (const char  *text,
 
       if (mult == 1 && frac != 0.0)
         {
-          *why = g_strdup_printf ("'%s' is not a whole number: add a unit, e.g. %sms", text, text);
+          *why = g_strdup_printf (_("'%s' is not a whole number: add a unit, e.g. %sms"), text, text);
           return FALSE;
         }
       if (extra > (double) (G_MAXUINT64 - q->mag))
         {
-          *why = g_strdup_printf ("'%s' is too large for 64 bits", text);
+          *why = g_strdup_printf (_("'%s' is too large for 64 bits"), text);
           return FALSE;
         }
       q->mag += (guint64) extra;
@@ -369,7 +369,7 @@ seismo_filter_parse_quantity (const char  *text,
     }
   if (q.neg)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "'%s' is negative", text);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("'%s' is negative"), text);
       return FALSE;
     }
   *value = q.mag;

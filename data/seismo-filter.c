@@ -256,7 +256,7 @@ _seismo_filter_tok_quote (Parser          *p,
                           const FilterTok *tok)
 {
   if (tok->type == TOK_END)
-    return g_strdup ("the end");
+    return g_strdup (_("the end"));
   return g_strdup_printf ("'%.*s'", (int) (tok->end - tok->start), p->text + tok->start);
 }
 
@@ -280,7 +280,7 @@ parse_primary (Parser *p)
           {
             _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, peek (p)->start,
                                          peek (p)->end,
-                                         "these parentheses are empty: put a condition inside");
+                                         _("these parentheses are empty: put a condition inside"));
             return NULL;
           }
         if (!(inner = parse_or (p)))
@@ -292,13 +292,13 @@ parse_primary (Parser *p)
             _seismo_filter_node_free (inner);
             if (at->type == TOK_END)
               _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, at->start, at->end,
-                                           "missing ')' to close the '(' at column %u",
+                                           _("missing ')' to close the '(' at column %u"),
                                            open->start + 1);
             else
               {
                 what = _seismo_filter_tok_quote (p, at);
                 _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, at->start, at->end,
-                                             "expected '&&', '||' or ')' before %s", what);
+                                             _("expected '&&', '||' or ')' before %s"), what);
               }
             return NULL;
           }
@@ -324,7 +324,7 @@ parse_primary (Parser *p)
             {
               what = _seismo_filter_tok_quote (p, value);
               _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, value->start, value->end,
-                                           "expected a value after '%s', found %s",
+                                           _("expected a value after '%s', found %s"),
                                            _seismo_filter_op_to_string (op->op), what);
               return NULL;
             }
@@ -337,7 +337,7 @@ parse_primary (Parser *p)
           const FilterTok *op = peek_at (p, 2);
 
           _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, peek_at (p, 1)->start,
-                                       op->end, "'!%s' is not an operator: write !(%s %s …)",
+                                       op->end, _("'!%s' is not an operator: write !(%s %s …)"),
                                        _seismo_filter_op_to_string (op->op), tok->text,
                                        _seismo_filter_op_to_string (op->op));
           return NULL;
@@ -355,7 +355,7 @@ parse_primary (Parser *p)
 
     case TOK_CMP:
       _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                   "'%s' needs a field on its left, e.g. pid %s 1234",
+                                   _("'%s' needs a field on its left, e.g. pid %s 1234"),
                                    _seismo_filter_op_to_string (tok->op),
                                    _seismo_filter_op_to_string (tok->op));
       return NULL;
@@ -363,13 +363,13 @@ parse_primary (Parser *p)
     case TOK_AND:
     case TOK_OR:
       _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                   "'%s' needs a condition on its left",
+                                   _("'%s' needs a condition on its left"),
                                    tok->type == TOK_AND ? "&&" : "||");
       return NULL;
 
     case TOK_RPAREN:
       _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                   "expected a condition before ')'");
+                                   _("expected a condition before ')'"));
       return NULL;
 
     case TOK_END:
@@ -379,11 +379,11 @@ parse_primary (Parser *p)
         if (prev && (prev->type == TOK_AND || prev->type == TOK_OR || prev->type == TOK_NOT ||
                      prev->type == TOK_LPAREN))
           _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                       "expected a condition after '%.*s'",
+                                       _("expected a condition after '%.*s'"),
                                        (int) (prev->end - prev->start), p->text + prev->start);
         else
           _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                       "expected a condition");
+                                       _("expected a condition"));
         return NULL;
       }
 
@@ -409,7 +409,7 @@ parse_unary (Parser *p)
   if (++p->depth > MAX_DEPTH)
     {
       _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, peek (p)->start, peek (p)->end,
-                                   "the expression nests too deeply");
+                                   _("the expression nests too deeply"));
       return NULL;
     }
   next (p);
@@ -452,7 +452,7 @@ parse_or (Parser *p)
   if (++p->depth > MAX_DEPTH)
     {
       _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, peek (p)->start, peek (p)->end,
-                                   "the expression nests too deeply");
+                                   _("the expression nests too deeply"));
       return NULL;
     }
   node = parse_join (p, TOK_OR);
@@ -469,29 +469,29 @@ trailing_error (Parser *p)
 
   if (tok->type == TOK_RPAREN)
     _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                 "unexpected ')': there is no '(' to close");
+                                 _("unexpected ')': there is no '(' to close"));
   else if (tok->type == TOK_BAD)
     _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end, "%s",
                                  tok->text);
   else if (tok->type == TOK_WORD && (g_ascii_strcasecmp (tok->text, "and") == 0 ||
                                      g_ascii_strcasecmp (tok->text, "or") == 0))
     _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                 "write '%s' instead of '%s'",
+                                 _("write '%s' instead of '%s'"),
                                  g_ascii_strcasecmp (tok->text, "and") == 0 ? "&&" : "||",
                                  tok->text);
   else if (tok->type == TOK_CMP)
     _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                 "'%s' needs a field on its left; to compare more, join "
-                                 "comparisons with && or ||",
+                                 _("'%s' needs a field on its left; to compare more, join "
+                                   "comparisons with && or ||"),
                                  _seismo_filter_op_to_string (tok->op));
   else if (tok->type == TOK_WORD && prev && prev->type == TOK_WORD && p->pos >= 2 &&
            g_array_index (p->toks, FilterTok, p->pos - 2).type == TOK_CMP)
     _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                 "expected '&&' or '||' before %s (put text with spaces in quotes)",
+                                 _("expected '&&' or '||' before %s (put text with spaces in quotes)"),
                                  what);
   else
     _seismo_filter_parser_error (p, SEISMO_FILTER_ERROR_SYNTAX, tok->start, tok->end,
-                                 "expected '&&' or '||' before %s", what);
+                                 _("expected '&&' or '||' before %s"), what);
 }
 
 static void
@@ -536,7 +536,7 @@ seismo_filter_compile (SeismoTrace  *trace,
 
   if (!g_utf8_validate (expression, -1, NULL))
     _seismo_filter_parser_error (&p, SEISMO_FILTER_ERROR_SYNTAX, 0, strlen (expression),
-                                 "the expression is not valid UTF-8 text");
+                                 _("the expression is not valid UTF-8 text"));
   else if (peek (&p)->type == TOK_END)
     root = _seismo_filter_node_const (TRUE);
   else if ((root = parse_or (&p)) != NULL && peek (&p)->type != TOK_END)

@@ -2311,7 +2311,7 @@ parse_text (Parser             *self,
           if (g_cancellable_is_cancelled (cancellable))
             {
               g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED,
-                           "Loading “%s” was cancelled", self->path);
+                           _("Loading “%s” was cancelled"), self->path);
               return FALSE;
             }
           if (progress)
@@ -2472,7 +2472,7 @@ ftrace_text_load (const char         *path,
   mapped = g_mapped_file_new (path, FALSE, &local_error);
   if (mapped == NULL)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not open “%s”: %s", path,
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("Could not open “%s”: %s"), path,
                    local_error->message);
       return NULL;
     }
@@ -2484,7 +2484,7 @@ ftrace_text_load (const char         *path,
       g_clear_pointer (&mapped, g_mapped_file_unref);
       if (!g_file_get_contents (path, &contents, &len, &local_error))
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not read “%s”: %s", path,
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("Could not read “%s”: %s"), path,
                        local_error->message);
           return NULL;
         }
@@ -2544,7 +2544,7 @@ ftrace_text_load (const char         *path,
 
 const SeismoImporter seismo_ftrace_text_importer = {
   .name = "ftrace-text",
-  .description = "ftrace text (tracefs trace, trace_pipe, trace-cmd report)",
+  .description = N_("ftrace text (tracefs trace, trace_pipe, trace-cmd report)"),
   .sniff = ftrace_text_sniff,
   .load = ftrace_text_load,
 };

@@ -138,18 +138,18 @@ seismo_trace_open (const char          *path,
       g_autoptr(GString) names = g_string_new (NULL);
 
       for (guint i = 0; list[i] != NULL; i++)
-        g_string_append_printf (names, "%s%s", i ? ", " : "", list[i]->description);
+        g_string_append_printf (names, "%s%s", i ? ", " : "", _(list[i]->description));
       if (seismo_input_is_folder (input))
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "%s is a folder, not a trace file (give one of the files in it)", name);
+                     _("%s is a folder: Seismo opens a folder only when it holds strace -ff output (files PREFIX.PID); give a trace file or an strace -ff folder"), name);
       else if (len == 0)
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "%s is empty%s", name,
-                     seismo_input_get_compression (input) ? " once decompressed" : "");
+                     _("%s is empty%s"), name,
+                     seismo_input_get_compression (input) ? _(" once decompressed") : "");
       else
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "%s is not a trace Seismo can read (it reads: %s%s)", name, names->str,
-                     seismo_input_get_compression (input) ? "; it was decompressed first" : "");
+                     _("%s is not a trace Seismo can read (it reads: %s%s)"), name, names->str,
+                     seismo_input_get_compression (input) ? _("; it was decompressed first") : "");
       return NULL;
     }
 
@@ -192,6 +192,6 @@ seismo_trace_save (SeismoTrace  *trace,
       g_string_append_printf (exts, "%s%s", i ? ", " : "", list[i]->extension);
     }
   g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-               "Cannot write %s: the file name must end in one of %s", path, exts->str);
+               _("Cannot write %s: the file name must end in one of %s"), path, exts->str);
   return FALSE;
 }

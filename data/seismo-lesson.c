@@ -6,6 +6,7 @@
 #include "seismo-error.h"
 #include "seismo-filter.h"
 #include "seismo-lesson.h"
+#include "seismo-lesson-private.h"
 
 #define LESSON_GROUP "Lesson"
 #define LESSON_SUFFIX ".lesson"
@@ -129,7 +130,7 @@ read_step (GKeyFile          *kf,
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     if (!is_step_key (keys[i]))
       {
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "[%s]: unknown key “%s”", group,
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("[%s]: unknown key “%s”"), group,
                      keys[i]);
         return FALSE;
       }
@@ -150,14 +151,14 @@ read_step (GKeyFile          *kf,
       if (local != NULL || n < 1)
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                       "[%s]: ZoomCount must be a number of 1 or more", group);
+                       _("[%s]: ZoomCount must be a number of 1 or more"), group);
           return FALSE;
         }
       step->zoom_count = n;
     }
   if (step->text == NULL)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "[%s]: the step has no Text", group);
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("[%s]: the step has no Text"), group);
       return FALSE;
     }
   if (step->zoom != NULL && step->zoom[0] == '\0')
@@ -190,8 +191,7 @@ seismo_lesson_new_from_file (const char  *path,
    * reach a message. */
   if (!g_utf8_validate (contents, (gssize) length, &bad))
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: byte %" G_GSIZE_FORMAT
-                   " is not UTF-8 text", path, (gsize) (bad - contents));
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("%s: byte %zu is not UTF-8 text"), path, (gsize) (bad - contents));
       return NULL;
     }
   if (!g_key_file_load_from_data (kf, contents, length, G_KEY_FILE_NONE, &local))
@@ -212,7 +212,7 @@ seismo_lesson_new_from_file (const char  *path,
   if (lesson->title == NULL || lesson->sample == NULL || lesson->sample[0] == '\0')
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                   "%s: [" LESSON_GROUP "] needs a Title and a Sample", path);
+                   _("%s: [Lesson] needs a Title and a Sample"), path);
       return NULL;
     }
 
@@ -227,7 +227,7 @@ seismo_lesson_new_from_file (const char  *path,
       if (!g_str_has_prefix (groups[i], "Step ")
           || !g_ascii_string_to_unsigned (groups[i] + 5, 10, 1, 1000, &n, NULL))
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: unknown group [%s]", path,
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("%s: unknown group [%s]"), path,
                        groups[i]);
           return NULL;
         }
@@ -235,7 +235,7 @@ seismo_lesson_new_from_file (const char  *path,
     }
   if (n_steps == 0)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: the lesson has no [Step 1]", path);
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("%s: the lesson has no [Step 1]"), path);
       return NULL;
     }
   lesson->steps = g_new0 (SeismoLessonStep, n_steps);
@@ -246,7 +246,7 @@ seismo_lesson_new_from_file (const char  *path,
       if (!g_key_file_has_group (kf, group))
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                       "%s: [%s] is missing (steps are numbered 1, 2, 3… without gaps)", path, group);
+                       _("%s: [%s] is missing (steps are numbered 1, 2, 3… without gaps)"), path, group);
           return NULL;
         }
       lesson->n_steps = i + 1;
@@ -299,17 +299,91 @@ seismo_lesson_load_dir (const char *dir)
   return lessons;
 }
 
-char *
-seismo_lesson_find_dir (void)
+char **
+seismo_lesson_get_dirs (void)
 {
   const char *env = g_getenv ("SEISMO_LESSONS_DIR");
-  g_autofree char *installed = g_build_filename (PKGDATADIR, "lessons", NULL);
+  const char *const *system = g_get_system_data_dirs ();
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
 
   if (env != NULL && env[0] != '\0')
-    return g_strdup (env);
-  if (g_file_test (installed, G_FILE_TEST_IS_DIR))
-    return g_steal_pointer (&installed);
-  return g_build_filename (SEISMO_BUILD_DIR, "app", "resources", "lessons", NULL);
+    {
+      g_strv_builder_add (b, env);
+      return g_strv_builder_end (b);
+    }
+  g_ptr_array_add (seen, g_build_filename (g_get_user_data_dir (), "seismo", "lessons", NULL));
+  for (guint i = 0; system[i] != NULL; i++)
+    g_ptr_array_add (seen, g_build_filename (system[i], "seismo", "lessons", NULL));
+  /* The installed lessons also when the prefix is not in $XDG_DATA_DIRS (/opt/seismo). */
+  g_ptr_array_add (seen, g_build_filename (PKGDATADIR, "lessons", NULL));
+  for (guint i = 0; i < seen->len; i++)
+    {
+      gboolean dup = FALSE;
+
+      for (guint k = 0; k < i && !dup; k++)
+        dup = g_str_equal (seen->pdata[k], seen->pdata[i]);
+      if (!dup)
+        g_strv_builder_add (b, seen->pdata[i]);
+    }
+  return g_strv_builder_end (b);
+}
+
+GPtrArray *
+seismo_lesson_load_all (void)
+{
+  g_auto(GStrv) dirs = seismo_lesson_get_dirs ();
+  GPtrArray *lessons = g_ptr_array_new_with_free_func ((GDestroyNotify) seismo_lesson_free);
+  g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+
+  /* The first folder that has a lesson of a given name wins: a teacher's copy in
+   * $XDG_DATA_HOME replaces the installed one. */
+  for (guint d = 0; dirs[d] != NULL; d++)
+    {
+      g_autoptr(GPtrArray) found = seismo_lesson_load_dir (dirs[d]);
+
+      for (guint i = 0; i < found->len; i++)
+        {
+          SeismoLesson *lesson = found->pdata[i];
+
+          if (g_hash_table_contains (ids, lesson->id))
+            continue;
+          found->pdata[i] = NULL;
+          g_ptr_array_add (lessons, lesson);
+          g_hash_table_add (ids, lesson->id);
+        }
+    }
+  g_ptr_array_sort (lessons, compare_lessons);
+  return lessons;
+}
+
+char *
+seismo_lesson_find_sample (const SeismoLesson *self,
+                           const char         *samples_dir)
+{
+  g_autofree char *lesson_dir = NULL;
+  g_autofree char *beside = NULL;
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (g_path_is_absolute (self->sample))
+    return g_file_test (self->sample, G_FILE_TEST_IS_REGULAR | G_FILE_TEST_IS_DIR)
+           ? g_strdup (self->sample) : NULL;
+  /* Beside the lesson first: a teacher ships a lesson and its trace together. */
+  lesson_dir = g_path_get_dirname (self->path);
+  beside = g_build_filename (lesson_dir, self->sample, NULL);
+  if (g_file_test (beside, G_FILE_TEST_EXISTS))
+    return g_steal_pointer (&beside);
+  base = g_path_get_basename (self->sample);
+  if (samples_dir != NULL)
+    {
+      g_autofree char *installed = g_build_filename (samples_dir, base, NULL);
+
+      if (g_file_test (installed, G_FILE_TEST_EXISTS))
+        return g_steal_pointer (&installed);
+    }
+  return NULL;
 }
 
 /* Resolving */
@@ -335,7 +409,7 @@ run_expression (SeismoTrace  *trace,
   if (n_matched == 0)
     {
       g_clear_pointer (&out->mask, g_free);
-      g_set_error_literal (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "no event matches");
+      g_set_error_literal (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, _("no event matches"));
       return FALSE;
     }
   return TRUE;
@@ -375,7 +449,7 @@ first_match (SeismoTrace  *trace,
   if (e >= n)
     {
       g_set_error_literal (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                           "no event matches after marker A");
+                           _("no event matches after marker A"));
       return SEISMO_NO_EVENT;
     }
   return e;
@@ -423,6 +497,17 @@ seismo_lesson_step_resolve (const SeismoLesson   *self,
                             SeismoTrace          *trace,
                             SeismoLessonTargets  *targets,
                             GError              **error)
+{
+  return _seismo_lesson_step_resolve (self, step, trace, targets, NULL, error);
+}
+
+gboolean
+_seismo_lesson_step_resolve (const SeismoLesson   *self,
+                             guint                 step,
+                             SeismoTrace          *trace,
+                             SeismoLessonTargets  *targets,
+                             const char          **failed_key,
+                             GError              **error)
 {
   const SeismoLessonStep *s;
   g_autoptr(GError) local = NULL;
@@ -491,7 +576,9 @@ seismo_lesson_step_resolve (const SeismoLesson   *self,
   return TRUE;
 
 failed:
+  if (failed_key != NULL)
+    *failed_key = key;
   g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-               "%s, step %u: %s=%s: %s", self->path, step + 1, key, expression, local->message);
+               _("%s, step %u: %s=%s: %s"), self->path, step + 1, key, expression, local->message);
   return FALSE;
 }

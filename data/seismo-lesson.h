@@ -13,7 +13,7 @@ G_BEGIN_DECLS
  *   [Lesson]
  *   Title=Hello, syscalls            translatable
  *   Summary=…                        translatable
- *   Sample=hello-syscalls.seismo     file name of the sample trace
+ *   Sample=hello-syscalls.seismo     the trace: beside the lesson first, else a bundled sample
  *   Order=1                          place in the list
  *
  *   [Step 1]                         steps are [Step N], N = 1, 2, 3… without gaps
@@ -78,9 +78,25 @@ void          seismo_lesson_free          (SeismoLesson           *self);
  * warning. Returns a new GPtrArray owning its lessons (empty when the folder is missing). */
 GPtrArray    *seismo_lesson_load_dir      (const char             *dir);
 
-/* The folder lessons are read from: $SEISMO_LESSONS_DIR, else PKGDATADIR/lessons when installed,
- * else the build tree's merged copies. Caller owns the string. */
-char         *seismo_lesson_find_dir      (void);
+/* The folders lessons are read from, first first: $SEISMO_LESSONS_DIR alone when it is set
+ * (`meson devenv` and the tests set it), else $XDG_DATA_HOME/seismo/lessons, DIR/seismo/lessons
+ * for each of $XDG_DATA_DIRS, and PKGDATADIR/lessons. Free with g_strfreev(). */
+char        **seismo_lesson_get_dirs      (void);
+
+/* The lessons of every folder of seismo_lesson_get_dirs(), by Order then id; of lessons with the
+ * same file name, the one of the first folder (a teacher's copy hides the installed one). */
+GPtrArray    *seismo_lesson_load_all      (void);
+
+/* The lesson's sample trace: Sample= relative to the lesson's folder first (a lesson can bring
+ * its own trace), then its file name in samples_dir (may be NULL). NULL when neither exists. */
+char         *seismo_lesson_find_sample   (const SeismoLesson     *self,
+                                           const char             *samples_dir);
+
+/* Checks a lesson file as its author writes it: each problem as "FILE:LINE: what is wrong"
+ * (syntax, unknown groups and keys, missing keys, step numbering, numbers), then, when trace is
+ * given, each step's expressions resolved against it. Returns the problems (empty: none). */
+GPtrArray    *seismo_lesson_check         (const char             *path,
+                                           SeismoTrace            *trace);
 
 /* Resolves a step's expressions against a trace. FALSE with error (step number, key, expression
  * and why) when an expression does not compile or matches nothing. */

@@ -7,6 +7,7 @@
 #include "seismo-syscalls.h"
 #include "seismo-syscall-tables.h"
 #include "seismo-syscall-catalogue.h"
+#include "seismo-filter-private.h"
 
 static const struct {
   const char    *name;        /* metadata.arch */
@@ -212,4 +213,17 @@ seismo_signal_from_name (const char *name)
     if (signal_names[i] && strcmp (signal_names[i], name) == 0)
       return (int) i;
   return 0;
+}
+
+const char *
+seismo_syscall_suggest (const char *name)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  g_return_val_if_fail (name != NULL, NULL);
+  for (SeismoArch arch = 0; arch < SEISMO_ARCH_N; arch++)
+    for (guint nr = 0; nr < seismo_syscall_table_size (arch); nr++)
+      if (seismo_syscall_name (arch, nr) != NULL)
+        g_ptr_array_add (names, (gpointer) seismo_syscall_name (arch, nr));
+  return _seismo_filter_suggest (name, (const char *const *) names->pdata, names->len);
 }

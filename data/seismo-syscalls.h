@@ -97,6 +97,9 @@ guint32      seismo_syscall_class_from_name (const char *class_name);
 /* "%file %desc ..." for messages. Static. */
 const char  *seismo_syscall_class_list (void);
 
+/* The x86_64 or i386 syscall name closest to a mistyped one ("opnat" → "openat"), for "did you
+ * mean"; NULL when none is close. */
+const char  *seismo_syscall_suggest    (const char *name);
 /* "ENOENT"; NULL when unknown. errnum is positive. */
 const char  *seismo_errno_name         (int         errnum);
 int          seismo_errno_from_name    (const char *name);   /* 0 when unknown */

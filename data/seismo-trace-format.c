@@ -372,7 +372,7 @@ seismo_trace_event_format_into (SeismoTrace   *self,
         }
     }
   if (n < type->n_fields)
-    g_string_append (out, " [damaged payload]");
+    g_string_append (out, _(" [damaged payload]"));
 }
 
 char *

@@ -266,21 +266,20 @@ _seismo_trace_validate (SeismoTrace  *self,
   if (self->n_blocks != n_blocks)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                   "%" G_GSIZE_FORMAT " payload blocks for %" G_GSIZE_FORMAT " events",
+                   _("%zu payload blocks for %zu events"),
                    self->n_blocks, self->n_events);
       return FALSE;
     }
   for (gsize b = 0; b < n_blocks; b++)
     if (self->block_base[b] > self->block_base[b + 1])
       {
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "payload block %" G_GSIZE_FORMAT
-                     " starts after the next one", b);
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("payload block %zu starts after the next one"), b);
         return FALSE;
       }
   if (self->block_base[n_blocks] != self->payload_len)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                   "payload blocks cover %" G_GUINT64_FORMAT " bytes, payload has %" G_GSIZE_FORMAT,
+                   _("payload blocks cover %" PRIu64 " bytes, payload has %" "zu"),
                    self->block_base[n_blocks], self->payload_len);
       return FALSE;
     }
@@ -295,53 +294,53 @@ _seismo_trace_validate (SeismoTrace  *self,
       if (self->type[i] >= n_types)
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                       "event %" G_GSIZE_FORMAT " has unknown type %u", i, self->type[i]);
+                       _("event %zu has unknown type %u"), i, self->type[i]);
           return FALSE;
         }
       if (self->task[i] >= self->n_tasks)
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                       "event %" G_GSIZE_FORMAT " has unknown task %u", i, self->task[i]);
+                       _("event %zu has unknown task %u"), i, self->task[i]);
           return FALSE;
         }
       if (start > limit)
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                       "event %" G_GSIZE_FORMAT " has a payload offset past the next event's", i);
+                       _("event %zu has a payload offset past the next event's"), i);
           return FALSE;
         }
     }
   if (self->n_strings == 0 || self->strings_len == 0 || self->strings[self->strings_len - 1] != '\0')
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "string table is not terminated");
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("string table is not terminated"));
       return FALSE;
     }
   for (guint s = 0; s < self->n_strings; s++)
     if (self->string_off[s] >= self->strings_len)
       {
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                     "string %u starts past the string table", s);
+                     _("string %u starts past the string table"), s);
         return FALSE;
       }
   for (guint t = 0; t < self->n_tasks; t++)
     if (self->tasks[t].comm >= self->n_strings)
       {
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                     "task %u names unknown string %u", t, self->tasks[t].comm);
+                     _("task %u names unknown string %u"), t, self->tasks[t].comm);
         return FALSE;
       }
   for (guint c = 0; c < self->n_comm_changes; c++)
     if (self->comm_changes[c].task >= self->n_tasks ||
         self->comm_changes[c].comm >= self->n_strings)
       {
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "comm change %u is out of range", c);
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("comm change %u is out of range"), c);
         return FALSE;
       }
   for (guint h = 0; h < self->n_histograms; h++)
     if (self->histograms[h].n_buckets > 0 &&
         (self->histograms[h].lower == NULL || self->histograms[h].counts == NULL))
       {
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "histogram %u has no buckets", h);
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("histogram %u has no buckets"), h);
         return FALSE;
       }
   return TRUE;

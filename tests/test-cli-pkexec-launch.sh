@@ -9,11 +9,11 @@ user_uid=65534
 
 if [ "$(id -u)" != 0 ]; then
   echo "1..0 # SKIP acting for another user (PKEXEC_UID) needs root"
-  exit 77
+  exit 0   # TAP: the plan 1..0 says skipped (meson counts a status of 77 as an error)
 fi
 if ! getent passwd "$user_uid" >/dev/null; then
   echo "1..0 # SKIP no user with uid $user_uid to act for"
-  exit 77
+  exit 0   # TAP: the plan 1..0 says skipped (meson counts a status of 77 as an error)
 fi
 
 dir=$(mktemp -d /tmp/seismo-pkexec-launch.XXXXXX)

@@ -69,4 +69,43 @@ check "convert to an unknown extension fails with 1" test $? -eq 1
 "$CLI" record --list-backends > "$DIR/backends.txt"; check "record --list-backends" test $? -eq 0
 "$CLI" record -b nosuch -o "$DIR/x.seismo" -a >/dev/null 2>&1; check "record with unknown backend is usage error" test $? -eq 2
 
+# Edges of the contract: write errors, numbers, usage, suggestions, options anywhere, folders.
+for cmd in "info $DIR/t.seismo" "info --json $DIR/t.seismo" "stats $DIR/t.seismo" \
+           "stats --by syscall --json $DIR/t.seismo" "hist $DIR/t.seismo" "report $DIR/t.seismo" \
+           "explain openat" "compare $DIR/t.seismo $DIR/t.seismo" "record --list-backends" "--help" "--version"; do
+  err=$("$CLI" $cmd 2>&1 >/dev/full); rc=$?
+  check "$cmd > /dev/full: exit 1 and says so" \
+    bash -c "test $rc -eq 1 && grep -qx 'seismo-cli: write error: No space left on device' <<<'$err'"
+done
+err=$("$CLI" report --limit -5 "$DIR/t.seismo" 2>&1 >/dev/null); rc=$?
+check "report --limit -5 is a usage error (2) that names --limit" bash -c "test $rc -eq 2 && grep -q -- --limit <<<'$err'"
+check "report --limit 0 prints nothing" test -z "$("$CLI" report --limit 0 "$DIR/t.seismo")"
+"$CLI" report --limit abc "$DIR/t.seismo" >/dev/null 2>&1; check "report --limit abc is a usage error" test $? -eq 2
+if "$CLI" render --help 2>&1 | grep -q -- --width; then
+  "$CLI" render "$DIR/t.seismo" -o "$DIR/x.svg" --width -3 >/dev/null 2>&1; check "render --width -3 is a usage error" test $? -eq 2
+else
+  skip "render --width -3 is a usage error" "this seismo-cli is built without render (-Dgui=disabled)"
+fi
+"$CLI" compare-overhead --runs 0 -- true >/dev/null 2>&1; check "compare-overhead --runs 0 is a usage error" test $? -eq 2
+err=$("$CLI" record -b ptrace -e opnat -o "$DIR/r.seismo" -- true 2>&1 >/dev/null); rc=$?
+check "record -e opnat is a usage error (2)" test $rc -eq 2
+check "record -e opnat suggests openat" grep -q "did you mean 'openat'" <<<"$err"
+check "record -e opnat leaves no file" bash -c "! ls '$DIR'/r.seismo* 2>/dev/null"
+"$CLI" record -b ptrace -a -o "$DIR/r.seismo" >/dev/null 2>&1; check "record -b ptrace -a is a usage error (2)" test $? -eq 2
+"$CLI" explain --json openat > "$DIR/explain.json"; rc=$?
+check "explain --json openat: --json is an option" python3 - "$DIR/explain.json" $rc <<'PY'
+import json, sys
+assert sys.argv[2] == "0", sys.argv[2]
+d = json.load(open(sys.argv[1]))
+assert [e["title"] for e in d] == ["openat(2)"], d
+assert d[0]["kind"] == "syscall" and d[0]["items"], d
+PY
+"$CLI" explain -2 --json > "$DIR/errno.json"
+check "explain -2 --json: -2 is an errno" grep -q '"title" : "ENOENT (2)"' "$DIR/errno.json"
+"$CLI" explain --jsn openat >/dev/null 2>&1; check "explain --jsn is a usage error" test $? -eq 2
+mkdir -p "$DIR/folder"
+err=$("$CLI" info "$DIR/folder" 2>&1 >/dev/null); rc=$?
+check "a folder fails with 1 and says it expected strace -ff output" \
+  bash -c "test $rc -eq 1 && grep -q 'is a folder' <<<'$err' && grep -q 'strace -ff' <<<'$err'"
+
 tap_end

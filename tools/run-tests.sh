@@ -6,9 +6,16 @@
 #   tools/run-tests.sh --sanitize [ARGS]   builds ./build-san with AddressSanitizer, UBSan and
 #                                          LeakSanitizer and runs the unit and formats suites there;
 #                                          any sanitizer report fails its test. (docs/reliability.md)
+#
+# Run it as root (CI: every backend test records), as a user (packages installed with sudo; the
+# tests that need root say so and skip), or with sudo (installs as root, then builds and tests as
+# the user who ran sudo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/deps.sh
+. tools/lib-user.sh
+[[ -n ${SEISMO_DEPS_DONE:-} ]] || bash tools/deps.sh
+seismo_drop_to_sudo_user "$PWD/tools/run-tests.sh" "$@"
+seismo_own_build
 
 if [[ ${1:-} == --sanitize ]]; then
   shift

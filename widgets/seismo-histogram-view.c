@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-widgets"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -389,7 +390,7 @@ render_full (SeismoHistogramView *self,
     g_autofree char *p90 = seismo_format_duration ((double) s.p90);
     g_autofree char *p99 = seismo_format_duration ((double) s.p99);
     g_autofree char *max = seismo_format_duration ((double) s.max);
-    g_autofree char *text = g_strdup_printf (_("count %'" G_GUINT64_FORMAT "   min %s   avg %s   max %s\n"
+    g_autofree char *text = g_strdup_printf (_("count %'" PRIu64 "   min %s   avg %s   max %s\n"
                                                "p50 %s   p90 %s   p99 %s"),
                                              s.count, min, avg, max, p50, p90, p99);
 
@@ -430,7 +431,7 @@ render_full (SeismoHistogramView *self,
       seismo_cairo_set_rgb (cr, fg, 0.85);
       cairo_move_to (cr, g.bar_x - 6 - tw, y + (g.row_h - th) / 2);
       pango_cairo_show_layout (cr, layout);
-      count = g_strdup_printf ("%'" G_GUINT64_FORMAT, b.count);
+      count = g_strdup_printf ("%'" PRIu64, b.count);
       pango_layout_set_text (layout, count, -1);
       pango_layout_get_pixel_size (layout, &tw, &th);
       cairo_move_to (cr, g.bar_x + w + 6, y + (g.row_h - th) / 2);
@@ -498,7 +499,7 @@ on_area_tooltip (GtkWidget           *widget,
     return FALSE;
   seismo_latency_histogram_get_bucket (self->histogram, (guint) bucket, &b);
   label = seismo_latency_histogram_bucket_label (self->histogram, (guint) bucket, TRUE);
-  text = g_strdup_printf (_("%s: %'" G_GUINT64_FORMAT " samples. Click to filter to them."), label, b.count);
+  text = g_strdup_printf (_("%s: %'" PRIu64 " samples. Click to filter to them."), label, b.count);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -841,9 +842,9 @@ seismo_histogram_view_bucket_filter (SeismoHistogramView *self,
   if (self->syscall >= 0)
     g_string_append_printf (out, "syscall == %s && ",
                             seismo_trace_get_syscall_name (self->trace, (guint) self->syscall));
-  g_string_append_printf (out, "duration >= %" G_GUINT64_FORMAT, b.lower);
+  g_string_append_printf (out, "duration >= %" PRIu64, b.lower);
   if (b.upper != G_MAXUINT64)
-    g_string_append_printf (out, " && duration < %" G_GUINT64_FORMAT, b.upper);
+    g_string_append_printf (out, " && duration < %" PRIu64, b.upper);
   return g_string_free (out, FALSE);
 }
 
@@ -896,10 +897,10 @@ seismo_histogram_view_to_csv (SeismoHistogramView *self)
   if (self->histogram == NULL)
     return g_string_free (out, FALSE);
   seismo_latency_histogram_get_summary (self->histogram, &s);
-  g_string_append_printf (out, "# count=%" G_GUINT64_FORMAT " min_ns=%" G_GUINT64_FORMAT
-                          " avg_ns=%" G_GUINT64_FORMAT " p50_ns=%" G_GUINT64_FORMAT
-                          " p90_ns=%" G_GUINT64_FORMAT " p99_ns=%" G_GUINT64_FORMAT
-                          " max_ns=%" G_GUINT64_FORMAT "\n",
+  g_string_append_printf (out, "# count=%" PRIu64 " min_ns=%" PRIu64
+                          " avg_ns=%" PRIu64 " p50_ns=%" PRIu64
+                          " p90_ns=%" PRIu64 " p99_ns=%" PRIu64
+                          " max_ns=%" PRIu64 "\n",
                           s.count, s.min, s.avg, s.p50, s.p90, s.p99, s.max);
   g_string_append (out, "lower_ns,upper_ns,count\n");
   for (guint i = 0; i < seismo_latency_histogram_get_n_buckets (self->histogram); i++)
@@ -909,10 +910,10 @@ seismo_histogram_view_to_csv (SeismoHistogramView *self)
       seismo_latency_histogram_get_bucket (self->histogram, i, &b);
       if (b.count == 0)
         continue;
-      g_string_append_printf (out, "%" G_GUINT64_FORMAT ",", b.lower);
+      g_string_append_printf (out, "%" PRIu64 ",", b.lower);
       if (b.upper != G_MAXUINT64)
-        g_string_append_printf (out, "%" G_GUINT64_FORMAT, b.upper);
-      g_string_append_printf (out, ",%" G_GUINT64_FORMAT "\n", b.count);
+        g_string_append_printf (out, "%" PRIu64, b.upper);
+      g_string_append_printf (out, ",%" PRIu64 "\n", b.count);
     }
   return g_string_free (out, FALSE);
 }

@@ -115,7 +115,7 @@ seismo_ebpf_read_aggregates (SeismoTraceBuilder *builder,
           int saved = errno;
 
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                       "could not read the in-kernel syscall histograms: %s", g_strerror (saved));
+                       _("could not read the in-kernel syscall histograms: %s"), g_strerror (saved));
           return FALSE;
         }
       for (int cpu = 0; cpu < ncpu; cpu++)

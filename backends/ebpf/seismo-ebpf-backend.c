@@ -164,33 +164,33 @@ unavailable_reason (int *code)
 
   *code = SEISMO_ERROR_UNAVAILABLE;
   if (!g_file_test (btf, G_FILE_TEST_EXISTS))
-    reason = g_strdup_printf ("the kernel exposes no BTF type information (%s is missing; the "
-                              "kernel needs CONFIG_DEBUG_INFO_BTF=y)", btf);
+    reason = g_strdup_printf (_("the kernel exposes no BTF type information (%s is missing; the "
+                                "kernel needs CONFIG_DEBUG_INFO_BTF=y)"), btf);
   else if (geteuid () != 0 && !has_bpf_capabilities ())
     {
-      reason = g_strdup ("recording with eBPF needs root, or the CAP_BPF and CAP_PERFMON "
-                         "capabilities");
+      reason = g_strdup (_("recording with eBPF needs root, or the CAP_BPF and CAP_PERFMON "
+                           "capabilities"));
       *code = SEISMO_ERROR_PERMISSION;
     }
   else if (geteuid () != 0 && !tracepoint_ids_readable ())
     {
       /* Attaching to a tracepoint starts with reading its id from tracefs. */
-      reason = g_strdup ("the tracepoint ids under /sys/kernel/tracing/events are not readable "
-                         "by this user, which CAP_BPF and CAP_PERFMON do not change: run as root, "
-                         "or mount tracefs with a group this user is in (gid=…,mode=0750)");
+      reason = g_strdup (_("the tracepoint ids under /sys/kernel/tracing/events are not readable "
+                           "by this user, which CAP_BPF and CAP_PERFMON do not change: run as root, "
+                           "or mount tracefs with a group this user is in (gid=…,mode=0750)"));
       *code = SEISMO_ERROR_PERMISSION;
     }
   else if ((ret = libbpf_probe_bpf_map_type (BPF_MAP_TYPE_RINGBUF, NULL)) == 0)
-    reason = g_strdup ("the kernel has no BPF ring buffer (it needs Linux 5.8 or newer)");
+    reason = g_strdup (_("the kernel has no BPF ring buffer (it needs Linux 5.8 or newer)"));
   else if (ret == -EPERM || ret == -EACCES)
     {
-      reason = g_strdup_printf ("the kernel refused to load a BPF program (%s): run as root, "
-                                "and check kernel lockdown and kernel.unprivileged_bpf_disabled",
+      reason = g_strdup_printf (_("the kernel refused to load a BPF program (%s): run as root, "
+                                  "and check kernel lockdown and kernel.unprivileged_bpf_disabled"),
                                 g_strerror (-ret));
       *code = SEISMO_ERROR_PERMISSION;
     }
   else if (ret < 0)
-    reason = g_strdup_printf ("could not probe the kernel's BPF support: %s",
+    reason = g_strdup_printf (_("could not probe the kernel's BPF support: %s"),
                               g_strerror (-ret));
   return reason;
 }
@@ -467,17 +467,17 @@ attach_probes (Recorder *rec,
           if ((probe->kind == SEISMO_EBPF_KPROBE || probe->kind == SEISMO_EBPF_KRETPROBE)
               && !kprobes_supported ())
             g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNAVAILABLE,
-                         "could not attach probe '%s': this kernel has no kprobes "
-                         "(CONFIG_KPROBES is off: no kprobe PMU and no kprobe_events)",
+                         _("could not attach probe '%s': this kernel has no kprobes "
+                           "(CONFIG_KPROBES is off: no kprobe PMU and no kprobe_events)"),
                          probe->spec);
           else if (err == -ENOENT && probe->binary != NULL
               && !g_file_test (probe->binary, G_FILE_TEST_EXISTS)
               && strchr (probe->binary, '/') != NULL)
             g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                         "could not attach probe '%s': %s: no such file", probe->spec,
+                         _("could not attach probe '%s': %s: no such file"), probe->spec,
                          probe->binary);
           else
-            set_libbpf_error (error, err, "could not attach probe '%s'", probe->spec);
+            set_libbpf_error (error, err, _("could not attach probe '%s'"), probe->spec);
           return FALSE;
         }
       g_ptr_array_add (rec->probe_links, link);
@@ -710,25 +710,25 @@ check_options (const SeismoRecordOptions *o,
 
   if (o->argv != NULL && o->argv[0] == NULL)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "the command is empty");
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION, _("the command is empty"));
       return FALSE;
     }
   if (n_targets == 0)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "nothing to record: give a command, a PID or system-wide");
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                   _("nothing to record: give a command, a PID or system-wide"));
       return FALSE;
     }
   if (o->pid > 0 && o->argv != NULL)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "give either a PID or a command to launch, not both");
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                   _("give either a PID or a command to launch, not both"));
       return FALSE;
     }
   if (o->pid > 0 && kill (o->pid, 0) != 0 && errno == ESRCH)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "no process with PID %d", (int) o->pid);
+                   _("no process with PID %d"), (int) o->pid);
       return FALSE;
     }
   return TRUE;
@@ -779,7 +779,7 @@ control_loop (Recorder *rec,
     seismo_ebpf_command_end (&rec->command, o->kill_on_stop);
   if (rec->worker_error != 0)
     {
-      set_libbpf_error (error, rec->worker_error, "could not read the eBPF ring buffer");
+      set_libbpf_error (error, rec->worker_error, _("could not read the eBPF ring buffer"));
       return FALSE;
     }
   return TRUE;
@@ -821,8 +821,8 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   n_probes = options->probes != NULL ? g_strv_length (options->probes) : 0;
   if (n_probes > SEISMO_EBPF_MAX_PROBES)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "too many probes: %u (at most %d)", n_probes, SEISMO_EBPF_MAX_PROBES);
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                   _("too many probes: %u (at most %d)"), n_probes, SEISMO_EBPF_MAX_PROBES);
       return FALSE;
     }
   rec.probes = g_new0 (SeismoEbpfProbe, MAX (n_probes, 1));
@@ -837,7 +837,7 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   why = unavailable_reason (&code);
   if (why != NULL)
     {
-      g_set_error (error, SEISMO_ERROR, code, "the eBPF backend cannot run: %s", why);
+      g_set_error (error, SEISMO_ERROR, code, _("the eBPF backend cannot run: %s"), why);
       goto cleanup;
     }
 
@@ -846,7 +846,7 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   rec.n_possible_cpus = libbpf_num_possible_cpus ();
   if (rec.n_possible_cpus <= 0)
     {
-      set_libbpf_error (error, rec.n_possible_cpus, "could not count the possible CPUs");
+      set_libbpf_error (error, rec.n_possible_cpus, _("could not count the possible CPUs"));
       goto cleanup;
     }
   rec.drops_seen = g_new0 (guint64, rec.n_possible_cpus);
@@ -860,7 +860,7 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   }
   if (rec.skel == NULL)
     {
-      set_libbpf_error (error, -errno, "could not open the eBPF programs");
+      set_libbpf_error (error, -errno, _("could not open the eBPF programs"));
       goto cleanup;
     }
 
@@ -883,7 +883,7 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   err = bpf_map__set_max_entries (rec.skel->maps.events, ring_bytes (options->buffer_kb));
   if (err != 0)
     {
-      set_libbpf_error (error, err, "could not size the eBPF ring buffer");
+      set_libbpf_error (error, err, _("could not size the eBPF ring buffer"));
       goto cleanup;
     }
   rec.skel->rodata->wakeup_bytes = ring_bytes (options->buffer_kb) / 4;
@@ -892,21 +892,21 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
                                                      : rec.skel->maps.threads, 1);
   if (err != 0)
     {
-      set_libbpf_error (error, err, "could not size the eBPF maps");
+      set_libbpf_error (error, err, _("could not size the eBPF maps"));
       goto cleanup;
     }
 
   err = seismo_ebpf_bpf__load (rec.skel);
   if (err != 0)
     {
-      set_libbpf_error (error, err, "could not load the eBPF programs");
+      set_libbpf_error (error, err, _("could not load the eBPF programs"));
       goto cleanup;
     }
 
   err = seismo_ebpf_bpf__attach (rec.skel);
   if (err != 0)
     {
-      set_libbpf_error (error, err, "could not attach the eBPF programs");
+      set_libbpf_error (error, err, _("could not attach the eBPF programs"));
       goto cleanup;
     }
   if (!attach_probes (&rec, error))
@@ -939,7 +939,7 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
       rec.rb = ring_buffer__new (bpf_map__fd (rec.skel->maps.events), on_sample, &rec, NULL);
       if (rec.rb == NULL)
         {
-          set_libbpf_error (error, -errno, "could not map the eBPF ring buffer");
+          set_libbpf_error (error, -errno, _("could not map the eBPF ring buffer"));
           goto cleanup;
         }
       rec.worker = g_thread_new ("seismo-ebpf-ring", worker_main, &rec);
@@ -998,8 +998,8 @@ cleanup:
 
 const SeismoBackend seismo_ebpf_backend = {
   .name = "ebpf",
-  .description = "eBPF (libbpf CO-RE): in-kernel syscall pairing, scheduler events, custom "
-                 "kprobes/uprobes/USDT probes and in-kernel aggregation",
+  .description = N_("eBPF (libbpf CO-RE): in-kernel syscall pairing, scheduler events, custom "
+                    "kprobes/uprobes/USDT probes and in-kernel aggregation"),
   .available = seismo_ebpf_available,
   .list_events = seismo_ebpf_list_events,
   .record = seismo_ebpf_record,

@@ -49,7 +49,7 @@ seismo_ebpf_command_launch (SeismoEbpfCommand *cmd,
       int saved = errno;
 
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                   "could not create a pipe to start '%s': %s", argv[0], g_strerror (saved));
+                   _("could not create a pipe to start '%s': %s"), argv[0], g_strerror (saved));
       for (int i = 0; i < 2; i++)
         {
           if (release[i] >= 0)
@@ -65,7 +65,7 @@ seismo_ebpf_command_launch (SeismoEbpfCommand *cmd,
     {
       int saved = errno;
 
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "could not start '%s': fork: %s",
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("could not start '%s': fork: %s"),
                    argv[0], g_strerror (saved));
       close (release[0]);
       close (release[1]);
@@ -124,7 +124,7 @@ seismo_ebpf_command_release (SeismoEbpfCommand *cmd,
     {
       int saved = errno;
 
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "could not start '%s': %s",
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("could not start '%s': %s"),
                    cmd->name, g_strerror (saved));
       return FALSE;
     }
@@ -141,10 +141,10 @@ seismo_ebpf_command_release (SeismoEbpfCommand *cmd,
         cmd->reaped = TRUE;
       if (exec_errno < 0)
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_PERMISSION,
-                     "could not run '%s' as the user who asked for the recording (PKEXEC_UID): %s",
+                     _("could not run '%s' as the user who asked for the recording (PKEXEC_UID): %s"),
                      cmd->name, g_strerror (-exec_errno));
       else
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "could not run '%s': %s",
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, _("could not run '%s': %s"),
                      cmd->name, g_strerror (exec_errno));
       return FALSE;
     }

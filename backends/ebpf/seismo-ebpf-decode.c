@@ -83,8 +83,8 @@ seismo_ebpf_select_events (char *const         *patterns,
 
               for (guint k = 0; k < G_N_ELEMENTS (selectable); k++)
                 g_string_append_printf (known, " %s", selectable[k].name);
-              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                           "the eBPF backend cannot record '%s'; it records%s (and --probe)",
+              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                           _("the eBPF backend cannot record '%s'; it records%s (and --probe)"),
                            word, known->str);
               return FALSE;
             }

@@ -106,9 +106,9 @@ seismo_ebpf_probe_parse (const char      *spec,
         kind = i;
   if (kind == G_N_ELEMENTS (probe_kinds))
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "probe '%s': expected kprobe:FUNC, kretprobe:FUNC, uprobe:BINARY:SYMBOL, "
-                   "uretprobe:BINARY:SYMBOL or usdt:BINARY:PROVIDER:NAME", spec);
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                   _("probe '%s': expected kprobe:FUNC, kretprobe:FUNC, uprobe:BINARY:SYMBOL, "
+                     "uretprobe:BINARY:SYMBOL or usdt:BINARY:PROVIDER:NAME"), spec);
       return FALSE;
     }
 
@@ -154,11 +154,11 @@ seismo_ebpf_probe_parse (const char      *spec,
   return TRUE;
 
 bad:
-  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-               "probe '%s': malformed; expected %s", spec,
+  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+               _("probe '%s': malformed; expected %s"), spec,
                probe->kind == SEISMO_EBPF_USDT ? "usdt:BINARY:PROVIDER:NAME"
-               : probe_kinds[kind].n_parts == 1 ? "FUNC or FUNC+OFFSET after the colon"
-               : "BINARY:SYMBOL, BINARY:SYMBOL+OFFSET or BINARY:0xOFFSET");
+               : probe_kinds[kind].n_parts == 1 ? _("FUNC or FUNC+OFFSET after the colon")
+               : _("BINARY:SYMBOL, BINARY:SYMBOL+OFFSET or BINARY:0xOFFSET"));
   seismo_ebpf_probe_clear (probe);
   return FALSE;
 }

@@ -34,8 +34,8 @@ add_filter_word (const char *word,
 
       if (classes == 0)
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                       "unknown syscall class '%s' (known: %s)", word,
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                       _("unknown syscall class '%s' (known: %s)"), word,
                        seismo_syscall_class_list ());
           return FALSE;
         }
@@ -54,15 +54,21 @@ add_filter_word (const char *word,
 
     if (nr < 0)
       {
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                     "unknown syscall '%s'", word);
+        const char *near = seismo_syscall_suggest (word);
+
+        if (near != NULL)
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                       _("unknown syscall '%s'; did you mean '%s'?"), word, near);
+        else
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                       _("unknown syscall '%s'"), word);
         return FALSE;
       }
     if (nr >= SEISMO_EBPF_MAX_SYSCALLS)
       {
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                     "syscall '%s' (number %" G_GINT64_FORMAT ") is beyond the %d the eBPF "
-                     "filter covers", word, nr, SEISMO_EBPF_MAX_SYSCALLS);
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                     _("syscall '%s' (number %" PRId64 ") is beyond the %d the eBPF "
+                       "filter covers"), word, nr, SEISMO_EBPF_MAX_SYSCALLS);
         return FALSE;
       }
     set_bit (bitmap, nr);

@@ -126,15 +126,15 @@ seismo_ebpf_check_tracepoints (const char *const *events,
           if (!find_field (format, layouts[i].field, &offset, &size))
             {
               g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                           "%s: this kernel's %s has no field '%s' the eBPF programs read",
+                           _("%s: this kernel's %s has no field '%s' the eBPF programs read"),
                            path, events[e], layouts[i].field);
               return FALSE;
             }
           if (offset != layouts[i].offset || size != layouts[i].size)
             {
               g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                           "%s: field '%s' is at offset %zu, size %zu on this kernel; the eBPF "
-                           "programs expect offset %zu, size %zu", path, layouts[i].field,
+                           _("%s: field '%s' is at offset %zu, size %zu on this kernel; the eBPF "
+                             "programs expect offset %zu, size %zu"), path, layouts[i].field,
                            offset, size, layouts[i].offset, layouts[i].size);
               return FALSE;
             }

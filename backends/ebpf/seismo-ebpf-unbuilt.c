@@ -14,7 +14,7 @@ static gboolean
 seismo_ebpf_available (char **why)
 {
   if (why != NULL)
-    *why = g_strdup ("this build has no BPF support: " SEISMO_EBPF_MISSING);
+    *why = g_strdup_printf (_("this build has no BPF support: %s"), SEISMO_EBPF_MISSING);
   return FALSE;
 }
 
@@ -25,14 +25,14 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
                     GError                   **error)
 {
   g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNAVAILABLE,
-               "the eBPF backend cannot run: this build has no BPF support: %s",
+               _("the eBPF backend cannot run: this build has no BPF support: %s"),
                SEISMO_EBPF_MISSING);
   return FALSE;
 }
 
 const SeismoBackend seismo_ebpf_backend = {
   .name = "ebpf",
-  .description = "eBPF (libbpf CO-RE): not part of this build",
+  .description = N_("eBPF (libbpf CO-RE): not part of this build"),
   .available = seismo_ebpf_available,
   .list_events = NULL,
   .record = seismo_ebpf_record,

@@ -124,7 +124,7 @@ instance_write (Recorder    *r,
                 GError     **error)
 {
   if (tracefs_instance_file_write (r->instance, file, value) < 0)
-    return seismo_set_errno_error (error, errno, "could not write \"%s\" to %s/%s", value,
+    return seismo_set_errno_error (error, errno, _("could not write \"%s\" to %s/%s"), value,
                                    tracefs_instance_get_name (r->instance), file);
   return TRUE;
 }
@@ -316,7 +316,7 @@ read_cpu (Recorder  *r,
           if (n == 0 || errsv == EAGAIN || errsv == EINTR)
             return TRUE;
           return seismo_set_errno_error (error, errsv,
-                                         "could not read CPU %u of tracefs instance %s", c->cpu,
+                                         _("could not read CPU %u of tracefs instance %s"), c->cpu,
                                          tracefs_instance_get_name (r->instance));
         }
       if ((gsize) n < r->page_size)
@@ -593,14 +593,14 @@ spawn_stopped (Recorder  *r,
   if (!seismo_user_identity_for_launch (&policy.id, error))
     return FALSE;
   if (pipe2 (release, O_CLOEXEC) < 0)
-    return seismo_set_errno_error (error, errno, "could not create a pipe");
+    return seismo_set_errno_error (error, errno, _("could not create a pipe"));
   if (pipe2 (err, O_CLOEXEC) < 0)
     {
       int errsv = errno;
 
       close (release[0]);
       close (release[1]);
-      return seismo_set_errno_error (error, errsv, "could not create a pipe");
+      return seismo_set_errno_error (error, errsv, _("could not create a pipe"));
     }
 
   pid = fork ();
@@ -612,7 +612,7 @@ spawn_stopped (Recorder  *r,
       close (release[1]);
       close (err[0]);
       close (err[1]);
-      return seismo_set_errno_error (error, errsv, "could not start %s", argv[0]);
+      return seismo_set_errno_error (error, errsv, _("could not start %s"), argv[0]);
     }
   if (pid == 0)
     {
@@ -661,7 +661,7 @@ release_child (Recorder  *r,
   ssize_t n;
 
   if (write (r->release_fd, &go, 1) != 1)
-    return seismo_set_errno_error (error, errno, "could not start %s", argv[0]);
+    return seismo_set_errno_error (error, errno, _("could not start %s"), argv[0]);
   close (r->release_fd);
   r->release_fd = -1;
   do
@@ -672,13 +672,13 @@ release_child (Recorder  *r,
   if (n == sizeof errsv && errsv < 0)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_PERMISSION,
-                   "could not run %s as the user who asked for the recording (PKEXEC_UID): %s",
+                   _("could not run %s as the user who asked for the recording (PKEXEC_UID): %s"),
                    argv[0], g_strerror (-errsv));
       return FALSE;
     }
   if (n == sizeof errsv)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, "could not run %s: %s",
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, _("could not run %s: %s"),
                    argv[0], g_strerror (errsv));
       return FALSE;
     }
@@ -770,12 +770,12 @@ setup_events (Recorder  *r,
 
       format = tracefs_event_file_read (NULL, tp->system, tp->event, "format", &size);
       if (format == NULL || size <= 0)
-        return seismo_set_errno_error (error, errno, "could not read the format of %s:%s",
+        return seismo_set_errno_error (error, errno, _("could not read the format of %s:%s"),
                                        tp->system, tp->event);
       if (seismo_tep_parse_local (r->tep, format, size, tp->system) != 0)
         g_debug ("the format of %s:%s parsed with errors", tp->system, tp->event);
       if (tracefs_instance_file_write (r->instance, file, "1") < 0)
-        return seismo_set_errno_error (error, errno, "could not enable %s:%s", tp->system,
+        return seismo_set_errno_error (error, errno, _("could not enable %s:%s"), tp->system,
                                        tp->event);
     }
 
@@ -784,7 +784,7 @@ setup_events (Recorder  *r,
       !seismo_rb_layout_parse (&r->layout, header, header_len, G_BYTE_ORDER == G_BIG_ENDIAN))
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                   "could not read the ring-buffer page layout from events/header_page");
+                   _("could not read the ring-buffer page layout from events/header_page"));
       return FALSE;
     }
   return TRUE;
@@ -818,7 +818,7 @@ setup_filter (Recorder  *r,
       if (tids->len == 0)
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                       "no process with pid %d", (int) o->pid);
+                       _("no process with pid %d"), (int) o->pid);
           return FALSE;
         }
       for (guint i = 0; i < tids->len; i++)
@@ -831,7 +831,7 @@ setup_filter (Recorder  *r,
   if (!instance_write (r, "set_event_pid", pids->str, error))
     return FALSE;
   if (follow && tracefs_option_enable (r->instance, TRACEFS_OPTION_EVENT_FORK) < 0)
-    return seismo_set_errno_error (error, errno, "could not enable options/event-fork in %s",
+    return seismo_set_errno_error (error, errno, _("could not enable options/event-fork in %s"),
                                    tracefs_instance_get_name (r->instance));
   return TRUE;
 }
@@ -851,13 +851,13 @@ open_cpus (Recorder  *r,
   if (r->page_size < r->layout.data_offset + 64)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                   "ring-buffer pages of %" G_GSIZE_FORMAT " bytes", r->page_size);
+                   _("ring-buffer pages of %zu bytes"), r->page_size);
       return FALSE;
     }
   if (pipe2 (r->wake, O_CLOEXEC | O_NONBLOCK) < 0)
     {
       r->wake[0] = r->wake[1] = -1;
-      return seismo_set_errno_error (error, errno, "could not create a pipe");
+      return seismo_set_errno_error (error, errno, _("could not create a pipe"));
     }
 
   r->n_cpus = n > 0 ? (guint) n : 1;
@@ -887,7 +887,7 @@ open_cpus (Recorder  *r,
         return instance_write (r, "buffer_percent", BUFFER_PERCENT, error);
       }
   return seismo_set_errno_error (error, errno ? errno : ENODEV,
-                                 "could not open the per-CPU buffers of tracefs instance %s",
+                                 _("could not open the per-CPU buffers of tracefs instance %s"),
                                  tracefs_instance_get_name (r->instance));
 }
 
@@ -1065,19 +1065,19 @@ ftrace_available (char **why)
     {
       if (geteuid () != 0)
         {
-          *why = g_strdup ("tracefs is not mounted and only root can mount it "
-                           "(run seismo-cli record as root)");
+          *why = g_strdup (_("tracefs is not mounted and only root can mount it "
+                             "(run seismo-cli record as root)"));
           return FALSE;
         }
       if (!may_mount ())
         {
-          *why = g_strdup ("tracefs is not mounted and this process may not mount it "
-                           "(it lacks CAP_SYS_ADMIN)");
+          *why = g_strdup (_("tracefs is not mounted and this process may not mount it "
+                             "(it lacks CAP_SYS_ADMIN)"));
           return FALSE;
         }
       if (!g_file_test ("/sys/kernel/tracing", G_FILE_TEST_IS_DIR))
         {
-          *why = g_strdup ("this kernel has no tracefs (/sys/kernel/tracing is missing)");
+          *why = g_strdup (_("this kernel has no tracefs (/sys/kernel/tracing is missing)"));
           return FALSE;
         }
       return TRUE;
@@ -1092,13 +1092,13 @@ ftrace_available (char **why)
         int errsv = errno;
 
         if (errsv == EACCES || errsv == EPERM)
-          *why = g_strdup_printf ("no permission to use %s (%s): run as root",
+          *why = g_strdup_printf (_("no permission to use %s (%s): run as root"),
                                   path, g_strerror (errsv));
         else if (errsv == ENOENT)
-          *why = g_strdup_printf ("%s has no instances folder (kernel too old for private "
-                                  "tracing buffers)", path);
+          *why = g_strdup_printf (_("%s has no instances folder (kernel too old for private "
+                                    "tracing buffers)"), path);
         else
-          *why = g_strdup_printf ("cannot use %s: %s", instances, g_strerror (errsv));
+          *why = g_strdup_printf (_("cannot use %s: %s"), instances, g_strerror (errsv));
         return FALSE;
       }
     if (!S_ISDIR (st.st_mode))
@@ -1108,8 +1108,8 @@ ftrace_available (char **why)
       }
     if (access (instances, W_OK) != 0)
       {
-        *why = g_strdup_printf ("no permission to create tracing instances in %s (%s): "
-                                "run as root", instances, g_strerror (errno));
+        *why = g_strdup_printf (_("no permission to create tracing instances in %s (%s): "
+                                  "run as root"), instances, g_strerror (errno));
         return FALSE;
       }
   }
@@ -1165,7 +1165,7 @@ ftrace_record (const SeismoRecordOptions *options,
   buffer_kb = g_strdup_printf ("%u", options->buffer_kb ? options->buffer_kb : DEFAULT_BUFFER_KB);
   if (tracefs_trace_off (r.instance) < 0)
     {
-      seismo_set_errno_error (error, errno, "could not stop tracefs instance %s",
+      seismo_set_errno_error (error, errno, _("could not stop tracefs instance %s"),
                               tracefs_instance_get_name (r.instance));
       goto out;
     }
@@ -1199,7 +1199,7 @@ ftrace_record (const SeismoRecordOptions *options,
   r.converter = g_thread_new ("seismo-ftrace-cv", converter_main, &r);
   if (tracefs_trace_on (r.instance) < 0)
     {
-      seismo_set_errno_error (error, errno, "could not start tracefs instance %s",
+      seismo_set_errno_error (error, errno, _("could not start tracefs instance %s"),
                               tracefs_instance_get_name (r.instance));
       goto out;
     }
@@ -1261,7 +1261,7 @@ out:
 
 const SeismoBackend seismo_ftrace_backend = {
   .name = "ftrace",
-  .description = "Kernel tracepoints through a private tracefs instance (libtracefs)",
+  .description = N_("Kernel tracepoints through a private tracefs instance (libtracefs)"),
   .available = ftrace_available,
   .list_events = ftrace_list_events,
   .record = ftrace_record,

@@ -57,7 +57,7 @@ seismo_ftrace_tracing_dir (GError **error)
       g_set_error (error, SEISMO_ERROR,
                    errsv == EPERM || errsv == EACCES ? SEISMO_ERROR_PERMISSION
                                                      : SEISMO_ERROR_UNAVAILABLE,
-                   "tracefs is not mounted and could not be mounted at /sys/kernel/tracing: %s",
+                   _("tracefs is not mounted and could not be mounted at /sys/kernel/tracing: %s"),
                    g_strerror (errsv ? errsv : ENODEV));
       return NULL;
     }
@@ -102,7 +102,7 @@ seismo_ftrace_resolve_events (const char *const  *patterns,
       gboolean denied = errsv == EACCES || errsv == EPERM;
 
       g_set_error (error, SEISMO_ERROR, denied ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_UNAVAILABLE,
-                   "could not list the tracepoints in %s/events: %s%s", dir, g_strerror (errsv),
+                   _("could not list the tracepoints in %s/events: %s%s"), dir, g_strerror (errsv),
                    denied ? " (tracefs is readable by root only: run as root)" : "");
       return NULL;
     }
@@ -170,9 +170,9 @@ seismo_ftrace_resolve_events (const char *const  *patterns,
         }
       if (matched == 0 && !defaults)
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                       "no tracepoint matches \"%s\" (see seismo-cli record -b ftrace "
-                       "--list-events)", pat);
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                       _("no tracepoint matches \"%s\" (see seismo-cli record -b ftrace "
+                         "--list-events)"), pat);
           tracefs_list_free (systems);
           return NULL;
         }
@@ -180,8 +180,8 @@ seismo_ftrace_resolve_events (const char *const  *patterns,
   tracefs_list_free (systems);
   if (out->len == 0)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "no tracepoint selected");
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                   _("no tracepoint selected"));
       return NULL;
     }
   return g_steal_pointer (&out);
@@ -340,7 +340,7 @@ seismo_ftrace_instance_create (GError **error)
       inst = tracefs_instance_create (name);
       if (inst == NULL)
         {
-          seismo_set_errno_error (error, errno, "could not create tracefs instance %s", name);
+          seismo_set_errno_error (error, errno, _("could not create tracefs instance %s"), name);
           return NULL;
         }
       if (!tracefs_instance_is_new (inst))
@@ -357,7 +357,7 @@ seismo_ftrace_instance_create (GError **error)
       return inst;
     }
   g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-               "could not create a tracefs instance: seismo-%d-* are all taken", (int) getpid ());
+               _("could not create a tracefs instance: seismo-%d-* are all taken"), (int) getpid ());
   return NULL;
 }
 

@@ -154,7 +154,7 @@ seismo_ftrace_guard_new (struct tracefs_instance  *instance,
   if (dir == NULL)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                   "could not find the folder of tracefs instance %s",
+                   _("could not find the folder of tracefs instance %s"),
                    tracefs_instance_get_name (instance));
       return NULL;
     }
@@ -170,7 +170,7 @@ seismo_ftrace_guard_new (struct tracefs_instance  *instance,
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
     {
       seismo_set_errno_error (error, errno,
-                              "could not create a socket for the guard of tracefs instance %s",
+                              _("could not create a socket for the guard of tracefs instance %s"),
                               tracefs_instance_get_name (instance));
       return NULL;
     }
@@ -181,7 +181,7 @@ seismo_ftrace_guard_new (struct tracefs_instance  *instance,
 
       close (fds[0]);
       close (fds[1]);
-      seismo_set_errno_error (error, errsv, "could not start the guard of tracefs instance %s",
+      seismo_set_errno_error (error, errsv, _("could not start the guard of tracefs instance %s"),
                               tracefs_instance_get_name (instance));
       return NULL;
     }

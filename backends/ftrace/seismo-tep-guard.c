@@ -360,10 +360,10 @@ static char *
 describe_status (int status)
 {
   if (WIFSIGNALED (status) && WTERMSIG (status) == SIGALRM)
-    return g_strdup_printf ("it did not finish in %d s", FORMAT_SECONDS);
+    return g_strdup_printf (_("it did not finish in %d s"), FORMAT_SECONDS);
   if (WIFSIGNALED (status))
     return g_strdup_printf ("it crashed: %s", g_strsignal (WTERMSIG (status)));
-  return g_strdup_printf ("it failed, exit status %d", WEXITSTATUS (status));
+  return g_strdup_printf (_("it failed, exit status %d"), WEXITSTATUS (status));
 }
 
 static void
@@ -406,7 +406,7 @@ trial_parse (SeismoTepGuard  *self,
 
   if (self->pid == 0 && !start_child (self))
     {
-      *why = g_strdup ("the trial parser could not be started");
+      *why = g_strdup (_("the trial parser could not be started"));
       return FALSE;
     }
   if (write_all (self->fd, &req, sizeof req) && write_all (self->fd, system, req.system_len) &&
@@ -416,7 +416,7 @@ trial_parse (SeismoTepGuard  *self,
   status = stop_child (self, FALSE);
   self->n_crashes++;
   how = describe_status (status);
-  *why = g_strdup_printf ("libtraceevent could not parse it (%s)", how);
+  *why = g_strdup_printf (_("libtraceevent could not parse it (%s)"), how);
   return FALSE;
 }
 
@@ -451,10 +451,10 @@ seismo_tep_guard_parse (SeismoTepGuard *self,
   else if (known)
     self->n_known++;
   else if (size > MAX_FORMAT)
-    why = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes is too long for an event format", size);
+    why = g_strdup_printf (_("%zu bytes is too long for an event format"), size);
   else if (self->n_crashes >= MAX_CRASHES)
-    why = g_strdup_printf ("%u formats of this file crashed libtraceevent already, no more are "
-                           "tried", self->n_crashes);
+    why = g_strdup_printf (_("%u formats of this file crashed libtraceevent already, no more are "
+                             "tried"), self->n_crashes);
   else
     {
       guint n_crashes = self->n_crashes;

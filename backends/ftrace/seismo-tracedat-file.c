@@ -68,10 +68,10 @@ fail (GError       **error,
   va_end (args);
 
   if (c->what)
-    g_set_error (error, SEISMO_ERROR, code, "%s: %s (in %s at offset %" G_GUINT64_FORMAT ")",
+    g_set_error (error, SEISMO_ERROR, code, _("%s: %s (in %s at offset %" PRIu64 ")"),
                  c->td->path, msg, c->what, c->file_off);
   else
-    g_set_error (error, SEISMO_ERROR, code, "%s: offset %" G_GUINT64_FORMAT ": %s",
+    g_set_error (error, SEISMO_ERROR, code, _("%s: offset %" PRIu64 ": %s"),
                  c->td->path, c->file_off + c->pos, msg);
   return FALSE;
 }
@@ -84,7 +84,7 @@ cur_need (Cur         *c,
 {
   if (c->pos > c->len || n > c->len - c->pos)
     return fail (error, c->what ? SEISMO_ERROR_CORRUPT : SEISMO_ERROR_TRUNCATED, c,
-                 "%s needs %" G_GSIZE_FORMAT " bytes but only %" G_GSIZE_FORMAT " remain",
+                 _("%s needs %zu bytes but only %zu remain"),
                  what, n, c->pos > c->len ? 0 : c->len - c->pos);
   return TRUE;
 }
@@ -144,7 +144,7 @@ cur_str (Cur *c, const char **s, const char *what, GError **error)
     return cur_need (c, 1, what, error);
   nul = memchr (c->base + c->pos, '\0', c->len - c->pos);
   if (nul == NULL)
-    return fail (error, SEISMO_ERROR_CORRUPT, c, "%s is not NUL-terminated", what);
+    return fail (error, SEISMO_ERROR_CORRUPT, c, _("%s is not NUL-terminated"), what);
   *s = (const char *) c->base + c->pos;
   c->pos = nul - c->base + 1;
   return TRUE;
@@ -160,7 +160,7 @@ cur_expect (Cur *c, const char *tag, gsize n, GError **error)
   if (memcmp (p, tag, n) != 0)
     {
       c->pos -= n;
-      return fail (error, SEISMO_ERROR_CORRUPT, c, "expected \"%s\"", tag);
+      return fail (error, SEISMO_ERROR_CORRUPT, c, _("expected \"%s\""), tag);
     }
   return TRUE;
 }
@@ -209,14 +209,14 @@ seismo_trace_dat_uncompress (SeismoTraceDat *self,
         ret = ZSTD_decompressDCtx (dctx, dst, dst_len, src, src_len);
         if (ZSTD_isError (ret))
           {
-            g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "zstd: %s",
+            g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("zstd: %s"),
                          ZSTD_getErrorName (ret));
             return FALSE;
           }
         if (ret != dst_len)
           {
             g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                         "zstd block holds %zu bytes, %" G_GSIZE_FORMAT " announced",
+                         _("zstd block holds %zu bytes, %zu announced"),
                          ret, dst_len);
             return FALSE;
           }
@@ -231,7 +231,7 @@ seismo_trace_dat_uncompress (SeismoTraceDat *self,
 
         if (ret != Z_OK || out_len != dst_len)
           {
-            g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "zlib: %s",
+            g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("zlib: %s"),
                          ret != Z_OK ? zError (ret) : "short block");
             return FALSE;
           }
@@ -242,7 +242,7 @@ seismo_trace_dat_uncompress (SeismoTraceDat *self,
     case SEISMO_TD_COMPRESS_NONE:
     default:
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                   "compression \"%s\" is not supported by this build",
+                   _("compression \"%s\" is not supported by this build"),
                    self->compression_name ? self->compression_name : "?");
       return FALSE;
     }
@@ -279,7 +279,7 @@ read_section (SeismoTraceDat  *td,
     {
       c.pos = 0;
       c.file_off = offset;
-      return fail (error, SEISMO_ERROR_CORRUPT, &c, "%s: section id %u, expected %u",
+      return fail (error, SEISMO_ERROR_CORRUPT, &c, _("%s: section id %u, expected %u"),
                    what, id, want_id);
     }
   if (!cur_bytes (&c, size, &data, what, error))
@@ -331,7 +331,7 @@ parse_header_info (SeismoTraceDat  *td,
     return FALSE;
 
   if (!seismo_rb_layout_parse (&layout, (const char *) data, size, td->big_endian))
-    return fail (error, SEISMO_ERROR_CORRUPT, c, "header_page has no usable commit or data field");
+    return fail (error, SEISMO_ERROR_CORRUPT, c, _("header_page has no usable commit or data field"));
   td->page_commit_size = layout.commit_size;
   td->page_data_offset = layout.data_offset;
   tep_parse_header_page (td->tep, (char *) data, size, td->page_commit_size);
@@ -600,8 +600,8 @@ check_cpu_range (SeismoTraceDat     *td,
   if (cpu->offset > td->size || cpu->size > td->size - cpu->offset)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_TRUNCATED,
-                   "%s: data of CPU %u%s%s at offset %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
-                   " bytes) goes past the end of the file (%" G_GSIZE_FORMAT " bytes)",
+                   _("%s: data of CPU %u%s%s at offset %" PRIu64 " (%" PRIu64
+                     " bytes) goes past the end of the file (%zu bytes)"),
                    td->path, cpu->cpu, *buffer ? " in buffer " : "", buffer, cpu->offset,
                    cpu->size, td->size);
       return FALSE;
@@ -671,7 +671,7 @@ handle_option (SeismoTraceDat  *td,
           td->tsc_mult = td->swap ? GUINT32_SWAP_LE_BE (mult) : mult;
           td->tsc_shift = td->swap ? GUINT32_SWAP_LE_BE (shift) : shift;
           if (td->tsc_shift > 63)
-            return fail (error, SEISMO_ERROR_CORRUPT, where, "TSC2NSEC shift %u", td->tsc_shift);
+            return fail (error, SEISMO_ERROR_CORRUPT, where, _("TSC2NSEC shift %u"), td->tsc_shift);
         }
       break;
 
@@ -768,7 +768,7 @@ parse_v6 (SeismoTraceDat  *td,
       !cur_u32 (c, &n_cpus, "CPU count", error))
     return FALSE;
   if (n_cpus > 8192)
-    return fail (error, SEISMO_ERROR_CORRUPT, c, "implausible CPU count %u", n_cpus);
+    return fail (error, SEISMO_ERROR_CORRUPT, c, _("implausible CPU count %u"), n_cpus);
   td->n_cpus = n_cpus;
 
   if (!cur_bytes (c, 10, &tag, "data type", error))
@@ -782,14 +782,14 @@ parse_v6 (SeismoTraceDat  *td,
   if (memcmp (tag, "latency  ", 10) == 0)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                   "%s: holds a latency tracer's text output, not ring-buffer data; "
-                   "open it as ftrace text instead", td->path);
+                   _("%s: holds a latency tracer's text output, not ring-buffer data; "
+                     "open it as ftrace text instead"), td->path);
       return FALSE;
     }
   if (memcmp (tag, "flyrecord", 10) != 0)
     {
       c->pos -= 10;
-      return fail (error, SEISMO_ERROR_CORRUPT, c, "expected \"flyrecord\"");
+      return fail (error, SEISMO_ERROR_CORRUPT, c, _("expected \"flyrecord\""));
     }
 
   top = buffer_new ("");
@@ -827,7 +827,7 @@ parse_v6 (SeismoTraceDat  *td,
       if (memcmp (tag, "flyrecord", 10) != 0)
         {
           bc.pos -= 10;
-          return fail (error, SEISMO_ERROR_CORRUPT, &bc, "buffer %s: expected \"flyrecord\"",
+          return fail (error, SEISMO_ERROR_CORRUPT, &bc, _("buffer %s: expected \"flyrecord\""),
                        b->name);
         }
       if (!read_v6_cpu_table (td, &bc, b, n_cpus, error))
@@ -864,9 +864,9 @@ parse_v7_buffer (SeismoTraceDat  *td,
   /* The name is the file's bytes: messages must stay text. */
   shown = g_utf8_make_valid (name, -1);
   if (page_size < 64 || page_size > (1u << 24) || (page_size & (page_size - 1)) != 0)
-    return fail (error, SEISMO_ERROR_CORRUPT, o, "buffer %s: page size %u", shown, page_size);
+    return fail (error, SEISMO_ERROR_CORRUPT, o, _("buffer %s: page size %u"), shown, page_size);
   if (n_cpus > 8192)
-    return fail (error, SEISMO_ERROR_CORRUPT, o, "buffer %s: implausible CPU count %u",
+    return fail (error, SEISMO_ERROR_CORRUPT, o, _("buffer %s: implausible CPU count %u"),
                  shown, n_cpus);
 
   b = buffer_new (name);
@@ -884,7 +884,7 @@ parse_v7_buffer (SeismoTraceDat  *td,
         return FALSE;
       cpu.cpu = cpu_id;
       if (cpu_id > 65535)
-        return fail (error, SEISMO_ERROR_CORRUPT, o, "buffer %s: CPU id %u", shown, cpu_id);
+        return fail (error, SEISMO_ERROR_CORRUPT, o, _("buffer %s: CPU id %u"), shown, cpu_id);
       if (!check_cpu_range (td, &cpu, shown, error))
         return FALSE;
       g_array_append_val (b->cpus, cpu);
@@ -898,7 +898,7 @@ parse_v7_buffer (SeismoTraceDat  *td,
   b->compressed = (flags & SECTION_FL_COMPRESSED) != 0;
   if (b->compressed && td->compression == SEISMO_TD_COMPRESS_NONE)
     return fail (error, SEISMO_ERROR_CORRUPT, &sc,
-                 "buffer %s is compressed but the file names no compression", shown);
+                 _("buffer %s is compressed but the file names no compression"), shown);
   return TRUE;
 }
 
@@ -919,7 +919,7 @@ parse_v7 (SeismoTraceDat  *td,
         {
           Cur f = file_cur (td, options_offset);
 
-          return fail (error, SEISMO_ERROR_CORRUPT, &f, "options sections form a loop");
+          return fail (error, SEISMO_ERROR_CORRUPT, &f, _("options sections form a loop"));
         }
       if (!read_section (td, options_offset, OPT_DONE, "options section", &c, &owned, error))
         return FALSE;
@@ -986,7 +986,7 @@ parse_v7 (SeismoTraceDat  *td,
   if (header_info == 0)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                   "%s: no header info section (ring-buffer page layout)", td->path);
+                   _("%s: no header info section (ring-buffer page layout)"), td->path);
       return FALSE;
     }
 
@@ -1062,26 +1062,26 @@ seismo_trace_dat_open (const char  *path,
       int errsv = errno;
 
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
-                   "could not open %s: %s", path, g_strerror (errsv));
+                   _("could not open %s: %s"), path, g_strerror (errsv));
       return NULL;
     }
   if (fstat (td->fd, &st) < 0 || !S_ISREG (st.st_mode))
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "%s: not a regular file", path);
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("%s: not a regular file"), path);
       return NULL;
     }
   td->size = st.st_size;
   if (td->size < SEISMO_TRACEDAT_MAGIC_LEN)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_TRUNCATED,
-                   "%s: %" G_GSIZE_FORMAT " bytes is too short for a trace.dat file",
+                   _("%s: %zu bytes is too short for a trace.dat file"),
                    path, td->size);
       return NULL;
     }
   map = mmap (NULL, td->size, PROT_READ, MAP_PRIVATE, td->fd, 0);
   if (map == MAP_FAILED)
     {
-      seismo_set_errno_error (error, errno, "could not map %s", path);
+      seismo_set_errno_error (error, errno, _("could not map %s"), path);
       return NULL;
     }
   td->map = map;
@@ -1090,7 +1090,7 @@ seismo_trace_dat_open (const char  *path,
   if (memcmp (td->map, SEISMO_TRACEDAT_MAGIC, SEISMO_TRACEDAT_MAGIC_LEN) != 0)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                   "%s: not a trace.dat file (bad magic)", path);
+                   _("%s: not a trace.dat file (bad magic)"), path);
       return NULL;
     }
   c.pos = SEISMO_TRACEDAT_MAGIC_LEN;
@@ -1106,7 +1106,7 @@ seismo_trace_dat_open (const char  *path,
       g_autofree char *shown = g_strescape (version, NULL);
 
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                   "%s: trace.dat version \"%.8s\" (versions 6 and 7 are supported)",
+                   _("%s: trace.dat version \"%.8s\" (versions 6 and 7 are supported)"),
                    path, shown);
       return NULL;
     }
@@ -1120,7 +1120,7 @@ seismo_trace_dat_open (const char  *path,
   if (endian > 1)
     {
       c.pos -= 2;
-      fail (error, SEISMO_ERROR_CORRUPT, &c, "endianness flag %u", endian);
+      fail (error, SEISMO_ERROR_CORRUPT, &c, _("endianness flag %u"), endian);
       return NULL;
     }
   td->big_endian = endian == 1;
@@ -1128,7 +1128,7 @@ seismo_trace_dat_open (const char  *path,
   if (long_size != 4 && long_size != 8)
     {
       c.pos -= 1;
-      fail (error, SEISMO_ERROR_CORRUPT, &c, "long size %u", long_size);
+      fail (error, SEISMO_ERROR_CORRUPT, &c, _("long size %u"), long_size);
       return NULL;
     }
   td->long_size = long_size;
@@ -1137,7 +1137,7 @@ seismo_trace_dat_open (const char  *path,
   if (page_size < 64 || page_size > (1u << 24) || (page_size & (page_size - 1)) != 0)
     {
       c.pos -= 4;
-      fail (error, SEISMO_ERROR_CORRUPT, &c, "page size %u", page_size);
+      fail (error, SEISMO_ERROR_CORRUPT, &c, _("page size %u"), page_size);
       return NULL;
     }
   td->page_size = page_size;
@@ -1172,7 +1172,7 @@ seismo_trace_dat_open (const char  *path,
           g_autofree char *shown = g_strescape (comp_name, NULL);
 
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                       "%s: compressed with \"%.32s\", which this build cannot read",
+                       _("%s: compressed with \"%.32s\", which this build cannot read"),
                        path, shown);
           return NULL;
         }
@@ -1190,9 +1190,9 @@ seismo_trace_dat_open (const char  *path,
     {
       if (td->n_latency_buffers)
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                     "%s: holds only latency tracer text, not ring-buffer data", path);
+                     _("%s: holds only latency tracer text, not ring-buffer data"), path);
       else
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: no trace data buffers",
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("%s: no trace data buffers"),
                      path);
       return NULL;
     }
@@ -1205,7 +1205,7 @@ seismo_trace_dat_open (const char  *path,
       if (td->page_data_offset + td->page_commit_size > b->page_size)
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                       "%s: buffer page of %u bytes cannot hold its header", path, b->page_size);
+                       _("%s: buffer page of %u bytes cannot hold its header"), path, b->page_size);
           return NULL;
         }
     }

@@ -134,13 +134,13 @@ pread_full (SeismoTraceDat  *td,
       if (r < 0)
         {
           return seismo_set_errno_error (error, errno,
-                                         "%s: could not read at offset %" G_GUINT64_FORMAT,
+                                         _("%s: could not read at offset %" PRIu64),
                                          td->path, offset + done);
         }
       if (r == 0)
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_TRUNCATED,
-                       "%s: file ends at offset %" G_GUINT64_FORMAT ", inside CPU data",
+                       _("%s: file ends at offset %" PRIu64 ", inside CPU data"),
                        td->path, offset + done);
           return FALSE;
         }
@@ -184,7 +184,7 @@ produce_block (Slot    *slot,
                                         &local_error))
         {
           g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                       "%s: CPU %u data chunk at offset %" G_GUINT64_FORMAT ": %s",
+                       _("%s: CPU %u data chunk at offset %" PRIu64 ": %s"),
                        td->path, s->cpu, ch->offset, local_error->message);
           return FALSE;
         }
@@ -265,7 +265,7 @@ read_chunk_table (Stream   *s,
   if (count > td->size / 8)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                   "%s: offset %" G_GUINT64_FORMAT ": CPU %u claims %u compressed chunks",
+                   _("%s: offset %" PRIu64 ": CPU %u claims %u compressed chunks"),
                    td->path, s->offset, s->cpu, count);
       return FALSE;
     }
@@ -285,8 +285,8 @@ read_chunk_table (Stream   *s,
           g_set_error (error, SEISMO_ERROR, ch.offset + ch.csize > td->size &&
                                             ch.usize % s->page_size == 0
                                             ? SEISMO_ERROR_TRUNCATED : SEISMO_ERROR_CORRUPT,
-                       "%s: offset %" G_GUINT64_FORMAT ": CPU %u chunk %u of %u: %u bytes "
-                       "compressed into %u (file has %" G_GSIZE_FORMAT " bytes)",
+                       _("%s: offset %" PRIu64 ": CPU %u chunk %u of %u: %u bytes "
+                         "compressed into %u (file has %zu bytes)"),
                        td->path, pos, s->cpu, i, count, ch.usize, ch.csize, td->size);
           return FALSE;
         }
@@ -353,13 +353,13 @@ page_corrupt (Stream      *s,
   msg = g_strdup_vprintf (format, args);
   va_end (args);
   if (s->compressed)
-    where = g_strdup_printf ("page %" G_GSIZE_FORMAT " of the chunk at offset %" G_GUINT64_FORMAT,
+    where = g_strdup_printf (_("page %zu of the chunk at offset %" PRIu64),
                              s->page_off / s->page_size,
                              g_array_index (s->chunks, Chunk, s->cur_block).offset);
   else
-    where = g_strdup_printf ("page at offset %" G_GUINT64_FORMAT,
+    where = g_strdup_printf (_("page at offset %" PRIu64),
                              s->offset + (guint64) s->cur_block * PLAIN_BLOCK_BYTES + s->page_off);
-  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, "%s: CPU %u%s%s, %s: %s", td->path,
+  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT, _("%s: CPU %u%s%s, %s: %s"), td->path,
                s->cpu, *s->buffer ? " of buffer " : "", s->buffer, where, msg);
   return FALSE;
 }
@@ -555,7 +555,7 @@ add_streams (Loader  *l,
                 if (PLAIN_BLOCK_BYTES % s->page_size != 0)
                   {
                     g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                                 "%s: page size %u does not divide the read size",
+                                 _("%s: page size %u does not divide the read size"),
                                  td->path, s->page_size);
                     return FALSE;
                   }
@@ -626,7 +626,7 @@ load_events (Loader              *l,
           if (g_cancellable_is_cancelled (cancellable))
             {
               g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED,
-                           "%s: loading cancelled", l->td->path);
+                           _("%s: loading cancelled"), l->td->path);
               return FALSE;
             }
           if (progress && l->total_bytes)
@@ -636,7 +636,7 @@ load_events (Loader              *l,
   /* A cancel during the last stretch still wins over a finished load. */
   if (g_cancellable_is_cancelled (cancellable))
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED, "%s: loading cancelled",
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED, _("%s: loading cancelled"),
                    l->td->path);
       return FALSE;
     }
@@ -681,6 +681,7 @@ skipped_formats_warning (Loader *l)
 {
   const GArray *skipped = seismo_tep_guard_get_skipped (l->td->guard);
   g_autoptr(GString) names = NULL;
+  g_autofree char *records = NULL;
   guint64 n_records = 0;
   guint n = skipped->len;
 
@@ -697,11 +698,14 @@ skipped_formats_warning (Loader *l)
         g_string_append_printf (names, "%s%s", i ? ", " : "", s->event);
     }
   if (n > MAX_NAMED_SKIPPED)
-    g_string_append_printf (names, " and %u more", n - MAX_NAMED_SKIPPED);
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT " %s of %u %s skipped: %s in the file could not "
-                          "be read (%s)", n_records, n_records == 1 ? "record" : "records", n,
-                          n == 1 ? "event was" : "events were",
-                          n == 1 ? "its format" : "their formats", names->str);
+    g_string_append_printf (names, _(" and %u more"), n - MAX_NAMED_SKIPPED);
+  records = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " record", "%'" PRIu64 " records",
+                                          n_records), n_records);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%s of %u event was skipped: its format in the file could not "
+                                       "be read (%s)",
+                                       "%s of %u events were skipped: their formats in the file could "
+                                       "not be read (%s)", n), records, n, names->str);
 }
 
 /* Waits for the workers so no block is being written when the streams are freed. */
@@ -803,7 +807,7 @@ trace_dat_sniff (const guint8 *head,
 
 static const SeismoImporter trace_dat_importer = {
   .name = "trace.dat",
-  .description = "trace-cmd trace.dat (versions 6 and 7)",
+  .description = N_("trace-cmd trace.dat (versions 6 and 7)"),
   .sniff = trace_dat_sniff,
   .load = seismo_trace_dat_load,
 };

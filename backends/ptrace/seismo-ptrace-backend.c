@@ -134,20 +134,20 @@ check_launch (Recorder  *r,
     return TRUE;
   if (failure.stage == LAUNCH_IDENTITY)
     g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_PERMISSION,
-                 "Could not run %s as user %" G_GINT64_FORMAT ": %s", argv0, r->for_uid,
+                 _("Could not run %s as user %" PRId64 ": %s"), argv0, r->for_uid,
                  g_strerror (failure.err));
   else if (failure.stage == LAUNCH_SECCOMP)
     g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-                 "Could not run %s: installing the seccomp syscall filter: %s", argv0,
+                 _("Could not run %s: installing the seccomp syscall filter: %s"), argv0,
                  g_strerror (failure.err));
   else
     g_set_error (error, SEISMO_ERROR,
                  failure.err == EACCES || failure.err == EPERM ? SEISMO_ERROR_PERMISSION
                                                                 : SEISMO_ERROR_FAILED,
-                 "Could not run %s: execve: %s%s", argv0, g_strerror (failure.err),
+                 _("Could not run %s: execve: %s%s"), argv0, g_strerror (failure.err),
                  failure.err == ENOEXEC && (path = g_find_program_in_path (argv0)) != NULL
                  && is_elf32 (path)
-                   ? " (an i386 program, and this kernel runs none: its 32-bit emulation is off)"
+                   ? _(" (an i386 program, and this kernel runs none: its 32-bit emulation is off)")
                    : "");
   return FALSE;
 }
@@ -169,7 +169,7 @@ launch (Recorder  *r,
   if (path == NULL)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "Could not run %s: command not found", argv[0]);
+                   _("Could not run %s: command not found"), argv[0]);
       return FALSE;
     }
   if (r->seccomp)
@@ -186,7 +186,7 @@ launch (Recorder  *r,
   /* The child tells what failed through this pipe; a successful exec closes it. */
   if (pipe2 (err_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
     {
-      return seismo_set_errno_error (error, errno, "Could not start %s: pipe", argv[0]);
+      return seismo_set_errno_error (error, errno, _("Could not start %s: pipe"), argv[0]);
     }
   pid = fork ();
   if (pid < 0)
@@ -195,7 +195,7 @@ launch (Recorder  *r,
 
       close (err_pipe[0]);
       close (err_pipe[1]);
-      return seismo_set_errno_error (error, errsv, "Could not start %s: fork", argv[0]);
+      return seismo_set_errno_error (error, errsv, _("Could not start %s: fork"), argv[0]);
     }
   if (pid == 0)
     {
@@ -237,7 +237,7 @@ launch (Recorder  *r,
 
   if (waitpid (pid, &status, WSTOPPED) != pid || !WIFSTOPPED (status))
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not start %s: it did not stop",
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("Could not start %s: it did not stop"),
                    argv[0]);
       return FALSE;
     }
@@ -248,7 +248,7 @@ launch (Recorder  *r,
 
       kill (pid, SIGKILL);
       waitpid (pid, &status, 0);
-      return seismo_set_errno_error (error, errsv, "Could not trace %s: PTRACE_SEIZE", argv[0]);
+      return seismo_set_errno_error (error, errsv, _("Could not trace %s: PTRACE_SEIZE"), argv[0]);
     }
   r->launched = pid;
   t = seismo_ptrace_tracee_add (r, pid, pid);
@@ -335,8 +335,8 @@ tracer_hint (pid_t tid)
 
   if (g_file_get_contents (path, &text, NULL, NULL) && (p = strstr (text, "\nTracerPid:"))
       && (tracer = atoi (p + strlen ("\nTracerPid:"))) > 0)
-    return g_strdup_printf (" (process %d is tracing it already)", tracer);
-  return g_strdup (" (seizing another user's process needs CAP_SYS_PTRACE)");
+    return g_strdup_printf (_(" (process %d is tracing it already)"), tracer);
+  return g_strdup (_(" (seizing another user's process needs CAP_SYS_PTRACE)"));
 }
 
 static gboolean
@@ -365,8 +365,8 @@ attach_process (Recorder  *r,
               if (g_hash_table_size (r->tracees) > 0)
                 continue;
               g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_PERMISSION,
-                           "Could not attach to process %d: it is not user %" G_GINT64_FORMAT
-                           "'s (PKEXEC_UID), who asked for the recording and may not trace it",
+                           _("Could not attach to process %d: it is not user %" PRId64
+                             "'s (PKEXEC_UID), who asked for the recording and may not trace it"),
                            pid, r->for_uid);
               return FALSE;
             }
@@ -383,7 +383,7 @@ attach_process (Recorder  *r,
 
               g_set_error (error, SEISMO_ERROR,
                            errsv == EPERM ? SEISMO_ERROR_PERMISSION : SEISMO_ERROR_FAILED,
-                           "Could not attach to process %d: PTRACE_SEIZE: %s%s", pid,
+                           _("Could not attach to process %d: PTRACE_SEIZE: %s%s"), pid,
                            g_strerror (errsv), hint ? hint : "");
               return FALSE;
             }
@@ -410,7 +410,7 @@ attach_process (Recorder  *r,
   if (!g_hash_table_contains (r->tracees, GINT_TO_POINTER (pid)))
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "Could not attach to process %d: no such process", pid);
+                   _("Could not attach to process %d: no such process"), pid);
       return FALSE;
     }
   return TRUE;
@@ -484,15 +484,15 @@ ptrace_record (const SeismoRecordOptions *options,
 
   if ((options->argv == NULL || options->argv[0] == NULL) == (options->pid <= 0))
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "The ptrace backend records a command or a process: "
-                   "give one of -- CMD or -p PID");
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                   _("The ptrace backend records a command or a process: "
+                     "give one of -- CMD or -p PID"));
       return FALSE;
     }
   if (options->system_wide)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "The ptrace backend cannot record the whole system (-a); use ftrace or ebpf");
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                   _("The ptrace backend cannot record the whole system (-a); use ftrace or ebpf"));
       return FALSE;
     }
 
@@ -572,7 +572,7 @@ ptrace_record (const SeismoRecordOptions *options,
             continue;
           if (errsv == ECHILD)
             break;
-          seismo_set_errno_error (error, errsv, "waitpid");
+          seismo_set_errno_error (error, errsv, _("waitpid"));
           seismo_ptrace_kill_all (&r);
           goto cleanup;
         }
@@ -623,8 +623,8 @@ ptrace_available (char **why)
       && (major < 4 || (major == 4 && minor < 8)))
     {
       if (why)
-        *why = g_strdup_printf ("Linux %s stops at seccomp events before syscall entries "
-                                "(the ptrace backend needs 4.8)", uts.release);
+        *why = g_strdup_printf (_("Linux %s stops at seccomp events before syscall entries "
+                                  "(the ptrace backend needs 4.8)"), uts.release);
       return FALSE;
     }
   if ((fd = open ("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC)) >= 0)
@@ -635,7 +635,7 @@ ptrace_available (char **why)
       if (n > 0 && scope[0] == '3')
         {
           if (why)
-            *why = g_strdup ("ptrace is disabled (kernel.yama.ptrace_scope = 3)");
+            *why = g_strdup (_("ptrace is disabled (kernel.yama.ptrace_scope = 3)"));
           return FALSE;
         }
     }
@@ -664,7 +664,7 @@ ptrace_list_events (GError **error)
 
 const SeismoBackend seismo_ptrace_backend = {
   .name = "ptrace",
-  .description = "Syscalls, signals and process events of one process tree (like strace)",
+  .description = N_("Syscalls, signals and process events of one process tree (like strace)"),
   .available = ptrace_available,
   .list_events = ptrace_list_events,
   .record = ptrace_record,

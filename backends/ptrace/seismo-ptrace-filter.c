@@ -37,8 +37,8 @@ parse_item (const char  *item,
 
       if (classes == 0)
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                       "Unknown syscall class '%s' (known: %s)", item,
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                       _("Unknown syscall class '%s' (known: %s)"), item,
                        seismo_syscall_class_list ());
           return FALSE;
         }
@@ -48,8 +48,14 @@ parse_item (const char  *item,
   if (seismo_syscall_number (SEISMO_ARCH_X86_64, item) < 0
       && seismo_syscall_number (SEISMO_ARCH_I386, item) < 0)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "Unknown syscall '%s' in the syscall filter", item);
+      const char *near = seismo_syscall_suggest (item);
+
+      if (near != NULL)
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                     _("Unknown syscall '%s' in the syscall filter; did you mean '%s'?"), item, near);
+      else
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                     _("Unknown syscall '%s' in the syscall filter"), item);
       return FALSE;
     }
   g_hash_table_add (sel->names, g_strdup (item));

@@ -391,7 +391,7 @@ strace_load (const char         *path,
   else if (!(ff = find_ff_files (path)))
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                   "%s: no strace -ff files (NAME.PID) in this folder", path);
+                   _("%s: no strace -ff files (NAME.PID) in this folder"), path);
       goto out;
     }
   if (ff)
@@ -424,7 +424,7 @@ strace_load (const char         *path,
 
       if (mapped == NULL)
         {
-          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, "Could not read %s: %s", file,
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED, _("Could not read %s: %s"), file,
                        local->message);
           goto out;
         }
@@ -448,10 +448,10 @@ strace_load (const char         *path,
   if (im.n_events == 0 && n_summary == 0)
     {
       if (im.n_lines == 0)
-        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT, "%s is empty", path);
+        g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT, _("%s is empty"), path);
       else
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-                     "%s: no strace line in it (line %" G_GUINT64_FORMAT " of %s is not one)",
+                     _("%s: no strace line in it (line %" PRIu64 " of %s is not one)"),
                      path, im.first_skipped_line, im.first_skipped_file);
       goto out;
     }
@@ -468,7 +468,7 @@ out:
 
 static const SeismoImporter strace_importer = {
   .name = "strace",
-  .description = "strace text output (-f, -ff, -t/-r/-T, -y, -k, -i, -c)",
+  .description = N_("strace text output (-f, -ff, -t/-r/-T, -y, -k, -i, -c)"),
   .sniff = strace_sniff,
   .load = strace_load,
 };

@@ -841,7 +841,7 @@ test_probe_parse (void)
       g_assert_cmpint (ok, ==, cases[i].ok);
       if (!ok)
         {
-          g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+          g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION);
           g_assert_nonnull (strstr (error->message, cases[i].spec));
           continue;
         }
@@ -874,10 +874,10 @@ test_syscall_filter_parse (void)
   g_assert_false (bitmap[nr / 64] & (G_GUINT64_CONSTANT (1) << (nr % 64)));
 
   g_assert_false (seismo_ebpf_syscall_filter ((char **) bad_name, bitmap, &error));
-  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION);
   g_clear_error (&error);
   g_assert_false (seismo_ebpf_syscall_filter ((char **) bad_class, bitmap, &error));
-  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION);
 }
 
 /* `-e %CLASS` selects the same syscalls in the eBPF and the ptrace backends: the catalogue's. */

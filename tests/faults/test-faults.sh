@@ -33,7 +33,7 @@ skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
 
 if [[ $(id -u) -ne 0 || ! -w $tfs/instances ]]; then
   echo "1..0 # SKIP needs root and a writable tracefs at $tfs"
-  exit 77
+  exit 0   # TAP: the plan 1..0 says skipped (meson counts a status of 77 as an error)
 fi
 echo "# seed $seed (rerun: test-faults.sh $cli $mode $seed)"
 

@@ -198,7 +198,7 @@ test_resolve (void)
 
   tps = seismo_ftrace_resolve_events (bad, &error);
   g_assert_null (tps);
-  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+  g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION);
   g_assert_nonnull (strstr (error->message, "nosuchsystem:*"));
 }
 

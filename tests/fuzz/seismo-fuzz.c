@@ -296,11 +296,28 @@ fuzz_lesson (const guint8 *data,
   g_autoptr(GError) error = NULL;
   g_autoptr(SeismoLesson) lesson = NULL;
   g_autoptr(SeismoLesson) copy = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  const char *path;
 
   seismo_fuzz_init ();
   if (filter_trace == NULL)
     filter_trace = seismo_test_make_trace (600, 7);
-  lesson = seismo_lesson_new_from_file (write_scratch (data, size), &error);
+  path = write_scratch (data, size);
+  lesson = seismo_lesson_new_from_file (path, &error);
+  /* `seismo-cli lesson check` reads the same bytes line by line: its messages are text, and a
+   * lesson it passes is one the app loads. */
+  problems = seismo_lesson_check (path, NULL);
+  for (guint i = 0; i < problems->len; i++)
+    if (!g_utf8_validate (problems->pdata[i], -1, NULL))
+      {
+        g_printerr ("lesson check: a problem is not UTF-8\n");
+        abort ();
+      }
+  if (problems->len == 0 && lesson == NULL)
+    {
+      g_printerr ("lesson check passed a lesson the app refuses: %s\n", error->message);
+      abort ();
+    }
   if (lesson == NULL)
     {
       g_assert_nonnull (error);

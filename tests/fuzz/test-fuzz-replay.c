@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-test"
 
+#include "seismo-test-paths.h"
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>

@@ -561,14 +561,14 @@ test_bad_options (void)
     options.syscalls = (char **) unknown;
     trace = record (&options, &ctl, &error);
     g_assert_null (trace);
-    g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+    g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION);
     g_assert_nonnull (strstr (error->message, "nosuchsyscall"));
     g_clear_error (&error);
 
     options.syscalls = (char **) bad_class;
     trace = record (&options, &ctl, &error);
     g_assert_null (trace);
-    g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+    g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION);
     g_clear_error (&error);
   }
 
@@ -601,7 +601,7 @@ test_bad_options (void)
     options.pid = getpid ();
     trace = record (&options, &ctl, &error);
     g_assert_null (trace);
-    g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT);
+    g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION);
   }
 }
 

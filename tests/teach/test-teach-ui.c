@@ -9,6 +9,7 @@
  * (docs/screenshots/); with SEISMO_TEACH_MEASURE=1 the dialog runs a real measurement.
  */
 
+#include "seismo-test-paths.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -144,8 +145,7 @@ check_step (SeismoWindow       *window,
 static void
 check_lessons (SeismoWindow *window)
 {
-  g_autofree char *dir = seismo_lesson_find_dir ();
-  g_autoptr(GPtrArray) lessons = seismo_lesson_load_dir (dir);
+  g_autoptr(GPtrArray) lessons = seismo_lesson_load_all ();
   SeismoLessonView *view = _seismo_window_get_lesson_view (window);
 
   g_assert_cmpuint (lessons->len, >=, 4);
