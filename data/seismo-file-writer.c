@@ -1387,10 +1387,13 @@ writer_flush (SeismoFileWriter    *self,
               gboolean             partial,
               GError             **error)
 {
-  gsize n_complete = b->n_events >> SEISMO_BLOCK_SHIFT;
+  /* Block numbers here are the file's; the builder's columns start at its released blocks. */
+  gsize base = b->released_blocks;
+  gsize n_complete = base + (b->n_events >> SEISMO_BLOCK_SHIFT);
   gsize n_blocks = n_complete;
   g_autofree ChunkSource *sources = NULL;
 
+  g_assert (self->n_blocks >= base);
   if (partial && (b->n_events & (SEISMO_BLOCK_EVENTS - 1)) != 0)
     n_blocks++;
 
@@ -1403,8 +1406,8 @@ writer_flush (SeismoFileWriter    *self,
   sources = g_new0 (ChunkSource, n_blocks - self->n_blocks);
   for (gsize k = self->n_blocks; k < n_blocks; k++)
     {
-      gsize first = k << SEISMO_BLOCK_SHIFT;
-      guint64 base = g_array_index (b->block_base, guint64, k);
+      gsize first = (k - base) << SEISMO_BLOCK_SHIFT;
+      guint64 block_start = g_array_index (b->block_base, guint64, k - base);
 
       sources[k - self->n_blocks] = (ChunkSource) {
         .ts = b->ts + first,
@@ -1412,10 +1415,10 @@ writer_flush (SeismoFileWriter    *self,
         .type = b->type + first,
         .task = b->task + first,
         .off = b->payload_off + first,
-        .payload = b->payload + base,
-        .payload_len = builder_block_end (b, k) - base,
+        .payload = b->payload + block_start,
+        .payload_len = builder_block_end (b, k - base) - block_start,
         .n = (guint32) MIN (SEISMO_BLOCK_EVENTS, b->n_events - first),
-        .first_event = first,
+        .first_event = (guint64) k << SEISMO_BLOCK_SHIFT,
       };
     }
   if (!out_chunks (&self->out, sources, n_blocks - self->n_blocks, error))
@@ -1440,6 +1443,22 @@ seismo_file_writer_flush (SeismoFileWriter    *self,
       return FALSE;
     }
   return writer_flush (self, builder, FALSE, error);
+}
+
+gboolean
+seismo_file_writer_stream (SeismoFileWriter    *self,
+                           SeismoTraceBuilder  *builder,
+                           GError             **error)
+{
+  gsize complete;
+
+  if (!seismo_file_writer_flush (self, builder, error))
+    return FALSE;
+  /* Every complete block is in the file now; the incomplete one stays for the next flush. */
+  complete = self->n_blocks - builder->released_blocks;
+  complete = MIN (complete, builder->n_events >> SEISMO_BLOCK_SHIFT);
+  _seismo_trace_builder_release (builder, complete);
+  return TRUE;
 }
 
 gboolean
