@@ -13,6 +13,7 @@
 #include "seismo-error.h"
 #include "seismo-file.h"
 #include "seismo-file-private.h"
+#include "seismo-summary-private.h"
 #include "seismo-trace-builder-private.h"
 #include "seismo-varint.h"
 
@@ -214,6 +215,18 @@ _seismo_index_entry_swap (SeismoIndexEntry *e)
 }
 
 void
+_seismo_summary_info_swap (SeismoSummaryInfo *s)
+{
+  guint32 *w = &s->n_chunks;
+
+  for (guint i = 0; i < 10; i++)
+    w[i] = GUINT32_TO_LE (w[i]);
+  s->n_events = GUINT64_TO_LE (s->n_events);
+  s->start_ns = GUINT64_TO_LE (s->start_ns);
+  s->end_ns = GUINT64_TO_LE (s->end_ns);
+}
+
+void
 _seismo_trailer_swap (SeismoFileTrailer *t)
 {
   SWAP64 (t->index_offset);
@@ -304,6 +317,14 @@ typedef struct {
   guint64    max_ts;
   guint32    n_chunks;
   gboolean   sorted;
+
+  /* Summaries of the chunks written, and the tables they name (borrowed, set before each batch
+   * of chunks: the builder's or the trace's). */
+  SeismoSummaryBuilder *summary;
+  GPtrArray        *sum_types;
+  const SeismoTask *sum_tasks;
+  guint             sum_n_tasks;
+  const char       *sum_arch;
 } Out;
 
 static void
@@ -318,6 +339,20 @@ out_init (Out        *out,
   out->cctx = ZSTD_createCCtx ();
   out->min_ts = G_MAXUINT64;
   out->sorted = TRUE;
+  out->summary = _seismo_summary_builder_new ();
+}
+
+static void
+out_set_tables (Out              *out,
+                GPtrArray        *types,
+                const SeismoTask *tasks,
+                guint             n_tasks,
+                const char       *arch)
+{
+  out->sum_types = types;
+  out->sum_tasks = tasks;
+  out->sum_n_tasks = n_tasks;
+  out->sum_arch = arch;
 }
 
 static void
@@ -325,6 +360,7 @@ out_clear (Out *out)
 {
   g_clear_pointer (&out->entries, g_array_unref);
   g_clear_pointer (&out->cctx, ZSTD_freeCCtx);
+  g_clear_pointer (&out->summary, _seismo_summary_builder_free);
 }
 
 static gboolean
@@ -389,19 +425,19 @@ fill_record_header (SeismoRecordHeader *h,
 
 /* Writes a table record: info as given (already little-endian), data compressed when it helps. */
 static gboolean
-out_table (Out         *out,
-           guint16      kind,
-           const void  *info,
-           guint32      info_len,
-           GByteArray  *raw,
-           GError     **error)
+out_record (Out         *out,
+            guint16      kind,
+            guint16      flags,
+            const void  *info,
+            guint32      info_len,
+            GByteArray  *raw,
+            GError     **error)
 {
   SeismoRecordHeader h;
   SeismoIndexEntry entry = { 0 };
   g_autofree guint8 *packed = NULL;
   const guint8 *data = raw->data;
   gsize data_len = raw->len;
-  guint16 flags = 0;
   guint32 crc;
 
   if (raw->len >= 64)
@@ -441,6 +477,17 @@ out_table (Out         *out,
   g_array_append_val (out->entries, entry);
   out->good_offset = out->offset;
   return TRUE;
+}
+
+static gboolean
+out_table (Out         *out,
+           guint16      kind,
+           const void  *info,
+           guint32      info_len,
+           GByteArray  *raw,
+           GError     **error)
+{
+  return out_record (out, kind, 0, info, info_len, raw, error);
 }
 
 static void
@@ -822,6 +869,15 @@ out_chunks (Out               *out,
               out->min_ts = MIN (out->min_ts, c->entry.min_ts);
               out->max_ts = MAX (out->max_ts, c->entry.max_ts);
               out->n_chunks++;
+              if (_seismo_summary_builder_is_valid (out->summary))
+                {
+                  const ChunkSource *src = &sources[start + i];
+
+                  _seismo_summary_builder_add_chunk (out->summary, out->sum_types, out->sum_tasks,
+                                                     out->sum_n_tasks, out->sum_arch, src->ts,
+                                                     src->cpu, src->type, src->task, src->off,
+                                                     src->payload, src->payload_len, src->n);
+                }
             }
           g_free (c->record);
           g_free (c->error);
@@ -847,8 +903,25 @@ out_finish (Out     *out,
   g_autofree SeismoIndexEntry *entries = NULL;
   guint n = out->entries->len;
   gsize data_len = (gsize) n * sizeof (SeismoIndexEntry);
-  guint64 index_offset = out->offset;
+  guint64 index_offset;
   guint32 crc;
+
+  /* The summary goes last before the index, once every chunk is known; a reader that does not
+   * know it skips it (OPTIONAL). A failed write leaves the file as it was before it. */
+  if (_seismo_summary_builder_is_valid (out->summary) && out->n_chunks > 0)
+    {
+      SeismoSummaryInfo sinfo;
+      g_autoptr(GByteArray) raw = NULL;
+
+      _seismo_summary_builder_finish (out->summary, out->sum_n_tasks, &sinfo, &raw);
+      g_clear_pointer (&out->summary, _seismo_summary_builder_free);
+      if (!out_record (out, SEISMO_RECORD_SUMMARY, SEISMO_RECORD_FLAG_OPTIONAL, &sinfo,
+                       sizeof sinfo, raw, error))
+        return FALSE;
+      n = out->entries->len;
+      data_len = (gsize) n * sizeof (SeismoIndexEntry);
+    }
+  index_offset = out->offset;
 
   info.n_events = out->n_events;
   info.n_entries = n;
@@ -1023,6 +1096,8 @@ save_trace (Out          *out,
   if (!out_table (out, SEISMO_RECORD_HISTOGRAMS, &info, sizeof info, b, error))
     return FALSE;
 
+  out_set_tables (out, trace->event_types, trace->tasks, trace->n_tasks,
+                  seismo_trace_get_metadata (trace, SEISMO_META_ARCH));
   sources = g_new0 (ChunkSource, MAX (trace->n_blocks, 1));
   for (gsize k = 0; k < trace->n_blocks; k++)
     {
@@ -1239,6 +1314,16 @@ seismo_file_writer_get_partial_path (SeismoFileWriter *self)
   return self->partial_path;
 }
 
+static const char *
+builder_metadata (SeismoTraceBuilder *b,
+                  const char         *key)
+{
+  for (guint i = 0; i < b->meta_keys->len; i++)
+    if (strcmp (g_ptr_array_index (b->meta_keys, i), key) == 0)
+      return g_ptr_array_index (b->meta_values, i);
+  return NULL;
+}
+
 /* Where block k's payload ends in the builder. The next block's base exists once one of its events
  * began; before that the block ends where the event in progress (if any) starts. */
 static gsize
@@ -1400,6 +1485,8 @@ writer_flush (SeismoFileWriter    *self,
   /* Tables first: the chunks that follow may name any string, type or task appended so far. */
   if (!writer_flush_tables (self, b, error))
     return FALSE;
+  out_set_tables (&self->out, b->event_types, (const SeismoTask *) (gpointer) b->tasks->data,
+                  b->tasks->len, builder_metadata (b, SEISMO_META_ARCH));
   if (n_blocks <= self->n_blocks)
     return TRUE;
 
