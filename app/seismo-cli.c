@@ -10,6 +10,7 @@
 #include "seismo-backend.h"
 #include "seismo-cli.h"
 #include "seismo-cli-common.h"
+#include "seismo-cli-summary.h"
 #include "seismo-filter.h"
 #include "seismo-histogram.h"
 #include "seismo-importer.h"
@@ -169,11 +170,12 @@ static int
 cmd_info (int    argc,
           char **argv)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, summary = FALSE;
   g_autofree char *filter = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Describe only the events that match EXPR", "EXPR" },
+    { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, "Read only the file's summary (.seismo; automatic for traces too large to load)", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("FILE - describe a trace");
@@ -186,6 +188,9 @@ cmd_info (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 2, "seismo-cli info: expected one FILE"))
     return SEISMO_EXIT_USAGE;
+  /* A trace larger than memory is described from its summary; a filter needs the events. */
+  if (filter == NULL && seismo_cli_summary_wanted (argv[1], summary))
+    return seismo_cli_summary_info (argv[1], json);
   if (!(trace = open_trace (argv[1])))
     return SEISMO_EXIT_FAILED;
 
@@ -441,8 +446,8 @@ add_recorder_histograms_json (JsonBuilder *b,
 }
 
 /* The same as text, the way bpftrace prints its maps: counts on one line, histograms as bars. */
-static void
-print_recorder_histograms (SeismoTrace *trace)
+void
+seismo_cli_print_recorder_histograms (SeismoTrace *trace)
 {
   guint n;
   const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
@@ -698,11 +703,12 @@ cmd_stats (int    argc,
 {
   g_autofree char *by = NULL;
   g_autofree char *filter = NULL;
-  gboolean json = FALSE;
+  gboolean json = FALSE, summary = FALSE;
   GOptionEntry entries[] = {
     { "by", 0, 0, G_OPTION_ARG_STRING, &by, "Group by event, task, cpu or syscall (default: event)", "KEY" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, "Count only the events that match EXPR", "EXPR" },
+    { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, "Read only the file's summary (.seismo; automatic for traces too large to load)", NULL },
     { NULL }
   };
   g_autofree guint64 *mask = NULL;
@@ -718,6 +724,8 @@ cmd_stats (int    argc,
       g_printerr ("seismo-cli stats: --by takes event, task, cpu or syscall, not '%s'\n", by);
       return SEISMO_EXIT_USAGE;
     }
+  if (filter == NULL && seismo_cli_summary_wanted (argv[1], summary))
+    return seismo_cli_summary_stats (argv[1], by, json);
   if (!(trace = open_trace (argv[1])))
     return SEISMO_EXIT_FAILED;
 
@@ -733,7 +741,7 @@ cmd_stats (int    argc,
   else
     stats_syscalls (trace, mask ? &sel : NULL, json);
   if (!json)
-    print_recorder_histograms (trace);
+    seismo_cli_print_recorder_histograms (trace);
   return SEISMO_EXIT_OK;
 }
 

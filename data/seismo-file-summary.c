@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "seismo-file"
 
 #include <math.h>
+#include <gio/gio.h>
 #include <string.h>
 
 #include "seismo-big-array.h"
@@ -431,6 +432,55 @@ parse_task_buckets (SeismoFileSummary *self,
       self->task_entries[fill[g_array_index (task_of, SeismoTaskId, i)]++] =
         g_array_index (entries, TaskEntry, i);
   }
+  return TRUE;
+}
+
+gboolean
+seismo_file_summary_probe (const char *path,
+                           guint64    *n_events)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) in = NULL;
+  SeismoFileTrailer t;
+  SeismoRecordHeader h;
+  SeismoIndexInfo info;
+  SeismoIndexEntry e;
+  guint8 head[SEISMO_FILE_MAGIC_LEN];
+  GSeekable *seek;
+  goffset size;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  file = g_file_new_for_path (path);
+  if (!(in = g_file_read (file, NULL, NULL)))
+    return FALSE;
+  seek = G_SEEKABLE (in);
+#define READ_AT(off, buf) \
+  (g_seekable_seek (seek, (off), G_SEEK_SET, NULL, NULL) && \
+   g_input_stream_read_all (G_INPUT_STREAM (in), (buf), sizeof *(buf), NULL, NULL, NULL))
+  if (!g_seekable_seek (seek, 0, G_SEEK_END, NULL, NULL))
+    return FALSE;
+  size = g_seekable_tell (seek);
+  if (size < (goffset) (sizeof (SeismoFileHeader) + sizeof t) || !READ_AT (0, &head) ||
+      memcmp (head, SEISMO_FILE_MAGIC, SEISMO_FILE_MAGIC_LEN) != 0 ||
+      !READ_AT (size - (goffset) sizeof t, &t) ||
+      memcmp (t.magic, SEISMO_FILE_TRAILER_MAGIC, SEISMO_FILE_MAGIC_LEN) != 0)
+    return FALSE;
+  _seismo_trailer_swap (&t);
+  if (t.index_offset + sizeof h + sizeof info > (guint64) size || !READ_AT (t.index_offset, &h) ||
+      !READ_AT (t.index_offset + sizeof h, &info))
+    return FALSE;
+  _seismo_record_header_swap (&h);
+  _seismo_index_info_swap (&info);
+  if (h.kind != SEISMO_RECORD_INDEX || h.info_len != sizeof info || info.n_entries == 0 ||
+      h.data_len != (guint64) info.n_entries * sizeof e ||
+      !READ_AT (t.index_offset + sizeof h + sizeof info + (info.n_entries - 1) * sizeof e, &e))
+    return FALSE;
+#undef READ_AT
+  _seismo_index_entry_swap (&e);
+  if (e.kind != SEISMO_RECORD_SUMMARY)
+    return FALSE;
+  if (n_events != NULL)
+    *n_events = info.n_events;
   return TRUE;
 }
 

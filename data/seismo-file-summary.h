@@ -29,6 +29,12 @@ typedef struct {
   SeismoTaskId task;        /* CPU rows: the task that ran longest; SEISMO_NO_TASK when none */
 } SeismoLodCell;
 
+/* Cheap look at a file (its trailer and index only, a few reads): TRUE when it is a finished
+ * .seismo whose index lists a summary, with its event count. Nothing is checked beyond that;
+ * seismo_file_summary_open() checks everything. */
+gboolean           seismo_file_summary_probe            (const char          *path,
+                                                         guint64             *n_events);
+
 /* Opens path's tables and summary. A file without a summary (older, unfinished, or written out of
  * time order) is an error SEISMO_ERROR_UNSUPPORTED: load it with seismo_file_load(). */
 SeismoFileSummary *seismo_file_summary_open             (const char          *path,
