@@ -807,6 +807,8 @@ typedef struct {
   const ChunkSource *sources;
   EncodedChunk      *chunks;
   Encoder           *encoders;
+  guint              n;
+  Out               *out;        /* summarize the n chunks as job n (NULL: no summary) */
 } EncodeJob;
 
 static void
@@ -817,6 +819,28 @@ encode_one (guint    i,
   EncodeJob *job = data;
   Encoder *enc = &job->encoders[worker];
 
+  /* The summary reads the chunks in order, so it is one job: it runs beside the compression of
+   * the same chunks (it only reads them) instead of after it. It is job 0 so that it starts
+   * first: it is the longest. */
+  if (job->out != NULL)
+    {
+      if (i == 0)
+        {
+          Out *out = job->out;
+
+          for (guint k = 0; k < job->n; k++)
+            {
+              const ChunkSource *src = &job->sources[k];
+
+              _seismo_summary_builder_add_chunk (out->summary, out->sum_types, out->sum_tasks,
+                                                 out->sum_n_tasks, out->sum_arch, src->ts,
+                                                 src->cpu, src->type, src->task, src->off,
+                                                 src->payload, src->payload_len, src->n);
+            }
+          return;
+        }
+      i--;
+    }
   if (enc->cctx == NULL)
     enc->cctx = ZSTD_createCCtx ();
   encode_chunk (enc, &job->sources[i], &job->chunks[i]);
@@ -837,9 +861,11 @@ out_chunks (Out               *out,
     {
       guint n = MIN (SEISMO_FILE_BATCH, n_sources - start);
       EncodedChunk chunks[SEISMO_FILE_BATCH] = { { 0 } };
-      EncodeJob job = { sources + start, chunks, encoders };
+      EncodeJob job = { sources + start, chunks, encoders, n, NULL };
 
-      _seismo_file_parallel_for (n, n_workers, encode_one, &job);
+      if (_seismo_summary_builder_is_valid (out->summary))
+        job.out = out;
+      _seismo_file_parallel_for (n + (job.out != NULL), n_workers, encode_one, &job);
 
       for (guint i = 0; i < n; i++)
         {
@@ -869,21 +895,16 @@ out_chunks (Out               *out,
               out->min_ts = MIN (out->min_ts, c->entry.min_ts);
               out->max_ts = MAX (out->max_ts, c->entry.max_ts);
               out->n_chunks++;
-              if (_seismo_summary_builder_is_valid (out->summary))
-                {
-                  const ChunkSource *src = &sources[start + i];
 
-                  _seismo_summary_builder_add_chunk (out->summary, out->sum_types, out->sum_tasks,
-                                                     out->sum_n_tasks, out->sum_arch, src->ts,
-                                                     src->cpu, src->type, src->task, src->off,
-                                                     src->payload, src->payload_len, src->n);
-                }
             }
           g_free (c->record);
           g_free (c->error);
         }
     }
 
+  /* The summary counted chunks that did not make it into the file. */
+  if (!ok)
+    g_clear_pointer (&out->summary, _seismo_summary_builder_free);
   for (guint w = 0; w < n_workers; w++)
     {
       ZSTD_freeCCtx (encoders[w].cctx);
