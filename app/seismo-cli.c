@@ -5,6 +5,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "seismo-backend.h"
@@ -830,6 +831,19 @@ copy_selected (SeismoTrace   *trace,
   return seismo_trace_builder_finish (b);
 }
 
+/* Inputs from this size on are converted while read ($SEISMO_CONVERT_STREAM=1: all of them). */
+#define CONVERT_STREAM_MIN_BYTES (256u << 20)
+
+static gboolean
+convert_streams (const char *path)
+{
+  struct stat st;
+
+  if (g_strcmp0 (g_getenv ("SEISMO_CONVERT_STREAM"), "1") == 0)
+    return TRUE;
+  return stat (path, &st) == 0 && (guint64) st.st_size >= CONVERT_STREAM_MIN_BYTES;
+}
+
 static int
 cmd_convert (int    argc,
              char **argv)
@@ -847,6 +861,19 @@ cmd_convert (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 3, "seismo-cli convert: expected IN and OUT"))
     return SEISMO_EXIT_USAGE;
+  /* A large trace goes to .seismo while it is read, in bounded memory, when its format can stream
+   * (trace.dat). A small one is loaded first, so its load warnings are printed. */
+  if (filter == NULL && convert_streams (argv[1]))
+    {
+      if (seismo_trace_convert_streaming (argv[1], argv[2], NULL, NULL, NULL, &error))
+        return SEISMO_EXIT_OK;
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))
+        {
+          g_printerr ("seismo-cli: %s\n", error->message);
+          return SEISMO_EXIT_FAILED;
+        }
+      g_clear_error (&error);
+    }
   if (!(trace = open_trace (argv[1])))
     return SEISMO_EXIT_FAILED;
   if (!run_filter (trace, filter, &mask, &n_matched))

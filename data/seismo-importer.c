@@ -86,20 +86,16 @@ seismo_exporters_get (guint *n_exporters)
   return (const SeismoExporter *const *) exporters->pdata;
 }
 
-SeismoTrace *
-seismo_trace_open (const char          *path,
-                   GCancellable        *cancellable,
-                   SeismoProgressFunc   progress,
-                   gpointer             progress_data,
-                   GError             **error)
+/* The importer most sure it reads path; NULL with error when none is. */
+static const SeismoImporter *
+pick_importer (const char  *path,
+               GError     **error)
 {
   const SeismoImporter *const *list = seismo_importers_get (NULL);
   const SeismoImporter *best = NULL;
   guint8 head[4096];
   gssize len = 0;
   int best_score = 0;
-
-  g_return_val_if_fail (path != NULL, NULL);
 
   if (!g_file_test (path, G_FILE_TEST_IS_DIR))
     {
@@ -148,17 +144,58 @@ seismo_trace_open (const char          *path,
       else
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
                      "%s is not a trace Seismo can read (it reads: %s)", path, names->str);
-      return NULL;
     }
+  return best;
+}
 
-  {
-    SeismoTrace *trace = best->load (path, cancellable, progress, progress_data, error);
+SeismoTrace *
+seismo_trace_open (const char          *path,
+                   GCancellable        *cancellable,
+                   SeismoProgressFunc   progress,
+                   gpointer             progress_data,
+                   GError             **error)
+{
+  const SeismoImporter *best;
+  SeismoTrace *trace;
 
-    /* Which reader produced it, for `info` and the window title. */
-    if (trace != NULL)
-      _seismo_trace_set_metadata (trace, "format", best->name);
-    return trace;
-  }
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!(best = pick_importer (path, error)))
+    return NULL;
+  trace = best->load (path, cancellable, progress, progress_data, error);
+  /* Which reader produced it, for `info` and the window title. */
+  if (trace != NULL)
+    _seismo_trace_set_metadata (trace, "format", best->name);
+  return trace;
+}
+
+gboolean
+seismo_trace_convert_streaming (const char          *path,
+                                const char          *out_path,
+                                GCancellable        *cancellable,
+                                SeismoProgressFunc   progress,
+                                gpointer             progress_data,
+                                GError             **error)
+{
+  const SeismoImporter *best;
+
+  g_return_val_if_fail (path != NULL && out_path != NULL, FALSE);
+
+  if (!g_str_has_suffix (out_path, ".seismo"))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "Only .seismo files are written while reading: %s", out_path);
+      return FALSE;
+    }
+  if (!(best = pick_importer (path, error)))
+    return FALSE;
+  if (best->stream_to_seismo == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "%s files are not converted while reading", best->name);
+      return FALSE;
+    }
+  return best->stream_to_seismo (path, out_path, cancellable, progress, progress_data, error);
 }
 
 gboolean
