@@ -9,8 +9,6 @@
  * latency summaries of stats --json, which need every event, are left out.
  */
 
-#include <unistd.h>
-
 #include <json-glib/json-glib.h>
 
 #include "seismo-cli.h"
@@ -19,33 +17,13 @@
 #include "seismo-file-summary.h"
 #include "seismo-trace.h"
 
-/* Bytes per event a loaded trace takes (docs/file-format.md, "Performance"), and the share of the
- * machine's memory a load may take before the summary is used instead. */
-#define LOADED_BYTES_PER_EVENT 42
-#define LOAD_MEMORY_SHARE      4
-
 gboolean
 seismo_cli_summary_wanted (const char *path,
                            gboolean    forced)
 {
-  guint64 n_events, limit;
-  const char *env = g_getenv ("SEISMO_SUMMARY_MIN_EVENTS");
-
-  if (!seismo_file_summary_probe (path, &n_events))
-    return FALSE;
   if (forced)
-    return TRUE;
-  if (env != NULL && *env != '\0')
-    limit = g_ascii_strtoull (env, NULL, 10);
-  else
-    {
-      long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
-
-      limit = pages > 0 && page > 0
-              ? (guint64) pages * (guint64) page / LOAD_MEMORY_SHARE / LOADED_BYTES_PER_EVENT
-              : G_MAXUINT64;
-    }
-  return n_events >= limit;
+    return seismo_file_summary_probe (path, NULL);
+  return seismo_file_summary_too_large (path);
 }
 
 static SeismoFileSummary *

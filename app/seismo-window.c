@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "seismo-error.h"
+#include "seismo-file-summary.h"
 #include "seismo-importer.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-window-private.h"
@@ -43,6 +44,25 @@ load_progress (double   fraction,
     g_atomic_int_set (job->permille, (int) (CLAMP (fraction, 0, 1) * 900));
 }
 
+/* Events of a trace larger than memory shown at once: ~170 MB loaded, launch in seconds. */
+#define PART_MAX_EVENTS (64u << 16)
+
+/* A trace too large to load is opened by its summary and shows the chunks around its middle (the
+ * trace's load warning says which part). */
+static SeismoTrace *
+load_part (const char    *path,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  g_autoptr(SeismoFileSummary) summary = seismo_file_summary_open (path, error);
+
+  if (summary == NULL)
+    return NULL;
+  return seismo_file_summary_load_window (summary, seismo_file_summary_get_start_ns (summary),
+                                          seismo_file_summary_get_end_ns (summary),
+                                          PART_MAX_EVENTS, cancellable, error);
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -52,7 +72,10 @@ load_thread (GTask        *task,
   LoadJob *job = task_data;
   GError *error = NULL;
 
-  job->trace = seismo_trace_open (job->path, cancellable, load_progress, job, &error);
+  if (seismo_file_summary_too_large (job->path))
+    job->trace = load_part (job->path, cancellable, &error);
+  else
+    job->trace = seismo_trace_open (job->path, cancellable, load_progress, job, &error);
   if (job->trace == NULL)
     {
       g_task_return_error (task, error);

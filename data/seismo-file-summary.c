@@ -4,6 +4,7 @@
 #include <math.h>
 #include <gio/gio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "seismo-big-array.h"
 #include "seismo-error.h"
@@ -484,6 +485,33 @@ seismo_file_summary_probe (const char *path,
   return TRUE;
 }
 
+/* Bytes per event a loaded trace takes (docs/file-format.md, "Performance"), and the share of the
+ * machine's memory a load may take before the summary is used instead. */
+#define LOADED_BYTES_PER_EVENT 42
+#define LOAD_MEMORY_SHARE      4
+
+gboolean
+seismo_file_summary_too_large (const char *path)
+{
+  guint64 n_events, limit;
+  const char *env = g_getenv ("SEISMO_SUMMARY_MIN_EVENTS");
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  if (!seismo_file_summary_probe (path, &n_events))
+    return FALSE;
+  if (env != NULL && *env != '\0')
+    limit = g_ascii_strtoull (env, NULL, 10);
+  else
+    {
+      long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+
+      limit = pages > 0 && page > 0
+              ? (guint64) pages * (guint64) page / LOAD_MEMORY_SHARE / LOADED_BYTES_PER_EVENT
+              : G_MAXUINT64;
+    }
+  return n_events >= limit;
+}
+
 SeismoFileSummary *
 seismo_file_summary_open (const char  *path,
                           GError     **error)
@@ -962,6 +990,18 @@ seismo_file_summary_load_window (SeismoFileSummary *self,
   trace = _seismo_file_read_part (self->path, first, count, cancellable, NULL, error);
   if (trace == NULL)
     return NULL;
+  if (count < self->info.n_chunks)
+    {
+      g_autofree char *warning = NULL;
+      guint64 n = seismo_trace_get_n_events (trace);
+
+      warning = g_strdup_printf ("This trace has %'" G_GUINT64_FORMAT " events, more than memory "
+                                 "holds: %'" G_GUINT64_FORMAT " of them are shown, from event %'"
+                                 G_GUINT64_FORMAT " (its statistics cover the whole trace: "
+                                 "seismo-cli stats)", self->info.n_events, n,
+                                 (guint64) first * SEISMO_BLOCK_EVENTS);
+      _seismo_trace_set_metadata (trace, SEISMO_META_LOAD_WARNING, warning);
+    }
   g_clear_object (&self->window);
   self->window = g_object_ref (trace);
   self->win_first = first;

@@ -35,6 +35,11 @@ typedef struct {
 gboolean           seismo_file_summary_probe            (const char          *path,
                                                          guint64             *n_events);
 
+/* TRUE when path is a .seismo with a summary and too large to load comfortably: its events would
+ * take more than a quarter of the machine's memory at 42 bytes each, or it holds at least
+ * $SEISMO_SUMMARY_MIN_EVENTS events when that is set. Such a trace is opened by its summary. */
+gboolean           seismo_file_summary_too_large        (const char          *path);
+
 /* Opens path's tables and summary. A file without a summary (older, unfinished, or written out of
  * time order) is an error SEISMO_ERROR_UNSUPPORTED: load it with seismo_file_load(). */
 SeismoFileSummary *seismo_file_summary_open             (const char          *path,
@@ -90,8 +95,9 @@ void               seismo_file_summary_find_chunks      (SeismoFileSummary   *se
                                                          guint               *count);
 /* Reads the events of the chunks overlapping [start_ns, end_ns] (at most max_events of them, the
  * window's middle ones when there are more) into a new trace with the whole trace's tables,
- * decompressing the chunks on all cores. The last window read is kept: asking for the same chunks
- * again returns it (a new reference). */
+ * decompressing the chunks on all cores. Its metadata "load_warning" says which part of the trace
+ * it is. The last window read is kept: asking for the same chunks again returns it (a new
+ * reference). */
 SeismoTrace       *seismo_file_summary_load_window      (SeismoFileSummary   *self,
                                                          guint64              start_ns,
                                                          guint64              end_ns,
