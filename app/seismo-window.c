@@ -271,6 +271,8 @@ update_status (SeismoWindow *self)
       g_autofree char *name = g_file_get_basename (self->file);
 
       adw_window_title_set_title (self->window_title, name);
+      /* Window lists (and bench/seismo-gui-large-bench.sh, which waits for it) see the file. */
+      gtk_window_set_title (GTK_WINDOW (self), name);
     }
   else
     adw_window_title_set_title (self->window_title, _seismo_window_is_recording (self) ? _("Recording") : _("Unsaved Recording"));
