@@ -68,4 +68,18 @@ PY
 SEISMO_SUMMARY_MIN_EVENTS=1 "$CLI" info "$SEISMO_SOURCE_DIR/tests/fuzz/corpus/seismo-file/generated-300.seismo" > "$DIR/old.txt"
 check "a 1.0 file without a summary still opens" grep -q "^Events: *300$" "$DIR/old.txt"
 
+# A trace.dat converted while it is read (bounded memory) holds what loading and saving it gives.
+dat=$SEISMO_SOURCE_DIR/tests/data/ftrace-small-v7.dat
+if "$CLI" info "$dat" > /dev/null 2>&1; then
+  SEISMO_CONVERT_STREAM=1 "$CLI" convert "$dat" "$DIR/streamed.seismo"
+  check "convert streams a trace.dat" test $? -eq 0
+  "$CLI" convert "$dat" "$DIR/loaded.seismo"
+  check "streamed and loaded conversions report the same events" \
+    cmp -s <("$CLI" report "$DIR/streamed.seismo") <("$CLI" report "$DIR/loaded.seismo")
+  check "streamed and loaded conversions have the same statistics" \
+    cmp -s <("$CLI" stats --by task "$DIR/streamed.seismo") <("$CLI" stats --by task "$DIR/loaded.seismo")
+  check "the streamed conversion has a summary" \
+    bash -c "SEISMO_SUMMARY_MIN_EVENTS=1 '$CLI' info '$DIR/streamed.seismo' | grep -q 'read from the file.s summary'"
+fi
+
 tap_end
