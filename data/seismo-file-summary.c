@@ -378,6 +378,9 @@ parse_buckets (SeismoFileSummary *self,
   return TRUE;
 }
 
+/* Two passes over the task buckets: the first checks them and counts each task's entries, the
+ * second writes every entry straight into its task's place (bucket order kept), so a row reads only
+ * its own entries and no temporary copy of them is ever held. */
 static gboolean
 parse_task_buckets (SeismoFileSummary *self,
                     Cursor            *c,
@@ -386,53 +389,56 @@ parse_task_buckets (SeismoFileSummary *self,
 {
   guint n = self->info.n_task_buckets;
   guint n_tasks = self->info.n_tasks;
-  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TaskEntry));
-  g_autoptr(GArray) task_of = g_array_new (FALSE, FALSE, sizeof (SeismoTaskId));
-  guint64 t = self->info.start_ns;
+  Cursor start = *c;
+  guint64 t = self->info.start_ns, total = 0;
+  g_autofree guint32 *fill = NULL;
 
   if ((guint64) n * 3 > (guint64) (c->end - c->p))
     return bad (self, c, off, error, "more task buckets than bytes");
   self->tb_start = g_new (guint64, n + 1);
-  for (guint b = 0; b < n; b++)
+  self->task_off = g_new0 (guint32, n_tasks + 1);
+  for (guint pass = 0; pass < 2; pass++)
     {
-      guint64 delta, events, n_entries;
-      guint64 task = 0;
-
-      if (!cur_varint (c, &delta) || !cur_varint (c, &events) || !cur_count (c, 3, &n_entries) ||
-          t + delta < t || t + delta > self->info.end_ns)
-        return bad (self, c, off, error, "bad task bucket");
-      t += delta;
-      self->tb_start[b] = t;
-      for (guint64 k = 0; k < n_entries; k++)
+      *c = start;
+      t = self->info.start_ns;
+      for (guint b = 0; b < n; b++)
         {
-          guint64 d, ev, busy;
-          TaskEntry e;
+          guint64 delta, events, n_entries;
+          guint64 task = 0;
 
-          if (!cur_varint (c, &d) || !cur_varint (c, &ev) || !cur_varint (c, &busy) ||
-              (k > 0 && d == 0) || task + d >= n_tasks || ev > G_MAXUINT32)
-            return bad (self, c, off, error, "bad task bucket entry");
-          task += d;
-          e = (TaskEntry) { b, (guint32) ev, busy };
-          g_array_append_val (entries, e);
-          g_array_append_val (task_of, task);
+          if (!cur_varint (c, &delta) || !cur_varint (c, &events) ||
+              !cur_count (c, 3, &n_entries) || t + delta < t || t + delta > self->info.end_ns)
+            return bad (self, c, off, error, "bad task bucket");
+          t += delta;
+          self->tb_start[b] = t;
+          for (guint64 k = 0; k < n_entries; k++)
+            {
+              guint64 d, ev, busy;
+
+              if (!cur_varint (c, &d) || !cur_varint (c, &ev) || !cur_varint (c, &busy) ||
+                  (k > 0 && d == 0) || task + d >= n_tasks || ev > G_MAXUINT32)
+                return bad (self, c, off, error, "bad task bucket entry");
+              task += d;
+              if (pass == 0)
+                {
+                  self->task_off[task + 1]++;
+                  total++;
+                }
+              else
+                self->task_entries[fill[task]++] = (TaskEntry) { b, (guint32) ev, busy };
+            }
+        }
+      if (pass == 0)
+        {
+          if (total > G_MAXUINT32)
+            return bad (self, c, off, error, "too many task bucket entries");
+          for (guint k = 0; k < n_tasks; k++)
+            self->task_off[k + 1] += self->task_off[k];
+          self->task_entries = g_new (TaskEntry, MAX (total, 1));
+          fill = g_memdup2 (self->task_off, (gsize) (n_tasks + 1) * sizeof (guint32));
         }
     }
   self->tb_start[n] = self->info.end_ns + 1;
-
-  /* Regrouped per task (a counting sort), bucket order kept: a row reads only its own entries. */
-  self->task_off = g_new0 (guint32, n_tasks + 1);
-  for (guint i = 0; i < task_of->len; i++)
-    self->task_off[g_array_index (task_of, SeismoTaskId, i) + 1]++;
-  for (guint k = 0; k < n_tasks; k++)
-    self->task_off[k + 1] += self->task_off[k];
-  self->task_entries = g_new (TaskEntry, MAX (entries->len, 1));
-  {
-    g_autofree guint32 *fill = g_memdup2 (self->task_off, (gsize) (n_tasks + 1) * sizeof (guint32));
-
-    for (guint i = 0; i < entries->len; i++)
-      self->task_entries[fill[g_array_index (task_of, SeismoTaskId, i)]++] =
-        g_array_index (entries, TaskEntry, i);
-  }
   return TRUE;
 }
 
