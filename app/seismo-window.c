@@ -44,24 +44,9 @@ load_progress (double   fraction,
     g_atomic_int_set (job->permille, (int) (CLAMP (fraction, 0, 1) * 900));
 }
 
-/* Events of a trace larger than memory shown at once: ~170 MB loaded, launch in seconds. */
+/* Events of a trace too large to load shown at once, around its middle: ~170 MB loaded, launch in
+ * seconds. */
 #define PART_MAX_EVENTS (64u << 16)
-
-/* A trace too large to load is opened by its summary and shows the chunks around its middle (the
- * trace's load warning says which part). */
-static SeismoTrace *
-load_part (const char    *path,
-                          GCancellable  *cancellable,
-                          GError       **error)
-{
-  g_autoptr(SeismoFileSummary) summary = seismo_file_summary_open (path, error);
-
-  if (summary == NULL)
-    return NULL;
-  return seismo_file_summary_load_window (summary, seismo_file_summary_get_start_ns (summary),
-                                          seismo_file_summary_get_end_ns (summary),
-                                          PART_MAX_EVENTS, cancellable, error);
-}
 
 static void
 load_thread (GTask        *task,
@@ -73,7 +58,7 @@ load_thread (GTask        *task,
   GError *error = NULL;
 
   if (seismo_file_summary_too_large (job->path))
-    job->trace = load_part (job->path, cancellable, &error);
+    job->trace = seismo_file_load_part (job->path, PART_MAX_EVENTS, cancellable, &error);
   else
     job->trace = seismo_trace_open (job->path, cancellable, load_progress, job, &error);
   if (job->trace == NULL)

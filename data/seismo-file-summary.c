@@ -442,9 +442,11 @@ parse_task_buckets (SeismoFileSummary *self,
   return TRUE;
 }
 
-gboolean
-seismo_file_summary_probe (const char *path,
-                           guint64    *n_events)
+/* Reads the trailer and the index info of a finished file; summary: its last record is SUMMARY. */
+static gboolean
+probe_index (const char      *path,
+             SeismoIndexInfo *index_out,
+             gboolean        *summary)
 {
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInputStream) in = NULL;
@@ -456,7 +458,6 @@ seismo_file_summary_probe (const char *path,
   GSeekable *seek;
   goffset size;
 
-  g_return_val_if_fail (path != NULL, FALSE);
   file = g_file_new_for_path (path);
   if (!(in = g_file_read (file, NULL, NULL)))
     return FALSE;
@@ -484,11 +485,59 @@ seismo_file_summary_probe (const char *path,
     return FALSE;
 #undef READ_AT
   _seismo_index_entry_swap (&e);
-  if (e.kind != SEISMO_RECORD_SUMMARY)
+  *index_out = info;
+  *summary = e.kind == SEISMO_RECORD_SUMMARY;
+  return TRUE;
+}
+
+gboolean
+seismo_file_summary_probe (const char *path,
+                           guint64    *n_events)
+{
+  SeismoIndexInfo info;
+  gboolean summary;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  if (!probe_index (path, &info, &summary) || !summary)
     return FALSE;
   if (n_events != NULL)
     *n_events = info.n_events;
   return TRUE;
+}
+
+SeismoTrace *
+seismo_file_load_part (const char    *path,
+                       guint64        max_events,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  SeismoIndexInfo info;
+  gboolean summary;
+  guint count, first;
+  SeismoTrace *trace;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* The index says how many chunks there are; a file without one is read whole. */
+  if (!probe_index (path, &info, &summary))
+    return _seismo_file_read_part (path, 0, G_MAXUINT, cancellable, NULL, error);
+  count = (guint) MIN (MAX (max_events / SEISMO_BLOCK_EVENTS, 1), info.n_chunks);
+  first = (info.n_chunks - count) / 2;
+  trace = _seismo_file_read_part (path, first, count, cancellable, NULL, error);
+  if (trace != NULL && count < info.n_chunks)
+    {
+      g_autofree char *warning = NULL;
+
+      warning = g_strdup_printf ("This trace has %" G_GUINT64_FORMAT " events, more than memory "
+                                 "holds: %" G_GSIZE_FORMAT " of them are shown, from event %"
+                                 G_GUINT64_FORMAT " (its statistics cover the whole trace: "
+                                 "seismo-cli stats)", info.n_events,
+                                 seismo_trace_get_n_events (trace),
+                                 (guint64) first * SEISMO_BLOCK_EVENTS);
+      _seismo_trace_set_metadata (trace, SEISMO_META_LOAD_WARNING, warning);
+    }
+  return trace;
 }
 
 /* Bytes per event a loaded trace takes (docs/file-format.md, "Performance"), and the share of the

@@ -35,6 +35,14 @@ typedef struct {
 gboolean           seismo_file_summary_probe            (const char          *path,
                                                          guint64             *n_events);
 
+/* The middle max_events (whole chunks) of a .seismo file, without reading its summary or any other
+ * chunk: what a window shows of a trace too large to load. Its "load_warning" says which part it
+ * is. A file without an index is read whole. */
+SeismoTrace       *seismo_file_load_part                (const char          *path,
+                                                         guint64              max_events,
+                                                         GCancellable        *cancellable,
+                                                         GError             **error);
+
 /* TRUE when path is a .seismo with a summary and too large to load comfortably: its events would
  * take more than a quarter of the machine's memory at 42 bytes each, or it holds at least
  * $SEISMO_SUMMARY_MIN_EVENTS events when that is set. Such a trace is opened by its summary. */

@@ -218,6 +218,18 @@ test_window (void)
     g_assert_cmpuint (seismo_trace_get_times (small)[0], ==, ts[3 * 65536]);
   }
 
+  /* The middle part, without the summary: what the window shows of a trace too large to load. */
+  {
+    g_autoptr(SeismoTrace) part = seismo_file_load_part (path, 2 * 65536, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (seismo_trace_get_n_events (part), ==, 2 * 65536);
+    /* 7 chunks: the middle two are 2 and 3. */
+    g_assert_cmpuint (seismo_trace_get_times (part)[0], ==, ts[2 * 65536]);
+    g_assert_nonnull (strstr (seismo_trace_get_metadata (part, SEISMO_META_LOAD_WARNING),
+                              "of them are shown, from event 131072"));
+  }
+
   /* Range counts by chunk. */
   counts = seismo_file_summary_range_type_counts (s, a, b, &range_events);
   g_assert_cmpuint (range_events, ==, 2 * 65536);
