@@ -6,11 +6,13 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "seismo-backend.h"
 #include "seismo-cli.h"
 #include "seismo-cli-common.h"
+#include "seismo-cli-summary.h"
 #include "seismo-filter.h"
 #include "seismo-histogram.h"
 #include "seismo-importer.h"
@@ -141,13 +143,14 @@ static int
 cmd_info (int    argc,
           char **argv)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, summary = FALSE;
   g_autofree char *filter = NULL;
   g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Describe only the events that match EXPR"), "EXPR" },
     SEISMO_CLI_ARCH_ENTRY (arch),
+    { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, N_("Read only the file's summary (.seismo; automatic for traces too large to load)"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE - describe a trace"));
@@ -160,6 +163,9 @@ cmd_info (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 2, _("seismo-cli info: expected one FILE")))
     return SEISMO_EXIT_USAGE;
+  /* A trace larger than memory is described from its summary; a filter needs the events. */
+  if (filter == NULL && seismo_cli_summary_wanted (argv[1], summary))
+    return seismo_cli_summary_info (argv[1], json);
   if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
@@ -498,8 +504,8 @@ add_recorder_histograms_json (JsonBuilder *b,
 }
 
 /* The same as text, the way bpftrace prints its maps: counts on one line, histograms as bars. */
-static void
-print_recorder_histograms (SeismoTrace *trace)
+void
+seismo_cli_print_recorder_histograms (SeismoTrace *trace)
 {
   guint n, shown = 0;
   const SeismoHistogram *hist = seismo_trace_get_histograms (trace, &n);
@@ -817,13 +823,14 @@ cmd_stats (int    argc,
 {
   g_autofree char *by = NULL;
   g_autofree char *filter = NULL;
-  gboolean json = FALSE;
+  gboolean json = FALSE, summary = FALSE;
   g_autofree char *arch = NULL;
   GOptionEntry entries[] = {
     { "by", 0, 0, G_OPTION_ARG_STRING, &by, N_("Group by event, task, cpu or syscall (default: event)"), "KEY" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     { "filter", 'f', 0, G_OPTION_ARG_STRING, &filter, N_("Count only the events that match EXPR"), "EXPR" },
     SEISMO_CLI_ARCH_ENTRY (arch),
+    { "summary", 0, 0, G_OPTION_ARG_NONE, &summary, N_("Read only the file's summary (.seismo; automatic for traces too large to load)"), NULL },
     { NULL }
   };
   g_autofree guint64 *mask = NULL;
@@ -839,6 +846,8 @@ cmd_stats (int    argc,
       g_printerr (_("seismo-cli stats: --by takes event, task, cpu or syscall, not '%s'\n"), by);
       return SEISMO_EXIT_USAGE;
     }
+  if (filter == NULL && seismo_cli_summary_wanted (argv[1], summary))
+    return seismo_cli_summary_stats (argv[1], by, json);
   if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
 
@@ -862,7 +871,7 @@ cmd_stats (int    argc,
   else
     stats_syscalls (trace, mask ? &sel : NULL, json);
   if (!json)
-    print_recorder_histograms (trace);
+    seismo_cli_print_recorder_histograms (trace);
   return SEISMO_EXIT_OK;
 }
 
@@ -951,6 +960,19 @@ copy_selected (SeismoTrace   *trace,
   return seismo_trace_builder_finish (b);
 }
 
+/* Inputs from this size on are converted while read ($SEISMO_CONVERT_STREAM=1: all of them). */
+#define CONVERT_STREAM_MIN_BYTES (256u << 20)
+
+static gboolean
+convert_streams (const char *path)
+{
+  struct stat st;
+
+  if (g_strcmp0 (g_getenv ("SEISMO_CONVERT_STREAM"), "1") == 0)
+    return TRUE;
+  return stat (path, &st) == 0 && (guint64) st.st_size >= CONVERT_STREAM_MIN_BYTES;
+}
+
 static int
 cmd_convert (int    argc,
              char **argv)
@@ -970,6 +992,19 @@ cmd_convert (int    argc,
 
   if (!parse_command (context, entries, &argc, &argv, 3, _("seismo-cli convert: expected IN and OUT")))
     return SEISMO_EXIT_USAGE;
+  /* A large trace goes to .seismo while it is read, in bounded memory, when its format can stream
+   * (trace.dat). A small one is loaded first, so its load warnings are printed. */
+  if (filter == NULL && convert_streams (argv[1]))
+    {
+      if (seismo_trace_convert_streaming (argv[1], argv[2], NULL, NULL, NULL, &error))
+        return SEISMO_EXIT_OK;
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))
+        {
+          g_printerr ("seismo-cli: %s\n", error->message);
+          return SEISMO_EXIT_FAILED;
+        }
+      g_clear_error (&error);
+    }
   if (!(trace = seismo_cli_open_trace (argv[1], arch)))
     return SEISMO_EXIT_FAILED;
   if (!seismo_cli_run_filter (trace, filter, &mask, &n_matched))

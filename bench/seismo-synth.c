@@ -45,8 +45,11 @@ typedef struct {
 } Task;
 
 typedef struct {
-  guint64 now;
-  gint    current;              /* task index, -1 for idle */
+  guint64  now;                 /* time of the CPU's next event */
+  gint     current;             /* task index, -1 for idle */
+  gboolean has_pending;         /* a deferred second event (see defer()) */
+  guint    pending_type;
+  gint     pending_a, pending_b, pending_arg;
 } Cpu;
 
 typedef struct {
@@ -243,55 +246,86 @@ pick_runnable (Sim *s)
   return -1;
 }
 
-/* One step of one CPU: returns how many events it made (one only when last). */
+/* The second event of a pair (a switch inside a blocking syscall, a wakeup after its waking) is
+ * kept here and made by a later step, at its own time: each step makes at most one event, at the
+ * CPU's time, and the CPU furthest behind always steps next, so events come out in time order. */
+static void
+defer (Sim     *s,
+       Cpu     *c,
+       guint    type,
+       gint     a,
+       gint     b,
+       gint     arg,
+       guint64  gap)
+{
+  c->pending_type = type;
+  c->pending_a = a;
+  c->pending_b = b;
+  c->pending_arg = arg;
+  c->has_pending = TRUE;
+  c->now += gap;
+}
+
+/* One step of one CPU: makes at most one event, at the CPU's time, then moves its time on. */
 static guint
-step (Sim      *s,
-      guint     cpu,
-      gboolean  last)
+step (Sim  *s,
+      guint cpu)
 {
   Cpu *c = &s->cpus[cpu];
   gint cur = c->current;
   Task *t = cur >= 0 ? &s->tasks[cur] : NULL;
-  guint r = uniform (s, 100);
+  guint r;
 
-  c->now += 200 + uniform (s, 3000);
+  if (c->has_pending)
+    {
+      c->has_pending = FALSE;
+      if (c->pending_type == s->t_switch)
+        emit_switch (s, cpu, c->pending_a, c->pending_b, c->pending_arg);
+      else
+        emit_wake (s, cpu, c->pending_a, c->pending_b, (guint) c->pending_arg, c->pending_type);
+      c->now += 200 + uniform (s, 3000);
+      return 1;
+    }
 
+  r = uniform (s, 100);
   if (t == NULL)
     {
       gint next = pick_runnable (s);
 
       if (next < 0)
         next = pick_sleeper (s);
-      if (next < 0)
-        return 0;
-      emit_switch (s, cpu, -1, next, 0);
-      s->tasks[next].cpu = (gint) cpu;
-      s->tasks[next].runnable = FALSE;
-      c->current = next;
-      return 1;
+      if (next >= 0)
+        {
+          emit_switch (s, cpu, -1, next, 0);
+          s->tasks[next].cpu = (gint) cpu;
+          s->tasks[next].runnable = FALSE;
+          c->current = next;
+        }
+      c->now += 200 + uniform (s, 3000);
+      return next >= 0;
     }
 
   /* Back from a blocking call: it returns first. */
-  if (t->syscall >= 0 && (r < 85 || last))
+  if (t->syscall >= 0 && r < 85)
     {
       emit_exit (s, cpu, cur, (guint) t->syscall);
       t->syscall = -1;
+      c->now += 200 + uniform (s, 3000);
       return 1;
     }
 
-  if (r < 70 || last)
+  if (r < 70)
     {
       guint sc = pick_syscall (s);
 
       emit_enter (s, cpu, cur, sc);
       t->syscall = (gint) sc;
       /* Blocking calls often sleep: the task switches out inside the call. */
-      if (syscalls[sc].blocks && uniform (s, 3) == 0 && !last)
+      if (syscalls[sc].blocks && uniform (s, 3) == 0)
         {
           gint next = pick_runnable (s);
 
-          c->now += 300 + uniform (s, 2000);
-          emit_switch (s, cpu, cur, next, 1);
+          defer (s, c, s->t_switch, cur, next, 1, 300 + uniform (s, 2000));
           t->cpu = -1;
           c->current = next;
           if (next >= 0)
@@ -299,8 +333,9 @@ step (Sim      *s,
               s->tasks[next].cpu = (gint) cpu;
               s->tasks[next].runnable = FALSE;
             }
-          return 2;
+          return 1;
         }
+      c->now += 200 + uniform (s, 3000);
       return 1;
     }
   if (r < 85)
@@ -309,12 +344,14 @@ step (Sim      *s,
       guint target = uniform (s, s->n_cpus);
 
       if (wakee < 0)
-        return 0;
+        {
+          c->now += 200 + uniform (s, 3000);
+          return 0;
+        }
       emit_wake (s, cpu, cur, wakee, target, s->t_waking);
-      c->now += 100 + uniform (s, 400);
-      emit_wake (s, cpu, cur, wakee, target, s->t_wakeup);
+      defer (s, c, s->t_wakeup, cur, wakee, (gint) target, 100 + uniform (s, 400));
       s->tasks[wakee].runnable = TRUE;
-      return 2;
+      return 1;
     }
 
   /* Preempted (or yields): another runnable task or idle takes the CPU. */
@@ -325,6 +362,7 @@ step (Sim      *s,
       {
         emit_exit (s, cpu, cur, (guint) t->syscall);
         t->syscall = -1;
+        c->now += 200 + uniform (s, 3000);
         return 1;
       }
     emit_switch (s, cpu, cur, next, 0);
@@ -336,40 +374,45 @@ step (Sim      *s,
         s->tasks[next].cpu = (gint) cpu;
         s->tasks[next].runnable = FALSE;
       }
+    c->now += 200 + uniform (s, 3000);
     return 1;
   }
 }
 
-void
-seismo_synth_generate (SeismoTraceBuilder       *builder,
-                       guint64                   n_events,
-                       const SeismoSynthOptions *options)
+struct _SeismoSynth
+{
+  Sim s;
+};
+
+SeismoSynth *
+seismo_synth_new (SeismoTraceBuilder       *builder,
+                  const SeismoSynthOptions *options)
 {
   SeismoSynthOptions opts = options != NULL ? *options : SEISMO_SYNTH_DEFAULTS;
-  Sim s = { 0 };
-  guint64 made = 0;
+  SeismoSynth *self = g_new0 (SeismoSynth, 1);
+  Sim *s = &self->s;
 
-  s.b = builder;
-  s.rng = 0x9e3779b97f4a7c15ull ^ ((guint64) opts.seed << 17) ^ opts.seed;
-  s.n_cpus = MAX (opts.n_cpus, 1);
-  s.n_tasks = MAX (opts.n_tasks, 1);
-  s.cpus = g_new0 (Cpu, s.n_cpus);
-  s.tasks = g_new0 (Task, s.n_tasks);
+  s->b = builder;
+  s->rng = 0x9e3779b97f4a7c15ull ^ ((guint64) opts.seed << 17) ^ opts.seed;
+  s->n_cpus = MAX (opts.n_cpus, 1);
+  s->n_tasks = MAX (opts.n_tasks, 1);
+  s->cpus = g_new0 (Cpu, s->n_cpus);
+  s->tasks = g_new0 (Task, s->n_tasks);
   for (guint i = 0; i < G_N_ELEMENTS (syscalls); i++)
-    s.total_weight += syscalls[i].weight;
-  add_types (&s);
+    s->total_weight += syscalls[i].weight;
+  add_types (s);
 
-  for (guint i = 0; i < s.n_tasks; i++)
+  for (guint i = 0; i < s->n_tasks; i++)
     {
-      Task *t = &s.tasks[i];
+      Task *t = &s->tasks[i];
       guint proc = i / 8;
       const char *name = process_names[proc % G_N_ELEMENTS (process_names)];
 
       t->tid = 1000 + (gint32) i;
       t->pid = 1000 + (gint32) (proc * 8);
-      t->prio = 100 + uniform (&s, 40);
+      t->prio = 100 + uniform (s, 40);
       t->cpu = -1;
-      t->runnable = uniform (&s, 4) == 0;
+      t->runnable = uniform (s, 4) == 0;
       t->syscall = -1;
       if ((i % 8) == 0)
         g_strlcpy (t->name, name, sizeof t->name);
@@ -378,10 +421,10 @@ seismo_synth_generate (SeismoTraceBuilder       *builder,
       if (builder != NULL)
         t->comm = seismo_trace_builder_intern (builder, t->name);
     }
-  for (guint c = 0; c < s.n_cpus; c++)
+  for (guint c = 0; c < s->n_cpus; c++)
     {
-      s.cpus[c].now = 1000000000ull + c * 13;
-      s.cpus[c].current = -1;
+      s->cpus[c].now = 1000000000ull + c * 13;
+      s->cpus[c].current = -1;
     }
 
   if (builder != NULL)
@@ -389,8 +432,17 @@ seismo_synth_generate (SeismoTraceBuilder       *builder,
       seismo_trace_builder_set_metadata (builder, SEISMO_META_SOURCE, "synthetic");
       seismo_trace_builder_set_metadata (builder, SEISMO_META_ARCH, "x86_64");
       seismo_trace_builder_set_metadata (builder, SEISMO_META_CLOCK, "mono");
-      seismo_trace_builder_set_n_cpus (builder, s.n_cpus);
+      seismo_trace_builder_set_n_cpus (builder, s->n_cpus);
     }
+  return self;
+}
+
+void
+seismo_synth_run (SeismoSynth *self,
+                  guint64      n_events)
+{
+  Sim *s = &self->s;
+  guint64 made = 0;
 
   /* The CPU furthest behind moves next, so events come out in time order as a merged per-CPU
    * stream would. */
@@ -398,12 +450,40 @@ seismo_synth_generate (SeismoTraceBuilder       *builder,
     {
       guint cpu = 0;
 
-      for (guint c = 1; c < s.n_cpus; c++)
-        if (s.cpus[c].now < s.cpus[cpu].now)
+      for (guint c = 1; c < s->n_cpus; c++)
+        if (s->cpus[c].now < s->cpus[cpu].now)
           cpu = c;
-      made += step (&s, cpu, made + 1 == n_events);
+      made += step (s, cpu);
     }
+}
 
-  g_free (s.cpus);
-  g_free (s.tasks);
+guint64
+seismo_synth_get_time (SeismoSynth *self)
+{
+  guint64 t = G_MAXUINT64;
+
+  for (guint c = 0; c < self->s.n_cpus; c++)
+    t = MIN (t, self->s.cpus[c].now);
+  return t;
+}
+
+void
+seismo_synth_free (SeismoSynth *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->s.cpus);
+  g_free (self->s.tasks);
+  g_free (self);
+}
+
+void
+seismo_synth_generate (SeismoTraceBuilder       *builder,
+                       guint64                   n_events,
+                       const SeismoSynthOptions *options)
+{
+  SeismoSynth *synth = seismo_synth_new (builder, options);
+
+  seismo_synth_run (synth, n_events);
+  seismo_synth_free (synth);
 }

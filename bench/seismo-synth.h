@@ -19,6 +19,19 @@ typedef struct {
 
 #define SEISMO_SYNTH_DEFAULTS ((SeismoSynthOptions) { 8, 2000, 1 })
 
+typedef struct _SeismoSynth SeismoSynth;
+
+/* A simulation appending to builder (NULL: only runs it, to time it alone); run it in steps to
+ * stream its events out (seismo-gen). The builder is borrowed. */
+SeismoSynth *seismo_synth_new      (SeismoTraceBuilder       *builder,
+                                    const SeismoSynthOptions *options);
+/* Appends exactly n_events more, in time order. */
+void         seismo_synth_run      (SeismoSynth              *self,
+                                    guint64                   n_events);
+/* No event made later is earlier than this. */
+guint64      seismo_synth_get_time (SeismoSynth              *self);
+void         seismo_synth_free     (SeismoSynth              *self);
+
 /* Appends n_events to builder (NULL: only runs the simulation, to time it alone). */
 void seismo_synth_generate (SeismoTraceBuilder       *builder,
                             guint64                   n_events,

@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 #define SEISMO_RECORD_TAG         "SREC"
 
 #define SEISMO_FILE_VERSION_MAJOR 1
-#define SEISMO_FILE_VERSION_MINOR 0
+#define SEISMO_FILE_VERSION_MINOR 1
 
 /* zstd cannot expand a frame by more than this (a 4-byte RLE block yields at most 128 KiB), so a
  * declared decompressed size above data_len times this is a lie we refuse before allocating. */
@@ -48,6 +48,7 @@ typedef enum {
   SEISMO_RECORD_HISTOGRAMS = 8,    /* info: SeismoTableInfo */
   SEISMO_RECORD_CHUNK = 9,         /* info: SeismoChunkInfo; data: the columns */
   SEISMO_RECORD_INDEX = 10,        /* info: SeismoIndexInfo; data: SeismoIndexEntry[] */
+  SEISMO_RECORD_SUMMARY = 11,      /* info: SeismoSummaryInfo; data: summaries (1.1, optional) */
 } SeismoRecordKind;
 
 /* Record flags */
@@ -124,6 +125,27 @@ typedef struct {
   guint32 crc;               /* CRC32C of the 28 bytes before */
 } SeismoFileTrailer;
 
+/* The SUMMARY record (minor version 1): per-chunk summaries, whole-trace statistics and the
+ * level-of-detail buckets (docs/file-format.md). Written just before the index, flagged OPTIONAL,
+ * and only when every event came in time order. */
+typedef struct {
+  guint32 n_chunks;          /* chunk summaries: one per chunk, in order */
+  guint32 n_cpus;
+  guint32 n_types;
+  guint32 n_tasks;
+  guint32 n_syscalls;
+  guint32 bucket_events;     /* SEISMO_SUMMARY_BUCKET_EVENTS */
+  guint32 task_bucket_events;/* SEISMO_SUMMARY_TASK_BUCKET_EVENTS */
+  guint32 n_buckets;
+  guint32 n_task_buckets;
+  guint32 reserved;
+  guint64 n_events;
+  guint64 start_ns;
+  guint64 end_ns;
+} SeismoSummaryInfo;
+
+_Static_assert (sizeof (SeismoSummaryInfo) == 64, "summary info is 64 bytes");
+
 _Static_assert (sizeof (SeismoFileHeader) == 32, "file header is 32 bytes");
 _Static_assert (sizeof (SeismoRecordHeader) == 40, "record header is 40 bytes");
 _Static_assert (sizeof (SeismoInfoRecord) == 8, "info record is 8 bytes");
@@ -145,6 +167,28 @@ SeismoTrace *_seismo_file_read (const char          *path,
                                 gpointer             progress_data,
                                 GError             **error);
 
+/* What a partial read learns of the file beyond the trace it returns. */
+typedef struct {
+  guint             n_chunks;        /* chunks in the file */
+  gboolean          indexed;         /* finished: index and trailer present */
+  SeismoIndexInfo   index;           /* host order, when indexed */
+  GArray           *chunks;          /* SeismoIndexEntry of the chunks, host order (indexed only) */
+  SeismoSummaryInfo summary_info;    /* host order, when summary != NULL */
+  GBytes           *summary;         /* the SUMMARY record's data, checked and decompressed */
+  guint64           summary_offset;  /* of its record, for messages */
+} SeismoFilePart;
+
+/* Reads the tables and only chunks [first_chunk, first_chunk + n_chunks) of a .seismo file (none
+ * when n_chunks is 0), sorted and derived: a time window of a trace too large to load, with the
+ * whole trace's tables. part (optional) receives the index and the summary. */
+SeismoTrace *_seismo_file_read_part  (const char      *path,
+                                      guint            first_chunk,
+                                      guint            n_chunks,
+                                      GCancellable    *cancellable,
+                                      SeismoFilePart  *part,
+                                      GError         **error);
+void         _seismo_file_part_clear (SeismoFilePart  *part);
+
 /* CRC32C (Castagnoli), reflected, init and final xor 0xffffffff; crc is 0 to start. */
 guint32 _seismo_crc32c (guint32       crc,
                         const void   *data,
@@ -161,6 +205,7 @@ void    _seismo_chunk_info_swap   (SeismoChunkInfo    *c);
 void    _seismo_index_info_swap   (SeismoIndexInfo    *i);
 void    _seismo_index_entry_swap  (SeismoIndexEntry   *e);
 void    _seismo_trailer_swap      (SeismoFileTrailer  *t);
+void    _seismo_summary_info_swap (SeismoSummaryInfo  *s);
 
 /* Runs func (i, worker, data) for i in [0, n) on up to n_workers threads, the caller's included;
  * worker is in [0, n_workers). Returns when all are done. */

@@ -13,6 +13,7 @@
 #include "seismo-error.h"
 #include "seismo-file.h"
 #include "seismo-file-private.h"
+#include "seismo-summary-private.h"
 #include "seismo-trace-private.h"
 #include "seismo-varint.h"
 
@@ -56,6 +57,15 @@ typedef struct {
   guint             n_cpus;
   gboolean          ids_checked; /* every event's type and task id, by the chunk decoders */
   ZSTD_DCtx        *dctx;
+
+  /* What to read of the events: all chunks, or (window) only [win_first, win_first + win_count),
+   * none when win_count is 0. The SUMMARY record (1.1) is found, and read only when asked. */
+  gboolean          window;
+  guint             win_first;
+  guint             win_count;
+  gboolean          has_summary;
+  Record            summary;
+  guint             n_file_chunks; /* chunks the file holds, for a window read */
 } Reader;
 
 static gboolean G_GNUC_PRINTF (5, 6)
@@ -105,6 +115,7 @@ kind_name (guint kind)
     [SEISMO_RECORD_HISTOGRAMS] = N_("histograms"),
     [SEISMO_RECORD_CHUNK] = N_("event chunk"),
     [SEISMO_RECORD_INDEX] = N_("index"),
+    [SEISMO_RECORD_SUMMARY] = N_("summary"),
   };
 
   return kind < G_N_ELEMENTS (names) && names[kind] != NULL ? _(names[kind]) : _("unknown");
@@ -304,7 +315,8 @@ accept_kind (Reader       *r,
              GError      **error)
 {
   *keep = FALSE;
-  if (rec->h.kind >= SEISMO_RECORD_INFO && rec->h.kind <= SEISMO_RECORD_CHUNK)
+  if ((rec->h.kind >= SEISMO_RECORD_INFO && rec->h.kind <= SEISMO_RECORD_CHUNK) ||
+      rec->h.kind == SEISMO_RECORD_SUMMARY)
     {
       *keep = TRUE;
       return TRUE;
@@ -965,6 +977,28 @@ read_tables (Reader   *r,
           g_array_append_val (chunks, *rec);
           continue;
         }
+      /* Read only by the summary reader (seismo-file-summary.c): a load never needs it. */
+      if (rec->h.kind == SEISMO_RECORD_SUMMARY)
+        {
+          /* Its checksum is checked here all the same: damage anywhere in a file is reported.
+           * The events are whole, so a damaged summary is a warning, not an error. */
+          gsize len = rec->h.info_len + rec->h.data_len;
+          g_autofree guint8 *body = g_try_malloc (MAX (len, 1));
+
+          if (body == NULL)
+            return fail (r, error, SEISMO_ERROR_FAILED, rec->offset, "not enough memory");
+          if (!read_at (r, body, len, rec->offset + sizeof rec->h, error))
+            return FALSE;
+          if (_seismo_crc32c (0, body, len) != rec->h.crc)
+            {
+              warn (r, "the summary record (at byte %" G_GUINT64_FORMAT ") is damaged and was "
+                    "ignored", rec->offset);
+              continue;
+            }
+          r->summary = *rec;
+          r->has_summary = TRUE;
+          continue;
+        }
       switch (read_body (r, rec, &info, &raw, error))
         {
         case BODY_OK:
@@ -1314,6 +1348,23 @@ read_chunks (Reader             *r,
       n_events += rec->chunk.n_events;
       payload_len += rec->chunk.payload_len;
     }
+  r->n_file_chunks = n_chunks;
+  if (r->window)
+    {
+      /* Only the window's chunks are decoded; they become the trace's blocks 0, 1, ... */
+      guint first = MIN (r->win_first, n_chunks);
+      guint count = MIN (r->win_count, n_chunks - first);
+
+      g_array_remove_range (chunks, first + count, n_chunks - first - count);
+      g_array_remove_range (chunks, 0, first);
+      n_chunks = count;
+      n_events = payload_len = 0;
+      for (guint k = 0; k < n_chunks; k++)
+        {
+          n_events += g_array_index (chunks, Record, k).chunk.n_events;
+          payload_len += g_array_index (chunks, Record, k).chunk.payload_len;
+        }
+    }
   if (n_chunks == 0)
     return TRUE;
 
@@ -1422,7 +1473,7 @@ read_chunks (Reader             *r,
                           (k == 0 || trace->ts[((gsize) k << SEISMO_BLOCK_SHIFT) - 1] <=
                                      trace->ts[(gsize) k << SEISMO_BLOCK_SHIFT]);
 
-  if (r->indexed && dropped == 0 &&
+  if (r->indexed && dropped == 0 && !r->window &&
       (r->index.n_events != trace->n_events || r->index.n_chunks != n_chunks))
     return fail (r, error, SEISMO_ERROR_CORRUPT, 0, _("the index lists %" PRIu64
                    " events in %u chunks, the file holds %zu in %u"),
@@ -1508,14 +1559,18 @@ install_tables (Reader *r)
   trace->n_cpus = r->n_cpus;
 }
 
-SeismoTrace *
-_seismo_file_read (const char          *path,
-                   GCancellable        *cancellable,
-                   SeismoProgressFunc   progress,
-                   gpointer             progress_data,
-                   GError             **error)
+/* Reads path as r (zeroed but for the window fields) says. With part, also hands over the file's
+ * chunk index entries and its SUMMARY record (checked and decompressed; NULL without one). */
+static SeismoTrace *
+read_file (Reader              *rp,
+           const char          *path,
+           GCancellable        *cancellable,
+           SeismoProgressFunc   progress,
+           gpointer             progress_data,
+           SeismoFilePart      *part,
+           GError             **error)
 {
-  Reader r = { 0 };
+  Reader r = *rp;
   g_autoptr(GArray) chunks = g_array_new (FALSE, FALSE, sizeof (Record));
   g_autoptr(GError) local_error = NULL;
   struct stat st;
@@ -1601,11 +1656,104 @@ _seismo_file_read (const char          *path,
     _seismo_trace_set_metadata (r.trace, SEISMO_META_LOAD_WARNING, r.warning->str);
   g_debug ("%s: %" G_GSIZE_FORMAT " events read in %.1f ms", r.display, r.trace->n_events,
            (g_get_monotonic_time () - t_start) / 1e3);
+  if (part != NULL)
+    {
+      part->n_chunks = r.n_file_chunks;
+      part->indexed = r.indexed;
+      part->index = r.index;
+      part->chunks = g_array_new (FALSE, FALSE, sizeof (SeismoIndexEntry));
+      for (guint i = 0; r.indexed && i < r.index_entries->len; i++)
+        {
+          const SeismoIndexEntry *e = &g_array_index (r.index_entries, SeismoIndexEntry, i);
+
+          if (e->kind == SEISMO_RECORD_CHUNK)
+            g_array_append_val (part->chunks, *e);
+        }
+      if (r.has_summary && r.indexed)
+        {
+          g_autofree guint8 *info = NULL;
+          g_autofree guint8 *raw = NULL;
+
+          if (r.summary.h.info_len != sizeof (SeismoSummaryInfo))
+            {
+              fail (&r, error, SEISMO_ERROR_CORRUPT, r.summary.offset,
+                    "summary record info is %u bytes, expected %u", r.summary.h.info_len,
+                    (guint) sizeof (SeismoSummaryInfo));
+              goto out;
+            }
+          switch (read_body (&r, &r.summary, &info, &raw, error))
+            {
+            case BODY_OK:
+              break;
+            case BODY_DAMAGED:
+              fail (&r, error, SEISMO_ERROR_CORRUPT, r.summary.offset,
+                    "summary record checksum mismatch");
+              goto out;
+            case BODY_ERROR:
+            default:
+              goto out;
+            }
+          memcpy (&part->summary_info, info, sizeof part->summary_info);
+          _seismo_summary_info_swap (&part->summary_info);
+          part->summary = g_bytes_new_take (g_steal_pointer (&raw), r.summary.h.raw_len);
+          part->summary_offset = r.summary.offset;
+        }
+    }
   trace = g_steal_pointer (&r.trace);
 
 out:
   reader_clear (&r);
   return trace;
+}
+
+SeismoTrace *
+_seismo_file_read (const char          *path,
+                   GCancellable        *cancellable,
+                   SeismoProgressFunc   progress,
+                   gpointer             progress_data,
+                   GError             **error)
+{
+  Reader r = { 0 };
+
+  return read_file (&r, path, cancellable, progress, progress_data, NULL, error);
+}
+
+SeismoTrace *
+_seismo_file_read_part (const char      *path,
+                        guint            first_chunk,
+                        guint            n_chunks,
+                        GCancellable    *cancellable,
+                        SeismoFilePart  *part,
+                        GError         **error)
+{
+  Reader r = { 0 };
+  SeismoTrace *trace;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  r.window = TRUE;
+  r.win_first = first_chunk;
+  r.win_count = n_chunks;
+  if (part != NULL)
+    memset (part, 0, sizeof *part);
+  trace = read_file (&r, path, cancellable, NULL, NULL, part, error);
+  if (trace == NULL)
+    {
+      if (part != NULL)
+        _seismo_file_part_clear (part);
+      return NULL;
+    }
+  _seismo_trace_sort (trace);
+  _seismo_trace_derive (trace);
+  return trace;
+}
+
+void
+_seismo_file_part_clear (SeismoFilePart *part)
+{
+  g_clear_pointer (&part->chunks, g_array_unref);
+  g_clear_pointer (&part->summary, g_bytes_unref);
 }
 
 SeismoTrace *

@@ -13,6 +13,7 @@
 #include "seismo-error.h"
 #include "seismo-file.h"
 #include "seismo-file-private.h"
+#include "seismo-summary-private.h"
 #include "seismo-trace-builder-private.h"
 #include "seismo-varint.h"
 
@@ -214,6 +215,18 @@ _seismo_index_entry_swap (SeismoIndexEntry *e)
 }
 
 void
+_seismo_summary_info_swap (SeismoSummaryInfo *s)
+{
+  guint32 *w = &s->n_chunks;
+
+  for (guint i = 0; i < 10; i++)
+    w[i] = GUINT32_TO_LE (w[i]);
+  s->n_events = GUINT64_TO_LE (s->n_events);
+  s->start_ns = GUINT64_TO_LE (s->start_ns);
+  s->end_ns = GUINT64_TO_LE (s->end_ns);
+}
+
+void
 _seismo_trailer_swap (SeismoFileTrailer *t)
 {
   SWAP64 (t->index_offset);
@@ -304,6 +317,14 @@ typedef struct {
   guint64    max_ts;
   guint32    n_chunks;
   gboolean   sorted;
+
+  /* Summaries of the chunks written, and the tables they name (borrowed, set before each batch
+   * of chunks: the builder's or the trace's). */
+  SeismoSummaryBuilder *summary;
+  GPtrArray        *sum_types;
+  const SeismoTask *sum_tasks;
+  guint             sum_n_tasks;
+  const char       *sum_arch;
 } Out;
 
 static void
@@ -318,6 +339,20 @@ out_init (Out        *out,
   out->cctx = ZSTD_createCCtx ();
   out->min_ts = G_MAXUINT64;
   out->sorted = TRUE;
+  out->summary = _seismo_summary_builder_new ();
+}
+
+static void
+out_set_tables (Out              *out,
+                GPtrArray        *types,
+                const SeismoTask *tasks,
+                guint             n_tasks,
+                const char       *arch)
+{
+  out->sum_types = types;
+  out->sum_tasks = tasks;
+  out->sum_n_tasks = n_tasks;
+  out->sum_arch = arch;
 }
 
 static void
@@ -325,6 +360,7 @@ out_clear (Out *out)
 {
   g_clear_pointer (&out->entries, g_array_unref);
   g_clear_pointer (&out->cctx, ZSTD_freeCCtx);
+  g_clear_pointer (&out->summary, _seismo_summary_builder_free);
 }
 
 static gboolean
@@ -389,19 +425,19 @@ fill_record_header (SeismoRecordHeader *h,
 
 /* Writes a table record: info as given (already little-endian), data compressed when it helps. */
 static gboolean
-out_table (Out         *out,
-           guint16      kind,
-           const void  *info,
-           guint32      info_len,
-           GByteArray  *raw,
-           GError     **error)
+out_record (Out         *out,
+            guint16      kind,
+            guint16      flags,
+            const void  *info,
+            guint32      info_len,
+            GByteArray  *raw,
+            GError     **error)
 {
   SeismoRecordHeader h;
   SeismoIndexEntry entry = { 0 };
   g_autofree guint8 *packed = NULL;
   const guint8 *data = raw->data;
   gsize data_len = raw->len;
-  guint16 flags = 0;
   guint32 crc;
 
   if (raw->len >= 64)
@@ -441,6 +477,17 @@ out_table (Out         *out,
   g_array_append_val (out->entries, entry);
   out->good_offset = out->offset;
   return TRUE;
+}
+
+static gboolean
+out_table (Out         *out,
+           guint16      kind,
+           const void  *info,
+           guint32      info_len,
+           GByteArray  *raw,
+           GError     **error)
+{
+  return out_record (out, kind, 0, info, info_len, raw, error);
 }
 
 static void
@@ -760,6 +807,8 @@ typedef struct {
   const ChunkSource *sources;
   EncodedChunk      *chunks;
   Encoder           *encoders;
+  guint              n;
+  Out               *out;        /* summarize the n chunks as job n (NULL: no summary) */
 } EncodeJob;
 
 static void
@@ -770,6 +819,28 @@ encode_one (guint    i,
   EncodeJob *job = data;
   Encoder *enc = &job->encoders[worker];
 
+  /* The summary reads the chunks in order, so it is one job: it runs beside the compression of
+   * the same chunks (it only reads them) instead of after it. It is job 0 so that it starts
+   * first: it is the longest. */
+  if (job->out != NULL)
+    {
+      if (i == 0)
+        {
+          Out *out = job->out;
+
+          for (guint k = 0; k < job->n; k++)
+            {
+              const ChunkSource *src = &job->sources[k];
+
+              _seismo_summary_builder_add_chunk (out->summary, out->sum_types, out->sum_tasks,
+                                                 out->sum_n_tasks, out->sum_arch, src->ts,
+                                                 src->cpu, src->type, src->task, src->off,
+                                                 src->payload, src->payload_len, src->n);
+            }
+          return;
+        }
+      i--;
+    }
   if (enc->cctx == NULL)
     enc->cctx = ZSTD_createCCtx ();
   encode_chunk (enc, &job->sources[i], &job->chunks[i]);
@@ -790,9 +861,11 @@ out_chunks (Out               *out,
     {
       guint n = MIN (SEISMO_FILE_BATCH, n_sources - start);
       EncodedChunk chunks[SEISMO_FILE_BATCH] = { { 0 } };
-      EncodeJob job = { sources + start, chunks, encoders };
+      EncodeJob job = { sources + start, chunks, encoders, n, NULL };
 
-      _seismo_file_parallel_for (n, n_workers, encode_one, &job);
+      if (_seismo_summary_builder_is_valid (out->summary))
+        job.out = out;
+      _seismo_file_parallel_for (n + (job.out != NULL), n_workers, encode_one, &job);
 
       for (guint i = 0; i < n; i++)
         {
@@ -822,12 +895,16 @@ out_chunks (Out               *out,
               out->min_ts = MIN (out->min_ts, c->entry.min_ts);
               out->max_ts = MAX (out->max_ts, c->entry.max_ts);
               out->n_chunks++;
+
             }
           g_free (c->record);
           g_free (c->error);
         }
     }
 
+  /* The summary counted chunks that did not make it into the file. */
+  if (!ok)
+    g_clear_pointer (&out->summary, _seismo_summary_builder_free);
   for (guint w = 0; w < n_workers; w++)
     {
       ZSTD_freeCCtx (encoders[w].cctx);
@@ -847,8 +924,25 @@ out_finish (Out     *out,
   g_autofree SeismoIndexEntry *entries = NULL;
   guint n = out->entries->len;
   gsize data_len = (gsize) n * sizeof (SeismoIndexEntry);
-  guint64 index_offset = out->offset;
+  guint64 index_offset;
   guint32 crc;
+
+  /* The summary goes last before the index, once every chunk is known; a reader that does not
+   * know it skips it (OPTIONAL). A failed write leaves the file as it was before it. */
+  if (_seismo_summary_builder_is_valid (out->summary) && out->n_chunks > 0)
+    {
+      SeismoSummaryInfo sinfo;
+      g_autoptr(GByteArray) raw = NULL;
+
+      _seismo_summary_builder_finish (out->summary, out->sum_n_tasks, &sinfo, &raw);
+      g_clear_pointer (&out->summary, _seismo_summary_builder_free);
+      if (!out_record (out, SEISMO_RECORD_SUMMARY, SEISMO_RECORD_FLAG_OPTIONAL, &sinfo,
+                       sizeof sinfo, raw, error))
+        return FALSE;
+      n = out->entries->len;
+      data_len = (gsize) n * sizeof (SeismoIndexEntry);
+    }
+  index_offset = out->offset;
 
   info.n_events = out->n_events;
   info.n_entries = n;
@@ -1023,6 +1117,8 @@ save_trace (Out          *out,
   if (!out_table (out, SEISMO_RECORD_HISTOGRAMS, &info, sizeof info, b, error))
     return FALSE;
 
+  out_set_tables (out, trace->event_types, trace->tasks, trace->n_tasks,
+                  seismo_trace_get_metadata (trace, SEISMO_META_ARCH));
   sources = g_new0 (ChunkSource, MAX (trace->n_blocks, 1));
   for (gsize k = 0; k < trace->n_blocks; k++)
     {
@@ -1246,6 +1342,16 @@ seismo_file_writer_get_partial_path (SeismoFileWriter *self)
   return self->partial_path;
 }
 
+static const char *
+builder_metadata (SeismoTraceBuilder *b,
+                  const char         *key)
+{
+  for (guint i = 0; i < b->meta_keys->len; i++)
+    if (strcmp (g_ptr_array_index (b->meta_keys, i), key) == 0)
+      return g_ptr_array_index (b->meta_values, i);
+  return NULL;
+}
+
 /* Where block k's payload ends in the builder. The next block's base exists once one of its events
  * began; before that the block ends where the event in progress (if any) starts. */
 static gsize
@@ -1394,24 +1500,29 @@ writer_flush (SeismoFileWriter    *self,
               gboolean             partial,
               GError             **error)
 {
-  gsize n_complete = b->n_events >> SEISMO_BLOCK_SHIFT;
+  /* Block numbers here are the file's; the builder's columns start at its released blocks. */
+  gsize base = b->released_blocks;
+  gsize n_complete = base + (b->n_events >> SEISMO_BLOCK_SHIFT);
   gsize n_blocks = n_complete;
   g_autofree ChunkSource *sources = NULL;
 
+  g_assert (self->n_blocks >= base);
   if (partial && (b->n_events & (SEISMO_BLOCK_EVENTS - 1)) != 0)
     n_blocks++;
 
   /* Tables first: the chunks that follow may name any string, type or task appended so far. */
   if (!writer_flush_tables (self, b, error))
     return FALSE;
+  out_set_tables (&self->out, b->event_types, (const SeismoTask *) (gpointer) b->tasks->data,
+                  b->tasks->len, builder_metadata (b, SEISMO_META_ARCH));
   if (n_blocks <= self->n_blocks)
     return TRUE;
 
   sources = g_new0 (ChunkSource, n_blocks - self->n_blocks);
   for (gsize k = self->n_blocks; k < n_blocks; k++)
     {
-      gsize first = k << SEISMO_BLOCK_SHIFT;
-      guint64 base = g_array_index (b->block_base, guint64, k);
+      gsize first = (k - base) << SEISMO_BLOCK_SHIFT;
+      guint64 block_start = g_array_index (b->block_base, guint64, k - base);
 
       sources[k - self->n_blocks] = (ChunkSource) {
         .ts = b->ts + first,
@@ -1419,10 +1530,10 @@ writer_flush (SeismoFileWriter    *self,
         .type = b->type + first,
         .task = b->task + first,
         .off = b->payload_off + first,
-        .payload = b->payload + base,
-        .payload_len = builder_block_end (b, k) - base,
+        .payload = b->payload + block_start,
+        .payload_len = builder_block_end (b, k - base) - block_start,
         .n = (guint32) MIN (SEISMO_BLOCK_EVENTS, b->n_events - first),
-        .first_event = first,
+        .first_event = (guint64) k << SEISMO_BLOCK_SHIFT,
       };
     }
   if (!out_chunks (&self->out, sources, n_blocks - self->n_blocks, error))
@@ -1437,18 +1548,23 @@ drop_tail (SeismoFileWriter  *self,
            GError           **error)
 {
   Out *out = &self->out;
-  GArray *entries = out->entries;
-  ZSTD_CCtx *cctx = out->cctx;
+  const Out *before = &self->before_tail;
 
   if (!self->has_tail)
     return TRUE;
-  if (ftruncate (out->fd, (off_t) self->before_tail.offset) < 0 ||
-      lseek (out->fd, (off_t) self->before_tail.offset, SEEK_SET) < 0)
+  if (ftruncate (out->fd, (off_t) before->offset) < 0 ||
+      lseek (out->fd, (off_t) before->offset, SEEK_SET) < 0)
     return set_errno_error (error, errno, "write", self->partial_path);
-  *out = self->before_tail;
-  out->entries = entries;
-  out->cctx = cctx;
-  g_array_set_size (entries, self->before_tail_entries);
+  /* The counts go back; what Out owns (entries, contexts, summary) stays. */
+  out->offset = before->offset;
+  out->good_offset = before->good_offset;
+  out->good_events = before->good_events;
+  out->n_events = before->n_events;
+  out->min_ts = before->min_ts;
+  out->max_ts = before->max_ts;
+  out->n_chunks = before->n_chunks;
+  out->sorted = before->sorted;
+  g_array_set_size (out->entries, self->before_tail_entries);
   self->has_tail = FALSE;
   return TRUE;
 }
@@ -1482,6 +1598,9 @@ write_tail (SeismoFileWriter    *self,
   self->before_tail = self->out;
   self->before_tail_entries = self->out.entries->len;
   self->has_tail = TRUE;
+  /* A chunk written again cannot be counted twice: a file streamed this way (a live recording,
+   * loaded whole anyway) goes without a summary. */
+  g_clear_pointer (&self->out.summary, _seismo_summary_builder_free);
   return out_chunks (&self->out, &source, 1, error);
 }
 
@@ -1520,6 +1639,22 @@ seismo_file_writer_flush (SeismoFileWriter    *self,
       return FALSE;
     }
   return drop_tail (self, error) && writer_flush (self, builder, FALSE, error);
+}
+
+gboolean
+seismo_file_writer_stream (SeismoFileWriter    *self,
+                           SeismoTraceBuilder  *builder,
+                           GError             **error)
+{
+  gsize complete;
+
+  if (!seismo_file_writer_flush (self, builder, error))
+    return FALSE;
+  /* Every complete block is in the file now; the incomplete one stays for the next flush. */
+  complete = self->n_blocks - builder->released_blocks;
+  complete = MIN (complete, builder->n_events >> SEISMO_BLOCK_SHIFT);
+  _seismo_trace_builder_release (builder, complete);
+  return TRUE;
 }
 
 gboolean

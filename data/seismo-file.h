@@ -69,6 +69,12 @@ gboolean          seismo_file_writer_flush            (SeismoFileWriter    *self
 gboolean          seismo_file_writer_flush_all        (SeismoFileWriter    *self,
                                                        SeismoTraceBuilder  *builder,
                                                        GError             **error);
+/* seismo_file_writer_flush(), then drops the events it wrote from builder, so a builder that is
+ * only written out (a conversion, seismo-gen) holds at most one chunk of events whatever the
+ * trace's size. The builder can then only be committed, never finished into a trace. */
+gboolean          seismo_file_writer_stream           (SeismoFileWriter    *self,
+                                                       SeismoTraceBuilder  *builder,
+                                                       GError             **error);
 /* Flushes everything left (the incomplete chunk too), writes the index, syncs and renames the
  * partial file to path. The builder stays usable (e.g. for seismo_trace_builder_finish()). */
 gboolean          seismo_file_writer_commit           (SeismoFileWriter    *self,

@@ -88,27 +88,20 @@ seismo_exporters_get (guint *n_exporters)
   return (const SeismoExporter *const *) exporters->pdata;
 }
 
-SeismoTrace *
-seismo_trace_open (const char          *path,
-                   GCancellable        *cancellable,
-                   SeismoProgressFunc   progress,
-                   gpointer             progress_data,
-                   GError             **error)
+/* The importer most sure it reads input; NULL with error when none is. */
+static const SeismoImporter *
+pick_importer (SeismoInput  *input,
+               const char   *path,
+               GError      **error)
 {
   const SeismoImporter *const *list = seismo_importers_get (NULL);
   const SeismoImporter *best = NULL;
-  g_autoptr(SeismoInput) input = NULL;
   g_autofree char *sniff_name = NULL;
   const guint8 *head;
   const char *name;
   gsize len = 0;
   int best_score = 0;
 
-  g_return_val_if_fail (path != NULL, NULL);
-
-  /* Stdin, pipes, FIFOs and compressed files become a file every importer can map. */
-  if (!(input = seismo_input_open (path, cancellable, error)))
-    return NULL;
   head = seismo_input_get_head (input, &len);
   name = seismo_input_get_name (input);
 
@@ -150,28 +143,82 @@ seismo_trace_open (const char          *path,
         g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
                      _("%s is not a trace Seismo can read (it reads: %s%s)"), name, names->str,
                      seismo_input_get_compression (input) ? _("; it was decompressed first") : "");
+    }
+  return best;
+}
+
+SeismoTrace *
+seismo_trace_open (const char          *path,
+                   GCancellable        *cancellable,
+                   SeismoProgressFunc   progress,
+                   gpointer             progress_data,
+                   GError             **error)
+{
+  const SeismoImporter *best;
+  g_autoptr(SeismoInput) input = NULL;
+  g_autoptr(GError) local_error = NULL;
+  SeismoTrace *trace;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  /* Stdin, pipes, FIFOs and compressed files become a file every importer can map. */
+  if (!(input = seismo_input_open (path, cancellable, error)) ||
+      !(best = pick_importer (input, path, error)))
+    return NULL;
+  trace = best->load (seismo_input_get_path (input), cancellable, progress, progress_data,
+                      &local_error);
+  if (trace == NULL)
+    {
+      seismo_input_fix_error (input, local_error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
     }
+  /* Which reader produced it, for `info` and the window title. */
+  _seismo_trace_set_metadata (trace, "format", best->name);
+  if (seismo_input_is_spooled (input))
+    _seismo_trace_set_metadata (trace, SEISMO_META_ORIGINAL, seismo_input_get_name (input));
+  if (seismo_input_get_compression (input))
+    _seismo_trace_set_metadata (trace, "compression", seismo_input_get_compression (input));
+  return trace;
+}
 
-  {
-    g_autoptr(GError) local_error = NULL;
-    SeismoTrace *trace = best->load (seismo_input_get_path (input), cancellable, progress,
-                                     progress_data, &local_error);
+gboolean
+seismo_trace_convert_streaming (const char          *path,
+                                const char          *out_path,
+                                GCancellable        *cancellable,
+                                SeismoProgressFunc   progress,
+                                gpointer             progress_data,
+                                GError             **error)
+{
+  const SeismoImporter *best;
+  g_autoptr(SeismoInput) input = NULL;
+  g_autoptr(GError) local_error = NULL;
 
-    if (trace == NULL)
-      {
-        seismo_input_fix_error (input, local_error);
-        g_propagate_error (error, g_steal_pointer (&local_error));
-        return NULL;
-      }
-    /* Which reader produced it, for `info` and the window title. */
-    _seismo_trace_set_metadata (trace, "format", best->name);
-    if (seismo_input_is_spooled (input))
-      _seismo_trace_set_metadata (trace, SEISMO_META_ORIGINAL, name);
-    if (seismo_input_get_compression (input))
-      _seismo_trace_set_metadata (trace, "compression", seismo_input_get_compression (input));
-    return trace;
-  }
+  g_return_val_if_fail (path != NULL && out_path != NULL, FALSE);
+
+  if (!g_str_has_suffix (out_path, ".seismo"))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("Only .seismo files are written while reading: %s"), out_path);
+      return FALSE;
+    }
+  if (!(input = seismo_input_open (path, cancellable, error)) ||
+      !(best = pick_importer (input, path, error)))
+    return FALSE;
+  if (best->stream_to_seismo == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s files are not converted while reading"), best->name);
+      return FALSE;
+    }
+  if (!best->stream_to_seismo (seismo_input_get_path (input), out_path, cancellable, progress,
+                               progress_data, &local_error))
+    {
+      seismo_input_fix_error (input, local_error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean

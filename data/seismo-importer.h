@@ -21,6 +21,15 @@ typedef struct {
                               SeismoProgressFunc  progress,
                               gpointer            progress_data,
                               GError            **error);
+  /* Optional: writes the file's events straight into a .seismo file at out_path as they are
+   * read, in time order through a SeismoFileWriter that releases what it wrote, so memory stays
+   * bounded whatever the trace's size. NULL when the format cannot stream. */
+  gboolean    (*stream_to_seismo) (const char         *path,
+                                   const char         *out_path,
+                                   GCancellable       *cancellable,
+                                   SeismoProgressFunc  progress,
+                                   gpointer            progress_data,
+                                   GError            **error);
 } SeismoImporter;
 
 typedef struct {
@@ -39,6 +48,14 @@ const SeismoExporter *const *seismo_exporters_get (guint *n_exporters);
 
 /* Opens any file an importer recognises. Caller owns the trace. */
 SeismoTrace           *seismo_trace_open          (const char          *path,
+                                                   GCancellable        *cancellable,
+                                                   SeismoProgressFunc   progress,
+                                                   gpointer             progress_data,
+                                                   GError             **error);
+/* Converts path to a .seismo file at out_path in bounded memory when path's importer can stream
+ * (stream_to_seismo). FALSE with G_IO_ERROR_NOT_SUPPORTED when it cannot: load and save instead. */
+gboolean               seismo_trace_convert_streaming (const char         *path,
+                                                   const char          *out_path,
                                                    GCancellable        *cancellable,
                                                    SeismoProgressFunc   progress,
                                                    gpointer             progress_data,

@@ -23,6 +23,9 @@ struct _SeismoTraceBuilder
   gsize             payload_len;
   gsize             payload_cap;
   gboolean          sorted;       /* every event so far came at or after the previous one */
+  /* Blocks a streaming writer wrote and released (_seismo_trace_builder_release()): column index
+   * i holds event released_blocks * SEISMO_BLOCK_EVENTS + i. */
+  gsize             released_blocks;
 
   /* The event being appended. */
   gboolean          in_event;
@@ -47,5 +50,11 @@ struct _SeismoTraceBuilder
   GPtrArray        *meta_values;
   guint             n_cpus;
 };
+
+/* Drops the first n_blocks complete blocks of events (already written to a file) from the columns
+ * and the payload, so a builder that streams to a file holds at most the blocks not yet written.
+ * The tables (strings, tasks, types) stay. A builder that released events cannot be finished. */
+void _seismo_trace_builder_release (SeismoTraceBuilder *self,
+                                    gsize               n_blocks);
 
 G_END_DECLS

@@ -740,7 +740,42 @@ gsize
 seismo_trace_builder_get_n_events (SeismoTraceBuilder *self)
 {
   g_return_val_if_fail (self != NULL, 0);
-  return self->n_events;
+  return ((gsize) self->released_blocks << SEISMO_BLOCK_SHIFT) + self->n_events;
+}
+
+void
+_seismo_trace_builder_release (SeismoTraceBuilder *self,
+                               gsize               n_blocks)
+{
+  gsize n_ev = n_blocks << SEISMO_BLOCK_SHIFT;
+  gsize keep;
+  guint64 cut;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (n_ev <= self->n_events);
+  if (n_blocks == 0)
+    return;
+
+  /* The events left are the incomplete tail (and any blocks not written yet): moving them is cheap
+   * next to writing the blocks that go. Payload offsets are block-relative, so only the bases
+   * move. */
+  keep = self->n_events - n_ev;
+  memmove (self->ts, self->ts + n_ev, keep * sizeof *self->ts);
+  memmove (self->cpu, self->cpu + n_ev, keep * sizeof *self->cpu);
+  memmove (self->type, self->type + n_ev, keep * sizeof *self->type);
+  memmove (self->task, self->task + n_ev, keep * sizeof *self->task);
+  memmove (self->payload_off, self->payload_off + n_ev, keep * sizeof *self->payload_off);
+  cut = n_blocks < self->block_base->len ? g_array_index (self->block_base, guint64, n_blocks)
+                                         : self->payload_len;
+  memmove (self->payload, self->payload + cut, self->payload_len - cut);
+  self->payload_len -= cut;
+  if (self->in_event)
+    self->cur_start -= cut;
+  g_array_remove_range (self->block_base, 0, MIN (n_blocks, self->block_base->len));
+  for (guint k = 0; k < self->block_base->len; k++)
+    g_array_index (self->block_base, guint64, k) -= cut;
+  self->n_events = keep;
+  self->released_blocks += n_blocks;
 }
 
 void
@@ -853,6 +888,7 @@ to_trace (SeismoTraceBuilder *self,
   guint max_cpu = 0;
 
   g_return_val_if_fail (!self->in_event, trace);
+  g_return_val_if_fail (self->released_blocks == 0, trace);
 
   if (steal)
     {

@@ -8,6 +8,7 @@
 #include "seismo-error.h"
 #include "seismo-file.h"
 #include "seismo-file-private.h"
+#include "seismo-trace-builder-private.h"
 #include "seismo-importer.h"
 #include "seismo-test-util.h"
 #include "test-file-common.h"
@@ -343,6 +344,9 @@ static const SeismoFieldInfo open_fields[] = {
   { "data", SEISMO_FIELD_BYTES, 0, 0 },
 };
 
+/* When set, record() flushes with seismo_file_writer_stream(): the builder drops what was written. */
+static gboolean record_releases;
+
 /* Appends events the way a recorder does: per-CPU bursts out of time order (unless sorted), new
  * types, strings, tasks, comm changes and metadata turning up along the way, flushing every
  * flush_every events (0: never). Returns the builder, still open. */
@@ -448,7 +452,14 @@ record (SeismoFileWriter *writer,
         {
           g_autoptr(GError) error = NULL;
 
-          g_assert_true (seismo_file_writer_flush (writer, b, &error));
+          if (record_releases)
+            {
+              g_assert_true (seismo_file_writer_stream (writer, b, &error));
+              /* Only the incomplete chunk stays in memory. */
+              g_assert_cmpuint (b->n_events, <, 65536);
+            }
+          else
+            g_assert_true (seismo_file_writer_flush (writer, b, &error));
           g_assert_no_error (error);
         }
     }
@@ -499,6 +510,49 @@ test_streaming_equals_save (void)
   file_test_assert_traces_equal (trace, streamed);
   g_assert_cmpstr (seismo_trace_get_metadata (streamed, SEISMO_META_COMMAND), ==,
                    "record test (changed)");
+  remove_dir (dir);
+}
+
+/* A writer that releases what it wrote (seismo-gen, conversions) makes the same file as one that
+ * keeps everything, while the builder holds less than a chunk of events. */
+static void
+test_streaming_release (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *kept_path = g_build_filename (dir, "kept.seismo", NULL);
+  g_autofree char *released_path = g_build_filename (dir, "released.seismo", NULL);
+  g_autoptr(SeismoFileWriter) kept_writer = seismo_file_writer_new (kept_path, NULL);
+  g_autoptr(SeismoFileWriter) released_writer = seismo_file_writer_new (released_path, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTraceBuilder) released = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(SeismoTrace) a = NULL;
+  g_autoptr(SeismoTrace) b = NULL;
+  g_autofree char *kept_bytes = NULL;
+  g_autofree char *released_bytes = NULL;
+  gsize kept_len, released_len;
+  SeismoTraceBuilder *kept;
+
+  kept = record (kept_writer, 300000, 25000, TRUE, 14);
+  record_releases = TRUE;
+  released = record (released_writer, 300000, 25000, TRUE, 14);
+  record_releases = FALSE;
+  g_assert_cmpuint (seismo_trace_builder_get_n_events (released), ==, 300000);
+  g_assert_true (seismo_file_writer_commit (kept_writer, kept, &error));
+  g_assert_no_error (error);
+  g_assert_true (seismo_file_writer_commit (released_writer, released, &error));
+  g_assert_no_error (error);
+
+  /* Byte for byte the same file. */
+  g_assert_true (g_file_get_contents (kept_path, &kept_bytes, &kept_len, NULL));
+  g_assert_true (g_file_get_contents (released_path, &released_bytes, &released_len, NULL));
+  g_assert_cmpmem (kept_bytes, kept_len, released_bytes, released_len);
+
+  trace = seismo_trace_builder_finish (kept);
+  a = seismo_test_load_file (kept_path);
+  b = seismo_test_load_file (released_path);
+  file_test_assert_traces_equal (trace, a);
+  file_test_assert_traces_equal (trace, b);
   remove_dir (dir);
 }
 
@@ -817,6 +871,7 @@ main (int   argc,
   g_test_add_func ("/file/missing", test_missing_file);
   g_test_add_func ("/file/streaming/equals-save", test_streaming_equals_save);
   g_test_add_func ("/file/streaming/commit-only", test_streaming_commit_only);
+  g_test_add_func ("/file/streaming/release", test_streaming_release);
   g_test_add_func ("/file/streaming/killed", test_streaming_killed);
   g_test_add_func ("/file/streaming/killed-mid-chunk", test_streaming_killed_mid_chunk);
   g_test_add_func ("/file/streaming/discard", test_streaming_discard);

@@ -13,6 +13,7 @@
 #include "seismo-tep-convert.h"
 #include "seismo-tep-guard.h"
 #include "seismo-clock.h"
+#include "seismo-file.h"
 #include "seismo-tracedat-private.h"
 
 /*
@@ -94,6 +95,7 @@ struct _Loader
   guint64             done_bytes;
   guint64             n_lost_unknown;
   gboolean            kallsyms_tried;
+  SeismoFileWriter   *writer;    /* converting: events go to the file as they come (borrowed) */
 };
 
 static inline guint32
@@ -621,6 +623,11 @@ load_events (Loader              *l,
         l->heap[0] = l->heap[--l->heap_len];
       heap_sift_down (l, 0);
 
+      /* Converting: the merge yields events in time order, so every complete chunk can go to the
+       * file and leave memory (16 chunks at a time, compressed on all cores). */
+      if (l->writer != NULL && G_UNLIKELY (((n + 1) & ((16u << 16) - 1)) == 0) &&
+          !seismo_file_writer_stream (l->writer, l->builder, error))
+        return FALSE;
       if (G_UNLIKELY ((++n & 0x3fff) == 0))
         {
           if (g_cancellable_is_cancelled (cancellable))
@@ -722,25 +729,27 @@ loader_clear (Loader *l)
   g_cond_clear (&l->cond);
 }
 
-SeismoTrace *
-seismo_trace_dat_load (const char          *path,
-                       GCancellable        *cancellable,
-                       SeismoProgressFunc   progress,
-                       gpointer             progress_data,
-                       GError             **error)
+/* Reads path into a new trace (*trace_out), or, with writer, into that file as it reads. */
+static gboolean
+read_trace_dat (const char          *path,
+                SeismoFileWriter    *writer,
+                SeismoTrace        **trace_out,
+                GCancellable        *cancellable,
+                SeismoProgressFunc   progress,
+                gpointer             progress_data,
+                GError             **error)
 {
   g_autoptr(SeismoTraceDat) td = NULL;
   Loader l = { 0 };
   SeismoTrace *trace = NULL;
+  gboolean ok = FALSE;
   guint n_threads;
   gint64 t_start = g_get_monotonic_time ();
   gint64 cpu_start = seismo_thread_cpu_us ();
 
-  g_return_val_if_fail (path != NULL, NULL);
-
   td = seismo_trace_dat_open (path, error);
   if (td == NULL)
-    return NULL;
+    return FALSE;
 
   g_mutex_init (&l.lock);
   g_cond_init (&l.cond);
@@ -750,6 +759,7 @@ seismo_trace_dat_load (const char          *path,
   l.layout.commit_size = td->page_commit_size;
   l.layout.data_offset = td->page_data_offset;
   l.streams = g_ptr_array_new_with_free_func (stream_free);
+  l.writer = writer;
   l.builder = seismo_trace_builder_new ();
   l.conv = seismo_tep_converter_new (td->tep, l.builder);
   seismo_tep_converter_set_lookup (l.conv, lookup_format, &l);
@@ -782,14 +792,66 @@ seismo_trace_dat_load (const char          *path,
         seismo_trace_builder_set_metadata (l.builder, "load_warning", warning);
       seismo_tep_converter_finish (l.conv);
       g_clear_pointer (&l.conv, seismo_tep_converter_free);
-      trace = seismo_trace_builder_finish (g_steal_pointer (&l.builder));
-      g_debug ("%s: %" G_GSIZE_FORMAT " events read in %.3f s (%.3f s of this thread's CPU), "
-               "model finished in %.3f s", path, seismo_trace_get_n_events (trace),
-               (t_loaded - t_start) / 1e6, (cpu_loaded - cpu_start) / 1e6,
-               (g_get_monotonic_time () - t_loaded) / 1e6);
+      if (writer != NULL)
+        {
+          /* What seismo_trace_open() records of a load, so a conversion reads back the same. */
+          seismo_trace_builder_set_metadata (l.builder, "format", "trace.dat");
+          ok = seismo_file_writer_commit (writer, l.builder, error);
+          g_debug ("%s: %" G_GSIZE_FORMAT " events converted in %.3f s", path,
+                   seismo_trace_builder_get_n_events (l.builder),
+                   (g_get_monotonic_time () - t_start) / 1e6);
+        }
+      else
+        {
+          trace = seismo_trace_builder_finish (g_steal_pointer (&l.builder));
+          g_debug ("%s: %" G_GSIZE_FORMAT " events read in %.3f s (%.3f s of this thread's CPU), "
+                   "model finished in %.3f s", path, seismo_trace_get_n_events (trace),
+                   (t_loaded - t_start) / 1e6, (cpu_loaded - cpu_start) / 1e6,
+                   (g_get_monotonic_time () - t_loaded) / 1e6);
+          *trace_out = trace;
+          ok = TRUE;
+        }
     }
   loader_clear (&l);
+  return ok;
+}
+
+SeismoTrace *
+seismo_trace_dat_load (const char          *path,
+                       GCancellable        *cancellable,
+                       SeismoProgressFunc   progress,
+                       gpointer             progress_data,
+                       GError             **error)
+{
+  SeismoTrace *trace = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  if (!read_trace_dat (path, NULL, &trace, cancellable, progress, progress_data, error))
+    return NULL;
   return trace;
+}
+
+/* Converts to .seismo in bounded memory: the per-CPU streams are merged in time order anyway, so
+ * complete chunks are written and released as the merge goes (docs/file-format.md). */
+static gboolean
+trace_dat_stream_to_seismo (const char          *path,
+                            const char          *out_path,
+                            GCancellable        *cancellable,
+                            SeismoProgressFunc   progress,
+                            gpointer             progress_data,
+                            GError             **error)
+{
+  g_autoptr(SeismoFileWriter) writer = NULL;
+
+  g_return_val_if_fail (path != NULL && out_path != NULL, FALSE);
+  if (!(writer = seismo_file_writer_new (out_path, error)))
+    return FALSE;
+  if (!read_trace_dat (path, writer, NULL, cancellable, progress, progress_data, error))
+    {
+      seismo_file_writer_discard (writer);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* ---- importer --------------------------------------------------------------------------------- */
@@ -810,6 +872,7 @@ static const SeismoImporter trace_dat_importer = {
   .description = N_("trace-cmd trace.dat (versions 6 and 7)"),
   .sniff = trace_dat_sniff,
   .load = seismo_trace_dat_load,
+  .stream_to_seismo = trace_dat_stream_to_seismo,
 };
 
 void seismo_ftrace_register_importers (void);

@@ -13,6 +13,7 @@
 #include "seismo-error.h"
 #include "seismo-file.h"
 #include "seismo-file-private.h"
+#include "seismo-file-summary.h"
 #include "seismo-filter.h"
 #include "seismo-fuzz.h"
 #include "seismo-importer.h"
@@ -126,6 +127,45 @@ exercise_trace (SeismoTrace *trace)
     seismo_trace_find_time (trace, seismo_trace_get_start_ns (trace) / 2 + seismo_trace_get_end_ns (trace) / 2);
 }
 
+/* A .seismo file opened by its summary (a trace larger than memory): a clean error, or a summary
+ * whose every query works. */
+static void
+exercise_summary (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoFileSummary) summary = seismo_file_summary_open (path, &error);
+  guint64 start, end;
+  SeismoLodCell cells[16];
+  SeismoTrace *tables;
+
+  if (summary == NULL)
+    {
+      g_assert_nonnull (error);
+      g_assert_true (g_utf8_validate (error->message, -1, NULL));
+      return;
+    }
+  tables = seismo_file_summary_get_tables (summary);
+  start = seismo_file_summary_get_start_ns (summary);
+  end = seismo_file_summary_get_end_ns (summary) + 1;
+  g_array_unref (seismo_file_summary_stats_by_type (summary));
+  g_array_unref (seismo_file_summary_stats_by_cpu (summary));
+  g_array_unref (seismo_file_summary_stats_by_task (summary));
+  g_array_unref (seismo_file_summary_stats_by_syscall (summary));
+  g_free (seismo_file_summary_range_type_counts (summary, start, end, NULL));
+  for (guint c = 0; c < seismo_file_summary_get_n_cpus (summary); c++)
+    seismo_file_summary_cpu_row (summary, c, start, end, G_N_ELEMENTS (cells), cells);
+  for (guint t = 0; t < seismo_trace_get_n_tasks (tables); t++)
+    seismo_file_summary_task_row (summary, t, start, end, G_N_ELEMENTS (cells), cells);
+  {
+    g_autoptr(GError) window_error = NULL;
+    g_autoptr(SeismoTrace) window = seismo_file_summary_load_window (summary, start, end, 65536,
+                                                                     NULL, &window_error);
+
+    if (window != NULL)
+      exercise_trace (window);
+  }
+}
+
 /* Loads data with one importer: either a clean error or a usable trace. */
 static void
 fuzz_importer (const char   *importer_name,
@@ -170,6 +210,8 @@ fuzz_importer (const char   *importer_name,
     }
   g_assert_no_error (error);
   exercise_trace (trace);
+  if (g_str_equal (importer_name, "seismo"))
+    exercise_summary (path);
 }
 
 static void

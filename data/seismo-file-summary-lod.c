@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-file"
+
+#include "seismo-file-summary-private.h"
+#include "seismo-trace-private.h"
+
+/*
+ * What a view of a trace larger than memory asks of its summary: the chunks of a time range and
+ * their type counts, timeline rows from the level-of-detail pyramid (cost in buckets, never events),
+ * and the events of a window read from its chunks.
+ */
+
+void
+seismo_file_summary_find_chunks (SeismoFileSummary *self,
+                                 guint64            start_ns,
+                                 guint64            end_ns,
+                                 guint             *first,
+                                 guint             *count)
+{
+  const SeismoIndexEntry *e;
+  guint n, lo = 0, hi;
+
+  g_return_if_fail (self != NULL);
+  e = (const SeismoIndexEntry *) (gpointer) self->chunks->data;
+  n = self->chunks->len;
+  /* The file is in time order (it has a summary), so both bounds are monotonic. */
+  hi = n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (e[mid].max_ts < start_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *first = lo;
+  hi = n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (e[mid].min_ts <= end_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *count = lo - *first;
+}
+
+guint64 *
+seismo_file_summary_range_type_counts (SeismoFileSummary *self,
+                                       guint64            start_ns,
+                                       guint64            end_ns,
+                                       guint64           *n_events)
+{
+  guint64 *counts;
+  guint first, count;
+  guint64 total = 0;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  counts = g_new0 (guint64, MAX (self->info.n_types, 1));
+  seismo_file_summary_find_chunks (self, start_ns, end_ns, &first, &count);
+  for (guint k = first; k < first + count; k++)
+    for (guint32 j = self->chunk_type_off[k]; j < self->chunk_type_off[k + 1]; j++)
+      {
+        counts[self->chunk_type_id[j]] += self->chunk_type_count[j];
+        total += self->chunk_type_count[j];
+      }
+  if (n_events != NULL)
+    *n_events = total;
+  return counts;
+}
+
+/* ---- level of detail ---- */
+
+static guint
+first_at_or_after (const guint64 *start,
+                   guint          n,
+                   guint64        t)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (start[mid] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+init_cells (SeismoLodCell *cells,
+            guint          n_cells,
+            guint64        start_ns,
+            guint64        end_ns)
+{
+  for (guint i = 0; i < n_cells; i++)
+    {
+      cells[i] = (SeismoLodCell) { 0 };
+      cells[i].start_ns = start_ns + (guint64) ((double) (end_ns - start_ns) * i / n_cells);
+      cells[i].end_ns = start_ns + (guint64) ((double) (end_ns - start_ns) * (i + 1) / n_cells);
+      cells[i].task = SEISMO_NO_TASK;
+    }
+}
+
+static inline guint
+cell_of (guint64 t,
+         guint64 start_ns,
+         guint64 end_ns,
+         guint   n_cells)
+{
+  guint i = (guint) ((double) (t - start_ns) * n_cells / (double) (end_ns - start_ns));
+
+  return MIN (i, n_cells - 1);
+}
+
+gboolean
+seismo_file_summary_cpu_row (SeismoFileSummary *self,
+                             guint              cpu,
+                             guint64            start_ns,
+                             guint64            end_ns,
+                             guint              n_cells,
+                             SeismoLodCell     *cells)
+{
+  const Level *l0, *level;
+  guint first0, last0, lv, first, last;
+  g_autofree guint64 *best = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (n_cells > 0 && end_ns > start_ns, FALSE);
+
+  init_cells (cells, n_cells, start_ns, end_ns);
+  if (cpu >= self->n_cpus || self->levels->len == 0)
+    return TRUE;
+  l0 = g_ptr_array_index (self->levels, 0);
+  first0 = first_at_or_after (l0->start, l0->n, start_ns);
+  last0 = first_at_or_after (l0->start, l0->n, end_ns);
+  /* The finest level that still has at most about two buckets per cell. */
+  for (lv = 0; lv + 1 < self->levels->len && ((last0 - first0) >> lv) > 2 * n_cells; lv++)
+    ;
+  level = g_ptr_array_index (self->levels, lv);
+  first = first_at_or_after (level->start, level->n, start_ns);
+  last = first_at_or_after (level->start, level->n, end_ns);
+  best = g_new0 (guint64, n_cells);
+  for (guint b = first; b < last; b++)
+    {
+      const Cell *cell = &level->cells[(gsize) b * self->n_cpus + cpu];
+      guint i = cell_of (level->start[b], start_ns, end_ns, n_cells);
+
+      cells[i].events += cell->events;
+      cells[i].busy_ns += cell->busy_ns;
+      if (cell->task != SEISMO_NO_TASK && cell->busy_ns > best[i])
+        {
+          best[i] = cell->busy_ns;
+          cells[i].task = cell->task;
+        }
+    }
+  /* Fewer level-0 buckets than cells: the summary is too coarse here, the events are needed. */
+  return last0 - first0 >= n_cells;
+}
+
+gboolean
+seismo_file_summary_task_row (SeismoFileSummary *self,
+                              SeismoTaskId       task,
+                              guint64            start_ns,
+                              guint64            end_ns,
+                              guint              n_cells,
+                              SeismoLodCell     *cells)
+{
+  guint first_b, last_b, lo, hi;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (n_cells > 0 && end_ns > start_ns, FALSE);
+
+  init_cells (cells, n_cells, start_ns, end_ns);
+  if (task >= self->info.n_tasks)
+    return TRUE;
+  first_b = first_at_or_after (self->tb_start, self->info.n_task_buckets, start_ns);
+  last_b = first_at_or_after (self->tb_start, self->info.n_task_buckets, end_ns);
+  lo = self->task_off[task];
+  hi = self->task_off[task + 1];
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->task_entries[mid].bucket < first_b)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint j = lo; j < self->task_off[task + 1] && self->task_entries[j].bucket < last_b; j++)
+    {
+      const TaskEntry *e = &self->task_entries[j];
+      guint i = cell_of (self->tb_start[e->bucket], start_ns, end_ns, n_cells);
+
+      cells[i].events += e->events;
+      cells[i].busy_ns += e->busy_ns;
+      cells[i].task = task;
+    }
+  return last_b - first_b >= n_cells;
+}
+
+/* ---- events of a window ---- */
+
+SeismoTrace *
+seismo_file_summary_load_window (SeismoFileSummary *self,
+                                 guint64            start_ns,
+                                 guint64            end_ns,
+                                 guint64            max_events,
+                                 GCancellable      *cancellable,
+                                 GError           **error)
+{
+  guint first, count, max_chunks;
+  SeismoTrace *trace;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  seismo_file_summary_find_chunks (self, start_ns, end_ns, &first, &count);
+  max_chunks = (guint) MAX (max_events / SEISMO_BLOCK_EVENTS, 1);
+  if (count > max_chunks)
+    {
+      first += (count - max_chunks) / 2;
+      count = max_chunks;
+    }
+  if (self->window != NULL && first == self->win_first && count == self->win_count)
+    return g_object_ref (self->window);
+  trace = _seismo_file_read_part (self->path, first, count, cancellable, NULL, error);
+  if (trace == NULL)
+    return NULL;
+  if (count < self->info.n_chunks)
+    {
+      g_autofree char *warning = NULL;
+      guint64 n = seismo_trace_get_n_events (trace);
+
+      warning = g_strdup_printf ("This trace has %'" G_GUINT64_FORMAT " events, more than memory "
+                                 "holds: %'" G_GUINT64_FORMAT " of them are shown, from event %'"
+                                 G_GUINT64_FORMAT " (its statistics cover the whole trace: "
+                                 "seismo-cli stats)", self->info.n_events, n,
+                                 (guint64) first * SEISMO_BLOCK_EVENTS);
+      _seismo_trace_set_metadata (trace, SEISMO_META_LOAD_WARNING, warning);
+    }
+  g_clear_object (&self->window);
+  self->window = g_object_ref (trace);
+  self->win_first = first;
+  self->win_count = count;
+  return trace;
+}
