@@ -217,3 +217,43 @@ seismo_cli_finish_stdout (void)
   g_printerr (_("seismo-cli: write error: %s\n"), g_strerror (stdout_errno));
   return FALSE;
 }
+
+void
+seismo_cli_print_skipped (SeismoTrace *trace)
+{
+  g_autoptr(GArray) skipped = seismo_trace_get_skipped (trace);
+
+  g_print (_("Not read:    %" PRIu64 "\n"), seismo_trace_get_n_skipped (trace));
+  for (guint i = 0; i < skipped->len; i++)
+    {
+      const SeismoSkipped *k = &g_array_index (skipped, SeismoSkipped, i);
+
+      g_print ("  %12" PRIu64 "  %s%s%s\n", k->count, k->kind,
+               k->example ? _(", the first: ") : "", k->example ? k->example : "");
+    }
+}
+
+void
+seismo_cli_json_skipped (JsonBuilder *b,
+                         SeismoTrace *trace)
+{
+  g_autoptr(GArray) skipped = seismo_trace_get_skipped (trace);
+
+  /* What the reader could not turn into events: {kind: count}, and the first of each. */
+  json_builder_set_member_name (b, "skipped");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < skipped->len; i++)
+    seismo_cli_json_int (b, g_array_index (skipped, SeismoSkipped, i).kind,
+                         g_array_index (skipped, SeismoSkipped, i).count);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "skipped_examples");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < skipped->len; i++)
+    {
+      const SeismoSkipped *k = &g_array_index (skipped, SeismoSkipped, i);
+
+      if (k->example)
+        seismo_cli_json_string (b, k->kind, k->example);
+    }
+  json_builder_end_object (b);
+}

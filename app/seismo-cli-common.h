@@ -67,4 +67,10 @@ void     seismo_cli_watch_stdout     (void);
 void     seismo_cli_note_write_error (int              errnum);
 gboolean seismo_cli_finish_stdout    (void);
 
+/* What the reader skipped, by kind: the "Not read:" lines of `info`, and its JSON members
+ * "skipped" and "skipped_examples". */
+void     seismo_cli_print_skipped (SeismoTrace     *trace);
+void     seismo_cli_json_skipped  (JsonBuilder     *b,
+                                   SeismoTrace     *trace);
+
 G_END_DECLS

@@ -11,6 +11,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include <sys/stat.h>
+
 #include "seismo-cli.h"
 #include "seismo-cli-common.h"
 #include "seismo-cli-summary.h"
@@ -21,6 +23,12 @@ gboolean
 seismo_cli_summary_wanted (const char *path,
                            gboolean    forced)
 {
+  struct stat st;
+
+  /* Only a regular file has a summary to seek to: a FIFO or stdin is read as a stream (and
+   * opening one here would wait for its writer). */
+  if (stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return FALSE;
   if (forced)
     return seismo_file_summary_probe (path, NULL);
   return seismo_file_summary_too_large (path);
@@ -128,6 +136,7 @@ seismo_cli_summary_info (const char *path,
       if (seismo_trace_get_metadata (tables, "format") == NULL)
         seismo_cli_json_string (b, "format", format);
       json_builder_end_object (b);
+      seismo_cli_json_skipped (b, tables);
       json_builder_set_member_name (b, "summary");
       json_builder_add_boolean_value (b, TRUE);
       json_builder_end_object (b);
@@ -154,6 +163,7 @@ seismo_cli_summary_info (const char *path,
     g_print ("Tasks:       %u\n", seismo_trace_get_n_tasks (tables));
     g_print ("Syscalls:    %" G_GUINT64_FORMAT "\n", seismo_file_summary_get_n_syscalls (s));
     g_print ("Lost events: %" G_GUINT64_FORMAT "\n", total_lost);
+    seismo_cli_print_skipped (tables);
     g_print ("Event types:\n");
     for (guint i = 0; i < types->len; i++)
       {

@@ -253,27 +253,7 @@ cmd_info (int    argc,
           json_builder_add_null_value (b);
         }
       json_builder_end_object (b);
-      /* What the reader could not turn into events: {kind: count}, and the first of each. */
-      {
-        g_autoptr(GArray) skipped = seismo_trace_get_skipped (trace);
-
-        json_builder_set_member_name (b, "skipped");
-        json_builder_begin_object (b);
-        for (guint i = 0; i < skipped->len; i++)
-          seismo_cli_json_int (b, g_array_index (skipped, SeismoSkipped, i).kind,
-                               g_array_index (skipped, SeismoSkipped, i).count);
-        json_builder_end_object (b);
-        json_builder_set_member_name (b, "skipped_examples");
-        json_builder_begin_object (b);
-        for (guint i = 0; i < skipped->len; i++)
-          {
-            const SeismoSkipped *k = &g_array_index (skipped, SeismoSkipped, i);
-
-            if (k->example)
-              seismo_cli_json_string (b, k->kind, k->example);
-          }
-        json_builder_end_object (b);
-      }
+      seismo_cli_json_skipped (b, trace);
       json_builder_end_object (b);
       seismo_cli_print_json (b);
     }
@@ -314,18 +294,7 @@ cmd_info (int    argc,
                      "table (seismo-cli stats --by syscall)\n"), calls, n_syscalls);
       }
       g_print (_("Lost events: %" PRIu64 "\n"), seismo_trace_get_n_lost_events (trace));
-      {
-        g_autoptr(GArray) skipped = seismo_trace_get_skipped (trace);
-
-        g_print (_("Not read:    %" PRIu64 "\n"), seismo_trace_get_n_skipped (trace));
-        for (guint i = 0; i < skipped->len; i++)
-          {
-            const SeismoSkipped *k = &g_array_index (skipped, SeismoSkipped, i);
-
-            g_print ("  %12" PRIu64 "  %s%s%s\n", k->count, k->kind,
-                     k->example ? _(", the first: ") : "", k->example ? k->example : "");
-          }
-      }
+      seismo_cli_print_skipped (trace);
       g_print (_("Event types:\n"));
       for (guint i = 0; i < types->len; i++)
         {
