@@ -578,6 +578,10 @@ _seismo_summary_builder_add_chunk (SeismoSummaryBuilder  *self,
   for (guint32 i = 1; i < n; i++)
     if (ts[i] < ts[i - 1])
       goto out_of_order;
+  /* Ids the tables do not know (a damaged trace being saved): no summary rather than a wrong one. */
+  for (guint32 i = 0; i < n; i++)
+    if (type[i] >= types->len || (task[i] != SEISMO_NO_TASK && task[i] >= n_tasks))
+      goto bad_ids;
 
   learn_tables (self, types, tasks, n_tasks, arch);
   if (self->n_events == 0)
@@ -745,6 +749,12 @@ _seismo_summary_builder_add_chunk (SeismoSummaryBuilder  *self,
 
 out_of_order:
   g_debug ("events out of time order: the file gets no summary");
+  self->valid = FALSE;
+  release_state (self);
+  return FALSE;
+
+bad_ids:
+  g_debug ("events with unknown type or task ids: the file gets no summary");
   self->valid = FALSE;
   release_state (self);
   return FALSE;

@@ -292,7 +292,8 @@ test_damaged_summary (void)
   /* The summary is the last record before the index: the last index entry. */
   memcpy (&t, bytes + len - sizeof t, sizeof t);
   _seismo_trailer_swap (&t);
-  n_entries = GUINT32_FROM_LE (*(guint32 *) (gpointer) (bytes + t.index_offset + 40 + 8));
+  memcpy (&n_entries, bytes + t.index_offset + 40 + 8, sizeof n_entries);
+  n_entries = GUINT32_FROM_LE (n_entries);
   memcpy (&e, bytes + t.index_offset + 40 + 40 + (gsize) (n_entries - 1) * sizeof e, sizeof e);
   _seismo_index_entry_swap (&e);
   g_assert_cmpuint (e.kind, ==, SEISMO_RECORD_SUMMARY);
