@@ -45,7 +45,7 @@ parse_time (const char *who,
     text++;
   if (!seismo_filter_parse_quantity (text, ns, &error))
     {
-      g_printerr ("%s: %s takes a time from the trace start like 1500, 250us, 1.5ms or 2s: %s\n",
+      g_printerr (_("%s: %s takes a time from the trace start like 1500, 250us, 1.5ms or 2s: %s\n"),
                   who, option, error->message);
       return FALSE;
     }
@@ -80,7 +80,7 @@ parse (const char      *who,
     return FALSE;
   if (*argc != 2)
     {
-      g_printerr ("%s: expected one FILE\n", who);
+      g_printerr (_("%s: expected one FILE\n"), who);
       return FALSE;
     }
   *from = 0;
@@ -90,7 +90,7 @@ parse (const char      *who,
     return FALSE;
   if (*to <= *from)
     {
-      g_printerr ("%s: --to must be after --from\n", who);
+      g_printerr (_("%s: --to must be after --from\n"), who);
       return FALSE;
     }
   return TRUE;
@@ -293,7 +293,7 @@ seismo_cli_states (int    argc,
     }
   if (o.tid >= 0 && rows->len == 0)
     {
-      g_printerr ("%s: %s: no task %d in that interval\n", who, argv[1], o.tid);
+      g_printerr (_("%s: %s: no task %d in that interval\n"), who, argv[1], o.tid);
       status = SEISMO_EXIT_FAILED;
       goto out;
     }
@@ -459,7 +459,7 @@ seismo_cli_critical_path (int    argc,
     goto out;
   if (o.tid < 0)
     {
-      g_printerr ("%s: --task TID is required\n", who);
+      g_printerr (_("%s: --task TID is required\n"), who);
       goto out;
     }
   status = SEISMO_EXIT_FAILED;
@@ -473,12 +473,12 @@ seismo_cli_critical_path (int    argc,
   task = seismo_trace_find_task (trace, o.tid, from);
   if (task == SEISMO_NO_TASK || seismo_trace_get_task (trace, task)->tid != o.tid)
     {
-      g_printerr ("%s: %s: no task %d\n", who, argv[1], o.tid);
+      g_printerr (_("%s: %s: no task %d\n"), who, argv[1], o.tid);
       goto out;
     }
   if (mask != NULL && !filter_interval (trace, task, mask, &from, &to))
     {
-      g_printerr ("%s: %s: no event of task %d matches the filter in that interval\n", who, argv[1],
+      g_printerr (_("%s: %s: no event of task %d matches the filter in that interval\n"), who, argv[1],
                   o.tid);
       goto out;
     }
@@ -492,7 +492,7 @@ seismo_cli_critical_path (int    argc,
   else
     print_path_table (trace, o.tid, path, from, to);
   if (!seismo_trace_has_states (trace))
-    g_printerr ("%s: %s has no sched_switch events: the path is unknown\n", who, argv[1]);
+    g_printerr (_("%s: %s has no sched_switch events: the path is unknown\n"), who, argv[1]);
   status = SEISMO_EXIT_OK;
 
 out:

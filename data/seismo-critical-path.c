@@ -128,7 +128,7 @@ seismo_critical_path_compute (SeismoTrace   *trace,
   if (task >= seismo_trace_get_n_tasks (trace))
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   "no task %u in the trace (it has %u)", task, seismo_trace_get_n_tasks (trace));
+                   _("no task %u in the trace (it has %u)"), task, seismo_trace_get_n_tasks (trace));
       return NULL;
     }
   start = seismo_trace_get_start_ns (trace);

@@ -541,8 +541,8 @@ seismo_file_summary_open (const char  *path,
     {
       _seismo_file_part_clear (&part);
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                   "%s: the file has no summary (written by an older Seismo, unfinished, or "
-                   "recorded out of time order): it can only be loaded whole", self->display);
+                   _("%s: the file has no summary (written by an older Seismo, unfinished, or "
+                   "recorded out of time order): it can only be loaded whole"), self->display);
       return NULL;
     }
   self->info = part.summary_info;

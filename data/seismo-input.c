@@ -74,7 +74,7 @@ source_read (Source  *src,
         int errsv = errno;
 
         g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                     "Could not read %s: %s", src->name, g_strerror (errsv));
+                     _("Could not read %s: %s"), src->name, g_strerror (errsv));
         return -1;
       }
     }
@@ -98,7 +98,7 @@ write_all (int            fd,
           if (errsv == EINTR)
             continue;
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       "Could not copy %s to a temporary file in %s: %s", name,
+                       _("Could not copy %s to a temporary file in %s: %s"), name,
                        g_get_tmp_dir (), g_strerror (errsv));
           return FALSE;
         }
@@ -115,7 +115,7 @@ set_corrupt (GError    **error,
              const char *why)
 {
   g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-               "%s is damaged %s data: %s", name, format, why);
+               _("%s is damaged %s data: %s"), name, format, why);
 }
 
 /* ---- decompressors: one per format, each copies src to out ---------------------------------- */
@@ -154,7 +154,7 @@ inflate_gzip (Source  *src,
   /* 15 + 32: a window of any size, gzip or zlib header detected. */
   if (inflateInit2 (&zs, 15 + 32) != Z_OK)
     {
-      set_corrupt (error, src->name, "gzip", "zlib could not start");
+      set_corrupt (error, src->name, "gzip", _("zlib could not start"));
       return FALSE;
     }
   for (;;)
@@ -169,7 +169,7 @@ inflate_gzip (Source  *src,
             {
               if (!ended)
                 {
-                  set_corrupt (error, src->name, "gzip", "it ends in the middle of a stream");
+                  set_corrupt (error, src->name, "gzip", _("it ends in the middle of a stream"));
                   goto out;
                 }
               break;
@@ -188,7 +188,7 @@ inflate_gzip (Source  *src,
       ret = inflate (&zs, Z_NO_FLUSH);
       if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR)
         {
-          set_corrupt (error, src->name, "gzip", zs.msg ? zs.msg : "inflate failed");
+          set_corrupt (error, src->name, "gzip", zs.msg ? zs.msg : _("inflate failed"));
           goto out;
         }
       if (!write_all (out, obuf, CHUNK_SIZE - zs.avail_out, src->name, error))
@@ -256,7 +256,7 @@ inflate_zstd (Source  *src,
         goto out;
       if (ob.pos == 0 && last != 0)
         {
-          set_corrupt (error, src->name, "zstd", "it ends in the middle of a frame");
+          set_corrupt (error, src->name, "zstd", _("it ends in the middle of a frame"));
           goto out;
         }
     }
@@ -279,7 +279,7 @@ inflate_xz (Source  *src,
 
   if (lzma_stream_decoder (&xs, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
     {
-      set_corrupt (error, src->name, "xz", "liblzma could not start");
+      set_corrupt (error, src->name, "xz", _("liblzma could not start"));
       return FALSE;
     }
   for (;;)
@@ -307,9 +307,9 @@ inflate_xz (Source  *src,
       if (ret != LZMA_OK)
         {
           set_corrupt (error, src->name, "xz",
-                       ret == LZMA_BUF_ERROR ? "it ends in the middle of a stream"
-                       : ret == LZMA_MEMLIMIT_ERROR || ret == LZMA_MEM_ERROR ? "out of memory"
-                       : "the data does not decode");
+                       ret == LZMA_BUF_ERROR ? _("it ends in the middle of a stream")
+                       : ret == LZMA_MEMLIMIT_ERROR || ret == LZMA_MEM_ERROR ? _("out of memory")
+                       : _("the data does not decode"));
           goto out;
         }
     }
@@ -343,7 +343,7 @@ inflate_bzip2 (Source  *src,
             {
               if (!ended)
                 {
-                  set_corrupt (error, src->name, "bzip2", "it ends in the middle of a stream");
+                  set_corrupt (error, src->name, "bzip2", _("it ends in the middle of a stream"));
                   goto out;
                 }
               break;
@@ -358,7 +358,7 @@ inflate_bzip2 (Source  *src,
             BZ2_bzDecompressEnd (&bs);
           if (BZ2_bzDecompressInit (&bs, 0, 0) != BZ_OK)
             {
-              set_corrupt (error, src->name, "bzip2", "libbz2 could not start");
+              set_corrupt (error, src->name, "bzip2", _("libbz2 could not start"));
               started = FALSE;
               goto out;
             }
@@ -370,7 +370,7 @@ inflate_bzip2 (Source  *src,
       ret = BZ2_bzDecompress (&bs);
       if (ret != BZ_OK && ret != BZ_STREAM_END)
         {
-          set_corrupt (error, src->name, "bzip2", "the data does not decode");
+          set_corrupt (error, src->name, "bzip2", _("the data does not decode"));
           goto out;
         }
       if (!write_all (out, obuf, CHUNK_SIZE - bs.avail_out, src->name, error))
@@ -470,7 +470,7 @@ read_head (int          fd,
           if (errsv == EINTR)
             continue;
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       "Could not read %s: %s", name, g_strerror (errsv));
+                       _("Could not read %s: %s"), name, g_strerror (errsv));
           return -1;
         }
       if (n == 0)
@@ -527,8 +527,8 @@ wait_for_writer (int          fd,
         break;
     }
   g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_FAILED,
-               "Nothing is writing to the FIFO %s: no data came within %d ms "
-               "(start the writer first, or pipe it: WRITER | seismo-cli … -)",
+               _("Nothing is writing to the FIFO %s: no data came within %d ms "
+               "(start the writer first, or pipe it: WRITER | seismo-cli … -)"),
                name, SEISMO_INPUT_FIFO_WAIT_MS);
   return FALSE;
 }
@@ -545,7 +545,7 @@ clear_nonblock (int          fd,
       int errsv = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Could not read %s: %s", name, g_strerror (errsv));
+                   _("Could not read %s: %s"), name, g_strerror (errsv));
       return FALSE;
     }
   return TRUE;
@@ -577,7 +577,7 @@ spool (SeismoInput   *input,
       int errsv = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Could not read back %s from %s: %s", input->name, g_get_tmp_dir (),
+                   _("Could not read back %s from %s: %s"), input->name, g_get_tmp_dir (),
                    g_strerror (errsv));
       return FALSE;
     }
@@ -615,7 +615,7 @@ seismo_input_open (const char    *path,
           int errsv = errno;
 
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       "Could not open %s: %s", path, g_strerror (errsv));
+                       _("Could not open %s: %s"), path, g_strerror (errsv));
           return NULL;
         }
     }
@@ -625,7 +625,7 @@ seismo_input_open (const char    *path,
       int errsv = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Could not open %s: %s", input->name, g_strerror (errsv));
+                   _("Could not open %s: %s"), input->name, g_strerror (errsv));
       goto fail;
     }
 

@@ -44,7 +44,7 @@ _seismo_cli()
   local cur=${COMP_WORDS[COMP_CWORD]}
   local prev=${COMP_WORDS[COMP_CWORD-1]}
   local cli=${COMP_WORDS[0]}
-  local commands="info report stats hist convert record explain compare compare-overhead render lesson"
+  local commands="info report stats hist convert record explain compare compare-overhead render lesson states critical-path"
   local cmd="" i
   COMPREPLY=()
 
@@ -86,6 +86,7 @@ _seismo_cli()
     render) opts="--output -o --from --to --rows --width -w --height --scale --title --markers
                   --no-legend --no-session --dark --help" ;;
     lesson) opts="--sample --help" ;;
+    states|critical-path) opts="--task -t --from --to --json --filter -f --arch --help" ;;
     *) return ;;
   esac
 
@@ -122,8 +123,11 @@ _seismo_cli()
       esac
       return ;;
     --sample) _seismo_cli_trace_files "$cur"; return ;;
+    --arch)
+      COMPREPLY=($(compgen -W "x86_64 i386 arm arm64 riscv64 powerpc64 s390x mips mips64 loongarch64" -- "$cur"))
+      return ;;
     -f|--filter|--from|--to|--linear|--limit|-n|--runs|--duration|-d|--buffer-kb|--probe|--width|-w|\
-    --height|--scale|--title|--markers)
+    --height|--scale|--title|--markers|-t|--task)
       return ;;
   esac
 
@@ -140,7 +144,7 @@ _seismo_cli()
     case $w in
       -b|--backend|-e|--events|--by|--of|--scope|-s|--syscall|--rows|-p|--pid|-o|--output|--sample|\
       -f|--filter|--from|--to|--linear|--limit|-n|--runs|--duration|-d|--buffer-kb|--probe|--width|-w|\
-      --height|--scale|--title|--markers) skip=1 ;;
+      --height|--scale|--title|--markers|-t|--task|--arch) skip=1 ;;
       -*) ;;
       *) n=$((n + 1)) ;;
     esac
