@@ -74,7 +74,14 @@ _seismo_states_event (SeismoStatesBuilder *b,
 {
   if (G_UNLIKELY (ev == b->next_lost_event))
     _seismo_states_lost (b, ev);
-  if (G_UNLIKELY (task < b->trace->n_tasks && b->cur[task] == SEISMO_STATE_UNKNOWN) && cpu < b->n_cpus)
+  /* A task that makes an event is running on that CPU, whatever the states had: its state was
+   * Unknown, or the switch that put it there is missing (a recorder that follows some tasks drops
+   * the switch from a task it does not follow; a CPU's buffer lost it). Left Runnable, it would be
+   * no waker for the task it wakes next and the critical path would stop there. Dead stays dead. */
+  if (G_UNLIKELY (task < b->trace->n_tasks && cpu < b->n_cpus && b->cur[task] != SEISMO_STATES_SKIP &&
+                  b->cur[task] != SEISMO_STATE_DEAD &&
+                  (b->cur[task] != SEISMO_STATE_RUNNING ||
+                   b->spans[b->cur_span[task]].span.cpu != cpu)))
     _seismo_states_seen (b, ev, task, cpu);
 }
 

@@ -18,8 +18,9 @@
  * - A wakeup makes a waiting task Runnable; sched_waking comes first, in the waker's context, so the
  *   first of the pair begins the state and names the waker.
  * - Any event a task makes on a CPU says it was on that CPU then: a task whose state is unknown
- *   (before its first switch, or after lost events) becomes Running there. This is what gives a task
- *   that never switches during the trace its state.
+ *   (before its first switch, or after lost events), or Runnable or asleep because the switch that
+ *   put it there is not in the trace, becomes Running there. This is what gives a task that never
+ *   switches during the trace its state, and a waker its Running state when it wakes someone.
  * - Lost events may hide any change: every task with a known state becomes Unknown from the last
  *   event before the gap on that CPU, unless it was seen since, until it is seen again.
  */

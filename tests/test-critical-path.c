@@ -222,6 +222,39 @@ test_stale_waker (void)
   assert_path (trace, path, expect, G_N_ELEMENTS (expect));
 }
 
+/* The same recording, but C makes a syscall before it wakes A (as a waker in a system call does):
+ * the event puts C on CPU 1 although its switch-in is missing, so C is the known waker and A's
+ * sleep is C's states: stale Runnable until its event, then Running up to the wakeup. */
+static void
+test_waker_switch_in_missing (void)
+{
+  Gen g;
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(GArray) path = NULL;
+  g_autoptr(GError) error = NULL;
+  const Expect expect[] = {
+    { A, SEISMO_PATH_RUNNING, 10, 100 },
+    { C, SEISMO_PATH_RUNNABLE, 100, 390 },
+    { C, SEISMO_PATH_RUNNING, 390, 400 },
+    { A, SEISMO_PATH_RUNNABLE, 400, 450 },
+    { A, SEISMO_PATH_RUNNING, 450, 500 },
+  };
+
+  gen_init (&g);
+  sw (&g, 10, 0, 0, 0, A);
+  sw (&g, 20, 1, C, 0x100, B);
+  sw (&g, 100, 0, A, 1, 0);
+  sw (&g, 150, 1, B, 1, 0);                 /* the switch back to C is not recorded */
+  sys (&g, TRUE, 390, 1, C, NR_FUTEX);      /* but C's own event is */
+  wake (&g, g.waking, 400, 1, C, A, 0);
+  sw (&g, 450, 0, 0, 0, A);
+  sys (&g, TRUE, 500, 0, A, NR_FUTEX);
+  trace = seismo_trace_builder_finish (g.b);
+  path = seismo_critical_path_compute (trace, sched_test_task (trace, A), 0, 500, NULL, &error);
+  g_assert_no_error (error);
+  assert_path (trace, path, expect, G_N_ELEMENTS (expect));
+}
+
 /* The summary of A over the lock trace: 90 ns running, 10 runnable, 550 asleep in futex: all of it
  * ended by B. */
 static void
@@ -296,6 +329,7 @@ main (int   argc,
   g_test_add_func ("/critical-path/edges", test_edges);
   g_test_add_func ("/critical-path/ping-pong", test_ping_pong);
   g_test_add_func ("/critical-path/stale-waker", test_stale_waker);
+  g_test_add_func ("/critical-path/waker-switch-in-missing", test_waker_switch_in_missing);
   g_test_add_func ("/critical-path/wait-summary", test_wait_summary);
   g_test_add_func ("/critical-path/async-and-errors", test_async_and_errors);
   return g_test_run ();

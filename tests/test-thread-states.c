@@ -177,6 +177,40 @@ test_lost_events (void)
   assert_totals_add_up (trace, 0, G_MAXUINT64);
 }
 
+/* A recorder that follows some tasks can miss the switch that puts a followed task back on a CPU
+ * (from a task it does not follow): the task's own event says it runs there, whether the states had
+ * it Runnable or asleep, on that CPU or another. The one the states had on the CPU leaves then. */
+static void
+test_switch_in_missing (void)
+{
+  Gen g;
+  g_autoptr(SeismoTrace) trace = NULL;
+  const Expect expect_a[] = {
+    { 10, SEISMO_STATE_RUNNING, 0, 0 },
+    { 20, SEISMO_STATE_RUNNABLE, 0, SEISMO_STATE_FLAG_PREEMPTED },
+    { 40, SEISMO_STATE_RUNNING, 0, SEISMO_STATE_FLAG_SEEN },
+    { 60, SEISMO_STATE_SLEEPING, NO_CPU, 0 },
+    { 70, SEISMO_STATE_RUNNING, 1, SEISMO_STATE_FLAG_SEEN },
+  };
+  const Expect expect_b[] = {
+    { 20, SEISMO_STATE_RUNNING, 0, 0 },
+    { 40, SEISMO_STATE_UNKNOWN, NO_CPU, 0 },
+  };
+
+  gen_init (&g);
+  sw (&g, 10, 0, 0, 0, A);
+  sw (&g, 20, 0, A, 0x100, B);            /* A preempted by B; B's switch back to A is missing */
+  sys (&g, TRUE, 40, 0, A, NR_READ);
+  sys (&g, FALSE, 50, 0, A, NR_READ);     /* already Running there: no change */
+  sw (&g, 60, 0, A, 1, 0);
+  sys (&g, TRUE, 70, 1, A, NR_READ);      /* asleep, no wakeup or switch recorded, runs on CPU 1 */
+  trace = seismo_trace_builder_finish (g.b);
+
+  assert_states (trace, A, expect_a, G_N_ELEMENTS (expect_a));
+  assert_states (trace, B, expect_b, G_N_ELEMENTS (expect_b));
+  assert_totals_add_up (trace, 0, G_MAXUINT64);
+}
+
 /* No wakeup recorded: sleeping until it runs, never a guessed Runnable. A task that never switches
  * is Running from its first event. The idle task has no states; an idle kernel thread sleeps (I); a
  * task that exits is Dead and stays dead. */
@@ -324,6 +358,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/thread-states/sleep-wake-preempt-migrate", test_sleep_wake_preempt_migrate);
   g_test_add_func ("/thread-states/lost-events", test_lost_events);
+  g_test_add_func ("/thread-states/switch-in-missing", test_switch_in_missing);
   g_test_add_func ("/thread-states/edges", test_edges);
   g_test_add_func ("/thread-states/irq-wakeup-blocked-reason", test_irq_wakeup_and_blocked_reason);
   g_test_add_func ("/thread-states/no-scheduler", test_no_scheduler);

@@ -18,9 +18,10 @@ WORKLOAD=$2
 [ "$(id -u)" = 0 ] || skip_all "recording needs root"
 backends=$("$CLI" record --list-backends 2>&1)
 
-# A folder on a real disk for fsync (not tmpfs), removed at exit by tap.sh's DIR cleanup.
+# A folder on a real disk for fsync (not tmpfs), removed at exit with DIR.
 SYNC_DIR=$(mktemp -d "${MESON_BUILD_ROOT:-$PWD}/seismo-states-fsync-XXXXXX")
-trap 'rm -rf "$SYNC_DIR"' EXIT
+# (tap.sh removes DIR at exit: this trap replaces its own, so it removes DIR too.)
+trap 'rm -rf "$SYNC_DIR" "$DIR"' EXIT
 
 for b in ftrace ebpf; do
   if ! grep -q "^$b *available" <<<"$backends"; then
