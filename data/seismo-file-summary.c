@@ -6,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+#include <glib/gstdio.h>
+
 #include "seismo-big-array.h"
 #include "seismo-error.h"
 #include "seismo-file-private.h"
@@ -407,7 +410,11 @@ probe_index (const char      *path,
   guint8 head[SEISMO_FILE_MAGIC_LEN];
   GSeekable *seek;
   goffset size;
+  GStatBuf st;
 
+  /* Only a regular file has an index to seek to; opening a FIFO would wait for its writer. */
+  if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return FALSE;
   file = g_file_new_for_path (path);
   if (!(in = g_file_read (file, NULL, NULL)))
     return FALSE;
