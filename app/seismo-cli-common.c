@@ -7,6 +7,7 @@
 
 #include "seismo-cli-common.h"
 #include "seismo-skipped.h"
+#include "seismo-stats.h"
 #include "seismo-filter.h"
 #include "seismo-importer.h"
 
@@ -256,4 +257,38 @@ seismo_cli_json_skipped (JsonBuilder *b,
         seismo_cli_json_string (b, k->kind, k->example);
     }
   json_builder_end_object (b);
+}
+
+void
+seismo_cli_json_info_tables (JsonBuilder *b,
+                             SeismoTrace *trace,
+                             GArray      *types,
+                             const char  *format)
+{
+  const char *const *keys = seismo_trace_get_metadata_keys (trace);
+
+  json_builder_set_member_name (b, "event_types");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < types->len; i++)
+    {
+      SeismoTypeStats *st = &g_array_index (types, SeismoTypeStats, i);
+
+      seismo_cli_json_int (b, seismo_trace_get_event_type (trace, st->type_id)->full_name,
+                           st->count);
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "metadata");
+  json_builder_begin_object (b);
+  for (guint i = 0; keys[i]; i++)
+    seismo_cli_json_string (b, keys[i], seismo_trace_get_metadata (trace, keys[i]));
+  if (format != NULL && seismo_trace_get_metadata (trace, "format") == NULL)
+    seismo_cli_json_string (b, "format", format);
+  /* Unknown is said, never guessed: syscall numbers then stay numbers. */
+  if (seismo_trace_get_metadata (trace, SEISMO_META_ARCH) == NULL)
+    {
+      json_builder_set_member_name (b, SEISMO_META_ARCH);
+      json_builder_add_null_value (b);
+    }
+  json_builder_end_object (b);
+  seismo_cli_json_skipped (b, trace);
 }

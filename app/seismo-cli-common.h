@@ -73,4 +73,12 @@ void     seismo_cli_print_skipped (SeismoTrace     *trace);
 void     seismo_cli_json_skipped  (JsonBuilder     *b,
                                    SeismoTrace     *trace);
 
+/* The end of `info --json`, the same whether the events were loaded or only the file's summary:
+ * "event_types" (types: SeismoTypeStats), "metadata" (with format when the trace has none, and
+ * arch null when unknown) and the skipped input. */
+void     seismo_cli_json_info_tables (JsonBuilder *b,
+                                      SeismoTrace *trace,
+                                      GArray      *types,
+                                      const char  *format);
+
 G_END_DECLS

@@ -119,24 +119,7 @@ seismo_cli_summary_info (const char *path,
         }
       json_builder_end_object (b);
       seismo_cli_json_int (b, "syscalls", seismo_file_summary_get_n_syscalls (s));
-      json_builder_set_member_name (b, "event_types");
-      json_builder_begin_object (b);
-      for (guint i = 0; i < types->len; i++)
-        {
-          SeismoTypeStats *st = &g_array_index (types, SeismoTypeStats, i);
-
-          seismo_cli_json_int (b, seismo_trace_get_event_type (tables, st->type_id)->full_name,
-                               st->count);
-        }
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "metadata");
-      json_builder_begin_object (b);
-      for (guint i = 0; keys[i]; i++)
-        seismo_cli_json_string (b, keys[i], seismo_trace_get_metadata (tables, keys[i]));
-      if (seismo_trace_get_metadata (tables, "format") == NULL)
-        seismo_cli_json_string (b, "format", format);
-      json_builder_end_object (b);
-      seismo_cli_json_skipped (b, tables);
+      seismo_cli_json_info_tables (b, tables, types, format);
       json_builder_set_member_name (b, "summary");
       json_builder_add_boolean_value (b, TRUE);
       json_builder_end_object (b);

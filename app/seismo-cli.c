@@ -185,7 +185,6 @@ cmd_info (int    argc,
   if (json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
-      const char *const *keys = seismo_trace_get_metadata_keys (trace);
       guint n_lost;
       const SeismoLostEvents *lost = seismo_trace_get_lost_events (trace, &n_lost);
 
@@ -232,28 +231,7 @@ cmd_info (int    argc,
       }
       json_builder_end_object (b);
       seismo_cli_json_int (b, "syscalls", n_selected_spans);
-      json_builder_set_member_name (b, "event_types");
-      json_builder_begin_object (b);
-      for (guint i = 0; i < types->len; i++)
-        {
-          SeismoTypeStats *st = &g_array_index (types, SeismoTypeStats, i);
-
-          seismo_cli_json_int (b, seismo_trace_get_event_type (trace, st->type_id)->full_name,
-                               st->count);
-        }
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "metadata");
-      json_builder_begin_object (b);
-      for (guint i = 0; keys[i]; i++)
-        seismo_cli_json_string (b, keys[i], seismo_trace_get_metadata (trace, keys[i]));
-      /* Unknown is said, never guessed: syscall numbers then stay numbers. */
-      if (seismo_trace_get_metadata (trace, SEISMO_META_ARCH) == NULL)
-        {
-          json_builder_set_member_name (b, SEISMO_META_ARCH);
-          json_builder_add_null_value (b);
-        }
-      json_builder_end_object (b);
-      seismo_cli_json_skipped (b, trace);
+      seismo_cli_json_info_tables (b, trace, types, NULL);
       json_builder_end_object (b);
       seismo_cli_print_json (b);
     }
