@@ -9,6 +9,7 @@
 
 #include <zstd.h>
 
+#include "seismo-file-cursor-private.h"
 #include "seismo-big-array.h"
 #include "seismo-error.h"
 #include "seismo-file.h"
@@ -485,35 +486,6 @@ scan_records (Reader   *r,
 /* ---------------------------------------------------------------------------------------------- */
 /* Tables                                                                                          */
 
-typedef struct {
-  const guint8 *start;
-  const guint8 *p;
-  const guint8 *end;
-} Cursor;
-
-static inline gboolean
-cur_varint (Cursor  *c,
-            guint64 *v)
-{
-  const guint8 *next = seismo_varint_get (c->p, c->end, v);
-
-  if (next == NULL)
-    return FALSE;
-  c->p = next;
-  return TRUE;
-}
-
-static inline gboolean
-cur_u32 (Cursor  *c,
-         guint32 *v)
-{
-  guint64 x;
-
-  if (!cur_varint (c, &x) || x > G_MAXUINT32)
-    return FALSE;
-  *v = (guint32) x;
-  return TRUE;
-}
 
 static inline gboolean
 cur_i32 (Cursor *c,

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <glib/gstdio.h>
 
+#include "seismo-file-cursor-private.h"
 #include "seismo-big-array.h"
 #include "seismo-error.h"
 #include "seismo-file-private.h"
@@ -23,36 +24,6 @@
  * id against the tables, so a damaged or hostile summary is an error naming the file and offset.
  */
 
-
-typedef struct {
-  const guint8 *p;
-  const guint8 *start;
-  const guint8 *end;
-} Cursor;
-
-static inline gboolean
-cur_varint (Cursor  *c,
-            guint64 *v)
-{
-  const guint8 *p = seismo_varint_get (c->p, c->end, v);
-
-  if (p == NULL)
-    return FALSE;
-  c->p = p;
-  return TRUE;
-}
-
-static inline gboolean
-cur_u32 (Cursor  *c,
-         guint32 *v)
-{
-  guint64 x;
-
-  if (!cur_varint (c, &x) || x > G_MAXUINT32)
-    return FALSE;
-  *v = (guint32) x;
-  return TRUE;
-}
 
 /* A count of entries of at least min_bytes each: never more than the bytes left allow. */
 static inline gboolean
