@@ -167,6 +167,47 @@ seismo_trace_task_state_waker (SeismoTrace  *self,
   return waker;
 }
 
+SeismoWakerKind
+seismo_trace_task_state_wake_source (SeismoTrace  *self,
+                                     SeismoTaskId  task,
+                                     gsize         index,
+                                     SeismoTaskId *waker)
+{
+  gsize n;
+  const SeismoStateSpan *spans = seismo_trace_get_task_states (self, task, &n);
+  SeismoTaskId by;
+  guint syscall;
+
+  if (waker != NULL)
+    *waker = SEISMO_NO_TASK;
+  g_return_val_if_fail (index < n, SEISMO_WAKER_NONE);
+  if (!(spans[index].flags & SEISMO_STATE_FLAG_WOKEN))
+    return SEISMO_WAKER_NONE;
+  if (spans[index].flags & SEISMO_STATE_FLAG_IN_IRQ)
+    return SEISMO_WAKER_IRQ;
+  if (spans[index].flags & SEISMO_STATE_FLAG_IN_SOFTIRQ)
+    return SEISMO_WAKER_SOFTIRQ;
+  by = self->task[spans[index].start];
+  if (by < self->n_tasks && self->tasks[by].tid == 0)
+    return SEISMO_WAKER_IRQ;
+  /* Only a trace that cannot say where wakeups ran: a timed sleep most likely ended on its timer,
+   * whatever task the timer interrupt came in on. */
+  if (!self->has_wake_context && index > 0 &&
+      seismo_trace_task_state_syscall (self, task, index - 1, &syscall))
+    {
+      const char *name = seismo_trace_get_syscall_name (self, syscall);
+
+      if (g_strcmp0 (name, "nanosleep") == 0 || g_strcmp0 (name, "clock_nanosleep") == 0)
+        return SEISMO_WAKER_IRQ;
+    }
+  by = seismo_trace_task_state_waker (self, task, index);
+  if (by == SEISMO_NO_TASK)
+    return SEISMO_WAKER_NONE;
+  if (waker != NULL)
+    *waker = by;
+  return SEISMO_WAKER_TASK;
+}
+
 /* Index into the sorted id array of the first id >= ev. */
 static gsize
 lower_bound (const SeismoEventId *ids,
