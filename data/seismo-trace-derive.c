@@ -778,14 +778,6 @@ _seismo_trace_derive (SeismoTrace *self)
     }
   g_clear_pointer (&self->cpu_switches, g_free);
 
-  /* Whether the trace says where wakeups ran; without it, critical paths guess timers by syscall. */
-  self->has_wake_context = FALSE;
-  for (guint t = 0; t < n_types; t++)
-    if (self->type_counts[t] > 0 &&
-        ((kinds[t] >= SEISMO_KIND_IRQ_ENTRY && kinds[t] <= SEISMO_KIND_SOFTIRQ_EXIT) ||
-         kinds[t] > SEISMO_KIND_N))
-      self->has_wake_context = TRUE;
-
   self->n_lost_events = 0;
   for (guint l = 0; l < self->n_lost; l++)
     self->n_lost_events += self->lost[l].count;

@@ -72,7 +72,6 @@ struct _SeismoTrace
   SeismoStateSpan   *state_spans;   /* thread states, task by task, each in time order */
   gsize              n_state_spans;
   gsize             *state_off;     /* n_tasks + 1 when the trace has states, else NULL */
-  gboolean           has_wake_context; /* IRQ, softirq or timer-expiry events say where wakeups ran */
 
   /* Built on first use, under index_lock. */
   GMutex             index_lock;

@@ -114,6 +114,15 @@ sys (Gen *g, gboolean enter, guint64 t, guint cpu, gint tid, guint64 nr)
 }
 
 void
+sys_ret (Gen *g, guint64 t, guint cpu, gint tid, guint64 nr, gint64 ret)
+{
+  seismo_trace_builder_begin_event (g->b, t, cpu, tid, g->exit);
+  seismo_trace_builder_push_uint (g->b, nr);
+  seismo_trace_builder_push_int (g->b, ret);
+  seismo_trace_builder_end_event (g->b);
+}
+
+void
 irq (Gen *g, gboolean entry, guint64 t, guint cpu, gint tid)
 {
   seismo_trace_builder_begin_event (g->b, t, cpu, tid, entry ? g->irq_in : g->irq_out);

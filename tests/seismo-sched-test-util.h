@@ -28,6 +28,8 @@ void         sw       (Gen *g, guint64 t, guint cpu, gint prev, gint64 state, gi
 /* type: g->waking, g->wakeup or g->wakeup_new, made by waker on cpu. */
 void         wake     (Gen *g, guint type, guint64 t, guint cpu, gint waker, gint pid, gint target);
 void         sys      (Gen *g, gboolean enter, guint64 t, guint cpu, gint tid, guint64 nr);
+/* A sys_exit returning ret. */
+void         sys_ret  (Gen *g, guint64 t, guint cpu, gint tid, guint64 nr, gint64 ret);
 void         irq      (Gen *g, gboolean entry, guint64 t, guint cpu, gint tid);
 /* One of the context types above (soft_in...apic_out) on cpu at t, interrupting tid; value: the
  * softirq vector (soft_in, soft_out), else any. */

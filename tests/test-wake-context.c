@@ -119,10 +119,12 @@ wake_from_idle (Gen *g)
   sw (g, 650, 1, 0, 0, C);
 }
 
-/* A in nanosleep or futex from 100, woken at 600 on CPU 1 where C runs; A runs from 610. */
+/* A in nanosleep or futex from 100, woken at 600 on CPU 1 where C runs; A runs from 610, and its
+ * syscall returns sleep_ret. */
 static SeismoTrace *
 make_trace (Wrap     wrap,
             guint64  sleep_nr,
+            gint64   sleep_ret,
             gboolean other_irq)
 {
   Gen g;
@@ -141,20 +143,21 @@ make_trace (Wrap     wrap,
   sys (&g, TRUE, 300, 1, C, NR_FUTEX);
   wrap (&g);
   sw (&g, 610, 0, 0, 0, A);
-  sys (&g, FALSE, 611, 0, A, sleep_nr);
+  sys_ret (&g, 611, 0, A, sleep_nr, sleep_ret);
   sys (&g, TRUE, 700, 0, A, NR_FUTEX);
   sys (&g, TRUE, 700, 1, C, NR_FUTEX);
   return seismo_trace_builder_finish (g.b);
 }
 
 static void
-check (Wrap             wrap,
-       guint64          sleep_nr,
-       gboolean         other_irq,
-       SeismoPathState  expect,
-       SeismoWakerKind  expect_waker)
+check_ret (Wrap             wrap,
+           guint64          sleep_nr,
+           gint64           sleep_ret,
+           gboolean         other_irq,
+           SeismoPathState  expect,
+           SeismoWakerKind  expect_waker)
 {
-  g_autoptr(SeismoTrace) trace = make_trace (wrap, sleep_nr, other_irq);
+  g_autoptr(SeismoTrace) trace = make_trace (wrap, sleep_nr, sleep_ret, other_irq);
   g_autoptr(GArray) path = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(SeismoWaitSummary) summary = NULL;
@@ -195,6 +198,9 @@ check (Wrap             wrap,
   g_assert_cmpuint (w->task, ==, expect_waker == SEISMO_WAKER_TASK ? c : SEISMO_NO_TASK);
 }
 
+#define check(wrap, nr, other_irq, expect, expect_waker) \
+  check_ret (wrap, nr, 0, other_irq, expect, expect_waker)
+
 static void
 test_hrtimer (void)
 {
@@ -224,8 +230,9 @@ test_task_waker (void)
 {
   check (wake_plain, NR_FUTEX, FALSE, SEISMO_PATH_RUNNING, SEISMO_WAKER_TASK);
   check (wake_after_lost_irq_exit, NR_FUTEX, TRUE, SEISMO_PATH_RUNNING, SEISMO_WAKER_TASK);
-  /* A trace that records interrupts and shows none at the wakeup: C woke A, nanosleep or not. */
-  check (wake_plain, NR_NANOSLEEP, TRUE, SEISMO_PATH_RUNNING, SEISMO_WAKER_TASK);
+  /* A nanosleep that a signal cut short (EINTR): the task that sent it woke A. */
+  check_ret (wake_plain, NR_NANOSLEEP, -4, TRUE, SEISMO_PATH_RUNNING, SEISMO_WAKER_TASK);
+  check_ret (wake_plain, NR_NANOSLEEP, -4, FALSE, SEISMO_PATH_RUNNING, SEISMO_WAKER_TASK);
 }
 
 static void
@@ -234,12 +241,14 @@ test_idle_waker (void)
   check (wake_from_idle, NR_FUTEX, FALSE, SEISMO_PATH_IRQ, SEISMO_WAKER_IRQ);
 }
 
-/* A trace with no interrupt or timer events (the eBPF backend's): a nanosleep ends on its timer,
- * whatever task the timer interrupted. */
+/* No context recorded at the wakeup (the eBPF backend records no interrupts; ftrace's default set
+ * has no timer events and the local timer interrupt no irq_handler event): a nanosleep that
+ * returned 0 ended on its timer, whatever task the timer interrupted. */
 static void
 test_timed_sleep_without_context (void)
 {
   check (wake_plain, NR_NANOSLEEP, FALSE, SEISMO_PATH_IRQ, SEISMO_WAKER_IRQ);
+  check (wake_plain, NR_NANOSLEEP, TRUE, SEISMO_PATH_IRQ, SEISMO_WAKER_IRQ);
 }
 
 int
