@@ -298,7 +298,16 @@ path_done (GObject      *source,
       guint64 d = seg->end_ns - seg->start_ns;
 
       row->text[0] = g_strdup_printf ("%u", i + 1);
-      row->text[1] = task_name (self->trace, seg->task, seg->start_ns);
+      if (seg->state == SEISMO_PATH_IRQ || seg->state == SEISMO_PATH_SOFTIRQ)
+        {
+          /* The interrupt, not the task it came in on, is what the path waited for. */
+          g_autofree char *in = task_name (self->trace, seg->task, seg->start_ns);
+
+          row->text[1] = g_strdup_printf (seg->state == SEISMO_PATH_IRQ ? _("an interrupt (in %s)")
+                                                                         : _("a softirq (in %s)"), in);
+        }
+      else
+        row->text[1] = task_name (self->trace, seg->task, seg->start_ns);
       row->text[2] = seg->cpu != SEISMO_STATE_NO_CPU
                      ? g_strdup_printf ("%s (CPU %u)", seismo_path_state_to_string (seg->state), seg->cpu)
                      : g_strdup (seismo_path_state_to_string (seg->state));

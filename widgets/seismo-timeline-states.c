@@ -291,7 +291,11 @@ draw_path (SeismoTimelineRenderer *self,
           last_y = -1;
           continue;
         }
-      if (!task_row (cache, seg->task, &y, &h))
+      /* An interrupt waited for is the CPU's, not the task's it happened to interrupt: on the CPU
+       * row when it is shown. */
+      if (!((seg->state == SEISMO_PATH_IRQ || seg->state == SEISMO_PATH_SOFTIRQ) &&
+            seismo_timeline_renderer_row_y (self, (SeismoRowKey) { SEISMO_ROW_CPU, seg->cpu }, &y, &h)) &&
+          !task_row (cache, seg->task, &y, &h))
         {
           last_y = -1;
           continue;
