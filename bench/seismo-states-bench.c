@@ -288,6 +288,11 @@ main (int   argc,
   g_print ("derive   one thread: without states %.3f s CPU, with states %.3f s CPU (%+.1f%%)\n",
            median (derive_off, runs), median (derive_on, runs),
            100.0 * (median (derive_on, runs) / median (derive_off, runs) - 1));
+  /* On a shared machine whole loads vary more than the states cost; the derive alone, on one thread,
+   * measures that cost with less noise: its extra CPU time against a whole load's. */
+  g_print ("states' share of the load: %.3f s CPU of derive on one thread against %.3f s CPU per load "
+           "(%+.1f%%)\n", median (derive_on, runs) - median (derive_off, runs), median (cpu_off, runs),
+           100.0 * (median (derive_on, runs) - median (derive_off, runs)) / median (cpu_off, runs));
   g_print ("critical path of every task over the whole trace: slowest %.1f ms CPU (tid %d, %u segments)\n",
            worst_ms, seismo_trace_get_task (trace, worst)->tid, worst_segments);
   {

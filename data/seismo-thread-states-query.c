@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-data"
 
+#include <errno.h>
 #include <string.h>
 
 #include "seismo-thread-states-private.h"
@@ -251,6 +252,39 @@ seismo_trace_task_state_syscall (SeismoTrace  *self,
   return TRUE;
 }
 
+/* What a syscall returns when its timeout, and nothing else, ended its wait. */
+static const struct {
+  const char *name;
+  gint64      ret;
+} timeouts[] = {
+  { "nanosleep", 0 },
+  { "clock_nanosleep", 0 },
+  { "poll", 0 },
+  { "ppoll", 0 },
+  { "select", 0 },
+  { "pselect6", 0 },
+  { "epoll_wait", 0 },
+  { "epoll_pwait", 0 },
+  { "epoll_pwait2", 0 },
+  { "futex", -ETIMEDOUT },
+  { "rt_sigtimedwait", -EAGAIN },
+  { "semtimedop", -EAGAIN },
+  { "mq_timedreceive", -ETIMEDOUT },
+  { "mq_timedsend", -ETIMEDOUT },
+};
+
+static gboolean
+timed_out (const char *syscall,
+           gint64      ret)
+{
+  if (syscall == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (timeouts); i++)
+    if (ret == timeouts[i].ret && strcmp (syscall, timeouts[i].name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 SeismoWakerKind
 seismo_trace_task_state_wake_source (SeismoTrace  *self,
                                      SeismoTaskId  task,
@@ -275,18 +309,15 @@ seismo_trace_task_state_wake_source (SeismoTrace  *self,
   by = self->task[spans[index].start];
   if (by < self->n_tasks && self->tasks[by].tid == 0)
     return SEISMO_WAKER_IRQ;
-  /* A sleep that returned 0 ran to its end: its timer woke it, in the timer interrupt, whatever
-   * task that interrupted (a signal would have made it return EINTR). Most recordings do not say
-   * where the wakeup ran: the local timer interrupt has no irq_handler event, timer events are not
-   * in the default set, and a recorder following some tasks drops those on the others. */
+  /* A sleep whose syscall returned what only its timeout returns ended on its timer, in the timer
+   * interrupt, whatever task that interrupted (a signal would have made it return EINTR, a ready
+   * file descriptor a count). Most recordings do not say where the wakeup ran: the local timer
+   * interrupt has no irq_handler event, timer events are not in the default set, and a recorder
+   * following some tasks drops those on the others. */
   if (index > 0 && (sc = state_syscall_span (self, task, index - 1)) != NULL &&
-      seismo_trace_syscall_span_ret (self, sc, &ret) && ret == 0)
-    {
-      const char *name = seismo_trace_get_syscall_name (self, sc->syscall);
-
-      if (g_strcmp0 (name, "nanosleep") == 0 || g_strcmp0 (name, "clock_nanosleep") == 0)
-        return SEISMO_WAKER_IRQ;
-    }
+      seismo_trace_syscall_span_ret (self, sc, &ret) &&
+      timed_out (seismo_trace_get_syscall_name (self, sc->syscall), ret))
+    return SEISMO_WAKER_IRQ;
   by = seismo_trace_task_state_waker (self, task, index);
   if (by == SEISMO_NO_TASK)
     return SEISMO_WAKER_NONE;

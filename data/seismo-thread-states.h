@@ -89,8 +89,9 @@ typedef enum {
 
 /* What ended the wait before the state at index (a Runnable that began at a wakeup): the interrupt
  * or softirq the wakeup ran in, even when it interrupted a task (the task is not the waker then);
- * a wakeup made by the idle task, which only wakes from interrupts; the timer (IRQ) of a nanosleep
- * or clock_nanosleep that returned 0; else the waker task (*waker, may be NULL). NONE when the
+ * a wakeup made by the idle task, which only wakes from interrupts; the timer (IRQ) of a sleep whose
+ * syscall returned what only its timeout returns (nanosleep 0, poll 0, futex -ETIMEDOUT...); else
+ * the waker task (*waker, may be NULL). NONE when the
  * state did not begin at a wakeup, or the trace does not have its waker. */
 SeismoWakerKind        seismo_trace_task_state_wake_source (SeismoTrace  *self,
                                                          SeismoTaskId        task,

@@ -249,6 +249,9 @@ test_timed_sleep_without_context (void)
 {
   check (wake_plain, NR_NANOSLEEP, FALSE, SEISMO_PATH_IRQ, SEISMO_WAKER_IRQ);
   check (wake_plain, NR_NANOSLEEP, TRUE, SEISMO_PATH_IRQ, SEISMO_WAKER_IRQ);
+  /* A futex wait that timed out, too; one that a wake ended (0) was C's. */
+  check_ret (wake_plain, NR_FUTEX, -110, FALSE, SEISMO_PATH_IRQ, SEISMO_WAKER_IRQ);
+  check_ret (wake_plain, NR_FUTEX, 0, FALSE, SEISMO_PATH_RUNNING, SEISMO_WAKER_TASK);
 }
 
 int
