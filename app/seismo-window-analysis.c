@@ -39,28 +39,6 @@ shown_trace (SeismoWindow *self)
   return seismo_window_get_trace (self);
 }
 
-/* The time range the panes count: the timeline's selection, else the span between markers A
- * and B, else everything. */
-static void
-pane_range (SeismoWindow *self,
-            guint64      *start,
-            guint64      *end)
-{
-  SeismoTimelineRenderer *r = seismo_timeline_get_renderer (self->timeline);
-  guint64 a, b;
-
-  *start = 0;
-  *end = G_MAXUINT64;
-  if (r == NULL)
-    return;
-  if (seismo_timeline_renderer_get_range (r, &a, &b)
-      || (seismo_timeline_renderer_get_marker (r, 0, &a) && seismo_timeline_renderer_get_marker (r, 1, &b)))
-    {
-      *start = MIN (a, b);
-      *end = MAX (a, b);
-    }
-}
-
 static void
 update_panes (SeismoWindow *self)
 {
@@ -70,10 +48,11 @@ update_panes (SeismoWindow *self)
 
   if (self->analysis == NULL)   /* signals may still come while the window is torn down */
     return;
-  mask = seismo_filter_bar_get_mask (an->filter_bar);
+  mask = seismo_view_get_mask (self->view);
   if (shown_trace (self) == NULL)
     return;
-  pane_range (self, &start, &end);
+  /* The timeline's selection, else the span between markers A and B, else everything. */
+  seismo_view_get_count_span (self->view, &start, &end);
   seismo_histogram_view_set_selection (an->histogram, start, end, mask);
   seismo_stats_view_set_selection (an->stats, start, end, mask);
 }
@@ -83,16 +62,15 @@ on_filter_applied (SeismoWindow *self)
 {
   SeismoWindowAnalysis *an = self->analysis;
   SeismoTrace *trace = shown_trace (self);
-  GBytes *matches;
 
   if (self->analysis == NULL)   /* signals may still come while the window is torn down */
     return;
-  matches = seismo_filter_bar_get_matches (an->filter_bar);
-  /* The list always narrows to the matches: dimming millions of rows helps nobody read them. */
-  seismo_event_list_set_subset (self->event_list, matches);
-  seismo_filter_overlay_set_filter (SEISMO_FILTER_OVERLAY (an->overlay), trace, matches,
-                                    seismo_filter_bar_get_dim (an->filter_bar));
-  seismo_rate_view_set_mask (an->rate_view, seismo_filter_bar_get_mask (an->filter_bar));
+  /* The list follows the view itself (it always narrows to the matches: dimming millions of
+   * rows helps nobody read them). */
+  seismo_filter_overlay_set_filter (SEISMO_FILTER_OVERLAY (an->overlay), trace,
+                                    seismo_view_get_matches (self->view),
+                                    seismo_view_get_dim (self->view));
+  seismo_rate_view_set_mask (an->rate_view, seismo_view_get_mask (self->view));
   update_panes (self);
 }
 
@@ -104,8 +82,8 @@ on_dim_changed (SeismoWindow *self)
   if (self->analysis == NULL)   /* signals may still come while the window is torn down */
     return;
   seismo_filter_overlay_set_filter (SEISMO_FILTER_OVERLAY (an->overlay), shown_trace (self),
-                                    seismo_filter_bar_get_matches (an->filter_bar),
-                                    seismo_filter_bar_get_dim (an->filter_bar));
+                                    seismo_view_get_matches (self->view),
+                                    seismo_view_get_dim (self->view));
 }
 
 static void
@@ -142,7 +120,7 @@ static char *
 combine (SeismoWindow *self,
          const char   *condition)
 {
-  const char *current = seismo_filter_bar_get_mask (self->analysis->filter_bar) != NULL
+  const char *current = seismo_view_get_mask (self->view) != NULL
                         ? seismo_window_get_filter (self) : "";
   g_autoptr(SeismoFilter) check = NULL;
 
@@ -185,12 +163,9 @@ update_quick_actions (SeismoWindow *self)
 
 /* Without a right click, quick filters act on the selected event (keyboard users, lessons). */
 static void
-on_selection_changed (SeismoWindow *self,
-                      GParamSpec   *pspec,
-                      GObject      *source)
+on_selection_changed (SeismoWindow *self)
 {
-  guint event = SEISMO_IS_TIMELINE (source) ? seismo_timeline_get_selected_event (SEISMO_TIMELINE (source))
-                : seismo_event_list_get_selected_event (SEISMO_EVENT_LIST (source));
+  guint event = seismo_view_get_selected_event (self->view);
 
   if (self->analysis == NULL)   /* signals may still come while the window is torn down */
     return;
@@ -409,13 +384,13 @@ _seismo_window_init_analysis (SeismoWindow *self)
   gtk_box_append (GTK_BOX (pane_box), GTK_WIDGET (an->panes));
   gtk_paned_set_end_child (GTK_PANED (bottom_paned), pane_box);
 
-  g_signal_connect_swapped (an->filter_bar, "applied", G_CALLBACK (on_filter_applied), self);
-  g_signal_connect_swapped (an->filter_bar, "notify::dim", G_CALLBACK (on_dim_changed), self);
+  seismo_filter_bar_set_view (an->filter_bar, self->view);
+  g_signal_connect_swapped (self->view, "result-changed", G_CALLBACK (on_filter_applied), self);
+  g_signal_connect_swapped (self->view, "notify::dim", G_CALLBACK (on_dim_changed), self);
+  g_signal_connect_swapped (self->view, "markers-changed", G_CALLBACK (update_panes), self);
   g_signal_connect_swapped (an->stats, "filter-requested", G_CALLBACK (on_filter_requested), self);
   g_signal_connect_swapped (an->histogram, "bucket-activated", G_CALLBACK (on_bucket_activated), self);
-  g_signal_connect_swapped (self->timeline, "notify::markers-text", G_CALLBACK (update_panes), self);
-  g_signal_connect_swapped (self->timeline, "notify::selected-event", G_CALLBACK (on_selection_changed), self);
-  g_signal_connect_swapped (self->event_list, "notify::selected-event", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect_swapped (self->view, "notify::selected-event", G_CALLBACK (on_selection_changed), self);
 
   /* Quick filters: noted from a right click on the timeline (its row menu has the items), and a
    * menu of their own on the list. */
@@ -456,21 +431,14 @@ _seismo_window_analysis_set_trace (SeismoWindow *self)
 
   if (an == NULL)
     return;
-  /* A new trace (also a live recording that grew) is filtered again with the same expression. */
+  /* A new trace (also a live recording that grew) is filtered again with the same expression:
+   * the view does that (also for a text asked for before its trace arrived, by a lesson). */
   if (trace == an->trace)
     return;
   g_set_object (&an->trace, trace);
-  {
-    /* What was asked for last, even if its result is not in yet (a lesson step applied a
-     * filter just before its trace arrived). */
-    g_autofree char *again = g_strdup (seismo_filter_bar_get_requested (an->filter_bar));
-
-    seismo_filter_bar_set_trace (an->filter_bar, trace);
-    seismo_histogram_view_set_trace (an->histogram, trace);
-    seismo_stats_view_set_trace (an->stats, trace);
-    if (trace != NULL && again[0] != '\0')
-      seismo_filter_bar_apply (an->filter_bar, again);
-  }
+  seismo_histogram_view_set_trace (an->histogram, trace);
+  seismo_stats_view_set_trace (an->stats, trace);
+  seismo_view_set_trace (self->view, trace);
 }
 
 void
@@ -480,6 +448,7 @@ _seismo_window_dispose_analysis (SeismoWindow *self)
 
   if (an == NULL)
     return;
+  g_signal_handlers_disconnect_by_data (self->view, self);
   g_clear_pointer (&an->list_menu, gtk_widget_unparent);
   g_clear_object (&an->trace);
   g_clear_pointer (&self->analysis, g_free);

@@ -36,6 +36,7 @@ struct _SeismoWindow
   GtkLabel             *markers_label;
 
   /* owned */
+  SeismoView           *view;             /* what the user looks at; widgets follow it */
   GFile                *file;             /* what is shown; NULL for an unsaved recording */
   SeismoTrace          *trace;
   SeismoTimelineData   *data;

@@ -431,9 +431,14 @@ static void
 select_event (SeismoWindow *self,
               guint         event)
 {
-  seismo_event_details_set_event (self->details, event);
-  seismo_timeline_set_selected_event (self->timeline, event);
-  seismo_event_list_set_selected_event (self->event_list, event);
+  /* The timeline and the list follow the view themselves. */
+  seismo_view_set_selected_event (self->view, event);
+}
+
+static void
+on_view_selected (SeismoWindow *self)
+{
+  seismo_event_details_set_event (self->details, seismo_view_get_selected_event (self->view));
 }
 
 static void
@@ -541,9 +546,15 @@ seismo_window_dispose (GObject *object)
   if (self->record_cancellable != NULL)
     g_cancellable_cancel (self->record_cancellable);
   _seismo_window_dispose_analysis (self);
+  if (self->view != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->view, self);
+      seismo_view_cancel_filter (self->view);
+    }
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_WINDOW);
   _seismo_window_dispose_teach (self);
   _seismo_window_dispose_share (self);
+  g_clear_object (&self->view);
   g_clear_object (&self->file);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->data, seismo_timeline_data_unref);
@@ -612,7 +623,11 @@ seismo_window_init (SeismoWindow *self)
   GtkDropTarget *drop;
 
   self->empty_rows = g_ptr_array_new ();
+  self->view = seismo_view_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  seismo_timeline_set_view (self->timeline, self->view);
+  seismo_event_list_set_view (self->event_list, self->view);
+  g_signal_connect_swapped (self->view, "notify::selected-event", G_CALLBACK (on_view_selected), self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
@@ -665,6 +680,13 @@ seismo_window_get_trace (SeismoWindow *self)
 {
   g_return_val_if_fail (SEISMO_IS_WINDOW (self), NULL);
   return self->trace;
+}
+
+SeismoView *
+seismo_window_get_view (SeismoWindow *self)
+{
+  g_return_val_if_fail (SEISMO_IS_WINDOW (self), NULL);
+  return self->view;
 }
 
 SeismoTimeline *

@@ -26,12 +26,14 @@ struct _SeismoTimeline
   GtkAdjustment          *vadjustment;
   GtkWidget              *row_menu;
   char                   *markers_text;
+  SeismoView             *view;        /* markers, range, selection and span are kept there too */
 
   guint                   hscroll_policy : 1;
   guint                   vscroll_policy : 1;
   guint                   updating_adjustments : 1;
   guint                   dragging : 1;
   guint                   drag_on_ruler : 1;
+  guint                   syncing_view : 1;
   double                  pointer_x;
   double                  pointer_y;
   double                  drag_start_x;
@@ -138,6 +140,28 @@ static const SeismoCanvas snapshot_canvas = {
 
 /* State */
 
+/* The view follows what the user did here: markers, range (unset without timing). */
+static void
+push_markers (SeismoTimeline *self)
+{
+  SeismoTimelineRenderer *r = self->renderer;
+  guint64 t, start, end;
+
+  if (self->view == NULL || self->syncing_view)
+    return;
+  self->syncing_view = TRUE;
+  for (guint m = 0; m < 2; m++)
+    if (r != NULL && seismo_timeline_renderer_get_marker (r, m, &t))
+      seismo_view_set_marker (self->view, m, t);
+    else
+      seismo_view_clear_marker (self->view, m);
+  if (r != NULL && seismo_timeline_renderer_get_range (r, &start, &end))
+    seismo_view_set_range (self->view, start, end);
+  else
+    seismo_view_clear_range (self->view);
+  self->syncing_view = FALSE;
+}
+
 static void
 update_markers_text (SeismoTimeline *self)
 {
@@ -205,6 +229,7 @@ update_markers_text (SeismoTimeline *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_RANGE]);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.zoom-range",
                                  has_range || (has_a && has_b));
+  push_markers (self);
 }
 
 static void
@@ -249,6 +274,16 @@ configure_adjustments (SeismoTimeline *self)
 static void
 view_changed (SeismoTimeline *self)
 {
+  SeismoTimelineRenderer *r = self->renderer;
+
+  if (self->view != NULL && r != NULL)
+    {
+      SeismoTrace *trace = seismo_timeline_data_get_trace (seismo_timeline_renderer_get_data (r));
+      double start = (double) seismo_trace_get_start_ns (trace) + MAX (seismo_timeline_renderer_get_view_start (r), 0);
+      double end = start + seismo_timeline_renderer_get_ns_per_px (r) * seismo_timeline_renderer_get_area_width (r);
+
+      seismo_view_set_visible_span (self->view, (guint64) start, (guint64) end);
+    }
   configure_adjustments (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -481,6 +516,8 @@ select_event (SeismoTimeline *self,
   self->selected = event;
   if (self->renderer != NULL)
     seismo_timeline_renderer_set_selected_event (self->renderer, event);
+  if (self->view != NULL)
+    seismo_view_set_selected_event (self->view, event);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -746,6 +783,7 @@ seismo_timeline_dispose (GObject *object)
 {
   SeismoTimeline *self = SEISMO_TIMELINE (object);
 
+  seismo_timeline_set_view (self, NULL);
   g_clear_pointer (&self->row_menu, gtk_widget_unparent);
   if (self->hadjustment != NULL)
     g_signal_handlers_disconnect_by_func (self->hadjustment, hadjustment_value_changed, self);
@@ -1174,4 +1212,62 @@ seismo_timeline_set_presenter (SeismoTimeline *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTER]);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   view_changed (self);
+}
+
+/* Markers or range set in the view elsewhere (a lesson, a session): shown here. */
+static void
+on_view_markers (SeismoTimeline *self)
+{
+  SeismoTimelineRenderer *r = self->renderer;
+  guint64 t, start, end;
+
+  if (self->syncing_view || r == NULL)
+    return;
+  self->syncing_view = TRUE;
+  for (guint m = 0; m < 2; m++)
+    if (seismo_view_get_marker (self->view, m, &t))
+      seismo_timeline_renderer_set_marker (r, m, t);
+    else
+      seismo_timeline_renderer_clear_marker (r, m);
+  if (seismo_view_get_range (self->view, &start, &end))
+    seismo_timeline_renderer_set_range (r, start, end);
+  else
+    seismo_timeline_renderer_clear_range (r);
+  self->syncing_view = FALSE;
+  update_markers_text (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_view_selected (SeismoTimeline *self)
+{
+  seismo_timeline_set_selected_event (self, seismo_view_get_selected_event (self->view));
+}
+
+void
+seismo_timeline_set_view (SeismoTimeline *self,
+                          SeismoView     *view)
+{
+  g_return_if_fail (SEISMO_IS_TIMELINE (self));
+  g_return_if_fail (view == NULL || SEISMO_IS_VIEW (view));
+
+  if (view == self->view)
+    return;
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
+  g_set_object (&self->view, view);
+  if (view == NULL)
+    return;
+  g_signal_connect_swapped (view, "markers-changed", G_CALLBACK (on_view_markers), self);
+  g_signal_connect_swapped (view, "notify::selected-event", G_CALLBACK (on_view_selected), self);
+  /* What the timeline shows now is what the view holds from here on. */
+  push_markers (self);
+  seismo_view_set_selected_event (view, self->selected);
+}
+
+SeismoView *
+seismo_timeline_get_view (SeismoTimeline *self)
+{
+  g_return_val_if_fail (SEISMO_IS_TIMELINE (self), NULL);
+  return self->view;
 }
