@@ -8,22 +8,22 @@
 #include "seismo-window-private.h"
 
 /*
- * The filter bar, the rate strip and the analysis panes, put around the timeline, the list and
- * the details pane the window template defines. Kept here, in code, so that the window's
- * template stays one piece owned by the window; everything is built once in init.
+ * The filter bar, the rate strip and the analysis panes (all in the window's template) bound
+ * to the window's view, the quick filters and the pane actions.
  */
 struct _SeismoWindowAnalysis
 {
-  /* widgets, owned by the window's widget tree */
+  /* borrowed: template widgets of the window */
   SeismoFilterBar     *filter_bar;
   SeismoRateView      *rate_view;
   GtkWidget           *overlay;
   GtkStack            *panes;
   SeismoHistogramView *histogram;
   SeismoStatsView     *stats;
-  GtkWidget           *list_menu;   /* parented to the event list; unparented in dispose */
 
   /* owned */
+  GtkWidget           *list_menu;   /* parented to the event list; unparented in dispose */
+
   SeismoTrace         *trace;       /* the trace the panes were last given */
 
   /* What a quick filter of a context menu applies to. */
@@ -316,74 +316,27 @@ quick_filter_menu (void)
   return G_MENU_MODEL (menu);
 }
 
-static GtkWidget *
-pane_page (GtkStack   *stack,
-           GtkWidget  *child,
-           const char *name,
-           const char *title)
-{
-  gtk_stack_add_titled (stack, child, name, title);
-  return child;
-}
-
 void
 _seismo_window_init_analysis (SeismoWindow *self)
 {
   SeismoWindowAnalysis *an = g_new0 (SeismoWindowAnalysis, 1);
-  GtkWidget *scroller = gtk_widget_get_parent (GTK_WIDGET (self->timeline));
-  GtkWidget *top_paned = gtk_widget_get_parent (scroller);
-  GtkWidget *details = GTK_WIDGET (self->details);
-  GtkWidget *bottom_paned = gtk_widget_get_parent (details);
-  GtkWidget *top_box, *overlay, *pane_box, *switcher;
   GtkGesture *click;
   g_autoptr(GMenuModel) menu = quick_filter_menu ();
 
   self->analysis = an;
   an->menu_task = SEISMO_NO_TASK;
   an->menu_pid = an->menu_cpu = an->menu_type = -1;
+  an->filter_bar = self->filter_bar;
+  an->rate_view = self->rate_view;
+  an->overlay = GTK_WIDGET (self->filter_overlay);
+  an->panes = self->panes;
+  an->histogram = self->histogram;
+  an->stats = self->stats;
 
-  g_return_if_fail (GTK_IS_PANED (top_paned) && GTK_IS_PANED (bottom_paned));
-
-  /* Above the timeline: the filter bar, then the rate strip, the timeline under a veil. */
-  an->filter_bar = SEISMO_FILTER_BAR (seismo_filter_bar_new ());
-  an->rate_view = SEISMO_RATE_VIEW (seismo_rate_view_new ());
   seismo_rate_view_set_timeline (an->rate_view, self->timeline);
-  an->overlay = seismo_filter_overlay_new (self->timeline);
-  g_object_ref (scroller);
-  gtk_paned_set_start_child (GTK_PANED (top_paned), NULL);
-  overlay = gtk_overlay_new ();
-  gtk_widget_set_vexpand (overlay, TRUE);
-  gtk_overlay_set_child (GTK_OVERLAY (overlay), scroller);
-  g_object_unref (scroller);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), an->overlay);
-  top_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (top_box), GTK_WIDGET (an->filter_bar));
-  gtk_box_append (GTK_BOX (top_box), GTK_WIDGET (an->rate_view));
-  gtk_box_append (GTK_BOX (top_box), overlay);
-  gtk_paned_set_start_child (GTK_PANED (top_paned), top_box);
-
-  /* Bottom right: Details | Histogram | Statistics. */
-  an->panes = GTK_STACK (gtk_stack_new ());
-  gtk_widget_set_vexpand (GTK_WIDGET (an->panes), TRUE);
-  g_object_ref (details);
-  gtk_paned_set_end_child (GTK_PANED (bottom_paned), NULL);
-  pane_page (an->panes, details, "details", _("Details"));
-  g_object_unref (details);
-  an->histogram = SEISMO_HISTOGRAM_VIEW (pane_page (an->panes, seismo_histogram_view_new (),
-                                                    "histogram", _("Histogram")));
-  an->stats = SEISMO_STATS_VIEW (pane_page (an->panes, seismo_stats_view_new (),
-                                            "stats", _("Statistics")));
-  switcher = gtk_stack_switcher_new ();
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), an->panes);
-  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
-  gtk_widget_set_margin_top (switcher, 4);
-  gtk_widget_set_margin_bottom (switcher, 2);
-  pane_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_size_request (pane_box, 360, -1);
-  gtk_box_append (GTK_BOX (pane_box), switcher);
-  gtk_box_append (GTK_BOX (pane_box), GTK_WIDGET (an->panes));
-  gtk_paned_set_end_child (GTK_PANED (bottom_paned), pane_box);
-
+  /* The open pane is view state (sessions, lessons); the stack shows it. */
+  g_object_bind_property (self->view, "pane", an->panes, "visible-child-name",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   seismo_filter_bar_set_view (an->filter_bar, self->view);
   g_signal_connect_swapped (self->view, "result-changed", G_CALLBACK (on_filter_applied), self);
   g_signal_connect_swapped (self->view, "notify::dim", G_CALLBACK (on_dim_changed), self);

@@ -579,6 +579,13 @@ seismo_window_class_init (SeismoWindowClass *klass)
   object_class->dispose = seismo_window_dispose;
   window_class->close_request = seismo_window_close_request;
 
+  g_type_ensure (SEISMO_TYPE_FILTER_BAR);
+  g_type_ensure (SEISMO_TYPE_RATE_VIEW);
+  g_type_ensure (SEISMO_TYPE_FILTER_OVERLAY);
+  g_type_ensure (SEISMO_TYPE_HISTOGRAM_VIEW);
+  g_type_ensure (SEISMO_TYPE_STATS_VIEW);
+  g_type_ensure (SEISMO_TYPE_EXPLAIN_VIEW);
+  g_type_ensure (SEISMO_TYPE_LESSON_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/seismo/Seismo/seismo-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, toast_overlay);
@@ -591,6 +598,15 @@ seismo_window_class_init (SeismoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, event_list);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, details);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, rate_view);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, filter_overlay);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, panes);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, histogram);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, stats);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, explain_view);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, lesson_view);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_status);
@@ -637,7 +653,6 @@ seismo_window_init (SeismoWindow *self)
   gtk_search_bar_set_key_capture_widget (self->search_bar, GTK_WIDGET (self->event_list));
   gtk_revealer_set_reveal_child (self->root_banner, geteuid () == 0);
   _seismo_window_init_analysis (self);
-  /* After the analysis panes: "Explain" joins their stack. */
   _seismo_window_init_teach (self);
   _seismo_window_init_share (self);
   fill_empty_page (self);
