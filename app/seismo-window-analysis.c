@@ -302,6 +302,26 @@ action_show_pane (GtkWidget  *widget,
   seismo_window_show_pane (SEISMO_WINDOW (widget), g_variant_get_string (param, NULL));
 }
 
+/* The pane shown: the view's, when the stack has it (a session of a newer version may name
+ * one it does not). */
+static void
+on_view_pane (SeismoWindow *self)
+{
+  const char *name = seismo_view_get_pane (self->view);
+
+  if (self->analysis != NULL && gtk_stack_get_child_by_name (self->analysis->panes, name) != NULL)
+    gtk_stack_set_visible_child_name (self->analysis->panes, name);
+}
+
+static void
+on_stack_pane (SeismoWindow *self,
+               GParamSpec   *pspec,
+               GtkStack     *panes)
+{
+  if (gtk_stack_get_visible_child_name (panes) != NULL)
+    seismo_view_set_pane (self->view, gtk_stack_get_visible_child_name (panes));
+}
+
 /* Setup */
 
 static GMenuModel *
@@ -335,8 +355,9 @@ _seismo_window_init_analysis (SeismoWindow *self)
 
   seismo_rate_view_set_timeline (an->rate_view, self->timeline);
   /* The open pane is view state (sessions, lessons); the stack shows it. */
-  g_object_bind_property (self->view, "pane", an->panes, "visible-child-name",
-                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_signal_connect_swapped (self->view, "notify::pane", G_CALLBACK (on_view_pane), self);
+  g_signal_connect_swapped (an->panes, "notify::visible-child-name", G_CALLBACK (on_stack_pane), self);
+  on_view_pane (self);
   seismo_filter_bar_set_view (an->filter_bar, self->view);
   g_signal_connect_swapped (self->view, "result-changed", G_CALLBACK (on_filter_applied), self);
   g_signal_connect_swapped (self->view, "notify::dim", G_CALLBACK (on_dim_changed), self);
@@ -402,6 +423,7 @@ _seismo_window_dispose_analysis (SeismoWindow *self)
   if (an == NULL)
     return;
   g_signal_handlers_disconnect_by_data (self->view, self);
+  g_signal_handlers_disconnect_by_data (an->panes, self);
   g_clear_pointer (&an->list_menu, gtk_widget_unparent);
   g_clear_object (&an->trace);
   g_clear_pointer (&self->analysis, g_free);
@@ -441,7 +463,7 @@ seismo_window_show_pane (SeismoWindow *self,
   g_return_if_fail (name != NULL);
 
   if (self->analysis != NULL && gtk_stack_get_child_by_name (self->analysis->panes, name) != NULL)
-    gtk_stack_set_visible_child_name (self->analysis->panes, name);
+    seismo_view_set_pane (self->view, name);
 }
 
 const char *

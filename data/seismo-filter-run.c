@@ -46,9 +46,12 @@ seismo_filter_run_all (SeismoFilter            *filter,
   gsize n_events, words;
   g_autofree guint64 *bits = NULL;
   g_autoptr(GArray) ids = NULL;
+  gsize count = 0;
+  /* Ids cost 4 bytes a match: collected only for someone who reads them. */
+  gboolean collect = matches != NULL || progress != NULL;
 
   g_return_val_if_fail (filter != NULL, FALSE);
-  g_return_val_if_fail (mask != NULL && matches != NULL && n_matched != NULL, FALSE);
+  g_return_val_if_fail (mask != NULL && n_matched != NULL, FALSE);
 
   trace = seismo_filter_get_trace (filter);
   n_events = seismo_trace_get_n_events (trace);
@@ -64,8 +67,9 @@ seismo_filter_run_all (SeismoFilter            *filter,
       if (last > first
           && !seismo_filter_run_range (filter, first, last, 0, bits, &n, cancellable))
         return FALSE;
+      count += n;
       /* The ids of this slice, collected as it ends: the list can show them at once. */
-      for (gsize w = first / 64; w < seismo_filter_mask_words (last); w++)
+      for (gsize w = first / 64; collect && w < seismo_filter_mask_words (last); w++)
         for (guint64 b = bits[w]; b != 0; b &= b - 1)
           {
             guint32 id = (guint32) (w * 64 + (guint) __builtin_ctzll (b));
@@ -79,13 +83,44 @@ seismo_filter_run_all (SeismoFilter            *filter,
     }
   if (g_cancellable_is_cancelled (cancellable))
     return FALSE;
-  {
-    gsize len = 0;
-    guint32 *data = g_array_steal (ids, &len);
+  *n_matched = count;
+  if (matches != NULL)
+    {
+      gsize len = 0;
+      guint32 *data = g_array_steal (ids, &len);
 
-    *n_matched = len;
-    *matches = g_bytes_new_take (data, len * sizeof (guint32));
-  }
+      *matches = g_bytes_new_take (data, len * sizeof (guint32));
+    }
   *mask = g_bytes_new_take (g_steal_pointer (&bits), words * sizeof (guint64));
   return TRUE;
+}
+
+SeismoEventId
+seismo_filter_find_first (SeismoFilter *filter,
+                          GCancellable *cancellable)
+{
+  SeismoTrace *trace;
+  gsize n_events;
+  g_autofree guint64 *bits = NULL;
+
+  g_return_val_if_fail (filter != NULL, SEISMO_NO_EVENT);
+
+  trace = seismo_filter_get_trace (filter);
+  n_events = seismo_trace_get_n_events (trace);
+  bits = g_new0 (guint64, MAX (seismo_filter_mask_words (n_events), 1));
+  /* Slice by slice: the first match is usually found long before the end. */
+  for (gsize first = 0; first < n_events; first += SLICE_EVENTS)
+    {
+      gsize last = MIN (n_events, first + SLICE_EVENTS);
+      gsize n = 0;
+
+      if (!seismo_filter_run_range (filter, first, last, 0, bits, &n, cancellable))
+        return SEISMO_NO_EVENT;
+      if (n == 0)
+        continue;
+      for (gsize w = first / 64; w < seismo_filter_mask_words (last); w++)
+        if (bits[w] != 0)
+          return (SeismoEventId) (w * 64 + (guint) __builtin_ctzll (bits[w]));
+    }
+  return SEISMO_NO_EVENT;
 }

@@ -20,8 +20,8 @@ typedef void (*SeismoFilterRunProgress) (gsize          done,
                                          gpointer       user_data);
 
 /* Evaluates filter over its whole trace. On success *mask holds seismo_filter_mask_words(n)
- * guint64 words, *matches the matching ids (guint32, ascending), *n_matched their count.
- * Returns FALSE when cancelled. progress may be NULL. */
+ * guint64 words, *matches (when not NULL) the matching ids (guint32, ascending), *n_matched
+ * their count. Returns FALSE when cancelled. progress may be NULL. */
 gboolean seismo_filter_run_all (SeismoFilter            *filter,
                                 SeismoFilterRunProgress  progress,
                                 gpointer                 user_data,
@@ -29,6 +29,10 @@ gboolean seismo_filter_run_all (SeismoFilter            *filter,
                                 GBytes                 **mask,
                                 GBytes                 **matches,
                                 gsize                   *n_matched);
+
+/* The first event that matches; SEISMO_NO_EVENT when none does (or when cancelled). */
+SeismoEventId seismo_filter_find_first (SeismoFilter *filter,
+                                        GCancellable *cancellable);
 
 /* The ids of the set bits of mask, ascending, as guint32 (a mask from a histogram bucket). */
 GBytes  *seismo_filter_mask_to_matches (const guint64 *mask,

@@ -104,6 +104,25 @@ test_filter (void)
   g_test_message ("%u partial results", partials);
 }
 
+/* The first match, as the compare view aligns by it, is the first id of a whole run. */
+static void
+test_find_first (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (50000, 5);
+  const char *exprs[] = { "cpu == 1", "cpu == 3 && sched:*", "cpu == 99" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (exprs); i++)
+    {
+      g_autoptr(SeismoFilter) filter = seismo_filter_compile (trace, exprs[i], NULL);
+      g_autoptr(GBytes) matches = direct_matches (trace, exprs[i]);
+      gsize size;
+      const guint32 *ids = g_bytes_get_data (matches, &size);
+
+      g_assert_cmpuint (seismo_filter_find_first (filter, NULL), ==,
+                        size > 0 ? ids[0] : SEISMO_NO_EVENT);
+    }
+}
+
 static void
 test_mask (void)
 {
@@ -184,6 +203,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/view/filter", test_filter);
   g_test_add_func ("/view/mask", test_mask);
+  g_test_add_func ("/view/find-first", test_find_first);
   g_test_add_func ("/view/markers", test_markers);
   return g_test_run ();
 }
