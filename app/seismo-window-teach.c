@@ -229,12 +229,8 @@ on_filter_applied (SeismoWindow *self)
     return;
   event = t->reselect;
   t->reselect = SEISMO_NO_EVENT;
-  /* The list lost its selection to the new subset while the timeline kept it: set all three.
-   * The list still remembers the event it lost, so it is unset first to be set again. */
-  seismo_timeline_set_selected_event (self->timeline, event);
-  seismo_event_list_set_selected_event (self->event_list, SEISMO_NO_EVENT);
-  seismo_event_list_set_selected_event (self->event_list, event);
-  seismo_event_details_set_event (self->details, event);
+  /* The timeline, the list (which keeps it by id across results) and the details follow. */
+  seismo_view_set_selected_event (seismo_window_get_view (self), event);
 }
 
 static void

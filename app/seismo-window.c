@@ -425,7 +425,7 @@ on_stack_page_changed (SeismoWindow *self)
     fill_empty_page (self);
 }
 
-/* Selection: the timeline, the list and the details pane follow each other. */
+/* Selection: the timeline and the list write it to the view and follow it; so do the details. */
 
 static void
 select_event (SeismoWindow *self,
@@ -439,18 +439,6 @@ static void
 on_view_selected (SeismoWindow *self)
 {
   seismo_event_details_set_event (self->details, seismo_view_get_selected_event (self->view));
-}
-
-static void
-on_timeline_selected (SeismoWindow *self)
-{
-  select_event (self, seismo_timeline_get_selected_event (self->timeline));
-}
-
-static void
-on_list_selected (SeismoWindow *self)
-{
-  select_event (self, seismo_event_list_get_selected_event (self->event_list));
 }
 
 static void
@@ -618,8 +606,6 @@ seismo_window_class_init (SeismoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_button);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, markers_label);
   gtk_widget_class_bind_template_callback (widget_class, on_stack_page_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_timeline_selected);
-  gtk_widget_class_bind_template_callback (widget_class, on_list_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_details_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_markers_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_root_banner_dismissed);
