@@ -26,6 +26,22 @@ seismo_session_apply_to_view (const SeismoSession *session,
     seismo_view_set_selected_event (view, (guint) session->selected_event);
   if (session->filter != NULL)
     seismo_view_set_filter_text (view, session->filter, NULL);
+  {
+    g_autofree SeismoViewNote *notes = g_new0 (SeismoViewNote, MAX (session->notes->len, 1));
+
+    /* The kinds are the same list in the same order. */
+    G_STATIC_ASSERT ((int) SEISMO_VIEW_ROW_TASK == (int) SEISMO_SESSION_ROW_TASK);
+    G_STATIC_ASSERT (sizeof (SeismoViewRow) == sizeof (SeismoSessionRow));
+    seismo_view_set_rows (view, (const SeismoViewRow *) session->hidden_rows->data, session->hidden_rows->len,
+                          (const SeismoViewRow *) session->pinned_rows->data, session->pinned_rows->len);
+    for (guint i = 0; i < session->notes->len; i++)
+      {
+        const SeismoSessionNote *n = &g_array_index (session->notes, SeismoSessionNote, i);
+
+        notes[i] = (SeismoViewNote) { n->time_ns, n->text };
+      }
+    seismo_view_set_notes (view, notes, session->notes->len);
+  }
   /* Panes are listed in the order they were opened: the last one is shown. */
   if (session->panes->len > 0)
     seismo_view_set_pane (view, g_ptr_array_index (session->panes, session->panes->len - 1));
@@ -55,4 +71,20 @@ seismo_session_update_from_view (SeismoSession *session,
     session->filter = g_strdup (filter);
   g_ptr_array_set_size (session->panes, 0);
   g_ptr_array_add (session->panes, g_strdup (seismo_view_get_pane (view)));
+  {
+    const SeismoViewRow *rows;
+    const SeismoViewNote *notes;
+    guint n;
+
+    rows = seismo_view_get_hidden_rows (view, &n);
+    g_array_set_size (session->hidden_rows, 0);
+    g_array_append_vals (session->hidden_rows, rows, n);
+    rows = seismo_view_get_pinned_rows (view, &n);
+    g_array_set_size (session->pinned_rows, 0);
+    g_array_append_vals (session->pinned_rows, rows, n);
+    notes = seismo_view_get_notes (view, &n);
+    g_array_set_size (session->notes, 0);
+    for (guint i = 0; i < n; i++)
+      seismo_session_add_note (session, notes[i].time_ns, notes[i].text);
+  }
 }

@@ -190,16 +190,16 @@ _seismo_window_share_add_note (SeismoWindow *self,
                                guint64       time_ns,
                                const char   *text)
 {
-  SeismoTimelineRenderer *r = renderer_of (self);
-  g_autoptr(GArray) notes = g_array_new (FALSE, FALSE, sizeof (SeismoTimelineNote));
-  const SeismoTimelineNote *old;
+  g_autoptr(GArray) notes = g_array_new (FALSE, FALSE, sizeof (SeismoViewNote));
+  const SeismoViewNote *old;
   guint n;
 
-  g_return_if_fail (r != NULL);
-  old = seismo_timeline_renderer_get_notes (r, &n);
+  g_return_if_fail (renderer_of (self) != NULL);
+  /* Notes are the view's; the timeline draws them from there. */
+  old = seismo_view_get_notes (self->view, &n);
   g_array_append_vals (notes, old, n);
-  g_array_append_val (notes, ((SeismoTimelineNote) { time_ns, (char *) text }));
-  seismo_timeline_renderer_set_notes (r, (SeismoTimelineNote *) notes->data, notes->len);
+  g_array_append_val (notes, ((SeismoViewNote) { time_ns, (char *) text }));
+  seismo_view_set_notes (self->view, (SeismoViewNote *) notes->data, notes->len);
   timeline_changed (self);
 }
 
@@ -259,7 +259,7 @@ action_clear_notes (GtkWidget  *widget,
 
   if (renderer_of (self) == NULL)
     return;
-  seismo_timeline_renderer_set_notes (renderer_of (self), NULL, 0);
+  seismo_view_set_notes (self->view, NULL, 0);
   timeline_changed (self);
 }
 

@@ -17,6 +17,9 @@ struct _SeismoView
   char         *applied;       /* never NULL */
   GCancellable *cancellable;   /* the running evaluation */
   char         *pane;
+  GArray       *hidden_rows;   /* SeismoViewRow */
+  GArray       *pinned_rows;   /* SeismoViewRow */
+  GArray       *notes;         /* SeismoViewNote, texts owned */
 
   gsize         n_matched;
   double        progress;
@@ -53,11 +56,17 @@ enum {
   SEISMO_VIEW_RESULT_CHANGED,
   SEISMO_VIEW_PARTIAL_RESULT,
   SEISMO_VIEW_MARKERS_CHANGED,
+  SEISMO_VIEW_ROWS_CHANGED,
+  SEISMO_VIEW_NOTES_CHANGED,
   SEISMO_VIEW_N_SIGNALS
 };
 
 extern GParamSpec *_seismo_view_properties[SEISMO_VIEW_N_PROPS];
 extern guint _seismo_view_signals[SEISMO_VIEW_N_SIGNALS];
+
+/* seismo-view-rows.c */
+void _seismo_view_rows_init        (SeismoView *self);
+void _seismo_view_rows_finalize    (SeismoView *self);
 
 /* seismo-view-filter.c */
 void _seismo_view_filter_retrace  (SeismoView *self);

@@ -35,6 +35,7 @@ seismo_view_finalize (GObject *object)
   g_free (self->filter_text);
   g_free (self->applied);
   g_free (self->pane);
+  _seismo_view_rows_finalize (self);
   G_OBJECT_CLASS (seismo_view_parent_class)->finalize (object);
 }
 
@@ -210,6 +211,22 @@ seismo_view_class_init (SeismoViewClass *klass)
   signals[SEISMO_VIEW_MARKERS_CHANGED] =
     g_signal_new ("markers-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * SeismoView::rows-changed:
+   *
+   * The hidden or pinned rows changed.
+   */
+  signals[SEISMO_VIEW_ROWS_CHANGED] =
+    g_signal_new ("rows-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /**
+   * SeismoView::notes-changed:
+   *
+   * The notes changed.
+   */
+  signals[SEISMO_VIEW_NOTES_CHANGED] =
+    g_signal_new ("notes-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -221,6 +238,7 @@ seismo_view_init (SeismoView *self)
   self->selected = SEISMO_NO_EVENT;
   self->markers[0] = self->markers[1] = -1;
   self->range[0] = self->range[1] = -1;
+  _seismo_view_rows_init (self);
 }
 
 SeismoView *

@@ -11,7 +11,7 @@ G_BEGIN_DECLS
  * bind to and sessions save: the trace; the filter text, evaluated on a worker (cancelled when
  * the text changes again; ::partial-result brings the first matches while the rest is
  * evaluated) and its result; the selected event (by id); markers A and B and the selected time
- * range; the visible span; the open pane. Setting a value equal to the current one changes
+ * range; the visible span; hidden and pinned rows; notes; the open pane. Setting a value equal to the current one changes
  * nothing and notifies nobody.
  *
  * Times are absolute ns; a marker or range that is unset reads as -1.
@@ -92,6 +92,43 @@ void          seismo_view_get_visible_span   (SeismoView    *self,
 void          seismo_view_set_visible_span   (SeismoView    *self,
                                               guint64        start_ns,
                                               guint64        end_ns);
+
+/* Timeline rows by ids that outlive a reload (a live trace that grew, a session). */
+typedef enum {
+  SEISMO_VIEW_ROW_CPUS,      /* the CPU group */
+  SEISMO_VIEW_ROW_CPU,       /* id: CPU number */
+  SEISMO_VIEW_ROW_PROCESS,   /* id: pid */
+  SEISMO_VIEW_ROW_TASK,      /* id: tid */
+} SeismoViewRowKind;
+
+typedef struct {
+  SeismoViewRowKind kind;
+  gint64            id;
+} SeismoViewRow;
+
+typedef struct {
+  guint64  time_ns;          /* absolute, like markers */
+  char    *text;
+} SeismoViewNote;
+
+/* Hidden rows, and pinned rows in pin order. Borrowed; NULL when there are none. */
+const SeismoViewRow  *seismo_view_get_hidden_rows (SeismoView          *self,
+                                                   guint               *n_rows);
+const SeismoViewRow  *seismo_view_get_pinned_rows (SeismoView          *self,
+                                                   guint               *n_rows);
+/* Replaces both (copied); ::rows-changed when they differ. */
+void                  seismo_view_set_rows        (SeismoView          *self,
+                                                   const SeismoViewRow *hidden,
+                                                   guint                n_hidden,
+                                                   const SeismoViewRow *pinned,
+                                                   guint                n_pinned);
+/* Notes attached to times, in the order given. Borrowed; NULL when there are none. */
+const SeismoViewNote *seismo_view_get_notes       (SeismoView          *self,
+                                                   guint               *n_notes);
+/* Replaces the notes with copies; ::notes-changed when they differ. */
+void                  seismo_view_set_notes       (SeismoView          *self,
+                                                   const SeismoViewNote *notes,
+                                                   guint                n_notes);
 
 /* The analysis pane shown ("details", "histogram", "stats", …). */
 const char   *seismo_view_get_pane           (SeismoView    *self);

@@ -196,6 +196,55 @@ test_markers (void)
   }
 }
 
+static void
+test_rows_notes (void)
+{
+  g_autoptr(SeismoView) view = seismo_view_new ();
+  SeismoViewRow hidden[] = { { SEISMO_VIEW_ROW_CPU, 1 }, { SEISMO_VIEW_ROW_TASK, 4242 } };
+  SeismoViewRow pinned[] = { { SEISMO_VIEW_ROW_PROCESS, 7 } };
+  SeismoViewNote notes[] = { { 100, (char *) "here" }, { 50, (char *) "there" } };
+  const SeismoViewRow *rows;
+  const SeismoViewNote *got;
+  guint changed = 0, n;
+
+  count_signal (view, "rows-changed", &changed);
+  count_signal (view, "notes-changed", &changed);
+  g_assert_null (seismo_view_get_hidden_rows (view, &n));
+  g_assert_cmpuint (n, ==, 0);
+  seismo_view_set_rows (view, hidden, 2, pinned, 1);
+  seismo_view_set_rows (view, hidden, 2, pinned, 1);
+  g_assert_cmpuint (changed, ==, 1);
+  rows = seismo_view_get_hidden_rows (view, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (rows[1].kind, ==, SEISMO_VIEW_ROW_TASK);
+  g_assert_cmpint (rows[1].id, ==, 4242);
+  rows = seismo_view_get_pinned_rows (view, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (rows[0].id, ==, 7);
+
+  seismo_view_set_notes (view, notes, 2);
+  notes[0].text = (char *) "here";   /* equal text, another pointer: still no change */
+  seismo_view_set_notes (view, notes, 2);
+  g_assert_cmpuint (changed, ==, 2);
+  got = seismo_view_get_notes (view, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpstr (got[1].text, ==, "there");
+  g_assert_true (got[1].text != notes[1].text);
+  /* One note added to the ones there: the texts it points at are the view's own. */
+  {
+    SeismoViewNote more[3] = { got[0], got[1], { 200, (char *) "new" } };
+
+    seismo_view_set_notes (view, more, 3);
+    got = seismo_view_get_notes (view, &n);
+    g_assert_cmpuint (n, ==, 3);
+    g_assert_cmpstr (got[0].text, ==, "here");
+    g_assert_cmpstr (got[1].text, ==, "there");
+  }
+  seismo_view_set_notes (view, NULL, 0);
+  seismo_view_set_rows (view, NULL, 0, NULL, 0);
+  g_assert_cmpuint (changed, ==, 5);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -204,6 +253,7 @@ main (int   argc,
   g_test_add_func ("/view/filter", test_filter);
   g_test_add_func ("/view/mask", test_mask);
   g_test_add_func ("/view/find-first", test_find_first);
+  g_test_add_func ("/view/rows-notes", test_rows_notes);
   g_test_add_func ("/view/markers", test_markers);
   return g_test_run ();
 }

@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "seismo-timeline.h"
+#include "seismo-timeline-view-rows.h"
 #include "seismo-timing.h"
 
 /* A GtkSnapshot canvas draws SeismoColor as GdkRGBA. */
@@ -159,6 +160,18 @@ push_markers (SeismoTimeline *self)
     seismo_view_set_range (self->view, start, end);
   else
     seismo_view_clear_range (self->view);
+  self->syncing_view = FALSE;
+}
+
+/* Rows hidden or pinned here, and the notes shown, are the view's too. */
+static void
+push_rows (SeismoTimeline *self)
+{
+  if (self->view == NULL || self->renderer == NULL || self->syncing_view)
+    return;
+  self->syncing_view = TRUE;
+  seismo_timeline_renderer_rows_to_view (self->renderer, self->view);
+  seismo_timeline_renderer_notes_to_view (self->renderer, self->view);
   self->syncing_view = FALSE;
 }
 
@@ -773,6 +786,7 @@ action_row (GtkWidget  *widget,
     seismo_timeline_renderer_set_collapsed (r, key, !seismo_timeline_renderer_get_collapsed (r, key));
   else if (g_str_equal (name, "row.show-all"))
     seismo_timeline_renderer_show_all_rows (r);
+  push_rows (self);
   view_changed (self);
 }
 
@@ -1028,6 +1042,7 @@ seismo_timeline_set_data (SeismoTimeline     *self,
   if (self->renderer == NULL)
     select_event (self, SEISMO_NO_EVENT);
   update_markers_text (self);
+  push_rows (self);
   view_changed (self);
 }
 
@@ -1239,6 +1254,28 @@ on_view_markers (SeismoTimeline *self)
 }
 
 static void
+on_view_rows (SeismoTimeline *self)
+{
+  if (self->syncing_view || self->renderer == NULL)
+    return;
+  self->syncing_view = TRUE;
+  seismo_timeline_renderer_rows_from_view (self->renderer, self->view);
+  self->syncing_view = FALSE;
+  view_changed (self);
+}
+
+static void
+on_view_notes (SeismoTimeline *self)
+{
+  if (self->syncing_view || self->renderer == NULL)
+    return;
+  self->syncing_view = TRUE;
+  seismo_timeline_renderer_notes_from_view (self->renderer, self->view);
+  self->syncing_view = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
 on_view_selected (SeismoTimeline *self)
 {
   seismo_timeline_set_selected_event (self, seismo_view_get_selected_event (self->view));
@@ -1260,8 +1297,11 @@ seismo_timeline_set_view (SeismoTimeline *self,
     return;
   g_signal_connect_swapped (view, "markers-changed", G_CALLBACK (on_view_markers), self);
   g_signal_connect_swapped (view, "notify::selected-event", G_CALLBACK (on_view_selected), self);
+  g_signal_connect_swapped (view, "rows-changed", G_CALLBACK (on_view_rows), self);
+  g_signal_connect_swapped (view, "notes-changed", G_CALLBACK (on_view_notes), self);
   /* What the timeline shows now is what the view holds from here on. */
   push_markers (self);
+  push_rows (self);
   seismo_view_set_selected_event (view, self->selected);
 }
 
