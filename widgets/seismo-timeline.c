@@ -5,8 +5,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "seismo-timeline.h"
-#include "seismo-timeline-view-rows.h"
+#include "seismo-timeline-private.h"
 #include "seismo-timing.h"
 
 /* A GtkSnapshot canvas draws SeismoColor as GdkRGBA. */
@@ -17,34 +16,6 @@ G_STATIC_ASSERT (sizeof (SeismoColor) == sizeof (GdkRGBA));
 /* Presenter mode draws everything this much larger: fonts, rows, labels (see snapshot). */
 #define PRESENTER_SCALE 1.5
 
-struct _SeismoTimeline
-{
-  GtkWidget               parent_instance;
-
-  /* owned */
-  SeismoTimelineRenderer *renderer;
-  GtkAdjustment          *hadjustment;
-  GtkAdjustment          *vadjustment;
-  GtkWidget              *row_menu;
-  char                   *markers_text;
-  SeismoView             *view;        /* markers, range, selection and span are kept there too */
-
-  guint                   hscroll_policy : 1;
-  guint                   vscroll_policy : 1;
-  guint                   updating_adjustments : 1;
-  guint                   dragging : 1;
-  guint                   drag_on_ruler : 1;
-  guint                   syncing_view : 1;
-  double                  pointer_x;
-  double                  pointer_y;
-  double                  drag_start_x;
-  double                  drag_start_view;
-  SeismoRowKey            menu_row;
-  SeismoEventId           selected;
-  /* Presenter mode: the renderer works in view pixels, widget pixels / scale. */
-  gboolean                presenter;
-  double                  scale;
-};
 
 enum {
   PROP_0,
@@ -141,42 +112,8 @@ static const SeismoCanvas snapshot_canvas = {
 
 /* State */
 
-/* The view follows what the user did here: markers, range (unset without timing). */
-static void
-push_markers (SeismoTimeline *self)
-{
-  SeismoTimelineRenderer *r = self->renderer;
-  guint64 t, start, end;
-
-  if (self->view == NULL || self->syncing_view)
-    return;
-  self->syncing_view = TRUE;
-  for (guint m = 0; m < 2; m++)
-    if (r != NULL && seismo_timeline_renderer_get_marker (r, m, &t))
-      seismo_view_set_marker (self->view, m, t);
-    else
-      seismo_view_clear_marker (self->view, m);
-  if (r != NULL && seismo_timeline_renderer_get_range (r, &start, &end))
-    seismo_view_set_range (self->view, start, end);
-  else
-    seismo_view_clear_range (self->view);
-  self->syncing_view = FALSE;
-}
-
-/* Rows hidden or pinned here, and the notes shown, are the view's too. */
-static void
-push_rows (SeismoTimeline *self)
-{
-  if (self->view == NULL || self->renderer == NULL || self->syncing_view)
-    return;
-  self->syncing_view = TRUE;
-  seismo_timeline_renderer_rows_to_view (self->renderer, self->view);
-  seismo_timeline_renderer_notes_to_view (self->renderer, self->view);
-  self->syncing_view = FALSE;
-}
-
-static void
-update_markers_text (SeismoTimeline *self)
+void
+_seismo_timeline_update_markers_text (SeismoTimeline *self)
 {
   g_autoptr(GString) s = g_string_new (NULL);
   SeismoTimelineRenderer *r = self->renderer;
@@ -242,7 +179,7 @@ update_markers_text (SeismoTimeline *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_RANGE]);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.zoom-range",
                                  has_range || (has_a && has_b));
-  push_markers (self);
+  _seismo_timeline_push_markers (self);
 }
 
 static void
@@ -284,8 +221,8 @@ configure_adjustments (SeismoTimeline *self)
 }
 
 /* Call after anything changed the view: adjustments follow, a frame is queued. */
-static void
-view_changed (SeismoTimeline *self)
+void
+_seismo_timeline_view_changed (SeismoTimeline *self)
 {
   SeismoTimelineRenderer *r = self->renderer;
 
@@ -477,7 +414,7 @@ zoom_at (SeismoTimeline *self,
   if (self->renderer == NULL)
     return;
   seismo_timeline_renderer_zoom (self->renderer, factor, x);
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }
 
 static gboolean
@@ -585,7 +522,7 @@ on_click_pressed (GtkGestureClick *gesture,
     {
       seismo_timeline_renderer_set_collapsed (self->renderer, hit.row,
                                               !seismo_timeline_renderer_get_collapsed (self->renderer, hit.row));
-      view_changed (self);
+      _seismo_timeline_view_changed (self);
     }
 }
 
@@ -615,7 +552,7 @@ on_click_released (GtkGestureClick *gesture,
       if (e != SEISMO_NO_EVENT)
         select_event (self, e);
     }
-  update_markers_text (self);
+  _seismo_timeline_update_markers_text (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -659,7 +596,7 @@ on_drag_update (GtkGestureDrag *gesture,
       /* Dragging the ruler (or with the middle button) pans. */
       seismo_timeline_renderer_set_view (r, self->drag_start_view - dx * seismo_timeline_renderer_get_ns_per_px (r),
                                          seismo_timeline_renderer_get_ns_per_px (r));
-      view_changed (self);
+      _seismo_timeline_view_changed (self);
       return;
     }
   {
@@ -668,7 +605,7 @@ on_drag_update (GtkGestureDrag *gesture,
 
     seismo_timeline_renderer_set_range (r, (guint64) MAX (seismo_timeline_renderer_x_to_ns (r, xa), 0),
                                         (guint64) MAX (seismo_timeline_renderer_x_to_ns (r, xb), 0));
-    update_markers_text (self);
+    _seismo_timeline_update_markers_text (self);
     gtk_widget_queue_draw (GTK_WIDGET (self));
   }
 }
@@ -737,7 +674,7 @@ action_pan (GtkWidget  *widget,
   seismo_timeline_renderer_set_view (r, seismo_timeline_renderer_get_view_start (r)
                                         + g_variant_get_double (param) * w,
                                      seismo_timeline_renderer_get_ns_per_px (r));
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }
 
 static void
@@ -752,7 +689,7 @@ action_scroll_rows (GtkWidget  *widget,
   seismo_timeline_renderer_set_scroll_y (self->renderer,
                                          seismo_timeline_renderer_get_scroll_y (self->renderer)
                                          + g_variant_get_int32 (param));
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }
 
 static void
@@ -786,8 +723,8 @@ action_row (GtkWidget  *widget,
     seismo_timeline_renderer_set_collapsed (r, key, !seismo_timeline_renderer_get_collapsed (r, key));
   else if (g_str_equal (name, "row.show-all"))
     seismo_timeline_renderer_show_all_rows (r);
-  push_rows (self);
-  view_changed (self);
+  _seismo_timeline_push_rows (self);
+  _seismo_timeline_view_changed (self);
 }
 
 /* GObject */
@@ -1041,9 +978,9 @@ seismo_timeline_set_data (SeismoTimeline     *self,
     seismo_timeline_renderer_set_selected_event (self->renderer, self->selected);
   if (self->renderer == NULL)
     select_event (self, SEISMO_NO_EVENT);
-  update_markers_text (self);
-  push_rows (self);
-  view_changed (self);
+  _seismo_timeline_update_markers_text (self);
+  _seismo_timeline_push_rows (self);
+  _seismo_timeline_view_changed (self);
 }
 
 SeismoTimelineData *
@@ -1140,7 +1077,7 @@ seismo_timeline_zoom_fit (SeismoTimeline *self)
   if (self->renderer == NULL)
     return;
   seismo_timeline_renderer_fit_all (self->renderer);
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }
 
 void
@@ -1158,7 +1095,7 @@ seismo_timeline_zoom_range (SeismoTimeline *self)
     seismo_timeline_renderer_zoom_to (self->renderer, a, b);
   else
     return;
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }
 
 void
@@ -1171,7 +1108,7 @@ seismo_timeline_set_marker (SeismoTimeline *self,
   if (self->renderer == NULL)
     return;
   seismo_timeline_renderer_set_marker (self->renderer, which, time_ns);
-  update_markers_text (self);
+  _seismo_timeline_update_markers_text (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1184,7 +1121,7 @@ seismo_timeline_clear_markers (SeismoTimeline *self)
   seismo_timeline_renderer_clear_marker (self->renderer, 0);
   seismo_timeline_renderer_clear_marker (self->renderer, 1);
   seismo_timeline_renderer_clear_range (self->renderer);
-  update_markers_text (self);
+  _seismo_timeline_update_markers_text (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1226,88 +1163,5 @@ seismo_timeline_set_presenter (SeismoTimeline *self,
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTER]);
   gtk_widget_queue_resize (GTK_WIDGET (self));
-  view_changed (self);
-}
-
-/* Markers or range set in the view elsewhere (a lesson, a session): shown here. */
-static void
-on_view_markers (SeismoTimeline *self)
-{
-  SeismoTimelineRenderer *r = self->renderer;
-  guint64 t, start, end;
-
-  if (self->syncing_view || r == NULL)
-    return;
-  self->syncing_view = TRUE;
-  for (guint m = 0; m < 2; m++)
-    if (seismo_view_get_marker (self->view, m, &t))
-      seismo_timeline_renderer_set_marker (r, m, t);
-    else
-      seismo_timeline_renderer_clear_marker (r, m);
-  if (seismo_view_get_range (self->view, &start, &end))
-    seismo_timeline_renderer_set_range (r, start, end);
-  else
-    seismo_timeline_renderer_clear_range (r);
-  self->syncing_view = FALSE;
-  update_markers_text (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-on_view_rows (SeismoTimeline *self)
-{
-  if (self->syncing_view || self->renderer == NULL)
-    return;
-  self->syncing_view = TRUE;
-  seismo_timeline_renderer_rows_from_view (self->renderer, self->view);
-  self->syncing_view = FALSE;
-  view_changed (self);
-}
-
-static void
-on_view_notes (SeismoTimeline *self)
-{
-  if (self->syncing_view || self->renderer == NULL)
-    return;
-  self->syncing_view = TRUE;
-  seismo_timeline_renderer_notes_from_view (self->renderer, self->view);
-  self->syncing_view = FALSE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-on_view_selected (SeismoTimeline *self)
-{
-  seismo_timeline_set_selected_event (self, seismo_view_get_selected_event (self->view));
-}
-
-void
-seismo_timeline_set_view (SeismoTimeline *self,
-                          SeismoView     *view)
-{
-  g_return_if_fail (SEISMO_IS_TIMELINE (self));
-  g_return_if_fail (view == NULL || SEISMO_IS_VIEW (view));
-
-  if (view == self->view)
-    return;
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_set_object (&self->view, view);
-  if (view == NULL)
-    return;
-  g_signal_connect_swapped (view, "markers-changed", G_CALLBACK (on_view_markers), self);
-  g_signal_connect_swapped (view, "notify::selected-event", G_CALLBACK (on_view_selected), self);
-  g_signal_connect_swapped (view, "rows-changed", G_CALLBACK (on_view_rows), self);
-  g_signal_connect_swapped (view, "notes-changed", G_CALLBACK (on_view_notes), self);
-  /* What the timeline shows now is what the view holds from here on. */
-  push_markers (self);
-  push_rows (self);
-  seismo_view_set_selected_event (view, self->selected);
-}
-
-SeismoView *
-seismo_timeline_get_view (SeismoTimeline *self)
-{
-  g_return_val_if_fail (SEISMO_IS_TIMELINE (self), NULL);
-  return self->view;
+  _seismo_timeline_view_changed (self);
 }
