@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "seismo-cli-common.h"
+#include "seismo-filter-run.h"
 #include "seismo-skipped.h"
 #include "seismo-stats.h"
 #include "seismo-filter.h"
@@ -179,7 +180,14 @@ seismo_cli_run_filter (SeismoTrace  *trace,
       print_filter_error (expr, error);
       return FALSE;
     }
-  *mask = seismo_filter_run (filter, n_matched, NULL);
+  {
+    /* The same evaluation as the window's view. */
+    g_autoptr(GBytes) bytes = NULL;
+
+    if (!seismo_filter_run_all (filter, NULL, NULL, NULL, &bytes, NULL, n_matched))
+      g_assert_not_reached ();   /* nothing cancels it */
+    *mask = g_bytes_unref_to_data (g_steal_pointer (&bytes), &(gsize) { 0 });
+  }
   return TRUE;
 }
 /* The first errno a write to stdout failed with; 0 while none did. */

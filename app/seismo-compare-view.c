@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "seismo-compare-view.h"
+#include "seismo-filter-run.h"
 #include "seismo-filter.h"
 #include "seismo-histogram.h"
 
@@ -41,6 +42,7 @@ struct _SeismoCompareView
   double                  last_npp[2];
   guint                   n_differences;
   guint                   sync_source;
+  GCancellable           *align_cancellable;  /* an alignment being searched on a worker */
   guint                   sync_from;
   GtkSizeGroup           *columns[9];   /* the table's columns line up whatever the fonts */
 };
@@ -139,31 +141,53 @@ on_adjustment_b (SeismoCompareView *self)
 
 /* Alignment */
 
+/* The time of the first event that matches, from the trace's start. Runs on any thread. */
 static gboolean
-first_match (SeismoTrace *trace,
-             const char  *expression,
-             double      *rel_ns,
-             GError     **error)
+first_match (SeismoTrace  *trace,
+             const char   *expression,
+             double       *rel_ns,
+             GCancellable *cancellable,
+             GError      **error)
 {
   g_autoptr(SeismoFilter) filter = seismo_filter_compile (trace, expression, error);
-  g_autofree guint64 *mask = NULL;
-  gsize n_matched, words;
-  const guint64 *ts = seismo_trace_get_times (trace);
+  SeismoEventId event;
 
   if (filter == NULL)
     return FALSE;
-  mask = seismo_filter_run (filter, &n_matched, NULL);
-  words = seismo_filter_mask_words (seismo_trace_get_n_events (trace));
-  for (gsize w = 0; mask != NULL && w < words; w++)
-    if (mask[w] != 0)
-      {
-        gsize event = w * 64 + (gsize) __builtin_ctzll (mask[w]);
-
-        *rel_ns = (double) (ts[event] - seismo_trace_get_start_ns (trace));
-        return TRUE;
-      }
+  /* The same evaluation as the window's view, stopping at the first match. */
+  event = seismo_filter_find_first (filter, cancellable);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (event != SEISMO_NO_EVENT)
+    {
+      *rel_ns = (double) (seismo_trace_get_times (trace)[event] - seismo_trace_get_start_ns (trace));
+      return TRUE;
+    }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no event matches"));
   return FALSE;
+}
+
+static gboolean
+find_alignment (SeismoTrace * const *trace,
+                char * const        *name,
+                const char          *expression,
+                double              *at,
+                GCancellable        *cancellable,
+                GError             **error)
+{
+  at[0] = at[1] = 0;
+  if (expression != NULL && *expression != '\0')
+    for (guint k = 0; k < 2; k++)
+      {
+        g_autoptr(GError) local = NULL;
+
+        if (!first_match (trace[k], expression, &at[k], cancellable, &local))
+          {
+            g_set_error (error, local->domain, local->code, "%s: %s", name[k], local->message);
+            return FALSE;
+          }
+      }
+  return TRUE;
 }
 
 gboolean
@@ -174,37 +198,61 @@ seismo_compare_view_align (SeismoCompareView *self,
   double at[2] = { 0, 0 };
 
   g_return_val_if_fail (SEISMO_IS_COMPARE_VIEW (self), FALSE);
-  if (expression != NULL && *expression != '\0')
-    for (guint k = 0; k < 2; k++)
-      {
-        g_autoptr(GError) local = NULL;
-
-        if (!first_match (self->trace[k], expression, &at[k], &local))
-          {
-            g_set_error (error, local->domain, local->code, "%s: %s", self->name[k], local->message);
-            return FALSE;
-          }
-      }
+  if (!find_alignment (self->trace, self->name, expression, at, NULL, error))
+    return FALSE;
   self->align[0] = at[0];
   self->align[1] = at[1];
   seismo_compare_view_sync (self, 0);
   return TRUE;
 }
 
-static void
-on_align_activate (SeismoCompareView *self)
-{
-  g_autoptr(GError) error = NULL;
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->align_entry));
+typedef struct {
+  SeismoTrace *trace[2];
+  char        *name[2];
+  char        *expression;
+  double       at[2];
+} AlignJob;
 
-  if (!seismo_compare_view_align (self, text, &error))
+static void
+align_job_free (AlignJob *job)
+{
+  for (guint k = 0; k < 2; k++)
+    {
+      g_clear_object (&job->trace[k]);
+      g_free (job->name[k]);
+    }
+  g_free (job->expression);
+  g_free (job);
+}
+
+static void
+align_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  AlignJob *job = task_data;
+  GError *error = NULL;
+
+  if (!find_alignment (job->trace, job->name, job->expression, job->at, cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+show_alignment (SeismoCompareView *self,
+                const char        *expression,
+                const GError      *error)
+{
+  if (error != NULL)
     {
       gtk_label_set_text (self->align_status, error->message);
       gtk_widget_add_css_class (GTK_WIDGET (self->align_status), "error");
       return;
     }
   gtk_widget_remove_css_class (GTK_WIDGET (self->align_status), "error");
-  if (*text == '\0')
+  if (*expression == '\0')
     gtk_label_set_text (self->align_status, _("Aligned at their starts"));
   else
     {
@@ -214,6 +262,56 @@ on_align_activate (SeismoCompareView *self)
 
       gtk_label_set_text (self->align_status, status);
     }
+}
+
+static void
+align_done (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  SeismoCompareView *self = SEISMO_COMPARE_VIEW (source);
+  AlignJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error)
+      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* a newer alignment replaced this one, or the view went */
+  g_clear_object (&self->align_cancellable);
+  if (error == NULL)
+    {
+      self->align[0] = job->at[0];
+      self->align[1] = job->at[1];
+      seismo_compare_view_sync (self, 0);
+    }
+  show_alignment (self, job->expression, error);
+}
+
+/* Searching both traces can take a while on big ones: on a worker, as the window filters. */
+static void
+on_align_activate (SeismoCompareView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  AlignJob *job;
+
+  if (self->trace[0] == NULL || self->trace[1] == NULL)
+    return;
+  if (self->align_cancellable != NULL)
+    g_cancellable_cancel (self->align_cancellable);
+  g_clear_object (&self->align_cancellable);
+  self->align_cancellable = g_cancellable_new ();
+  job = g_new0 (AlignJob, 1);
+  for (guint k = 0; k < 2; k++)
+    {
+      job->trace[k] = g_object_ref (self->trace[k]);
+      job->name[k] = g_strdup (self->name[k]);
+    }
+  job->expression = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->align_entry)));
+  task = g_task_new (self, self->align_cancellable, align_done, NULL);
+  g_task_set_source_tag (task, on_align_activate);
+  g_task_set_task_data (task, job, (GDestroyNotify) align_job_free);
+  g_task_run_in_thread (task, align_thread);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->align_status), "error");
+  gtk_label_set_text (self->align_status, _("Searching…"));
 }
 
 /* The comparison table */
@@ -568,6 +666,9 @@ seismo_compare_view_dispose (GObject *object)
   GtkWidget *child;
 
   g_clear_handle_id (&self->sync_source, g_source_remove);
+  if (self->align_cancellable != NULL)
+    g_cancellable_cancel (self->align_cancellable);
+  g_clear_object (&self->align_cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_COMPARE_VIEW);
   /* Children the template does not name are still ours to unparent. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)

@@ -8,22 +8,22 @@
 #include "seismo-window-private.h"
 
 /*
- * The filter bar, the rate strip and the analysis panes, put around the timeline, the list and
- * the details pane the window template defines. Kept here, in code, so that the window's
- * template stays one piece owned by the window; everything is built once in init.
+ * The filter bar, the rate strip and the analysis panes (all in the window's template) bound
+ * to the window's view, the quick filters and the pane actions.
  */
 struct _SeismoWindowAnalysis
 {
-  /* widgets, owned by the window's widget tree */
+  /* borrowed: template widgets of the window */
   SeismoFilterBar     *filter_bar;
   SeismoRateView      *rate_view;
   GtkWidget           *overlay;
   GtkStack            *panes;
   SeismoHistogramView *histogram;
   SeismoStatsView     *stats;
-  GtkWidget           *list_menu;   /* parented to the event list; unparented in dispose */
 
   /* owned */
+  GtkWidget           *list_menu;   /* parented to the event list; unparented in dispose */
+
   SeismoTrace         *trace;       /* the trace the panes were last given */
 
   /* What a quick filter of a context menu applies to. */
@@ -39,28 +39,6 @@ shown_trace (SeismoWindow *self)
   return seismo_window_get_trace (self);
 }
 
-/* The time range the panes count: the timeline's selection, else the span between markers A
- * and B, else everything. */
-static void
-pane_range (SeismoWindow *self,
-            guint64      *start,
-            guint64      *end)
-{
-  SeismoTimelineRenderer *r = seismo_timeline_get_renderer (self->timeline);
-  guint64 a, b;
-
-  *start = 0;
-  *end = G_MAXUINT64;
-  if (r == NULL)
-    return;
-  if (seismo_timeline_renderer_get_range (r, &a, &b)
-      || (seismo_timeline_renderer_get_marker (r, 0, &a) && seismo_timeline_renderer_get_marker (r, 1, &b)))
-    {
-      *start = MIN (a, b);
-      *end = MAX (a, b);
-    }
-}
-
 static void
 update_panes (SeismoWindow *self)
 {
@@ -70,10 +48,11 @@ update_panes (SeismoWindow *self)
 
   if (self->analysis == NULL)   /* signals may still come while the window is torn down */
     return;
-  mask = seismo_filter_bar_get_mask (an->filter_bar);
+  mask = seismo_view_get_mask (self->view);
   if (shown_trace (self) == NULL)
     return;
-  pane_range (self, &start, &end);
+  /* The timeline's selection, else the span between markers A and B, else everything. */
+  seismo_view_get_count_span (self->view, &start, &end);
   seismo_histogram_view_set_selection (an->histogram, start, end, mask);
   seismo_stats_view_set_selection (an->stats, start, end, mask);
 }
@@ -83,16 +62,15 @@ on_filter_applied (SeismoWindow *self)
 {
   SeismoWindowAnalysis *an = self->analysis;
   SeismoTrace *trace = shown_trace (self);
-  GBytes *matches;
 
   if (self->analysis == NULL)   /* signals may still come while the window is torn down */
     return;
-  matches = seismo_filter_bar_get_matches (an->filter_bar);
-  /* The list always narrows to the matches: dimming millions of rows helps nobody read them. */
-  seismo_event_list_set_subset (self->event_list, matches);
-  seismo_filter_overlay_set_filter (SEISMO_FILTER_OVERLAY (an->overlay), trace, matches,
-                                    seismo_filter_bar_get_dim (an->filter_bar));
-  seismo_rate_view_set_mask (an->rate_view, seismo_filter_bar_get_mask (an->filter_bar));
+  /* The list follows the view itself (it always narrows to the matches: dimming millions of
+   * rows helps nobody read them). */
+  seismo_filter_overlay_set_filter (SEISMO_FILTER_OVERLAY (an->overlay), trace,
+                                    seismo_view_get_matches (self->view),
+                                    seismo_view_get_dim (self->view));
+  seismo_rate_view_set_mask (an->rate_view, seismo_view_get_mask (self->view));
   update_panes (self);
 }
 
@@ -104,8 +82,8 @@ on_dim_changed (SeismoWindow *self)
   if (self->analysis == NULL)   /* signals may still come while the window is torn down */
     return;
   seismo_filter_overlay_set_filter (SEISMO_FILTER_OVERLAY (an->overlay), shown_trace (self),
-                                    seismo_filter_bar_get_matches (an->filter_bar),
-                                    seismo_filter_bar_get_dim (an->filter_bar));
+                                    seismo_view_get_matches (self->view),
+                                    seismo_view_get_dim (self->view));
 }
 
 static void
@@ -142,7 +120,7 @@ static char *
 combine (SeismoWindow *self,
          const char   *condition)
 {
-  const char *current = seismo_filter_bar_get_mask (self->analysis->filter_bar) != NULL
+  const char *current = seismo_view_get_mask (self->view) != NULL
                         ? seismo_window_get_filter (self) : "";
   g_autoptr(SeismoFilter) check = NULL;
 
@@ -185,12 +163,9 @@ update_quick_actions (SeismoWindow *self)
 
 /* Without a right click, quick filters act on the selected event (keyboard users, lessons). */
 static void
-on_selection_changed (SeismoWindow *self,
-                      GParamSpec   *pspec,
-                      GObject      *source)
+on_selection_changed (SeismoWindow *self)
 {
-  guint event = SEISMO_IS_TIMELINE (source) ? seismo_timeline_get_selected_event (SEISMO_TIMELINE (source))
-                : seismo_event_list_get_selected_event (SEISMO_EVENT_LIST (source));
+  guint event = seismo_view_get_selected_event (self->view);
 
   if (self->analysis == NULL)   /* signals may still come while the window is torn down */
     return;
@@ -327,6 +302,26 @@ action_show_pane (GtkWidget  *widget,
   seismo_window_show_pane (SEISMO_WINDOW (widget), g_variant_get_string (param, NULL));
 }
 
+/* The pane shown: the view's, when the stack has it (a session of a newer version may name
+ * one it does not). */
+static void
+on_view_pane (SeismoWindow *self)
+{
+  const char *name = seismo_view_get_pane (self->view);
+
+  if (self->analysis != NULL && gtk_stack_get_child_by_name (self->analysis->panes, name) != NULL)
+    gtk_stack_set_visible_child_name (self->analysis->panes, name);
+}
+
+static void
+on_stack_pane (SeismoWindow *self,
+               GParamSpec   *pspec,
+               GtkStack     *panes)
+{
+  if (gtk_stack_get_visible_child_name (panes) != NULL)
+    seismo_view_set_pane (self->view, gtk_stack_get_visible_child_name (panes));
+}
+
 /* Setup */
 
 static GMenuModel *
@@ -341,81 +336,35 @@ quick_filter_menu (void)
   return G_MENU_MODEL (menu);
 }
 
-static GtkWidget *
-pane_page (GtkStack   *stack,
-           GtkWidget  *child,
-           const char *name,
-           const char *title)
-{
-  gtk_stack_add_titled (stack, child, name, title);
-  return child;
-}
-
 void
 _seismo_window_init_analysis (SeismoWindow *self)
 {
   SeismoWindowAnalysis *an = g_new0 (SeismoWindowAnalysis, 1);
-  GtkWidget *scroller = gtk_widget_get_parent (GTK_WIDGET (self->timeline));
-  GtkWidget *top_paned = gtk_widget_get_parent (scroller);
-  GtkWidget *details = GTK_WIDGET (self->details);
-  GtkWidget *bottom_paned = gtk_widget_get_parent (details);
-  GtkWidget *top_box, *overlay, *pane_box, *switcher;
   GtkGesture *click;
   g_autoptr(GMenuModel) menu = quick_filter_menu ();
 
   self->analysis = an;
   an->menu_task = SEISMO_NO_TASK;
   an->menu_pid = an->menu_cpu = an->menu_type = -1;
+  an->filter_bar = self->filter_bar;
+  an->rate_view = self->rate_view;
+  an->overlay = GTK_WIDGET (self->filter_overlay);
+  an->panes = self->panes;
+  an->histogram = self->histogram;
+  an->stats = self->stats;
 
-  g_return_if_fail (GTK_IS_PANED (top_paned) && GTK_IS_PANED (bottom_paned));
-
-  /* Above the timeline: the filter bar, then the rate strip, the timeline under a veil. */
-  an->filter_bar = SEISMO_FILTER_BAR (seismo_filter_bar_new ());
-  an->rate_view = SEISMO_RATE_VIEW (seismo_rate_view_new ());
   seismo_rate_view_set_timeline (an->rate_view, self->timeline);
-  an->overlay = seismo_filter_overlay_new (self->timeline);
-  g_object_ref (scroller);
-  gtk_paned_set_start_child (GTK_PANED (top_paned), NULL);
-  overlay = gtk_overlay_new ();
-  gtk_widget_set_vexpand (overlay, TRUE);
-  gtk_overlay_set_child (GTK_OVERLAY (overlay), scroller);
-  g_object_unref (scroller);
-  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), an->overlay);
-  top_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (top_box), GTK_WIDGET (an->filter_bar));
-  gtk_box_append (GTK_BOX (top_box), GTK_WIDGET (an->rate_view));
-  gtk_box_append (GTK_BOX (top_box), overlay);
-  gtk_paned_set_start_child (GTK_PANED (top_paned), top_box);
-
-  /* Bottom right: Details | Histogram | Statistics. */
-  an->panes = GTK_STACK (gtk_stack_new ());
-  gtk_widget_set_vexpand (GTK_WIDGET (an->panes), TRUE);
-  g_object_ref (details);
-  gtk_paned_set_end_child (GTK_PANED (bottom_paned), NULL);
-  pane_page (an->panes, details, "details", _("Details"));
-  g_object_unref (details);
-  an->histogram = SEISMO_HISTOGRAM_VIEW (pane_page (an->panes, seismo_histogram_view_new (),
-                                                    "histogram", _("Histogram")));
-  an->stats = SEISMO_STATS_VIEW (pane_page (an->panes, seismo_stats_view_new (),
-                                            "stats", _("Statistics")));
-  switcher = gtk_stack_switcher_new ();
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), an->panes);
-  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
-  gtk_widget_set_margin_top (switcher, 4);
-  gtk_widget_set_margin_bottom (switcher, 2);
-  pane_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_size_request (pane_box, 360, -1);
-  gtk_box_append (GTK_BOX (pane_box), switcher);
-  gtk_box_append (GTK_BOX (pane_box), GTK_WIDGET (an->panes));
-  gtk_paned_set_end_child (GTK_PANED (bottom_paned), pane_box);
-
-  g_signal_connect_swapped (an->filter_bar, "applied", G_CALLBACK (on_filter_applied), self);
-  g_signal_connect_swapped (an->filter_bar, "notify::dim", G_CALLBACK (on_dim_changed), self);
+  /* The open pane is view state (sessions, lessons); the stack shows it. */
+  g_signal_connect_swapped (self->view, "notify::pane", G_CALLBACK (on_view_pane), self);
+  g_signal_connect_swapped (an->panes, "notify::visible-child-name", G_CALLBACK (on_stack_pane), self);
+  on_view_pane (self);
+  seismo_filter_bar_set_view (an->filter_bar, self->view);
+  g_signal_connect_swapped (self->view, "result-changed", G_CALLBACK (on_filter_applied), self);
+  g_signal_connect_swapped (self->view, "notify::dim", G_CALLBACK (on_dim_changed), self);
+  g_signal_connect_swapped (self->view, "markers-changed", G_CALLBACK (update_panes), self);
   g_signal_connect_swapped (an->stats, "filter-requested", G_CALLBACK (on_filter_requested), self);
   g_signal_connect_swapped (an->histogram, "bucket-activated", G_CALLBACK (on_bucket_activated), self);
-  g_signal_connect_swapped (self->timeline, "notify::markers-text", G_CALLBACK (update_panes), self);
-  g_signal_connect_swapped (self->timeline, "notify::selected-event", G_CALLBACK (on_selection_changed), self);
-  g_signal_connect_swapped (self->event_list, "notify::selected-event", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect_swapped (self->view, "notify::selected-event", G_CALLBACK (on_selection_changed), self);
 
   /* Quick filters: noted from a right click on the timeline (its row menu has the items), and a
    * menu of their own on the list. */
@@ -456,21 +405,14 @@ _seismo_window_analysis_set_trace (SeismoWindow *self)
 
   if (an == NULL)
     return;
-  /* A new trace (also a live recording that grew) is filtered again with the same expression. */
+  /* A new trace (also a live recording that grew) is filtered again with the same expression:
+   * the view does that (also for a text asked for before its trace arrived, by a lesson). */
   if (trace == an->trace)
     return;
   g_set_object (&an->trace, trace);
-  {
-    /* What was asked for last, even if its result is not in yet (a lesson step applied a
-     * filter just before its trace arrived). */
-    g_autofree char *again = g_strdup (seismo_filter_bar_get_requested (an->filter_bar));
-
-    seismo_filter_bar_set_trace (an->filter_bar, trace);
-    seismo_histogram_view_set_trace (an->histogram, trace);
-    seismo_stats_view_set_trace (an->stats, trace);
-    if (trace != NULL && again[0] != '\0')
-      seismo_filter_bar_apply (an->filter_bar, again);
-  }
+  seismo_histogram_view_set_trace (an->histogram, trace);
+  seismo_stats_view_set_trace (an->stats, trace);
+  seismo_view_set_trace (self->view, trace);
 }
 
 void
@@ -480,6 +422,8 @@ _seismo_window_dispose_analysis (SeismoWindow *self)
 
   if (an == NULL)
     return;
+  g_signal_handlers_disconnect_by_data (self->view, self);
+  g_signal_handlers_disconnect_by_data (an->panes, self);
   g_clear_pointer (&an->list_menu, gtk_widget_unparent);
   g_clear_object (&an->trace);
   g_clear_pointer (&self->analysis, g_free);
@@ -519,7 +463,7 @@ seismo_window_show_pane (SeismoWindow *self,
   g_return_if_fail (name != NULL);
 
   if (self->analysis != NULL && gtk_stack_get_child_by_name (self->analysis->panes, name) != NULL)
-    gtk_stack_set_visible_child_name (self->analysis->panes, name);
+    seismo_view_set_pane (self->view, name);
 }
 
 const char *

@@ -3,6 +3,10 @@
 
 #include "seismo-event-details.h"
 #include "seismo-event-list.h"
+#include "seismo-explain-view.h"
+#include "seismo-filter-overlay.h"
+#include "seismo-lesson-view.h"
+#include "seismo-window-analysis.h"
 #include "seismo-timeline-data.h"
 #include "seismo-window.h"
 
@@ -21,9 +25,18 @@ struct _SeismoWindow
   AdwPreferencesGroup  *recent_group;
   AdwStatusPage        *loading_page;
   GtkProgressBar       *progress_bar;
+  SeismoFilterBar      *filter_bar;
+  SeismoRateView       *rate_view;
+  SeismoFilterOverlay  *filter_overlay;
   SeismoTimeline       *timeline;
   SeismoEventList      *event_list;
+  GtkStack             *panes;            /* Details | Histogram | Statistics | Explain */
   SeismoEventDetails   *details;
+  SeismoHistogramView  *histogram;
+  SeismoStatsView      *stats;
+  SeismoExplainView    *explain_view;
+  GtkRevealer          *sidebar;          /* the lesson panel */
+  SeismoLessonView     *lesson_view;
   GtkWidget            *search_button;
   GtkSearchBar         *search_bar;
   GtkSearchEntry       *search_entry;
@@ -36,6 +49,7 @@ struct _SeismoWindow
   GtkLabel             *markers_label;
 
   /* owned */
+  SeismoView           *view;             /* what the user looks at; widgets follow it */
   GFile                *file;             /* what is shown; NULL for an unsaved recording */
   SeismoTrace          *trace;
   SeismoTimelineData   *data;

@@ -17,6 +17,7 @@
 #include "seismo-window-analysis.h"
 #include "seismo-window-private.h"
 #include "seismo-window-share.h"
+#include "seismo-session-view.h"
 
 struct _SeismoWindowShare
 {
@@ -62,17 +63,13 @@ static SeismoSession *
 capture_session (SeismoWindow *self)
 {
   SeismoSession *session = seismo_session_new ();
-  const char *filter = seismo_window_get_filter (self);
-  const char *pane = seismo_window_get_pane (self);
 
   if (self->file != NULL)
     session->trace_name = g_file_get_basename (self->file);
   session->trace_events = seismo_trace_get_n_events (self->trace);
+  /* Rows, notes and zoom from the renderer; filter, markers, range, selection, pane: the view. */
   seismo_session_update_from_renderer (session, renderer_of (self));
-  if (filter != NULL && *filter != '\0')
-    session->filter = g_strdup (filter);
-  if (pane != NULL)
-    g_ptr_array_add (session->panes, g_strdup (pane));
+  seismo_session_update_from_view (session, self->view);
   return session;
 }
 
@@ -166,12 +163,7 @@ _seismo_window_share_trace_opened (SeismoWindow *self)
       share->restore_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->timeline), restore_view_tick,
                                                           self, NULL);
     }
-  if (session->selected_event >= 0 && (guint64) session->selected_event < seismo_trace_get_n_events (self->trace))
-    seismo_timeline_set_selected_event (self->timeline, (guint) session->selected_event);
-  if (session->filter != NULL)
-    seismo_window_apply_filter (self, session->filter);
-  for (guint i = 0; i < session->panes->len; i++)
-    seismo_window_show_pane (self, g_ptr_array_index (session->panes, i));
+  seismo_session_apply_to_view (session, self->view);
   timeline_changed (self);
 }
 
@@ -198,16 +190,16 @@ _seismo_window_share_add_note (SeismoWindow *self,
                                guint64       time_ns,
                                const char   *text)
 {
-  SeismoTimelineRenderer *r = renderer_of (self);
-  g_autoptr(GArray) notes = g_array_new (FALSE, FALSE, sizeof (SeismoTimelineNote));
-  const SeismoTimelineNote *old;
+  g_autoptr(GArray) notes = g_array_new (FALSE, FALSE, sizeof (SeismoViewNote));
+  const SeismoViewNote *old;
   guint n;
 
-  g_return_if_fail (r != NULL);
-  old = seismo_timeline_renderer_get_notes (r, &n);
+  g_return_if_fail (renderer_of (self) != NULL);
+  /* Notes are the view's; the timeline draws them from there. */
+  old = seismo_view_get_notes (self->view, &n);
   g_array_append_vals (notes, old, n);
-  g_array_append_val (notes, ((SeismoTimelineNote) { time_ns, (char *) text }));
-  seismo_timeline_renderer_set_notes (r, (SeismoTimelineNote *) notes->data, notes->len);
+  g_array_append_val (notes, ((SeismoViewNote) { time_ns, (char *) text }));
+  seismo_view_set_notes (self->view, (SeismoViewNote *) notes->data, notes->len);
   timeline_changed (self);
 }
 
@@ -267,7 +259,7 @@ action_clear_notes (GtkWidget  *widget,
 
   if (renderer_of (self) == NULL)
     return;
-  seismo_timeline_renderer_set_notes (renderer_of (self), NULL, 0);
+  seismo_view_set_notes (self->view, NULL, 0);
   timeline_changed (self);
 }
 

@@ -229,12 +229,8 @@ on_filter_applied (SeismoWindow *self)
     return;
   event = t->reselect;
   t->reselect = SEISMO_NO_EVENT;
-  /* The list lost its selection to the new subset while the timeline kept it: set all three.
-   * The list still remembers the event it lost, so it is unset first to be set again. */
-  seismo_timeline_set_selected_event (self->timeline, event);
-  seismo_event_list_set_selected_event (self->event_list, SEISMO_NO_EVENT);
-  seismo_event_list_set_selected_event (self->event_list, event);
-  seismo_event_details_set_event (self->details, event);
+  /* The timeline, the list (which keeps it by id across results) and the details follow. */
+  seismo_view_set_selected_event (seismo_window_get_view (self), event);
 }
 
 static void
@@ -485,76 +481,6 @@ _seismo_window_class_init_teach (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, 0, "win.pan", "d", 0.1);
 }
 
-/* "Explain this" goes beside the event details: a page of their stack, else a split of their
- * pane. */
-static void
-place_explain_view (SeismoWindow *self)
-{
-  SeismoWindowTeach *t = self->teach;
-  GtkWidget *details = GTK_WIDGET (self->details);
-  GtkWidget *parent = gtk_widget_get_parent (details);
-  GtkWidget *split = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-
-  t->explain_view = SEISMO_EXPLAIN_VIEW (seismo_explain_view_new ());
-  gtk_paned_set_wide_handle (GTK_PANED (split), TRUE);
-  gtk_paned_set_shrink_start_child (GTK_PANED (split), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (split), FALSE);
-  gtk_paned_set_resize_start_child (GTK_PANED (split), TRUE);
-  gtk_widget_set_size_request (GTK_WIDGET (t->explain_view), -1, 120);
-  /* Beside Details when the details are a page of the analysis panes. */
-  if (GTK_IS_STACK (parent))
-    {
-      gtk_stack_add_titled (GTK_STACK (parent), GTK_WIDGET (t->explain_view), "explain", _("Explain"));
-      g_object_ref_sink (split);
-      g_object_unref (split);
-      return;
-    }
-  g_object_ref (details);
-  if (GTK_IS_PANED (parent) && gtk_paned_get_end_child (GTK_PANED (parent)) == details)
-    gtk_paned_set_end_child (GTK_PANED (parent), split);
-  else if (GTK_IS_PANED (parent) && gtk_paned_get_start_child (GTK_PANED (parent)) == details)
-    gtk_paned_set_start_child (GTK_PANED (parent), split);
-  else
-    {
-      /* The layout changed beyond what this expects: explanations keep their own place. */
-      g_warning ("The event details are not in a split pane; “Explain this” is not shown");
-      g_object_unref (details);
-      g_object_ref_sink (split);
-      g_object_unref (split);
-      return;
-    }
-  gtk_paned_set_start_child (GTK_PANED (split), details);
-  gtk_paned_set_end_child (GTK_PANED (split), GTK_WIDGET (t->explain_view));
-  gtk_paned_set_position (GTK_PANED (split), 150);
-  g_object_unref (details);
-}
-
-/* The lesson panel sits to the right of everything under the header bar. */
-static void
-place_sidebar (SeismoWindow *self)
-{
-  SeismoWindowTeach *t = self->teach;
-  GtkWidget *child = adw_toast_overlay_get_child (self->toast_overlay);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *separator = gtk_separator_new (GTK_ORIENTATION_VERTICAL);
-  GtkWidget *panel = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-
-  t->lesson_view = SEISMO_LESSON_VIEW (seismo_lesson_view_new ());
-  t->sidebar = GTK_REVEALER (gtk_revealer_new ());
-  gtk_revealer_set_transition_type (t->sidebar, GTK_REVEALER_TRANSITION_TYPE_SLIDE_LEFT);
-  gtk_box_append (GTK_BOX (panel), separator);
-  gtk_box_append (GTK_BOX (panel), GTK_WIDGET (t->lesson_view));
-  gtk_widget_add_css_class (panel, "lesson-panel");
-  gtk_revealer_set_child (t->sidebar, panel);
-
-  g_object_ref (child);
-  adw_toast_overlay_set_child (self->toast_overlay, box);
-  gtk_widget_set_hexpand (child, TRUE);
-  gtk_box_append (GTK_BOX (box), child);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (t->sidebar));
-  g_object_unref (child);
-}
-
 void
 _seismo_window_init_teach (SeismoWindow *self)
 {
@@ -563,8 +489,10 @@ _seismo_window_init_teach (SeismoWindow *self)
   self->teach = t;
   t->reselect = SEISMO_NO_EVENT;
   t->lessons = seismo_lesson_load_all ();
-  place_sidebar (self);
-  place_explain_view (self);
+  /* The panel and the "Explain" page are in the window's template. */
+  t->sidebar = self->sidebar;
+  t->lesson_view = self->lesson_view;
+  t->explain_view = self->explain_view;
   seismo_lesson_view_set_lessons (t->lesson_view, t->lessons);
   fill_lessons_group (self);
 

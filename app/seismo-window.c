@@ -425,27 +425,20 @@ on_stack_page_changed (SeismoWindow *self)
     fill_empty_page (self);
 }
 
-/* Selection: the timeline, the list and the details pane follow each other. */
+/* Selection: the timeline and the list write it to the view and follow it; so do the details. */
 
 static void
 select_event (SeismoWindow *self,
               guint         event)
 {
-  seismo_event_details_set_event (self->details, event);
-  seismo_timeline_set_selected_event (self->timeline, event);
-  seismo_event_list_set_selected_event (self->event_list, event);
+  /* The timeline and the list follow the view themselves. */
+  seismo_view_set_selected_event (self->view, event);
 }
 
 static void
-on_timeline_selected (SeismoWindow *self)
+on_view_selected (SeismoWindow *self)
 {
-  select_event (self, seismo_timeline_get_selected_event (self->timeline));
-}
-
-static void
-on_list_selected (SeismoWindow *self)
-{
-  select_event (self, seismo_event_list_get_selected_event (self->event_list));
+  seismo_event_details_set_event (self->details, seismo_view_get_selected_event (self->view));
 }
 
 static void
@@ -541,9 +534,15 @@ seismo_window_dispose (GObject *object)
   if (self->record_cancellable != NULL)
     g_cancellable_cancel (self->record_cancellable);
   _seismo_window_dispose_analysis (self);
+  if (self->view != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->view, self);
+      seismo_view_cancel_filter (self->view);
+    }
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_WINDOW);
   _seismo_window_dispose_teach (self);
   _seismo_window_dispose_share (self);
+  g_clear_object (&self->view);
   g_clear_object (&self->file);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->data, seismo_timeline_data_unref);
@@ -568,6 +567,13 @@ seismo_window_class_init (SeismoWindowClass *klass)
   object_class->dispose = seismo_window_dispose;
   window_class->close_request = seismo_window_close_request;
 
+  g_type_ensure (SEISMO_TYPE_FILTER_BAR);
+  g_type_ensure (SEISMO_TYPE_RATE_VIEW);
+  g_type_ensure (SEISMO_TYPE_FILTER_OVERLAY);
+  g_type_ensure (SEISMO_TYPE_HISTOGRAM_VIEW);
+  g_type_ensure (SEISMO_TYPE_STATS_VIEW);
+  g_type_ensure (SEISMO_TYPE_EXPLAIN_VIEW);
+  g_type_ensure (SEISMO_TYPE_LESSON_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/seismo/Seismo/seismo-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, toast_overlay);
@@ -580,6 +586,15 @@ seismo_window_class_init (SeismoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, event_list);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, details);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, rate_view);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, filter_overlay);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, panes);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, histogram);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, stats);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, explain_view);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, lesson_view);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_status);
@@ -591,8 +606,6 @@ seismo_window_class_init (SeismoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, search_button);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, markers_label);
   gtk_widget_class_bind_template_callback (widget_class, on_stack_page_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_timeline_selected);
-  gtk_widget_class_bind_template_callback (widget_class, on_list_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_details_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_markers_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_root_banner_dismissed);
@@ -612,7 +625,11 @@ seismo_window_init (SeismoWindow *self)
   GtkDropTarget *drop;
 
   self->empty_rows = g_ptr_array_new ();
+  self->view = seismo_view_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  seismo_timeline_set_view (self->timeline, self->view);
+  seismo_event_list_set_view (self->event_list, self->view);
+  g_signal_connect_swapped (self->view, "notify::selected-event", G_CALLBACK (on_view_selected), self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
@@ -622,7 +639,6 @@ seismo_window_init (SeismoWindow *self)
   gtk_search_bar_set_key_capture_widget (self->search_bar, GTK_WIDGET (self->event_list));
   gtk_revealer_set_reveal_child (self->root_banner, geteuid () == 0);
   _seismo_window_init_analysis (self);
-  /* After the analysis panes: "Explain" joins their stack. */
   _seismo_window_init_teach (self);
   _seismo_window_init_share (self);
   fill_empty_page (self);
@@ -665,6 +681,13 @@ seismo_window_get_trace (SeismoWindow *self)
 {
   g_return_val_if_fail (SEISMO_IS_WINDOW (self), NULL);
   return self->trace;
+}
+
+SeismoView *
+seismo_window_get_view (SeismoWindow *self)
+{
+  g_return_val_if_fail (SEISMO_IS_WINDOW (self), NULL);
+  return self->view;
 }
 
 SeismoTimeline *

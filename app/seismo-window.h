@@ -25,5 +25,7 @@ void            seismo_window_start_recording (SeismoWindow       *self,
 /* Borrowed; NULL when no trace is shown. */
 SeismoTrace    *seismo_window_get_trace       (SeismoWindow       *self);
 SeismoTimeline *seismo_window_get_timeline    (SeismoWindow       *self);
+/* What the window shows: trace, filter and result, selection, markers, range, pane. */
+SeismoView     *seismo_window_get_view        (SeismoWindow       *self);
 
 G_END_DECLS

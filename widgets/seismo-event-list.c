@@ -15,6 +15,7 @@ struct _SeismoEventList
   SeismoEventListModel *model;
   GtkSingleSelection   *selection;
   GBytes               *subset;     /* the ids listed (guint32, ascending); NULL: every event */
+  SeismoView           *view;       /* followed: its result is listed, its selection selected */
 
   SeismoEventId         selected;
   gboolean              syncing;
@@ -42,6 +43,8 @@ on_selected_changed (SeismoEventList    *self,
   if (self->syncing || event == self->selected)
     return;
   self->selected = event;
+  if (self->view != NULL)
+    seismo_view_set_selected_event (self->view, event);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
 }
 
@@ -77,6 +80,7 @@ seismo_event_list_dispose (GObject *object)
 {
   SeismoEventList *self = SEISMO_EVENT_LIST (object);
 
+  seismo_event_list_set_view (self, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_EVENT_LIST);
   g_clear_object (&self->selection);
   g_clear_object (&self->model);
@@ -284,5 +288,64 @@ seismo_event_list_set_selected_event (SeismoEventList *self,
       if (pos != G_MAXUINT)
         scroll_to (self, pos);
     }
+  if (self->view != NULL)
+    seismo_view_set_selected_event (self->view, event);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
+}
+
+/* The view's result in force; while a filter is evaluated, the matches found so far. */
+static void
+on_view_result (SeismoEventList *self)
+{
+  seismo_event_list_set_subset (self, seismo_view_get_matches (self->view));
+}
+
+static void
+on_view_partial (SeismoEventList *self,
+                 GBytes          *matches)
+{
+  seismo_event_list_set_subset (self, matches);
+}
+
+static void
+on_view_busy (SeismoEventList *self)
+{
+  /* Stopped before the end: back to the result in force (no-op when it is what is listed). */
+  if (!seismo_view_get_filter_busy (self->view))
+    on_view_result (self);
+}
+
+static void
+on_view_selected (SeismoEventList *self)
+{
+  seismo_event_list_set_selected_event (self, seismo_view_get_selected_event (self->view));
+}
+
+void
+seismo_event_list_set_view (SeismoEventList *self,
+                            SeismoView      *view)
+{
+  g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
+  g_return_if_fail (view == NULL || SEISMO_IS_VIEW (view));
+
+  if (view == self->view)
+    return;
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
+  g_set_object (&self->view, view);
+  if (view == NULL)
+    return;
+  g_signal_connect_swapped (view, "result-changed", G_CALLBACK (on_view_result), self);
+  g_signal_connect_swapped (view, "partial-result", G_CALLBACK (on_view_partial), self);
+  g_signal_connect_swapped (view, "notify::filter-busy", G_CALLBACK (on_view_busy), self);
+  g_signal_connect_swapped (view, "notify::selected-event", G_CALLBACK (on_view_selected), self);
+  on_view_selected (self);
+  on_view_result (self);
+}
+
+SeismoView *
+seismo_event_list_get_view (SeismoEventList *self)
+{
+  g_return_val_if_fail (SEISMO_IS_EVENT_LIST (self), NULL);
+  return self->view;
 }

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "seismo-event-list-model.h"
+#include "seismo-view.h"
 
 G_BEGIN_DECLS
 
@@ -11,6 +12,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SeismoEventList, seismo_event_list, SEISMO, EVENT_LIST, GtkWidget)
 
 GtkWidget            *seismo_event_list_new                (void);
+/* Follows view: lists its filter result (the first matches while it is evaluated) and selects
+ * its selected event, and writes the user's selection to it. NULL: follows nothing. */
+SeismoView           *seismo_event_list_get_view           (SeismoEventList *self);
+void                  seismo_event_list_set_view           (SeismoEventList *self,
+                                                            SeismoView      *view);
 /* Lists every event of trace (NULL: nothing). */
 void                  seismo_event_list_set_trace          (SeismoEventList *self,
                                                             SeismoTrace     *trace);

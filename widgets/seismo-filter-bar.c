@@ -8,8 +8,8 @@
 
 #include "seismo-filter-bar.h"
 
-/* Events evaluated per slice on the worker; progress is reported between slices. */
-#define SLICE_EVENTS   (1u << 20)
+/* Typing pauses this long before the text is applied. */
+#define TYPE_DELAY_MS  150
 #define HISTORY_MAX    50
 #define MAX_SHOWN      12
 #define CHECK_DELAY_MS 400
@@ -29,12 +29,7 @@ struct _SeismoFilterBar
   GtkLabel     *error_label;
 
   /* owned */
-  SeismoTrace  *trace;
-  GBytes       *mask;          /* NULL: no filter */
-  GBytes       *matches;
-  char         *applied;
-  char         *requested;     /* the expression last applied or being applied */
-  GCancellable *cancellable;   /* the running evaluation */
+  SeismoView   *view;          /* the filter text, its evaluation and result live here */
   GPtrArray    *history;       /* char *, newest first, NULL-terminated */
   GtkWidget    *popover;       /* completion */
   GtkListBox   *candidates;
@@ -42,10 +37,8 @@ struct _SeismoFilterBar
   gsize         replace_start;
   gsize         replace_end;
 
-  gsize         n_matched;
-  gint          permille;      /* atomic, written by the worker */
-  guint         progress_source;
   guint         check_source;
+  guint         type_source;   /* filter as you type */
   guint         complete_source;
   int           history_pos;   /* -1: not browsing */
   gboolean      setting_text;
@@ -67,6 +60,12 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (SeismoFilterBar, seismo_filter_bar, GTK_TYPE_WIDGET)
+
+static SeismoTrace *
+bar_trace (SeismoFilterBar *self)
+{
+  return self->view != NULL ? seismo_view_get_trace (self->view) : NULL;
+}
 
 /* History */
 
@@ -294,9 +293,9 @@ check (SeismoFilterBar *self,
   g_autoptr(GError) error = NULL;
   SeismoFilter *filter;
 
-  if (self->trace == NULL)
+  if (bar_trace (self) == NULL)
     return NULL;
-  filter = seismo_filter_compile (self->trace, text, &error);
+  filter = seismo_filter_compile (bar_trace (self), text, &error);
   if (show)
     show_error (self, error);
   return filter;
@@ -313,202 +312,115 @@ check_timeout (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Status */
+/* Status, from the view */
 
 static void
 update_status (SeismoFilterBar *self)
 {
   g_autofree char *text = NULL;
-  gsize total = self->trace != NULL ? seismo_trace_get_n_events (self->trace) : 0;
+  SeismoTrace *trace = self->view != NULL ? bar_trace (self) : NULL;
+  gsize total = trace != NULL ? seismo_trace_get_n_events (trace) : 0;
+  const char *applied = self->view != NULL ? seismo_view_get_applied (self->view) : "";
 
-  if (self->trace == NULL)
+  if (trace == NULL)
     text = g_strdup ("");
-  else if (self->cancellable != NULL)
+  else if (seismo_view_get_filter_busy (self->view))
     text = g_strdup (_("Filtering…"));
-  else if (self->mask == NULL)
+  else if (seismo_view_get_mask (self->view) == NULL)
     text = g_strdup (_("No filter"));
   else
     /* TRANSLATORS: "1,234 of 10,000 events" */
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'zu of %'zu event", "%'zu of %'zu events",
                                          total),
-                            self->n_matched, total);
+                            seismo_view_get_n_matched (self->view), total);
   gtk_label_set_text (self->status_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label),
-                               self->applied != NULL && self->applied[0] ? self->applied : NULL);
-}
-
-static gboolean
-progress_tick (gpointer data)
-{
-  SeismoFilterBar *self = data;
-
-  gtk_progress_bar_set_fraction (self->progress, g_atomic_int_get (&self->permille) / 1000.0);
-  return G_SOURCE_CONTINUE;
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), applied[0] ? applied : NULL);
 }
 
 static void
-set_busy (SeismoFilterBar *self,
-          gboolean         busy)
+on_view_busy (SeismoFilterBar *self)
 {
+  gboolean busy = seismo_view_get_filter_busy (self->view);
+
   gtk_widget_set_visible (GTK_WIDGET (self->progress), busy);
-  if (busy && self->progress_source == 0)
-    {
-      gtk_progress_bar_set_fraction (self->progress, 0);
-      self->progress_source = g_timeout_add (100, progress_tick, self);
-    }
-  else if (!busy)
-    g_clear_handle_id (&self->progress_source, g_source_remove);
+  gtk_progress_bar_set_fraction (self->progress, seismo_view_get_filter_progress (self->view));
   update_status (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* Evaluation on a worker thread */
-
-typedef struct {
-  SeismoFilter *filter;
-  gint         *permille;
-  GBytes       *mask;
-  GBytes       *matches;
-  gsize         n_matched;
-  char         *label;
-} FilterJob;
-
 static void
-filter_job_free (FilterJob *job)
+on_view_progress (SeismoFilterBar *self)
 {
-  g_clear_pointer (&job->filter, seismo_filter_unref);
-  g_clear_pointer (&job->mask, g_bytes_unref);
-  g_clear_pointer (&job->matches, g_bytes_unref);
-  g_free (job->label);
-  g_free (job);
-}
-
-/* The ids of the set bits, ascending. */
-static GBytes *
-mask_to_matches (const guint64 *mask,
-                 gsize          n_events,
-                 gsize          n_matched)
-{
-  guint32 *ids = g_new (guint32, MAX (n_matched, 1));
-  gsize n = 0;
-
-  for (gsize w = 0; w < seismo_filter_mask_words (n_events); w++)
-    for (guint64 bits = mask[w]; bits != 0; bits &= bits - 1)
-      if (n < n_matched)
-        ids[n++] = (guint32) (w * 64 + (guint) __builtin_ctzll (bits));
-  return g_bytes_new_take (ids, n * sizeof (guint32));
+  gtk_progress_bar_set_fraction (self->progress, seismo_view_get_filter_progress (self->view));
 }
 
 static void
-filter_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
+on_view_result (SeismoFilterBar *self)
 {
-  FilterJob *job = task_data;
-  SeismoTrace *trace = seismo_filter_get_trace (job->filter);
-  gsize n_events = seismo_trace_get_n_events (trace);
-  gsize words = seismo_filter_mask_words (n_events);
-  g_autofree guint64 *mask = g_new0 (guint64, MAX (words, 1));
-
-  for (gsize first = 0; first < n_events; first += SLICE_EVENTS)
-    {
-      gsize last = MIN (n_events, first + SLICE_EVENTS);
-      gsize n = 0;
-
-      if (!seismo_filter_run_range (job->filter, first, last, 0, mask, &n, cancellable))
-        {
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-          return;
-        }
-      job->n_matched += n;
-      g_atomic_int_set (job->permille, (int) (last * 950 / MAX (n_events, 1)));
-    }
-  job->matches = mask_to_matches (mask, n_events, job->n_matched);
-  job->mask = g_bytes_new_take (g_steal_pointer (&mask), words * sizeof (guint64));
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-set_result (SeismoFilterBar *self,
-            GBytes          *mask,
-            GBytes          *matches,
-            gsize            n_matched,
-            const char      *applied)
-{
-  g_clear_pointer (&self->mask, g_bytes_unref);
-  g_clear_pointer (&self->matches, g_bytes_unref);
-  self->mask = mask != NULL ? g_bytes_ref (mask) : NULL;
-  self->matches = matches != NULL ? g_bytes_ref (matches) : NULL;
-  self->n_matched = n_matched;
-  g_free (self->applied);
-  self->applied = g_strdup (applied);
   update_status (self);
   g_signal_emit (self, signals[APPLIED], 0);
 }
 
+/* The text set elsewhere (a session, a lesson, a quick filter) shows in the entry. */
 static void
-filter_done (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
+on_view_filter_text (SeismoFilterBar *self)
 {
-  SeismoFilterBar *self = SEISMO_FILTER_BAR (source);
-  FilterJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
+  const char *text = seismo_view_get_filter_text (self->view);
+  g_autofree char *shown = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->entry))));
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      /* A newer run replaced this one, or the trace changed: nothing to show. */
-      if (g_task_get_cancellable (G_TASK (result)) == self->cancellable)
-        {
-          g_clear_object (&self->cancellable);
-          set_busy (self, FALSE);
-        }
-      return;
-    }
-  /* Finished, but replaced or cleared meanwhile: the newer request decides what is shown. */
-  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+  if (g_str_equal (shown, text))
     return;
-  g_clear_object (&self->cancellable);
-  set_busy (self, FALSE);
-  set_result (self, job->mask, job->matches, job->n_matched, job->label);
+  self->setting_text = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->entry), text);
+  gtk_editable_set_position (GTK_EDITABLE (self->entry), -1);
+  self->setting_text = FALSE;
+}
+
+static void
+on_view_dim (SeismoFilterBar *self)
+{
+  gtk_drop_down_set_selected (self->mode_dropdown, seismo_view_get_dim (self->view) ? 1 : 0);
 }
 
 static void
 cancel_run (SeismoFilterBar *self)
 {
-  if (self->cancellable != NULL)
-    {
-      g_cancellable_cancel (self->cancellable);
-      g_clear_object (&self->cancellable);
-      set_busy (self, FALSE);
-    }
+  g_clear_handle_id (&self->type_source, g_source_remove);
+  if (self->view != NULL)
+    seismo_view_cancel_filter (self->view);
 }
 
-static void
-run_filter (SeismoFilterBar *self,
-            SeismoFilter    *filter)
+/* Hands the entry's text to the view; shows the error when it is refused. */
+static gboolean
+apply_text (SeismoFilterBar *self,
+            const char      *text,
+            gboolean         show)
 {
-  g_autoptr(GTask) task = NULL;
-  FilterJob *job;
+  g_autoptr(GError) error = NULL;
 
-  cancel_run (self);
-  if (seismo_filter_matches_all (filter))
+  g_clear_handle_id (&self->type_source, g_source_remove);
+  if (bar_trace (self) == NULL)
+    return FALSE;
+  if (!seismo_view_set_filter_text (self->view, text, &error))
     {
-      set_result (self, NULL, NULL, seismo_trace_get_n_events (self->trace), "");
-      return;
+      if (show)
+        show_error (self, error);
+      return FALSE;
     }
-  self->cancellable = g_cancellable_new ();
-  job = g_new0 (FilterJob, 1);
-  job->filter = seismo_filter_ref (filter);
-  job->permille = &self->permille;
-  job->label = g_strdup (seismo_filter_get_expression (filter));
-  g_atomic_int_set (&self->permille, 0);
-  task = g_task_new (self, self->cancellable, filter_done, NULL);
-  g_task_set_source_tag (task, run_filter);
-  g_task_set_task_data (task, job, (GDestroyNotify) filter_job_free);
-  g_task_run_in_thread (task, filter_thread);
-  set_busy (self, TRUE);
+  show_error (self, NULL);
+  return TRUE;
+}
+
+static gboolean
+type_timeout (gpointer data)
+{
+  SeismoFilterBar *self = data;
+  g_autofree char *stripped = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->entry))));
+
+  self->type_source = 0;
+  /* While typing an incomplete expression stays unapplied; its error shows after a pause. */
+  apply_text (self, stripped, FALSE);
+  return G_SOURCE_REMOVE;
 }
 
 /* Completion */
@@ -618,10 +530,10 @@ update_completion (SeismoFilterBar *self,
   GtkWidget *child;
   GdkRectangle rect;
 
-  if (self->trace == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self->entry)))
+  if (bar_trace (self) == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self->entry)))
     return;
   g_clear_pointer (&self->candidate_data, g_ptr_array_unref);
-  self->candidate_data = seismo_filter_complete (self->trace, text, cursor,
+  self->candidate_data = seismo_filter_complete (bar_trace (self), text, cursor,
                                                  &self->replace_start, &self->replace_end);
   /* Nothing typed at the cursor: only an explicit request (Ctrl+Space) lists everything. */
   if (self->candidate_data->len == 0
@@ -727,7 +639,7 @@ on_key_pressed (GtkEventControllerKey *controller,
           hide_completion (self);
           return TRUE;
         }
-      if (self->cancellable != NULL)
+      if (seismo_view_get_filter_busy (self->view))
         {
           cancel_run (self);
           return TRUE;
@@ -765,10 +677,14 @@ on_entry_changed (SeismoFilterBar *self)
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
   gtk_widget_remove_css_class (GTK_WIDGET (self->entry), "error");
   g_clear_handle_id (&self->check_source, g_source_remove);
-  if (self->trace != NULL)
+  if (bar_trace (self) != NULL)
     self->check_source = g_timeout_add (CHECK_DELAY_MS, check_timeout, self);
   if (!self->setting_text)
     {
+      /* Evaluation runs on a worker and a newer text cancels it: apply while typing. */
+      g_clear_handle_id (&self->type_source, g_source_remove);
+      if (bar_trace (self) != NULL)
+        self->type_source = g_timeout_add (TYPE_DELAY_MS, type_timeout, self);
       self->history_pos = -1;
       /* The cursor moves after "changed": complete once it has. */
       if (self->complete_source == 0)
@@ -781,17 +697,11 @@ on_entry_activate (SeismoFilterBar *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
   g_autofree char *stripped = g_strstrip (g_strdup (text));
-  g_autoptr(SeismoFilter) filter = NULL;
 
   hide_completion (self);
   g_clear_handle_id (&self->check_source, g_source_remove);
-  filter = check (self, TRUE);
-  if (filter == NULL)
-    return;
-  remember (self, stripped);
-  g_free (self->requested);
-  self->requested = g_strdup (stripped);
-  run_filter (self, filter);
+  if (apply_text (self, stripped, TRUE))
+    remember (self, stripped);
 }
 
 static void
@@ -805,6 +715,8 @@ on_entry_icon_press (SeismoFilterBar      *self,
 static void
 on_mode_changed (SeismoFilterBar *self)
 {
+  if (self->view != NULL)
+    seismo_view_set_dim (self->view, gtk_drop_down_get_selected (self->mode_dropdown) == 1);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIM]);
 }
 
@@ -823,21 +735,14 @@ seismo_filter_bar_dispose (GObject *object)
 {
   SeismoFilterBar *self = SEISMO_FILTER_BAR (object);
 
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_handle_id (&self->type_source, g_source_remove);
   g_clear_handle_id (&self->check_source, g_source_remove);
   g_clear_handle_id (&self->complete_source, g_source_remove);
   g_clear_pointer (&self->popover, gtk_widget_unparent);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_FILTER_BAR);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
-  g_clear_object (&self->cancellable);
-  g_clear_object (&self->trace);
-  g_clear_pointer (&self->mask, g_bytes_unref);
-  g_clear_pointer (&self->matches, g_bytes_unref);
-  g_clear_pointer (&self->applied, g_free);
-  g_clear_pointer (&self->requested, g_free);
+  seismo_filter_bar_set_view (self, NULL);
   g_clear_pointer (&self->candidate_data, g_ptr_array_unref);
   g_clear_pointer (&self->history, g_ptr_array_unref);
   G_OBJECT_CLASS (seismo_filter_bar_parent_class)->dispose (object);
@@ -936,6 +841,12 @@ seismo_filter_bar_init (SeismoFilterBar *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   load_history (self);
   rebuild_history_menu (self);
+  /* A view of its own until it is given one (a bar on its own still filters). */
+  {
+    g_autoptr(SeismoView) view = seismo_view_new ();
+
+    seismo_filter_bar_set_view (self, view);
+  }
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
@@ -953,26 +864,57 @@ seismo_filter_bar_new (void)
 }
 
 void
+seismo_filter_bar_set_view (SeismoFilterBar *self,
+                            SeismoView      *view)
+{
+  g_return_if_fail (SEISMO_IS_FILTER_BAR (self));
+  g_return_if_fail (view == NULL || SEISMO_IS_VIEW (view));
+
+  if (view == self->view)
+    return;
+  g_clear_handle_id (&self->type_source, g_source_remove);
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
+  g_set_object (&self->view, view);
+  if (view == NULL)
+    return;
+  g_signal_connect_swapped (view, "notify::filter-busy", G_CALLBACK (on_view_busy), self);
+  g_signal_connect_swapped (view, "notify::filter-progress", G_CALLBACK (on_view_progress), self);
+  g_signal_connect_swapped (view, "notify::filter-text", G_CALLBACK (on_view_filter_text), self);
+  g_signal_connect_swapped (view, "notify::dim", G_CALLBACK (on_view_dim), self);
+  g_signal_connect_swapped (view, "result-changed", G_CALLBACK (on_view_result), self);
+  on_view_dim (self);
+  on_view_filter_text (self);
+  on_view_busy (self);
+}
+
+SeismoView *
+seismo_filter_bar_get_view (SeismoFilterBar *self)
+{
+  g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), NULL);
+  return self->view;
+}
+
+void
 seismo_filter_bar_set_trace (SeismoFilterBar *self,
                              SeismoTrace     *trace)
 {
   g_return_if_fail (SEISMO_IS_FILTER_BAR (self));
   g_return_if_fail (trace == NULL || SEISMO_IS_TRACE (trace));
 
-  if (trace == self->trace)
+  if (trace == bar_trace (self))
     return;
-  cancel_run (self);
-  g_set_object (&self->trace, trace);
   hide_completion (self);
   show_error (self, NULL);
-  set_result (self, NULL, NULL, trace != NULL ? seismo_trace_get_n_events (trace) : 0, "");
+  seismo_view_set_trace (self->view, trace);
+  update_status (self);
 }
 
 gboolean
 seismo_filter_bar_apply (SeismoFilterBar *self,
                          const char      *expression)
 {
-  g_autoptr(SeismoFilter) filter = NULL;
+  g_autofree char *stripped = NULL;
 
   g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), FALSE);
   g_return_val_if_fail (expression != NULL, FALSE);
@@ -983,13 +925,10 @@ seismo_filter_bar_apply (SeismoFilterBar *self,
   self->setting_text = FALSE;
   hide_completion (self);
   g_clear_handle_id (&self->check_source, g_source_remove);
-  filter = check (self, TRUE);
-  if (filter == NULL)
+  stripped = g_strstrip (g_strdup (expression));
+  if (!apply_text (self, stripped, TRUE))
     return FALSE;
   remember (self, expression);
-  g_free (self->requested);
-  self->requested = g_strdup (expression);
-  run_filter (self, filter);
   return TRUE;
 }
 
@@ -998,29 +937,17 @@ seismo_filter_bar_apply_mask (SeismoFilterBar *self,
                               GBytes          *mask,
                               const char      *label)
 {
-  const guint64 *words;
-  gsize n_words, n_matched = 0;
-  g_autoptr(GBytes) matches = NULL;
-
   g_return_if_fail (SEISMO_IS_FILTER_BAR (self));
   g_return_if_fail (mask != NULL);
-  g_return_if_fail (self->trace != NULL);
+  g_return_if_fail (bar_trace (self) != NULL);
 
-  words = g_bytes_get_data (mask, &n_words);
-  n_words /= sizeof (guint64);
-  g_return_if_fail (n_words == seismo_filter_mask_words (seismo_trace_get_n_events (self->trace)));
-
-  cancel_run (self);
-  g_clear_pointer (&self->requested, g_free);
-  for (gsize i = 0; i < n_words; i++)
-    n_matched += (gsize) __builtin_popcountll (words[i]);
-  matches = mask_to_matches (words, seismo_trace_get_n_events (self->trace), n_matched);
+  g_clear_handle_id (&self->type_source, g_source_remove);
   self->setting_text = TRUE;
   gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
   self->setting_text = FALSE;
   show_error (self, NULL);
   gtk_entry_set_placeholder_text (self->entry, label);
-  set_result (self, mask, matches, n_matched, label);
+  seismo_view_set_filter_mask (self->view, mask, label);
 }
 
 void
@@ -1029,7 +956,6 @@ seismo_filter_bar_clear (SeismoFilterBar *self)
   g_return_if_fail (SEISMO_IS_FILTER_BAR (self));
 
   cancel_run (self);
-  g_clear_pointer (&self->requested, g_free);
   self->setting_text = TRUE;
   gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
   self->setting_text = FALSE;
@@ -1037,43 +963,43 @@ seismo_filter_bar_clear (SeismoFilterBar *self)
   show_error (self, NULL);
   gtk_entry_set_placeholder_text (self->entry,
                                   _("Filter events: comm == bash && duration > 10us, sched:*, errno == ENOENT (Ctrl+L)"));
-  if (self->mask != NULL || (self->applied != NULL && self->applied[0] != '\0'))
-    set_result (self, NULL, NULL, self->trace != NULL ? seismo_trace_get_n_events (self->trace) : 0, "");
+  /* Nothing in force: a no-op in the view. */
+  seismo_view_set_filter_text (self->view, "", NULL);
 }
 
 GBytes *
 seismo_filter_bar_get_mask (SeismoFilterBar *self)
 {
   g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), NULL);
-  return self->mask;
+  return seismo_view_get_mask (self->view);
 }
 
 GBytes *
 seismo_filter_bar_get_matches (SeismoFilterBar *self)
 {
   g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), NULL);
-  return self->matches;
+  return seismo_view_get_matches (self->view);
 }
 
 gsize
 seismo_filter_bar_get_n_matched (SeismoFilterBar *self)
 {
   g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), 0);
-  return self->n_matched;
+  return seismo_view_get_n_matched (self->view);
 }
 
 const char *
 seismo_filter_bar_get_applied (SeismoFilterBar *self)
 {
   g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), "");
-  return self->applied != NULL ? self->applied : "";
+  return seismo_view_get_applied (self->view);
 }
 
 const char *
 seismo_filter_bar_get_requested (SeismoFilterBar *self)
 {
   g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), "");
-  return self->requested != NULL ? self->requested : "";
+  return seismo_view_get_filter_text (self->view);
 }
 
 gboolean
@@ -1096,7 +1022,7 @@ gboolean
 seismo_filter_bar_get_busy (SeismoFilterBar *self)
 {
   g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), FALSE);
-  return self->cancellable != NULL;
+  return self->view != NULL && seismo_view_get_filter_busy (self->view);
 }
 
 const char *const *

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "seismo-filter.h"
+#include "seismo-view.h"
 
 G_BEGIN_DECLS
 
@@ -11,14 +12,19 @@ G_BEGIN_DECLS
  * SeismoFilterBar: the filter entry above the timeline. It highlights the expression as it is
  * typed, marks the column of an error with a message, completes field names, event names and
  * values seen in the trace, keeps a history (Up/Down, and the history menu) in
- * $XDG_STATE_HOME/seismo/filter-history, and evaluates the filter on a worker thread, showing
- * progress. ::applied is emitted on the main thread when a new result is ready.
+ * $XDG_STATE_HOME/seismo/filter-history. It edits a SeismoView's filter text (applied as it is
+ * typed, after a short pause, and on Enter) and shows the view's progress and result; the view
+ * evaluates. ::applied is emitted when the view's result changed.
  */
 #define SEISMO_TYPE_FILTER_BAR (seismo_filter_bar_get_type ())
 G_DECLARE_FINAL_TYPE (SeismoFilterBar, seismo_filter_bar, SEISMO, FILTER_BAR, GtkWidget)
 
 GtkWidget  *seismo_filter_bar_new            (void);
-/* The trace the filter applies to (NULL: none); clears the applied filter. */
+/* The view whose filter the bar edits; a bar has a view of its own until given one. */
+SeismoView *seismo_filter_bar_get_view       (SeismoFilterBar *self);
+void        seismo_filter_bar_set_view       (SeismoFilterBar *self,
+                                              SeismoView      *view);
+/* Sets the view's trace (NULL: none); the view filters it again with its filter text. */
 void        seismo_filter_bar_set_trace      (SeismoFilterBar *self,
                                               SeismoTrace     *trace);
 /* Sets the text and applies it as Enter does. An invalid expression shows its error and keeps

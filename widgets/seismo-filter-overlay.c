@@ -312,9 +312,57 @@ seismo_filter_overlay_dispose (GObject *object)
   G_OBJECT_CLASS (seismo_filter_overlay_parent_class)->dispose (object);
 }
 
+enum {
+  PROP_0,
+  PROP_TIMELINE,
+  N_PROPS
+};
+
+static void
+seismo_filter_overlay_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  SeismoFilterOverlay *self = SEISMO_FILTER_OVERLAY (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      g_value_set_object (value, self->timeline);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+seismo_filter_overlay_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  SeismoFilterOverlay *self = SEISMO_FILTER_OVERLAY (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      /* Borrowed: the timeline it lies over outlives it (a sibling in the same overlay). */
+      self->timeline = g_value_get_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
 static void
 seismo_filter_overlay_class_init (SeismoFilterOverlayClass *klass)
 {
+  G_OBJECT_CLASS (klass)->get_property = seismo_filter_overlay_get_property;
+  G_OBJECT_CLASS (klass)->set_property = seismo_filter_overlay_set_property;
+  g_object_class_install_property (G_OBJECT_CLASS (klass), PROP_TIMELINE,
+                                   g_param_spec_object ("timeline", NULL, NULL, SEISMO_TYPE_TIMELINE,
+                                                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   G_OBJECT_CLASS (klass)->dispose = seismo_filter_overlay_dispose;
   GTK_WIDGET_CLASS (klass)->snapshot = seismo_filter_overlay_snapshot;
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "seismofilteroverlay");
@@ -333,8 +381,7 @@ seismo_filter_overlay_new (SeismoTimeline *timeline)
   SeismoFilterOverlay *self;
 
   g_return_val_if_fail (SEISMO_IS_TIMELINE (timeline), NULL);
-  self = g_object_new (SEISMO_TYPE_FILTER_OVERLAY, NULL);
-  self->timeline = timeline;
+  self = g_object_new (SEISMO_TYPE_FILTER_OVERLAY, "timeline", timeline, NULL);
   return GTK_WIDGET (self);
 }
 

@@ -5,7 +5,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "seismo-timeline.h"
+#include "seismo-timeline-private.h"
 #include "seismo-timing.h"
 
 /* A GtkSnapshot canvas draws SeismoColor as GdkRGBA. */
@@ -16,32 +16,6 @@ G_STATIC_ASSERT (sizeof (SeismoColor) == sizeof (GdkRGBA));
 /* Presenter mode draws everything this much larger: fonts, rows, labels (see snapshot). */
 #define PRESENTER_SCALE 1.5
 
-struct _SeismoTimeline
-{
-  GtkWidget               parent_instance;
-
-  /* owned */
-  SeismoTimelineRenderer *renderer;
-  GtkAdjustment          *hadjustment;
-  GtkAdjustment          *vadjustment;
-  GtkWidget              *row_menu;
-  char                   *markers_text;
-
-  guint                   hscroll_policy : 1;
-  guint                   vscroll_policy : 1;
-  guint                   updating_adjustments : 1;
-  guint                   dragging : 1;
-  guint                   drag_on_ruler : 1;
-  double                  pointer_x;
-  double                  pointer_y;
-  double                  drag_start_x;
-  double                  drag_start_view;
-  SeismoRowKey            menu_row;
-  SeismoEventId           selected;
-  /* Presenter mode: the renderer works in view pixels, widget pixels / scale. */
-  gboolean                presenter;
-  double                  scale;
-};
 
 enum {
   PROP_0,
@@ -138,8 +112,8 @@ static const SeismoCanvas snapshot_canvas = {
 
 /* State */
 
-static void
-update_markers_text (SeismoTimeline *self)
+void
+_seismo_timeline_update_markers_text (SeismoTimeline *self)
 {
   g_autoptr(GString) s = g_string_new (NULL);
   SeismoTimelineRenderer *r = self->renderer;
@@ -205,6 +179,7 @@ update_markers_text (SeismoTimeline *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_RANGE]);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.zoom-range",
                                  has_range || (has_a && has_b));
+  _seismo_timeline_push_markers (self);
 }
 
 static void
@@ -246,9 +221,19 @@ configure_adjustments (SeismoTimeline *self)
 }
 
 /* Call after anything changed the view: adjustments follow, a frame is queued. */
-static void
-view_changed (SeismoTimeline *self)
+void
+_seismo_timeline_view_changed (SeismoTimeline *self)
 {
+  SeismoTimelineRenderer *r = self->renderer;
+
+  if (self->view != NULL && r != NULL)
+    {
+      SeismoTrace *trace = seismo_timeline_data_get_trace (seismo_timeline_renderer_get_data (r));
+      double start = (double) seismo_trace_get_start_ns (trace) + MAX (seismo_timeline_renderer_get_view_start (r), 0);
+      double end = start + seismo_timeline_renderer_get_ns_per_px (r) * seismo_timeline_renderer_get_area_width (r);
+
+      seismo_view_set_visible_span (self->view, (guint64) start, (guint64) end);
+    }
   configure_adjustments (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -429,7 +414,7 @@ zoom_at (SeismoTimeline *self,
   if (self->renderer == NULL)
     return;
   seismo_timeline_renderer_zoom (self->renderer, factor, x);
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }
 
 static gboolean
@@ -481,6 +466,8 @@ select_event (SeismoTimeline *self,
   self->selected = event;
   if (self->renderer != NULL)
     seismo_timeline_renderer_set_selected_event (self->renderer, event);
+  if (self->view != NULL)
+    seismo_view_set_selected_event (self->view, event);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -535,7 +522,7 @@ on_click_pressed (GtkGestureClick *gesture,
     {
       seismo_timeline_renderer_set_collapsed (self->renderer, hit.row,
                                               !seismo_timeline_renderer_get_collapsed (self->renderer, hit.row));
-      view_changed (self);
+      _seismo_timeline_view_changed (self);
     }
 }
 
@@ -565,7 +552,7 @@ on_click_released (GtkGestureClick *gesture,
       if (e != SEISMO_NO_EVENT)
         select_event (self, e);
     }
-  update_markers_text (self);
+  _seismo_timeline_update_markers_text (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -609,7 +596,7 @@ on_drag_update (GtkGestureDrag *gesture,
       /* Dragging the ruler (or with the middle button) pans. */
       seismo_timeline_renderer_set_view (r, self->drag_start_view - dx * seismo_timeline_renderer_get_ns_per_px (r),
                                          seismo_timeline_renderer_get_ns_per_px (r));
-      view_changed (self);
+      _seismo_timeline_view_changed (self);
       return;
     }
   {
@@ -618,7 +605,7 @@ on_drag_update (GtkGestureDrag *gesture,
 
     seismo_timeline_renderer_set_range (r, (guint64) MAX (seismo_timeline_renderer_x_to_ns (r, xa), 0),
                                         (guint64) MAX (seismo_timeline_renderer_x_to_ns (r, xb), 0));
-    update_markers_text (self);
+    _seismo_timeline_update_markers_text (self);
     gtk_widget_queue_draw (GTK_WIDGET (self));
   }
 }
@@ -687,7 +674,7 @@ action_pan (GtkWidget  *widget,
   seismo_timeline_renderer_set_view (r, seismo_timeline_renderer_get_view_start (r)
                                         + g_variant_get_double (param) * w,
                                      seismo_timeline_renderer_get_ns_per_px (r));
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }
 
 static void
@@ -702,7 +689,7 @@ action_scroll_rows (GtkWidget  *widget,
   seismo_timeline_renderer_set_scroll_y (self->renderer,
                                          seismo_timeline_renderer_get_scroll_y (self->renderer)
                                          + g_variant_get_int32 (param));
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }
 
 static void
@@ -736,7 +723,8 @@ action_row (GtkWidget  *widget,
     seismo_timeline_renderer_set_collapsed (r, key, !seismo_timeline_renderer_get_collapsed (r, key));
   else if (g_str_equal (name, "row.show-all"))
     seismo_timeline_renderer_show_all_rows (r);
-  view_changed (self);
+  _seismo_timeline_push_rows (self);
+  _seismo_timeline_view_changed (self);
 }
 
 /* GObject */
@@ -746,6 +734,7 @@ seismo_timeline_dispose (GObject *object)
 {
   SeismoTimeline *self = SEISMO_TIMELINE (object);
 
+  seismo_timeline_set_view (self, NULL);
   g_clear_pointer (&self->row_menu, gtk_widget_unparent);
   if (self->hadjustment != NULL)
     g_signal_handlers_disconnect_by_func (self->hadjustment, hadjustment_value_changed, self);
@@ -989,8 +978,9 @@ seismo_timeline_set_data (SeismoTimeline     *self,
     seismo_timeline_renderer_set_selected_event (self->renderer, self->selected);
   if (self->renderer == NULL)
     select_event (self, SEISMO_NO_EVENT);
-  update_markers_text (self);
-  view_changed (self);
+  _seismo_timeline_update_markers_text (self);
+  _seismo_timeline_push_rows (self);
+  _seismo_timeline_view_changed (self);
 }
 
 SeismoTimelineData *
@@ -1087,7 +1077,7 @@ seismo_timeline_zoom_fit (SeismoTimeline *self)
   if (self->renderer == NULL)
     return;
   seismo_timeline_renderer_fit_all (self->renderer);
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }
 
 void
@@ -1105,7 +1095,7 @@ seismo_timeline_zoom_range (SeismoTimeline *self)
     seismo_timeline_renderer_zoom_to (self->renderer, a, b);
   else
     return;
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }
 
 void
@@ -1118,7 +1108,7 @@ seismo_timeline_set_marker (SeismoTimeline *self,
   if (self->renderer == NULL)
     return;
   seismo_timeline_renderer_set_marker (self->renderer, which, time_ns);
-  update_markers_text (self);
+  _seismo_timeline_update_markers_text (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1131,7 +1121,7 @@ seismo_timeline_clear_markers (SeismoTimeline *self)
   seismo_timeline_renderer_clear_marker (self->renderer, 0);
   seismo_timeline_renderer_clear_marker (self->renderer, 1);
   seismo_timeline_renderer_clear_range (self->renderer);
-  update_markers_text (self);
+  _seismo_timeline_update_markers_text (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1173,5 +1163,5 @@ seismo_timeline_set_presenter (SeismoTimeline *self,
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRESENTER]);
   gtk_widget_queue_resize (GTK_WIDGET (self));
-  view_changed (self);
+  _seismo_timeline_view_changed (self);
 }

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "seismo-timeline-renderer.h"
+#include "seismo-view.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,11 @@ void                    seismo_timeline_set_data           (SeismoTimeline     *
 /* Borrowed; NULL when nothing is shown. */
 SeismoTimelineData     *seismo_timeline_get_data           (SeismoTimeline     *self);
 SeismoTimelineRenderer *seismo_timeline_get_renderer       (SeismoTimeline     *self);
+/* The view the timeline writes its markers, range, selection and visible span to, and follows
+ * when they are set there; NULL: none. */
+SeismoView             *seismo_timeline_get_view           (SeismoTimeline     *self);
+void                    seismo_timeline_set_view           (SeismoTimeline     *self,
+                                                            SeismoView         *view);
 
 /* SEISMO_NO_EVENT when none. Selecting brings the event's time and row into view. */
 guint                   seismo_timeline_get_selected_event (SeismoTimeline     *self);

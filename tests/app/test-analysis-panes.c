@@ -2,8 +2,9 @@
 /*
  * The analysis widgets on their own, under Xvfb: the statistics tables (figures, sorting, CSV,
  * the picture), the latency histogram (counts, bucket filters, linear buckets, the picture), the
- * rate strip's picture and the filter bar (worker evaluation against brute force, errors,
- * history, masks). Pictures are drawn on image surfaces and their pixels checked.
+ * rate strip's picture, the filter bar (worker evaluation against brute force, errors,
+ * history, masks) and the bar and event list bound to one SeismoView (filter as you type, the
+ * list following the result and keeping the selected event by id). Pictures are drawn on image surfaces and their pixels checked.
  */
 
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include <glib/gstdio.h>
 
+#include "seismo-event-list.h"
 #include "seismo-filter-bar.h"
 #include "seismo-gui-test-util.h"
 #include "seismo-histogram-view.h"
@@ -504,6 +506,100 @@ test_filter_bar (void)
   g_object_unref (bar);
 }
 
+static GtkWidget *
+find_child (GtkWidget *widget,
+            GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_child (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean view_busy (gpointer v) { return seismo_view_get_filter_busy (v); }
+
+static void
+test_view_binding (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (200000);
+  g_autoptr(SeismoView) view = seismo_view_new ();
+  SeismoFilterBar *bar = SEISMO_FILTER_BAR (seismo_filter_bar_new ());
+  SeismoEventList *list = SEISMO_EVENT_LIST (seismo_event_list_new ());
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkEntry *entry;
+  gsize n = seismo_trace_get_n_events (trace), n_cpu1 = 0;
+  const guint16 *cpus = seismo_trace_get_cpus (trace);
+  SeismoEventId picked = SEISMO_NO_EVENT;
+  guint results = 0;
+
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (bar));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (list));
+  gtk_widget_set_size_request (GTK_WIDGET (list), 600, 300);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+  seismo_filter_bar_set_view (bar, view);
+  seismo_event_list_set_trace (list, trace);
+  seismo_event_list_set_view (list, view);
+  g_signal_connect_swapped (view, "result-changed", G_CALLBACK (g_atomic_int_inc), &results);
+  seismo_view_set_trace (view, trace);
+  /* A trace and no filter: nothing to apply, no result to announce. */
+  g_assert_cmpuint (results, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (seismo_event_list_get_model (list))), ==, n);
+
+  /* Typing applies after a pause, without Enter; an incomplete expression is not applied. */
+  entry = GTK_ENTRY (find_child (GTK_WIDGET (bar), GTK_TYPE_ENTRY));
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "cpu ==");
+  seismo_gui_test_spin (400);
+  g_assert_cmpstr (seismo_view_get_filter_text (view), ==, "");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "cpu == 1");
+  g_assert_cmpstr (seismo_view_get_filter_text (view), ==, "");
+  seismo_gui_test_spin (400);
+  g_assert_cmpstr (seismo_view_get_filter_text (view), ==, "cpu == 1");
+  wait_idle (view, view_busy);
+  for (gsize i = 0; i < n; i++)
+    if (cpus[i] == 1)
+      {
+        n_cpu1++;
+        if (picked == SEISMO_NO_EVENT && i > 1000)
+          picked = (SeismoEventId) i;
+      }
+  g_assert_cmpuint (seismo_view_get_n_matched (view), ==, n_cpu1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (seismo_event_list_get_model (list))), ==, n_cpu1);
+
+  /* The selection is the view's: set there, the list selects it; it survives clearing. */
+  seismo_view_set_selected_event (view, picked);
+  g_assert_cmpuint (seismo_event_list_get_selected_event (list), ==, picked);
+  results = 0;
+  seismo_filter_bar_clear (bar);
+  seismo_filter_bar_clear (bar);
+  g_assert_cmpuint (results, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (seismo_event_list_get_model (list))), ==, n);
+  g_assert_cmpuint (seismo_event_list_get_selected_event (list), ==, picked);
+  g_assert_cmpuint (seismo_view_get_selected_event (view), ==, picked);
+  {
+    GtkSelectionModel *selection =
+      gtk_column_view_get_model (GTK_COLUMN_VIEW (find_child (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW)));
+
+    g_assert_true (gtk_selection_model_is_selected (selection, picked));
+  }
+
+  /* The text set in the view shows in the bar's entry. */
+  g_assert_true (seismo_view_set_filter_text (view, "cpu == 0", NULL));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "cpu == 0");
+  wait_idle (view, view_busy);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -526,6 +622,7 @@ main (int    argc,
   g_test_add_func ("/analysis/histogram", test_histogram);
   g_test_add_func ("/analysis/rate", test_rate);
   g_test_add_func ("/analysis/filter-bar", test_filter_bar);
+  g_test_add_func ("/analysis/view-binding", test_view_binding);
   ret = g_test_run ();
   {
     g_autofree char *history = g_build_filename (state_dir, "seismo", "filter-history", NULL);
