@@ -308,7 +308,21 @@ set_metadata (StraceImport *im,
   char buf[64];
 
   seismo_trace_builder_set_metadata (builder, SEISMO_META_SOURCE, "strace");
-  seismo_trace_builder_set_metadata (builder, SEISMO_META_ARCH, "x86_64");
+  {
+    const char *how;
+    g_autofree char *candidates = NULL;
+    SeismoArch arch = strace_arch_decide (&im->arch, &how, &candidates);
+
+    /* Unknown stays unknown: the names are the log's own, only the ABI's numbers wait. */
+    if (arch != SEISMO_ARCH_UNKNOWN)
+      {
+        seismo_trace_builder_set_metadata (builder, SEISMO_META_ARCH,
+                                           seismo_arch_to_string (arch));
+        seismo_trace_builder_set_metadata (builder, "arch_from", how);
+      }
+    else if (candidates)
+      seismo_trace_builder_set_metadata (builder, "arch_candidates", candidates);
+  }
   seismo_trace_builder_set_metadata (builder, SEISMO_META_ORIGINAL, path);
   seismo_trace_builder_set_metadata (builder, SEISMO_META_CLOCK,
                                      im->time_style == STRACE_TIME_EPOCH ? "realtime"
@@ -345,6 +359,7 @@ import_clear (StraceImport *im)
   g_free (im->split.name);
   g_string_free (im->split.args, TRUE);
   strace_summary_clear (im);
+  strace_arch_clear (&im->arch);
   for (guint k = 0; k < STRACE_SKIP_N; k++)
     g_free (im->skipped_example[k]);
   g_free (im->first_skipped_file);
@@ -374,6 +389,7 @@ strace_load (const char         *path,
   im.stack = g_string_new (NULL);
   im.split.args = g_string_new (NULL);
   strace_summary_init (&im);
+  strace_arch_init (&im.arch);
 
   /* -ff output: a folder, or one of the files, whose lines carry no pid. */
   if (!is_dir)
@@ -432,6 +448,7 @@ strace_load (const char         *path,
         goto out;
       data = g_mapped_file_get_contents (mapped);
       len = g_mapped_file_get_length (mapped);
+      strace_arch_scan (&im.arch, data, len);
       /* Each -ff file has its own clock sequence for -r and the line order. */
       im.last_ts = 0;
       im.order_ts = 0;
