@@ -324,6 +324,9 @@ set_metadata (StraceImport *im,
       seismo_trace_builder_set_metadata (builder, "arch_candidates", candidates);
   }
   seismo_trace_builder_set_metadata (builder, SEISMO_META_ORIGINAL, path);
+  /* The log names its errors; they were stored before the arch was known, by asm-generic's
+   * numbers (seismo_errno_from_name()). */
+  seismo_trace_builder_set_metadata (builder, SEISMO_META_ERRNO_NUMBERS, "asm-generic");
   seismo_trace_builder_set_metadata (builder, SEISMO_META_CLOCK,
                                      im->time_style == STRACE_TIME_EPOCH ? "realtime"
                                      : im->time_style == STRACE_TIME_OF_DAY ? "local"
