@@ -1653,6 +1653,25 @@ seismo_tep_converter_get_n_skipped (SeismoTepConverter *self)
 }
 
 guint64
+seismo_tep_converter_get_n_unknown (SeismoTepConverter *self,
+                                    guint              *first_id)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  guint64 n = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  *first_id = G_MAXUINT;
+  g_hash_table_iter_init (&iter, self->skipped_ids);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      n += *(guint64 *) value;
+      *first_id = MIN (*first_id, GPOINTER_TO_UINT (key));
+    }
+  return n;
+}
+
+guint64
 seismo_tep_converter_get_n_skipped_of (SeismoTepConverter *self,
                                        guint               id)
 {

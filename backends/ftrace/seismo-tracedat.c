@@ -14,6 +14,7 @@
 #include "seismo-tep-guard.h"
 #include "seismo-clock.h"
 #include "seismo-file.h"
+#include "seismo-skipped.h"
 #include "seismo-tracedat-private.h"
 
 /*
@@ -783,9 +784,31 @@ read_trace_dat (const char          *path,
       if (skipped)
         {
           g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, skipped);
+          guint first_id;
+          guint64 unknown = seismo_tep_converter_get_n_unknown (l.conv, &first_id);
+          guint64 n_events = seismo_trace_builder_get_n_events (l.builder);
+          g_autofree char *example = g_strdup_printf ("event id %u", first_id);
 
-          /* Records of formats the file lacks or that are cut short: counted, not fatal. */
+          /* Records of formats the file lacks or that are cut short: counted, not fatal, unless
+           * they are most of the file (a reader that got the layout wrong, or not a trace). */
           seismo_trace_builder_set_metadata (l.builder, "skipped_records", text);
+          if (unknown)
+            seismo_trace_builder_note_skipped (l.builder, "records of events without a format",
+                                               unknown, example);
+          if (skipped > unknown)
+            seismo_trace_builder_note_skipped (l.builder, "records cut short",
+                                               skipped - unknown, NULL);
+          if (skipped > n_events)
+            {
+              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
+                           _("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " records could "
+                             "not be read (%" G_GUINT64_FORMAT " of events without a format in "
+                             "the file, the first %s; %" G_GUINT64_FORMAT " cut short)"),
+                           path, skipped, skipped + n_events, unknown,
+                           unknown ? example : "-", skipped - unknown);
+              loader_clear (&l);
+              return FALSE;
+            }
         }
       warning = skipped_formats_warning (&l);
       if (warning)

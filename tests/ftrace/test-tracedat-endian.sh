@@ -4,7 +4,8 @@
 # converted by trace-cmd, the shared samples and real files when ../shared is there) is rewritten
 # as a big-endian machine would have written it (tracedat-to-big-endian.py), and
 # `seismo-cli report` of both must be equal, line for line; so must `trace-cmd report` of both,
-# which checks the converter itself. TAP output.
+# which checks the converter itself. A copy whose records were left little-endian is refused.
+# TAP output.
 set -u
 CLI=$1
 SRC=${SEISMO_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -50,4 +51,18 @@ for f in "${files[@]}"; do
     fi
   fi
 done
+
+# Records whose bytes no format explains are most of the file: refused, saying so, not shown empty.
+f=${files[0]}
+if python3 "$CONV" --broken-events "$f" "$DIR/broken.dat" 2> "$DIR/err"; then
+  if "$CLI" info "$DIR/broken.dat" > /dev/null 2> "$DIR/err"; then
+    not_ok "records of unknown events only: refused (info exited 0)"
+  elif grep -q "records could not be read (.*without a format" "$DIR/err"; then
+    ok "records of unknown events only: refused, saying which kind"
+  else
+    not_ok "records of unknown events only: refused, saying which kind ($(head -c 200 "$DIR/err"))"
+  fi
+else
+  not_ok "records of unknown events only: the broken copy ($(head -c 200 "$DIR/err"))"
+fi
 tap_end

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tracedat-to-big-endian.py IN.dat OUT.dat
+# tracedat-to-big-endian.py [--broken-events] IN.dat OUT.dat
 #
+# --broken-events leaves the event records as they were: a file whose records no reader can make
+# sense of, for the test that such a file is refused rather than shown empty.
 # Writes a little-endian trace.dat (version 6, as trace-cmd writes it) as the big-endian file a
 # big-endian machine would have written: the endianness flag, every number of the headers, the
 # options and the CPU tables, the ring-buffer page headers, the event headers (whose type_len and
@@ -27,7 +29,8 @@ class Conv:
         self.src = data
         self.out = bytearray(data)
         self.pos = 0
-        self.formats = {}       # event id -> [(name, type, offset, size, signed)]
+        self.formats = {}       # event id -> [(declaration, offset, size)]
+        self.broken_events = False
 
     # --- reading little-endian, writing big-endian at the same place ---
     def u(self, size, fmt_le, fmt_be, at=None):
@@ -81,7 +84,7 @@ class Conv:
             self.u(elem, '<' + fmt, '>' + fmt, p)
 
     def swap_event(self, base, length):
-        if length < 2:
+        if length < 2 or self.broken_events:
             return
         etype = struct.unpack_from('<H', self.src, base)[0]
         fields = self.formats.get(etype)
@@ -242,11 +245,15 @@ class Conv:
 
 
 def main():
-    src, dst = sys.argv[1:3]
+    args = sys.argv[1:]
+    broken = args[:1] == ['--broken-events']
+    src, dst = args[1:3] if broken else args[0:2]
     with open(src, 'rb') as f:
         data = f.read()
     try:
-        out = Conv(data).run()
+        conv = Conv(data)
+        conv.broken_events = broken
+        out = conv.run()
     except Fail as e:
         print('%s: %s' % (src, e), file=sys.stderr)
         sys.exit(1)
