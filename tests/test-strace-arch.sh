@@ -55,6 +55,20 @@ arch_is "read/write/close alone: unknown, never x86_64 by default" \
 arch_is "--arch overrides what the log says" "$FIX/x86_64-elf.strace" arm64 - --arch arm64
 arch_is "--arch names an unknown log's ABI" "$FIX/unknown-few-calls.strace" riscv64 - --arch riscv64
 
+# Not an arch matter, but the same reading of a log's content: a log whose lines are mostly not
+# strace's (after a head that is) is refused, naming the kind and the first such line.
+{
+  for i in $(seq 200); do echo "open(\"/etc/f$i\", O_RDONLY) = 3"; done
+  for i in $(seq 300); do echo "some other tool's line $i"; done
+} > "$DIR/mostly.strace"
+if "$CLI" info "$DIR/mostly.strace" > /dev/null 2> "$DIR/err"; then
+  not_ok "a log of mostly unreadable lines is refused (info exited 0)"
+elif grep -q "most lines are not strace output.*300 of 500 (300 unreadable strace lines).*line 201: some other tool's line 1" "$DIR/err"; then
+  ok "a log of mostly unreadable lines is refused, naming the kind and the first line"
+else
+  not_ok "a log of mostly unreadable lines is refused, naming the kind and the first line ($(head -c 300 "$DIR/err"))"
+fi
+
 if [[ -d $REAL ]]; then
   arch_is "real -f -tt -T -v log (ls on x86_64): x86_64 from the ELF headers" \
     "$REAL/strace-f-tt-T-anurp.txt" x86_64 "ELF"

@@ -351,6 +351,44 @@ set_metadata (StraceImport *im,
     }
 }
 
+/*
+ * A log where lines strace did not write in a form Seismo reads outnumber the lines read is not
+ * shown as the little that was read: refused, saying which kinds and the first of them. The
+ * program's own output, strace's messages and stop notices are expected in a log: not counted.
+ */
+static gboolean
+check_mostly_read (StraceImport  *im,
+                   const char    *path,
+                   GError       **error)
+{
+  static const StraceSkipKind bad[] = {
+    STRACE_SKIP_UNREADABLE, STRACE_SKIP_UNKNOWN_SYSCALL, STRACE_SKIP_CUT_SHORT,
+    STRACE_SKIP_STACK_ORPHAN,
+  };
+  g_autoptr(GString) kinds = g_string_new (NULL);
+  guint64 n_bad = 0, n_skipped = 0;
+  const char *first = NULL;
+
+  for (guint k = 0; k < STRACE_SKIP_N; k++)
+    n_skipped += im->skipped[k];
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    if (im->skipped[bad[i]])
+      {
+        n_bad += im->skipped[bad[i]];
+        g_string_append_printf (kinds, "%s%" G_GUINT64_FORMAT " %s", kinds->len ? ", " : "",
+                                im->skipped[bad[i]], skip_kinds[bad[i]]);
+        if (first == NULL)
+          first = im->skipped_example[bad[i]];
+      }
+  if (n_bad == 0 || n_bad <= im->n_lines - MIN (n_skipped, im->n_lines))
+    return TRUE;
+  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
+               _("%s: most lines are not strace output Seismo can read: %" G_GUINT64_FORMAT
+                 " of %" G_GUINT64_FORMAT " (%s); the first is %s"),
+               path, n_bad, im->n_lines, kinds->str, first ? first : "");
+  return FALSE;
+}
+
 static void
 import_clear (StraceImport *im)
 {
@@ -476,6 +514,8 @@ strace_load (const char         *path,
       goto out;
     }
 
+  if (!check_mostly_read (&im, path, error))
+    goto out;
   set_metadata (&im, path, n_files);
   trace = seismo_trace_builder_finish (g_steal_pointer (&builder));
 
