@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Big-endian trace.dat files: each little-endian version-6 file at hand (tests/data's v7 capture
-# converted by trace-cmd, the shared samples and real files when ../shared is there) is rewritten
+# Big-endian trace.dat files: each little-endian file at hand (tests/data's v7 capture, as v6 and
+# as uncompressed v7 by trace-cmd convert, the shared samples and real files when ../shared is
+# there) is rewritten
 # as a big-endian machine would have written it (tracedat-to-big-endian.py), and
 # `seismo-cli report` of both must be equal, line for line; so must `trace-cmd report` of both,
 # which checks the converter itself. A copy whose records were left little-endian is refused.
@@ -21,7 +22,15 @@ fi
 for f in "$SRC"/../shared/samples/make-hello-v6.dat "$SRC"/../shared/samples/realworld/*.dat; do
   [[ -f $f ]] && files+=("$f")
 done
-[[ ${#files[@]} -gt 0 ]] || skip_all "no version-6 trace.dat here (trace-cmd and ../shared are missing)"
+# Version 7: uncompressed copies (the tool does not recompress).
+for f in "$SRC/tests/data/ftrace-small-v7.dat" "$SRC"/../shared/samples/make-hello.dat; do
+  if [[ -f $f ]] && command -v trace-cmd > /dev/null &&
+     trace-cmd convert --file-version 7 --compression none -i "$f" \
+       -o "$DIR/$(basename "$f" .dat)-v7-none.dat" > /dev/null 2>&1; then
+    files+=("$DIR/$(basename "$f" .dat)-v7-none.dat")
+  fi
+done
+[[ ${#files[@]} -gt 0 ]] || skip_all "no trace.dat to convert here (trace-cmd and ../shared are missing)"
 
 for f in "${files[@]}"; do
   name=$(basename "$f")

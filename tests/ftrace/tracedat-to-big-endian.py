@@ -4,7 +4,7 @@
 #
 # --broken-events leaves the event records as they were: a file whose records no reader can make
 # sense of, for the test that such a file is refused rather than shown empty.
-# Writes a little-endian trace.dat (version 6, as trace-cmd writes it) as the big-endian file a
+# Writes a little-endian trace.dat (version 6 or 7, as trace-cmd writes it) as the big-endian file a
 # big-endian machine would have written: the endianness flag, every number of the headers, the
 # options and the CPU tables, the ring-buffer page headers, the event headers (whose type_len and
 # time_delta bit fields sit the other way round on big-endian machines) and every event field, as
@@ -12,8 +12,8 @@
 # only byte order changes. The test that uses it (test-tracedat-endian.sh) checks that Seismo and
 # trace-cmd report the same events for both files.
 #
-# Not handled (the tool says so and fails): version 7 files, compressed data, and options whose
-# binary layout it does not know. trace_printk's bprint arguments are swapped as 32-bit words,
+# Version 7 files must be uncompressed (trace-cmd convert --compression none). Not handled (the
+# tool says so and fails): compressed sections, and options whose binary layout it does not know. trace_printk's bprint arguments are swapped as 32-bit words,
 # which is right for every argument but 64-bit ones.
 import re
 import struct
@@ -31,6 +31,9 @@ class Conv:
         self.pos = 0
         self.formats = {}       # event id -> [(declaration, offset, size)]
         self.broken_events = False
+        self.version = 6
+        self.sections = {}      # v7: option id -> offset of its section
+        self.next_options = 0
 
     # --- reading little-endian, writing big-endian at the same place ---
     def u(self, size, fmt_le, fmt_be, at=None):
@@ -91,7 +94,8 @@ class Conv:
         if fields is None:
             raise Fail('event type %d has no format' % etype)
         for i, (decl, off, size) in enumerate(fields):
-            if off + size > length and not ('[' in decl and size == 0):
+            last_array = i == len(fields) - 1 and decl.endswith(']')
+            if off + size > length and not last_array:
                 continue
             is_char = re.search(r'\bchar\b', decl) is not None or 'u8 ' in decl or 's8 ' in decl
             m = re.search(r'\[(\d*)\]\s*$', decl)
@@ -156,15 +160,34 @@ class Conv:
         return cpus
 
     def options(self):
+        """Version 6: the options up to DONE. Version 7: one options section's; DONE holds the
+        next section's offset (returned in self.next_options)."""
         buffers = []
         has_clock = False
         while True:
             oid = self.u16()
-            if oid == 0:
+            if oid == 0 and self.version == 6:
                 return buffers, has_clock
             size = self.u32()
             start = self.pos
-            if oid == 3:                                  # BUFFER: u64 offset, name
+            if oid == 0:                                  # DONE (v7): next options section
+                self.next_options = self.u64()
+                return buffers, has_clock
+            if oid == 3 and self.version == 7:            # BUFFER: where, name, clock, CPUs
+                off = self.u64()
+                self.cstr()
+                self.cstr()
+                self.u32()
+                cpus = []
+                for _ in range(self.u32()):
+                    self.u32()
+                    cpus.append((self.u64(), self.u64()))
+                buffers.append((off, cpus))
+            elif oid == 22 and self.version == 7:
+                raise Fail('latency (text) buffers: nothing to convert')
+            elif oid in (16, 17, 18, 19, 20, 21) and self.version == 7:
+                self.sections[oid] = self.u64()           # where that section is
+            elif oid == 3:                                # BUFFER (v6): u64 offset, name
                 buffers.append(self.u64())
             elif oid == 8:                                # CPUCOUNT
                 self.u32()
@@ -176,7 +199,7 @@ class Conv:
                 self.u64()
             elif oid == 4:
                 has_clock = True
-            elif oid not in (1, 2, 5, 6, 7, 9, 10):       # text options
+            elif oid not in (1, 2, 5, 6, 7, 9, 10, 15):   # text options, strings
                 raise Fail('option %d: binary layout unknown to this tool' % oid)
             self.pos = start + size
 
@@ -185,15 +208,81 @@ class Conv:
             raise Fail('not a trace.dat')
         self.pos = 10
         version = self.cstr()
-        if version != '6':
-            raise Fail('version %s: only version 6 is converted' % version)
+        if version not in ('6', '7'):
+            raise Fail('version %s: only versions 6 and 7 are converted' % version)
+        self.version = int(version)
         if self.src[self.pos] != 0:
             raise Fail('already big-endian')
         self.out[self.pos] = 1
         self.long_size = self.src[self.pos + 1]
         self.pos += 2
         self.page_size = self.u32()
+        if self.version == 7:
+            return self.run_v7()
+        self.headers()
+        self.formats_and_more()
+        n_cpus = self.u32()
+        return self.run_v6(n_cpus)
 
+    def section(self, want):
+        """A v7 section header at self.pos; the content must be uncompressed."""
+        sid, flags = self.u16(), self.u16()
+        self.u32()
+        size = self.u64()
+        if want is not None and sid != want:
+            raise Fail('section id %d, expected %d' % (sid, want))
+        if flags & 1:
+            raise Fail('compressed section: convert with --compression none first')
+        return size
+
+    def run_v7(self):
+        comp = self.cstr()
+        self.cstr()
+        if comp != 'none':
+            raise Fail('compressed with %s: convert with --compression none first' % comp)
+        self.sections = {}
+        self.next_options = self.u64()
+        buffers = []
+        while self.next_options:
+            self.pos = self.next_options
+            self.next_options = 0
+            self.section(0)
+            buffers += self.options()[0]
+        for oid, fn in ((16, self.headers), (17, self.ftrace_formats), (18, self.event_formats),
+                        (19, lambda: self.raw(self.u32())), (20, lambda: self.raw(self.u32())),
+                        (21, lambda: self.raw(self.u64()))):
+            if oid in self.sections:
+                self.pos = self.sections[oid]
+                self.section(oid)
+                fn()
+        if 16 not in self.sections:
+            raise Fail('no header info section')
+        for off, cpus in buffers:
+            self.pos = off
+            self.section(None)
+            for coff, csize in cpus:
+                for page in range(coff, coff + csize, self.page_size):
+                    self.swap_page(page)
+        return self.out
+
+    def ftrace_formats(self):
+        for _ in range(self.u32()):
+            self.add_format(self.raw(self.u64()))
+
+    def event_formats(self):
+        for _ in range(self.u32()):
+            self.cstr()
+            for _ in range(self.u32()):
+                self.add_format(self.raw(self.u64()))
+
+    def formats_and_more(self):
+        self.ftrace_formats()
+        self.event_formats()
+        self.raw(self.u32())                              # kallsyms
+        self.raw(self.u32())                              # printk formats
+        self.raw(self.u64())                              # cmdlines
+
+    def headers(self):
         if self.raw(12) != b'header_page\0':
             raise Fail('no header_page')
         hp = self.raw(self.u64()).decode('latin-1')
@@ -205,17 +294,7 @@ class Conv:
             raise Fail('no header_event')
         self.raw(self.u64())
 
-        for _ in range(self.u32()):                       # ftrace formats
-            self.add_format(self.raw(self.u64()))
-        for _ in range(self.u32()):                       # event systems
-            self.cstr()
-            for _ in range(self.u32()):
-                self.add_format(self.raw(self.u64()))
-        self.raw(self.u32())                              # kallsyms
-        self.raw(self.u32())                              # printk formats
-        self.raw(self.u64())                              # cmdlines
-        n_cpus = self.u32()
-
+    def run_v6(self, n_cpus):
         tables = []
         tag = self.raw(10)
         buffers, has_clock = [], False
