@@ -631,8 +631,9 @@ ftrace_text_sniff (const guint8 *head,
       p = nl ? nl + 1 : end;
     }
 
+  /* trace-cmd report of an empty recording: "cpus=16" and nothing else, read whole. */
   if (n_events == 0)
-    return 0;
+    return trace_cmd && n_other == 0 && p >= end && len < 4096 ? 60 : 0;
   if (trace_cmd && n_events >= n_other)
     return 95;
   if (n_events * 4 >= (n_events + n_other) * 3)
