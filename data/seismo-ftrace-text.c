@@ -655,8 +655,6 @@ ftrace_text_load (const char         *path,
   g_autofree char *contents = NULL;
   const char *data;
   gsize len;
-  Parser parser;
-  SeismoTrace *trace;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -684,6 +682,24 @@ ftrace_text_load (const char         *path,
     }
   else
     posix_madvise ((void *) data, len, POSIX_MADV_SEQUENTIAL);
+  return seismo_ftrace_text_load_data (path, data, len, cancellable, progress, progress_data,
+                                       error);
+}
+
+SeismoTrace *
+seismo_ftrace_text_load_data (const char          *path,
+                              const char          *data,
+                              gsize                len,
+                              GCancellable        *cancellable,
+                              SeismoProgressFunc   progress,
+                              gpointer             progress_data,
+                              GError             **error)
+{
+  Parser parser;
+  SeismoTrace *trace;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
 
   /*
    * Stack trace blocks add fields to every event type, which must be known before the first
