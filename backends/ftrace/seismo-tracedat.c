@@ -843,9 +843,9 @@ read_trace_dat (const char          *path,
           if (skipped > n_events)
             {
               g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
-                           _("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " records could "
-                             "not be read (%" G_GUINT64_FORMAT " of events without a format in "
-                             "the file, the first %s; %" G_GUINT64_FORMAT " cut short)"),
+                           _("%s: %" PRIu64 " of %" PRIu64 " records could not be read (%"
+                             PRIu64 " records of events without a format in the file, the first "
+                             "%s; %" PRIu64 " cut short)"),
                            path, skipped, skipped + n_events, unknown,
                            unknown ? example : "-", skipped - unknown);
               loader_clear (&l);

@@ -383,8 +383,8 @@ check_mostly_read (StraceImport  *im,
   if (n_bad == 0 || n_bad <= im->n_lines - MIN (n_skipped, im->n_lines))
     return TRUE;
   g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
-               _("%s: most lines are not strace output Seismo can read: %" G_GUINT64_FORMAT
-                 " of %" G_GUINT64_FORMAT " (%s); the first is %s"),
+               _("%s: most lines are not strace output Seismo can read: %" PRIu64 " of %"
+                 PRIu64 " (%s); the first is %s"),
                path, n_bad, im->n_lines, kinds->str, first ? first : "");
   return FALSE;
 }
