@@ -157,9 +157,17 @@ unescape (const char *p,
         }
       else
         {
-          const char *c = strchr ("n\nt\tr\rv\vf\f\"\"\\\\", *p);
-
-          out[n++] = c && ((c - "n\nt\tr\rv\vf\f\"\"\\\\") % 2) == 0 ? (guint8) c[1] : (guint8) *p;
+          /* \n \t \r \v \f; \" and \\ stand for themselves. The header's bytes that matter
+           * (class, data, e_machine) are never these, but they keep the offsets right. */
+          switch (*p)
+            {
+            case 'n': out[n++] = '\n'; break;
+            case 't': out[n++] = '\t'; break;
+            case 'r': out[n++] = '\r'; break;
+            case 'v': out[n++] = '\v'; break;
+            case 'f': out[n++] = '\f'; break;
+            default: out[n++] = (guint8) *p; break;
+            }
           p++;
         }
     }
