@@ -312,7 +312,7 @@ numeric_value (Parser            *p,
     case SEISMO_DISPLAY_ERRNO:
       {
         const char *name = text[0] == '-' ? text + 1 : text;
-        int e = seismo_errno_from_name (name);
+        int e = seismo_errno_from_name_for_arch (p->errno_arch, name);
 
         if (e <= 0)
           {

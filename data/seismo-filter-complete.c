@@ -158,20 +158,25 @@ add_sorted_values (Collect    *c,
     add (c, SEISMO_FILTER_CANDIDATE_VALUE, keys[i], NULL, detail);
 }
 
+/* The names of the trace's ABI, with its numbers (mips and powerpc differ). */
 static void
-add_errno_names (Collect  *c,
-                 gboolean  negative)
+add_errno_names (Collect     *c,
+                 gboolean     negative,
+                 SeismoTrace *trace)
 {
+  SeismoArch arch = trace ? seismo_trace_get_errno_arch (trace) : SEISMO_ARCH_UNKNOWN;
+
   for (int e = 1; e < 4096; e++)
     {
-      const char *name = seismo_errno_name (e);
+      const char *name = seismo_errno_name_for_arch (arch, e);
+      const char *message = seismo_errno_message (arch, e);
       g_autofree char *text = NULL;
       g_autofree char *detail = NULL;
 
       if (name == NULL)
         continue;
       text = negative ? g_strconcat ("-", name, NULL) : g_strdup (name);
-      detail = g_strdup_printf ("%s%d: %s", negative ? "-" : "", e, g_strerror (e));
+      detail = g_strdup_printf ("%s%d: %s", negative ? "-" : "", e, message ? message : name);
       add (c, SEISMO_FILTER_CANDIDATE_VALUE, text, name, detail);
     }
 }
@@ -233,7 +238,7 @@ add_seen_values (Collect     *c,
           idx[t] = -1;
           break;
         case SEISMO_DISPLAY_ERRNO:
-          add_errno_names (c, TRUE);
+          add_errno_names (c, TRUE, trace);
           idx[t] = -1;
           break;
         case SEISMO_DISPLAY_SIGNAL:
@@ -334,7 +339,7 @@ add_values (Collect     *c,
       add_sorted_values (c, set, _("syscall in the trace"));
     }
   else if (strcmp (field, "errno") == 0 || strcmp (field, "ret") == 0)
-    add_errno_names (c, strcmp (field, "ret") == 0);
+    add_errno_names (c, strcmp (field, "ret") == 0, trace);
   else if (strcmp (field, "comm") == 0)
     {
       guint n_changes;

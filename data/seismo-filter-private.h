@@ -225,6 +225,7 @@ typedef struct {
   guint         depth;
   GError       *error;
   SeismoArch    arch;
+  SeismoArch    errno_arch;    /* whose errno numbers the return values are */
   GPtrArray    *field_names;   /* unique payload field names, built on demand */
 } Parser;
 

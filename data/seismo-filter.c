@@ -534,6 +534,7 @@ seismo_filter_compile (SeismoTrace  *trace,
   p.text = expression;
   p.toks = toks;
   p.arch = seismo_arch_from_string (seismo_trace_get_metadata (trace, SEISMO_META_ARCH));
+  p.errno_arch = seismo_trace_get_errno_arch (trace);
 
   if (!g_utf8_validate (expression, -1, NULL))
     _seismo_filter_parser_error (&p, SEISMO_FILTER_ERROR_SYNTAX, 0, strlen (expression),

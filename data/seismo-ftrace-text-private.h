@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-/* The ftrace text importer's parser, shared by its files: seismo-ftrace-text.c (event lines,
- * headers, the loop), -funcgraph.c (function_graph output), -stack.c (stack trace blocks) and
- * -skipped.c (what could not be read, by kind). */
+/* The ftrace text importer's parser, shared by its files: seismo-ftrace-text.c (headers, the
+ * loop, the importer), -head.c (the left part of an event line), -events.c (event types and their
+ * schemas), -payload.c (the text after the event name), -funcgraph.c (function_graph output),
+ * -stack.c (stack trace blocks) and -skipped.c (what could not be read, by kind). */
 
 #include <string.h>
 
@@ -181,12 +182,14 @@ enum {
 };
 
 extern guint8 ftt_cclass[256];
+extern guint8 ftt_hexval[256];    /* 0xff: not a hex digit */
 
 void         ftt_init_cclass      (void);
-gboolean     ftt_parse_dec        (const char *s, gsize len, gint64 *out);
 gboolean     ftt_parse_timestamp  (const char *s, const char *end, gboolean micro, guint64 *out,
                                    gboolean *ns_digits);
 gboolean     ftt_parse_line_head  (const char *line, const char *end, LineHead *head);
+/* Past "+0x14/0x1c8" when p is at one, else p. */
+const char  *ftt_skip_sym_offset  (const char *p, const char *end);
 void         ftt_push_str         (Parser *self, const char *s, gsize len);
 void         ftt_note_task        (Parser *self, const LineHead *head);
 const char  *ftt_system_for       (const char *name);
@@ -204,6 +207,26 @@ void         ftt_begin_event      (Parser *self, const LineHead *head, guint typ
 /* Ends the event begun by ftt_begin_event() once its payload is pushed (or leaves it open
  * for a stack block). */
 void         ftt_end_event        (Parser *self);
+
+/* seismo-ftrace-text-events.c */
+void         ftt_event_info_free  (gpointer info);
+/* A named syscall enter right after a raw one on its CPU: the pair tells the syscall table. */
+void         ftt_note_syscall_name (Parser *self, const LineHead *head);
+
+/* seismo-ftrace-text-payload.c */
+/* Splits "key=value key=value"; *junk is set when text that is no pair comes first. */
+guint        ftt_split_kv         (const char *p, const char *end, KeyValue *kv, guint max,
+                                   gboolean *junk);
+/* "394700 [ns]" → 6: the length of the number before the kernel's decorations. */
+gsize        ftt_number_len       (const char *v, gsize len);
+KeyValue    *ftt_kv_find          (KeyValue *kv, guint n, guint from, const char *key, gsize len);
+/* "fd: 0x3, buf: 0x7ffe…" → pairs; *decimal when the values are printed in decimal. */
+guint        ftt_split_syscall_args (const char *p, const char *end, KeyValue *kv, guint max,
+                                     gboolean *decimal);
+/* Pushes the fields of a begun event from its line's payload, with the event type's parser. */
+void         ftt_push_payload     (Parser *self, EventInfo *info, const LineHead *head);
+/* prev_state shows the letters the file had: 4.13's x is not 4.14's P, the plugin's Z is X. */
+void         ftt_set_state_symbols (Parser *self);
 
 /* seismo-ftrace-text-stack.c */
 gboolean     ftt_stack_frame      (Parser *self, const char *p, const char *end);
@@ -276,6 +299,96 @@ ftt_starts_with (const char *p,
   gsize l = strlen (prefix);
 
   return (gsize) (end - p) >= l && memcmp (p, prefix, l) == 0;
+}
+
+/* ---- numbers: inline, the payload parsers read several on every line ---- */
+
+static inline gboolean
+ftt_parse_dec (const char *s,
+               gsize       len,
+               gint64     *out)
+{
+  gboolean neg = FALSE;
+  guint64 v = 0;
+  gsize i = 0;
+
+  if (len && (s[0] == '-' || s[0] == '+'))
+    {
+      neg = s[0] == '-';
+      i = 1;
+    }
+  if (i == len)
+    return FALSE;
+  for (; i < len; i++)
+    {
+      guint d = (guint8) s[i] - '0';
+
+      if (d > 9 || v > (G_MAXUINT64 - d) / 10)
+        return FALSE;
+      v = v * 10 + d;
+    }
+  if (neg)
+    {
+      if (v > (guint64) G_MAXINT64 + 1)
+        return FALSE;
+      *out = (gint64) (0 - v);
+    }
+  else
+    {
+      /* Unsigned values above G_MAXINT64 keep their bits. */
+      *out = (gint64) v;
+    }
+  return TRUE;
+}
+
+static inline gboolean
+ftt_parse_hex (const char *s,
+               gsize       len,
+               guint64    *out)
+{
+  guint64 v = 0;
+  gsize i = 0;
+
+  if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    i = 2;
+  if (i == len || len - i > 16)
+    return FALSE;
+  for (; i < len; i++)
+    {
+      guint d = ftt_hexval[(guint8) s[i]];
+
+      if (d == 0xff)
+        return FALSE;
+      v = (v << 4) | d;
+    }
+  *out = v;
+  return TRUE;
+}
+
+/* A file descriptor printed as hex of an int widened to unsigned long: 0xffffff9c is AT_FDCWD. */
+static inline gint64
+ftt_fd_from_hex (guint64 v)
+{
+  if (v <= G_MAXUINT32)
+    return (gint64) (gint32) (guint32) v;
+  return (gint64) v;
+}
+
+static inline gboolean
+ftt_is_hex_prefixed (const char *s,
+                     gsize       len)
+{
+  return len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
+static inline gboolean
+ftt_has_suffix_len (const char *s,
+                    gsize       len,
+                    const char *suffix)
+{
+  gsize sl = strlen (suffix);
+
+  return len >= sl && memcmp (s + len - sl, suffix, sl) == 0;
 }
 
 G_END_DECLS

@@ -13,4 +13,14 @@ G_BEGIN_DECLS
  */
 extern const SeismoImporter seismo_ftrace_text_importer;
 
+/* The same from text in memory (a latency tracer's output kept inside a trace.dat); path names it
+ * in messages and metadata. */
+SeismoTrace *seismo_ftrace_text_load_data (const char          *path,
+                                           const char          *data,
+                                           gsize                len,
+                                           GCancellable        *cancellable,
+                                           SeismoProgressFunc   progress,
+                                           gpointer             progress_data,
+                                           GError             **error);
+
 G_END_DECLS

@@ -6,6 +6,7 @@
 
 #include "seismo-syscalls.h"
 #include "seismo-syscall-tables.h"
+#include "seismo-errno-tables.h"
 #include "seismo-syscall-catalogue.h"
 #include "seismo-filter-private.h"
 
@@ -195,6 +196,76 @@ seismo_errno_from_name (const char *name)
     if (errno_names[i] && strcmp (errno_names[i], name) == 0)
       return (int) i;
   return 0;
+}
+
+/* The ABIs whose errno numbers are not asm-generic's (seismo-errno-tables.h). */
+static void
+errno_table (SeismoArch           arch,
+             const char *const **table,
+             guint               *size)
+{
+  switch (arch)
+    {
+    case SEISMO_ARCH_MIPS:
+    case SEISMO_ARCH_MIPS64N32:
+    case SEISMO_ARCH_MIPS64:
+      *table = errno_mips;
+      *size = G_N_ELEMENTS (errno_mips);
+      break;
+    case SEISMO_ARCH_POWERPC:
+    case SEISMO_ARCH_POWERPC64:
+      *table = errno_powerpc;
+      *size = G_N_ELEMENTS (errno_powerpc);
+      break;
+    default:
+      *table = errno_names;
+      *size = G_N_ELEMENTS (errno_names);
+      break;
+    }
+}
+
+const char *
+seismo_errno_name_for_arch (SeismoArch arch,
+                            int        errnum)
+{
+  const char *const *table;
+  guint size;
+
+  errno_table (arch, &table, &size);
+  if (errnum <= 0 || (guint) errnum >= size)
+    return NULL;
+  return table[errnum];
+}
+
+int
+seismo_errno_from_name_for_arch (SeismoArch  arch,
+                                 const char *name)
+{
+  const char *const *table;
+  guint size;
+
+  g_return_val_if_fail (name != NULL, 0);
+  errno_table (arch, &table, &size);
+  for (guint i = 1; i < size; i++)
+    if (table[i] && strcmp (table[i], name) == 0)
+      return (int) i;
+  /* Aliases (asm-generic's EDEADLOCK is EDEADLK; mips and powerpc give it its own number). */
+  if (strcmp (name, "EDEADLOCK") == 0)
+    return seismo_errno_from_name_for_arch (arch, "EDEADLK");
+  if (strcmp (name, "EWOULDBLOCK") == 0)
+    return seismo_errno_from_name_for_arch (arch, "EAGAIN");
+  return 0;
+}
+
+const char *
+seismo_errno_message (SeismoArch arch,
+                      int        errnum)
+{
+  const char *name = seismo_errno_name_for_arch (arch, errnum);
+  int host = name ? seismo_errno_from_name_for_arch (SEISMO_ARCH_X86_64, name) : 0;
+
+  /* The C library knows the build machine's numbers: ask it by name, not by number. */
+  return host > 0 ? g_strerror (host) : NULL;
 }
 
 const char *

@@ -103,6 +103,15 @@ const char  *seismo_syscall_suggest    (const char *name);
 /* "ENOENT"; NULL when unknown. errnum is positive. */
 const char  *seismo_errno_name         (int         errnum);
 int          seismo_errno_from_name    (const char *name);   /* 0 when unknown */
+/* The same for the errno numbers of an ABI (mips and powerpc differ from asm-generic's);
+ * SEISMO_ARCH_UNKNOWN reads asm-generic's, which most ABIs use. */
+const char  *seismo_errno_name_for_arch (SeismoArch  arch,
+                                         int         errnum);
+int          seismo_errno_from_name_for_arch (SeismoArch  arch,
+                                              const char *name);
+/* strerror() of an ABI's errno number (the C library's, found by name); NULL when unknown. */
+const char  *seismo_errno_message      (SeismoArch  arch,
+                                        int         errnum);
 /* "SIGSEGV"; NULL when unknown. */
 const char  *seismo_signal_name        (int         signum);
 int          seismo_signal_from_name   (const char *name);   /* 0 when unknown */

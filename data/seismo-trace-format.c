@@ -143,6 +143,17 @@ trace_arch (SeismoTrace *self)
   return seismo_arch_from_string (seismo_trace_get_metadata (self, SEISMO_META_ARCH));
 }
 
+SeismoArch
+seismo_trace_get_errno_arch (SeismoTrace *self)
+{
+  const char *numbers = seismo_trace_get_metadata (self, SEISMO_META_ERRNO_NUMBERS);
+
+  g_return_val_if_fail (self != NULL, SEISMO_ARCH_UNKNOWN);
+  if (g_strcmp0 (numbers, "asm-generic") == 0)
+    return SEISMO_ARCH_UNKNOWN;
+  return trace_arch (self);
+}
+
 static const char *
 symbol_name (const SeismoField *field,
              guint64            v)
@@ -214,9 +225,15 @@ format_uint (SeismoTrace       *self,
       return;
 
     case SEISMO_DISPLAY_ERRNO:
-      if (is_signed && sv < 0 && sv >= -4095 && (name = seismo_errno_name ((int) -sv)))
+      /* errno numbers are the ABI's: EDEADLOCK is 58 on powerpc, ENOSYS 89 on mips. */
+      if (is_signed && sv < 0 && sv >= -4095
+          && (name = seismo_errno_name_for_arch (seismo_trace_get_errno_arch (self),
+                                                      (int) -sv)))
         {
-          g_string_append_printf (out, "-1 %s (%s)", name, g_strerror ((int) -sv));
+          const char *message = seismo_errno_message (seismo_trace_get_errno_arch (self),
+                                                             (int) -sv);
+
+          g_string_append_printf (out, "-1 %s (%s)", name, message ? message : name);
           return;
         }
       break;

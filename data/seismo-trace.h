@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "seismo-event-type.h"
+#include "seismo-syscalls.h"
 #include "seismo-types.h"
 
 G_BEGIN_DECLS
@@ -82,6 +83,10 @@ typedef struct {
 #define SEISMO_META_COMMAND     "command"
 #define SEISMO_META_ARCH        "arch"        /* "x86_64", "arm", ... (seismo-syscalls.h); absent: unknown */
 #define SEISMO_META_ORIGINAL    "original_file"
+/* "asm-generic": the return values hold asm-generic's errno numbers whatever the arch (a text
+ * importer that read errno names, strace's "ENOENT", before it knew the arch); absent: the
+ * arch's own numbers (what the kernel returned). */
+#define SEISMO_META_ERRNO_NUMBERS "errno_numbers"
 
 /* Counts */
 gsize                   seismo_trace_get_n_events        (SeismoTrace        *self);
@@ -160,6 +165,8 @@ const SeismoHistogram  *seismo_trace_get_histograms      (SeismoTrace        *se
 /* Metadata: NULL-terminated key list in insertion order; values owned by the trace. */
 const char             *seismo_trace_get_metadata        (SeismoTrace        *self,
                                                           const char         *key);
+/* The ABI whose errno numbers the trace's return values are (seismo_errno_name_for_arch()). */
+SeismoArch              seismo_trace_get_errno_arch      (SeismoTrace        *self);
 const char *const      *seismo_trace_get_metadata_keys   (SeismoTrace        *self);
 /*
  * Names the architecture whose syscall table names the trace's syscall numbers (`--arch`),

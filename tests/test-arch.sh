@@ -122,6 +122,30 @@ else
   not_ok "armv7l trace.dat's syscalls are what --arch arm gives the x86_64 one"
 fi
 
+# errno numbers are the ABI's: -89 is ENOSYS on mips, -58 EDEADLOCK on powerpc (nothing on x86_64).
+errno_report() {
+  local what=$1 want=$2
+  shift 2
+  if "$CLI" report "$@" "$FIX/mips-errno.txt" > "$DIR/out" 2> "$DIR/err" &&
+     [[ "$(grep -o '= .*' "$DIR/out" | tr '\n' '|')" == "$want" ]]; then
+    ok "$what"
+  else
+    not_ok "$what ($(grep -o '= .*' "$DIR/out" | tr '\n' '|') $(head -c 200 "$DIR/err"))"
+  fi
+}
+errno_report "mips: -89 is ENOSYS" "= -1 ENOSYS (Function not implemented)|= -58|" --arch mips
+errno_report "powerpc64: -58 is EDEADLOCK, -89 EDESTADDRREQ as asm-generic" \
+  "= -1 EDESTADDRREQ (Destination address required)|= -1 EDEADLOCK (Resource deadlock avoided)|" \
+  --arch powerpc64
+errno_report "x86_64: -89 EDESTADDRREQ, -58 no errno" \
+  "= -1 EDESTADDRREQ (Destination address required)|= -58|" --arch x86_64
+if [[ "$("$CLI" info --arch mips -f 'ret == -ENOSYS' "$FIX/mips-errno.txt" 2> /dev/null |
+         grep -o '[0-9]* of [0-9]* match')" == "2 of 3 match" ]]; then
+  ok "filter ret == -ENOSYS uses mips's number (the call: enter and exit)"
+else
+  not_ok "filter ret == -ENOSYS uses mips's number (the call: enter and exit)"
+fi
+
 # ---- real files ----------------------------------------------------------------------------------
 
 if [[ ! -d $REAL ]]; then

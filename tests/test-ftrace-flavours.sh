@@ -169,4 +169,16 @@ else
   skip "real RPi file" "$real/ftrace-rpi-softirq-eunwoochoi.txt is absent"
 fi
 
+# Empty recordings: the CPU count from the header, not from events there are none of.
+printf '# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:16\n#\n' > "$DIR/empty-tracefs.txt"
+printf 'cpus=16\n' > "$DIR/empty-report.txt"
+for f in empty-tracefs empty-report; do
+  if "$CLI" info "$DIR/$f.txt" > "$DIR/$f.out" 2>&1 &&
+     grep -q "^Events: *0$" "$DIR/$f.out" && grep -q "^CPUs: *16$" "$DIR/$f.out"; then
+    ok "$f: no events, 16 CPUs from the header"
+  else
+    not_ok "$f: no events, 16 CPUs from the header ($(head -c 200 "$DIR/$f.out"))"
+  fi
+done
+
 tap_end

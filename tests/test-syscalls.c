@@ -140,6 +140,47 @@ test_errno_signal (void)
   g_assert_null (seismo_signal_name (99));
 }
 
+/* errno numbers per ABI (data/seismo-errno-tables.h, from the kernel's uapi headers). */
+static void
+test_errno_arches (void)
+{
+  /* asm-generic's for most ABIs, and for an unknown one. */
+  for (SeismoArch a = 0; a <= SEISMO_ARCH_UNKNOWN; a++)
+    {
+      g_assert_cmpstr (seismo_errno_name_for_arch (a, 2), ==, "ENOENT");
+      g_assert_cmpint (seismo_errno_from_name_for_arch (a, "EAGAIN"), ==, 11);
+      g_assert_cmpint (seismo_errno_from_name_for_arch (a, "EWOULDBLOCK"), ==, 11);
+    }
+  g_assert_cmpstr (seismo_errno_name_for_arch (SEISMO_ARCH_X86_64, 38), ==, "ENOSYS");
+  g_assert_cmpstr (seismo_errno_name_for_arch (SEISMO_ARCH_ARM, 35), ==, "EDEADLK");
+  g_assert_cmpint (seismo_errno_from_name_for_arch (SEISMO_ARCH_ARM64, "EDEADLOCK"), ==, 35);
+
+  /* mips: all three ABIs share arch/mips's numbers. */
+  for (SeismoArch a = SEISMO_ARCH_MIPS; a <= SEISMO_ARCH_MIPS64; a++)
+    {
+      g_assert_cmpstr (seismo_errno_name_for_arch (a, 89), ==, "ENOSYS");
+      g_assert_cmpstr (seismo_errno_name_for_arch (a, 38), ==, "EL2NSYNC");
+      g_assert_cmpstr (seismo_errno_name_for_arch (a, 1133), ==, "EDQUOT");
+      g_assert_cmpint (seismo_errno_from_name_for_arch (a, "ETIMEDOUT"), ==, 145);
+      g_assert_cmpint (seismo_errno_from_name_for_arch (a, "EDEADLOCK"), ==, 56);
+      g_assert_cmpint (seismo_errno_from_name_for_arch (a, "EWOULDBLOCK"), ==, 11);
+    }
+  /* powerpc: asm-generic's but EDEADLOCK, which has its own number 58. */
+  for (SeismoArch a = SEISMO_ARCH_POWERPC; a <= SEISMO_ARCH_POWERPC64; a++)
+    {
+      g_assert_cmpstr (seismo_errno_name_for_arch (a, 58), ==, "EDEADLOCK");
+      g_assert_cmpstr (seismo_errno_name_for_arch (a, 35), ==, "EDEADLK");
+      g_assert_cmpint (seismo_errno_from_name_for_arch (a, "EDEADLOCK"), ==, 58);
+      g_assert_cmpstr (seismo_errno_name_for_arch (a, 38), ==, "ENOSYS");
+    }
+  g_assert_null (seismo_errno_name_for_arch (SEISMO_ARCH_X86_64, 58));
+
+  /* The message is the C library's for the same name, not for the same number. */
+  g_assert_cmpstr (seismo_errno_message (SEISMO_ARCH_MIPS, 89), ==, g_strerror (ENOSYS));
+  g_assert_cmpstr (seismo_errno_message (SEISMO_ARCH_POWERPC64, 58), ==, g_strerror (EDEADLK));
+  g_assert_null (seismo_errno_message (SEISMO_ARCH_X86_64, 4000));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -149,5 +190,6 @@ main (int argc, char **argv)
   g_test_add_func ("/syscalls/arch-names", test_arch_names);
   g_test_add_func ("/syscalls/catalogue", test_catalogue);
   g_test_add_func ("/syscalls/errno-signal", test_errno_signal);
+  g_test_add_func ("/syscalls/errno-arches", test_errno_arches);
   return g_test_run ();
 }

@@ -22,6 +22,7 @@ typedef enum {
   OP_BYTES,      /* fixed array of bytes, or a scalar of an odd width */
   OP_DBYTES,     /* dynamic array of bytes */
   OP_KSYM,       /* kernel address shown with %ps / %pS: stored as the symbol's name */
+  OP_STACK,      /* kernel_stack / user_stack callers: to the record's end, one frame a line */
 } OpKind;
 
 typedef struct {
@@ -1115,7 +1116,8 @@ seismo_tep_event_has_function_fields (struct tep_event *event)
 
   g_return_val_if_fail (event != NULL, FALSE);
 
-  /* Kernel stacks are named from kallsyms too (their frames become the stack of an event). */
+  /* Kernel stacks are named from kallsyms whatever their print format says (and their frames
+   * become the stack of an event). */
   if (g_strcmp0 (event->system, "ftrace") == 0 && g_strcmp0 (event->name, "kernel_stack") == 0)
     return TRUE;
   hints = analyse_print_fmt (event);
@@ -1149,6 +1151,22 @@ compile_type (SeismoTepConverter *self,
 
       field_schema (event, f, hints, self->symbols, self->long_size, self->have_ksyms, &info,
                     op);
+      if (g_strcmp0 (sys, "ftrace") == 0 && g_strcmp0 (f->name, "caller") == 0
+          && (f->flags & TEP_FIELD_IS_ARRAY)
+          && (g_strcmp0 (name, "kernel_stack") == 0 || g_strcmp0 (name, "user_stack") == 0))
+        {
+          /* The format says caller[8]; the kernel writes as many as it has (kernel_stack's
+           * size: often more, sometimes fewer). Stored as trace-cmd prints them. */
+          op->kind = OP_STACK;
+          op->offset = (guint16) f->offset;
+          op->size = (guint8) self->long_size;
+          op->len = g_strcmp0 (name, "kernel_stack") == 0;
+          info.type = SEISMO_FIELD_STRING;
+          info.size = 0;
+          info.display = SEISMO_DISPLAY_DEFAULT;
+          info.symbols = NULL;
+          info.n_symbols = 0;
+        }
       g_array_append_val (fields, info);
 
       switch (op->kind)
@@ -1156,6 +1174,7 @@ compile_type (SeismoTepConverter *self,
         case OP_DSTR: case OP_DUARR: case OP_DBYTES: need = op->offset + 4; break;
         case OP_STR: case OP_UARR: case OP_BYTES: need = op->offset + op->len; break;
         case OP_KSYM: need = op->offset + op->size; break;
+        case OP_STACK: need = op->offset; break;
         default: need = op->offset + op->size; break;
         }
       ct->min_size = MAX (ct->min_size, need);
@@ -1224,7 +1243,8 @@ compile_type (SeismoTepConverter *self,
 
       for (struct tep_format_field *f = event->format.fields; f; f = f->next, i++)
         if (g_strcmp0 (f->name, "caller") == 0 &&
-            (ct->ops[i].kind == OP_UARR || ct->ops[i].kind == OP_DUARR) && i < 256)
+            (ct->ops[i].kind == OP_STACK || ct->ops[i].kind == OP_UARR
+             || ct->ops[i].kind == OP_DUARR) && i < 256)
           {
             ct->stack_space = (name[0] == 'k' ? SEISMO_FRAME_KERNEL : SEISMO_FRAME_USER) + 1;
             ct->stack_op = (guint8) i;
@@ -1522,6 +1542,8 @@ attach_stack (SeismoTepConverter *self,
       if (!dyn_range (self, op, data, size, &start, &len))
         return;
     }
+  else if (op->kind == OP_STACK)
+    len = size > start ? size - start : 0;   /* to the record's end (push_stack) */
   if (esize == 0 || start > size)
     return;
   len = MIN (len, size - start);
@@ -1559,6 +1581,39 @@ attach_stack (SeismoTepConverter *self,
     }
   seismo_trace_builder_attach_stack (self->builder, event, (const SeismoFrame *) (gpointer) frames->data,
                                      frames->len);
+}
+
+/*
+ * The callers of a kernel_stack or user_stack record, one a line as trace-cmd report prints them
+ * after "=> ": kernel addresses named from kallsyms ("schedule (ffffffff82266273)"), user ones in
+ * hex ("0x7f6c9c273353"). They end with the record or at an all-ones entry (ULONG_MAX).
+ */
+static void
+push_stack (SeismoTepConverter *self,
+            const Op           *op,
+            const guint8       *data,
+            guint               size)
+{
+  g_autoptr(GString) frames = g_string_new (NULL);
+  guint64 end_mark = op->size == 4 ? G_MAXUINT32 : G_MAXUINT64;
+
+  for (guint off = op->offset; off + op->size <= size; off += op->size)
+    {
+      guint64 addr = read_uint (self, data + off, op->size);
+      const char *func;
+
+      if (addr == end_mark)
+        break;
+      if (frames->len)
+        g_string_append_c (frames, '\n');
+      if (op->len && (func = tep_find_function (self->tep, addr)) != NULL)
+        g_string_append_printf (frames, "%s (%" G_GINT64_MODIFIER "x)", func, addr);
+      else if (op->len)
+        g_string_append_printf (frames, "%" G_GINT64_MODIFIER "x", addr);
+      else
+        g_string_append_printf (frames, "0x%" G_GINT64_MODIFIER "x", addr);
+    }
+  seismo_trace_builder_push_string_len (self->builder, frames->str, frames->len);
 }
 
 gboolean
@@ -1702,6 +1757,10 @@ seismo_tep_converter_push (SeismoTepConverter *self,
                                                              op->len));
           break;
 
+        case OP_STACK:
+          push_stack (self, op, data, size);
+          break;
+
         case OP_DBYTES:
           {
             guint start, len;
@@ -1779,6 +1838,25 @@ seismo_tep_converter_get_n_skipped (SeismoTepConverter *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->n_skipped;
+}
+
+guint64
+seismo_tep_converter_get_n_unknown (SeismoTepConverter *self,
+                                    guint              *first_id)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  guint64 n = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  *first_id = G_MAXUINT;
+  g_hash_table_iter_init (&iter, self->skipped_ids);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      n += *(guint64 *) value;
+      *first_id = MIN (*first_id, GPOINTER_TO_UINT (key));
+    }
+  return n;
 }
 
 guint64

@@ -78,6 +78,9 @@ gboolean            seismo_tep_event_has_function_fields (struct tep_event  *eve
 void                seismo_tep_converter_finish         (SeismoTepConverter *self);
 
 guint64             seismo_tep_converter_get_n_skipped  (SeismoTepConverter *self);
+/* Of them, the records of every event id without a usable format; *first_id: the lowest. */
+guint64             seismo_tep_converter_get_n_unknown  (SeismoTepConverter *self,
+                                                         guint              *first_id);
 /* Of them, the records of event id skipped because it has no usable format. */
 guint64             seismo_tep_converter_get_n_skipped_of (SeismoTepConverter *self,
                                                            guint               id);

@@ -781,10 +781,9 @@ parse_v6 (SeismoTraceDat  *td,
     }
   if (memcmp (tag, "latency  ", 10) == 0)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
-                   _("%s: holds a latency tracer's text output, not ring-buffer data; "
-                     "open it as ftrace text instead"), td->path);
-      return FALSE;
+      /* The tracer's text output to the end of the file: read as ftrace text. */
+      td->latency_offset = (c->base + c->pos) - td->map;
+      return TRUE;
     }
   if (memcmp (tag, "flyrecord", 10) != 0)
     {
@@ -1186,6 +1185,8 @@ seismo_trace_dat_open (const char  *path,
         return NULL;
     }
 
+  if (td->buffers->len == 0 && td->latency_offset)
+    return g_steal_pointer (&td);
   if (td->buffers->len == 0)
     {
       if (td->n_latency_buffers)

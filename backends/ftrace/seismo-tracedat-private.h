@@ -76,6 +76,8 @@ typedef struct {
   guint32              tsc_mult;      /* TSC2NSEC: ns = (ts * mult) >> shift when mult != 0 */
   guint32              tsc_shift;
   guint                n_latency_buffers;
+  /* v6 "latency" files: where the latency tracer's text starts (0: a ring-buffer file). */
+  guint64              latency_offset;
 } SeismoTraceDat;
 
 SeismoTraceDat *seismo_trace_dat_open      (const char      *path,

@@ -9,11 +9,13 @@
 #include "seismo-error.h"
 #include "seismo-rb-page.h"
 #include "seismo-importer.h"
+#include "seismo-ftrace-text.h"
 #include "seismo-syscalls.h"
 #include "seismo-tep-convert.h"
 #include "seismo-tep-guard.h"
 #include "seismo-clock.h"
 #include "seismo-file.h"
+#include "seismo-skipped.h"
 #include "seismo-tracedat-private.h"
 
 /*
@@ -730,6 +732,45 @@ loader_clear (Loader *l)
 }
 
 /* Reads path into a new trace (*trace_out), or, with writer, into that file as it reads. */
+/*
+ * A latency tracer's file (trace-cmd record -p irqsoff / wakeup ...): the tracer's text output
+ * after the headers, read by the ftrace text importer; the machine is the file's uname.
+ */
+static gboolean
+read_latency_text (SeismoTraceDat      *td,
+                   SeismoFileWriter    *writer,
+                   SeismoTrace        **trace_out,
+                   GCancellable        *cancellable,
+                   SeismoProgressFunc   progress,
+                   gpointer             progress_data,
+                   GError             **error)
+{
+  SeismoTrace *trace;
+  char **parts;
+  guint n;
+
+  if (writer != NULL)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
+                   _("%s: holds a latency tracer's text output, not ring-buffer data; "
+                     "open it first, then save it"), td->path);
+      return FALSE;
+    }
+  trace = seismo_ftrace_text_load_data (td->path, (const char *) td->map + td->latency_offset,
+                                        td->size - td->latency_offset, cancellable, progress,
+                                        progress_data, error);
+  if (trace == NULL)
+    return FALSE;
+  parts = td->uname ? g_strsplit (td->uname, " ", -1) : NULL;
+  n = parts ? g_strv_length (parts) : 0;
+  if (seismo_trace_get_metadata (trace, SEISMO_META_ARCH) == NULL && n >= 4
+      && seismo_arch_from_string (parts[n - 1]) != SEISMO_ARCH_UNKNOWN)
+    seismo_trace_set_arch (trace, parts[n - 1], NULL);
+  g_strfreev (parts);
+  *trace_out = trace;
+  return TRUE;
+}
+
 static gboolean
 read_trace_dat (const char          *path,
                 SeismoFileWriter    *writer,
@@ -750,6 +791,8 @@ read_trace_dat (const char          *path,
   td = seismo_trace_dat_open (path, error);
   if (td == NULL)
     return FALSE;
+  if (td->latency_offset)
+    return read_latency_text (td, writer, trace_out, cancellable, progress, progress_data, error);
 
   g_mutex_init (&l.lock);
   g_cond_init (&l.cond);
@@ -783,9 +826,31 @@ read_trace_dat (const char          *path,
       if (skipped)
         {
           g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, skipped);
+          guint first_id;
+          guint64 unknown = seismo_tep_converter_get_n_unknown (l.conv, &first_id);
+          guint64 n_events = seismo_trace_builder_get_n_events (l.builder);
+          g_autofree char *example = g_strdup_printf ("event id %u", first_id);
 
-          /* Records of formats the file lacks or that are cut short: counted, not fatal. */
+          /* Records of formats the file lacks or that are cut short: counted, not fatal, unless
+           * they are most of the file (a reader that got the layout wrong, or not a trace). */
           seismo_trace_builder_set_metadata (l.builder, "skipped_records", text);
+          if (unknown)
+            seismo_trace_builder_note_skipped (l.builder, "records of events without a format",
+                                               unknown, example);
+          if (skipped > unknown)
+            seismo_trace_builder_note_skipped (l.builder, "records cut short",
+                                               skipped - unknown, NULL);
+          if (skipped > n_events)
+            {
+              g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT,
+                           _("%s: %" PRIu64 " of %" PRIu64 " records could not be read (%"
+                             PRIu64 " records of events without a format in the file, the first "
+                             "%s; %" PRIu64 " cut short)"),
+                           path, skipped, skipped + n_events, unknown,
+                           unknown ? example : "-", skipped - unknown);
+              loader_clear (&l);
+              return FALSE;
+            }
         }
       warning = skipped_formats_warning (&l);
       if (warning)

@@ -308,8 +308,25 @@ set_metadata (StraceImport *im,
   char buf[64];
 
   seismo_trace_builder_set_metadata (builder, SEISMO_META_SOURCE, "strace");
-  seismo_trace_builder_set_metadata (builder, SEISMO_META_ARCH, "x86_64");
+  {
+    const char *how;
+    g_autofree char *candidates = NULL;
+    SeismoArch arch = strace_arch_decide (&im->arch, &how, &candidates);
+
+    /* Unknown stays unknown: the names are the log's own, only the ABI's numbers wait. */
+    if (arch != SEISMO_ARCH_UNKNOWN)
+      {
+        seismo_trace_builder_set_metadata (builder, SEISMO_META_ARCH,
+                                           seismo_arch_to_string (arch));
+        seismo_trace_builder_set_metadata (builder, "arch_from", how);
+      }
+    else if (candidates)
+      seismo_trace_builder_set_metadata (builder, "arch_candidates", candidates);
+  }
   seismo_trace_builder_set_metadata (builder, SEISMO_META_ORIGINAL, path);
+  /* The log names its errors; they were stored before the arch was known, by asm-generic's
+   * numbers (seismo_errno_from_name()). */
+  seismo_trace_builder_set_metadata (builder, SEISMO_META_ERRNO_NUMBERS, "asm-generic");
   seismo_trace_builder_set_metadata (builder, SEISMO_META_CLOCK,
                                      im->time_style == STRACE_TIME_EPOCH ? "realtime"
                                      : im->time_style == STRACE_TIME_OF_DAY ? "local"
@@ -334,6 +351,44 @@ set_metadata (StraceImport *im,
     }
 }
 
+/*
+ * A log where lines strace did not write in a form Seismo reads outnumber the lines read is not
+ * shown as the little that was read: refused, saying which kinds and the first of them. The
+ * program's own output, strace's messages and stop notices are expected in a log: not counted.
+ */
+static gboolean
+check_mostly_read (StraceImport  *im,
+                   const char    *path,
+                   GError       **error)
+{
+  static const StraceSkipKind bad[] = {
+    STRACE_SKIP_UNREADABLE, STRACE_SKIP_UNKNOWN_SYSCALL, STRACE_SKIP_CUT_SHORT,
+    STRACE_SKIP_STACK_ORPHAN,
+  };
+  g_autoptr(GString) kinds = g_string_new (NULL);
+  guint64 n_bad = 0, n_skipped = 0;
+  const char *first = NULL;
+
+  for (guint k = 0; k < STRACE_SKIP_N; k++)
+    n_skipped += im->skipped[k];
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    if (im->skipped[bad[i]])
+      {
+        n_bad += im->skipped[bad[i]];
+        g_string_append_printf (kinds, "%s%" G_GUINT64_FORMAT " %s", kinds->len ? ", " : "",
+                                im->skipped[bad[i]], skip_kinds[bad[i]]);
+        if (first == NULL)
+          first = im->skipped_example[bad[i]];
+      }
+  if (n_bad == 0 || n_bad <= im->n_lines - MIN (n_skipped, im->n_lines))
+    return TRUE;
+  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNKNOWN_FORMAT,
+               _("%s: most lines are not strace output Seismo can read: %" PRIu64 " of %"
+                 PRIu64 " (%s); the first is %s"),
+               path, n_bad, im->n_lines, kinds->str, first ? first : "");
+  return FALSE;
+}
+
 static void
 import_clear (StraceImport *im)
 {
@@ -345,6 +400,7 @@ import_clear (StraceImport *im)
   g_free (im->split.name);
   g_string_free (im->split.args, TRUE);
   strace_summary_clear (im);
+  strace_arch_clear (&im->arch);
   for (guint k = 0; k < STRACE_SKIP_N; k++)
     g_free (im->skipped_example[k]);
   g_free (im->first_skipped_file);
@@ -374,6 +430,7 @@ strace_load (const char         *path,
   im.stack = g_string_new (NULL);
   im.split.args = g_string_new (NULL);
   strace_summary_init (&im);
+  strace_arch_init (&im.arch);
 
   /* -ff output: a folder, or one of the files, whose lines carry no pid. */
   if (!is_dir)
@@ -432,6 +489,7 @@ strace_load (const char         *path,
         goto out;
       data = g_mapped_file_get_contents (mapped);
       len = g_mapped_file_get_length (mapped);
+      strace_arch_scan (&im.arch, data, len);
       /* Each -ff file has its own clock sequence for -r and the line order. */
       im.last_ts = 0;
       im.order_ts = 0;
@@ -456,6 +514,8 @@ strace_load (const char         *path,
       goto out;
     }
 
+  if (!check_mostly_read (&im, path, error))
+    goto out;
   set_metadata (&im, path, n_files);
   trace = seismo_trace_builder_finish (g_steal_pointer (&builder));
 

@@ -600,7 +600,7 @@ strace_parse_line (StraceImport *im,
   const char *name, *args;
   gsize name_len;
   gssize close;
-  gint64 ret = 0;
+  gint64 ret = 0, nr = -1;
   guint64 dur;
   gboolean valid, timed, finished;
   char comm[16] = "";
@@ -703,17 +703,23 @@ strace_parse_line (StraceImport *im,
 
   /* strace's note on a change of personality: "[ Process PID=123 runs in 32 bit mode. ]". */
   if (g_str_has_prefix (p, "[ Process PID="))
-    return;
+    {
+      strace_arch_mode_note (&im->arch, p);
+      return;
+    }
   /* -i's instruction pointer "[00007f4c1d2e5a17] ", -n's syscall number "[  59] ". */
   while (*p == '[')
     {
       const char *bracket = strchr (p, ']');
+      gint64 n;
 
       if (bracket == NULL || bracket[1] != ' ')
         {
           strace_skip (im, &ln, STRACE_SKIP_UNREADABLE);
           return;
         }
+      if ((n = strace_arch_bracket (&im->arch, p + 1, (gsize) (bracket - p - 1))) >= 0)
+        nr = n;
       p = strace_skip_spaces (bracket + 1, end);
     }
   if (g_str_has_prefix (p, "--- "))
@@ -750,6 +756,7 @@ strace_parse_line (StraceImport *im,
     }
   sname = g_strndup (name, name_len);
   args = name + name_len + 1;
+  strace_arch_call (&im->arch, sname, nr);
 
   if (g_str_has_suffix (p, unfinished_marker) || g_str_has_suffix (p, detached_marker))
     {

@@ -14,6 +14,7 @@ G_BEGIN_DECLS
  *                            -k stacks, attaches
  *   seismo-strace-args.c     argument text back into the schema's decoded fields
  *   seismo-strace-summary.c  the -c / -C summary table
+ *   seismo-strace-arch.c     which ABI the log comes from
  */
 
 typedef enum {
@@ -59,8 +60,35 @@ typedef struct {
   guint64   foreign_lines;  /* program output lines seen since */
 } StraceSplit;
 
+typedef enum {
+  STRACE_MODE_NONE = 0,   /* no personality note */
+  STRACE_MODE_32,         /* "[ Process PID=N runs in 32 bit mode. ]" */
+  STRACE_MODE_X32,
+  STRACE_MODE_64,
+} StraceMode;
+
+typedef struct {
+  gint64  nr;
+  char   *name;
+} StraceArchPair;
+
+/* The evidence of the log's ABI (seismo-strace-arch.c). */
+typedef struct {
+  GHashTable *names;          /* distinct syscall names since the last personality note */
+  GArray     *pairs;          /* StraceArchPair: -n's numbers */
+  StraceMode  mode;           /* the last personality note */
+  gboolean    ip32;           /* -i printed 8 digits */
+  gboolean    ip64;           /* -i printed 16 digits */
+  guint64     n_wide;         /* 0x values above 32 bits */
+  guint64     n_narrow;       /* 0x values of 7 or 8 digits */
+  guint64     n_x86_layout;   /* 12-digit addresses where x86_64 maps things */
+  guint64     n_other_layout; /* other addresses above 32 bits */
+  SeismoArch  elf_arch;       /* of the last ELF header read, or SEISMO_ARCH_UNKNOWN */
+} StraceArch;
+
 typedef struct {
   SeismoTraceBuilder *builder;
+  StraceArch          arch;
   SeismoPtraceSchema *schema;
   GHashTable         *pending;     /* tid → StracePending */
   GHashTable         *tasks;       /* tid → StraceTask */
@@ -216,6 +244,30 @@ char    *strace_unquote             (const char       *item);
 /* Pushes the fields of sc's arguments from im->items. */
 void     strace_push_args           (StraceImport              *im,
                                      const SeismoPtraceSyscall *sc);
+
+/* seismo-strace-arch.c */
+void     strace_arch_init           (StraceArch       *self);
+void     strace_arch_clear          (StraceArch       *self);
+/* A "[ Process PID=N runs in … mode. ]" note. */
+void     strace_arch_mode_note      (StraceArch       *self,
+                                     const char       *note);
+/* The text of a "[…]" prefix: -n's syscall number (returned) or -i's pointer (-1). */
+gint64   strace_arch_bracket        (StraceArch       *self,
+                                     const char       *content,
+                                     gsize             len);
+/* A call of name, with -n's number or -1. */
+void     strace_arch_call           (StraceArch       *self,
+                                     const char       *name,
+                                     gint64            nr);
+/* Addresses and ELF headers in a file's text. */
+void     strace_arch_scan           (StraceArch       *self,
+                                     const char       *data,
+                                     gsize             len);
+/* The ABI, or SEISMO_ARCH_UNKNOWN; *how (static) says what decided it; *candidates (owned)
+ * lists the ABIs the evidence leaves when there are several. */
+SeismoArch strace_arch_decide       (StraceArch       *self,
+                                     const char      **how,
+                                     char            **candidates);
 
 /* seismo-strace-summary.c */
 void     strace_summary_init        (StraceImport     *im);

@@ -241,6 +241,7 @@ read_row (StraceImport *im,
     {
       StraceSummaryRow *sum = g_hash_table_lookup (im->summary, name);
 
+      strace_arch_call (&im->arch, name, -1);
       /* Tables of several personalities (64 and 32 bit) add up. */
       if (sum == NULL)
         {

@@ -1,60 +1,89 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# trace.dat kernel_stack / user_stack events (the stacktrace and userstacktrace options) become the
-# stack of the event before them on their CPU, kernel frames named from the file's kallsyms.
-# Records its own trace.dat in a private tracefs instance (always removed) and reads it with
-# trace-cmd extract, as tools/record-tracedat.sh does. Skips without root, tracefs or trace-cmd.
-# TAP output.
+# kernel_stack and user_stack records of a trace.dat recorded here (record-stacks.sh: sched
+# events with options/stacktrace and options/userstacktrace): none dropped (the kernel writes as
+# many callers as it has, not the format's 8), and every stack's frames, kernel ones named from the
+# file's kallsyms, equal to what `trace-cmd report` prints for the same record. Needs root,
+# tracefs and trace-cmd (skips otherwise). TAP output.
 set -u
 CLI=$1
-. "$(dirname "$0")/../lib/tap.sh"
+SRC=${SEISMO_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$SRC/tests/lib/tap.sh"
 
-T=/sys/kernel/tracing
-[[ $(id -u) -eq 0 ]] || skip_all "needs root"
 command -v trace-cmd > /dev/null || skip_all "trace-cmd is not installed"
-[[ -d $T/instances ]] || skip_all "tracefs is not mounted at $T"
-[[ -e $T/events/ftrace/kernel_stack ]] || skip_all "this kernel has no ftrace:kernel_stack event"
+[[ $(id -u) == 0 && -d /sys/kernel/tracing ]] || skip_all "needs root and tracefs"
+# trace-cmd extract fails now and then on a busy shared machine: a few tries.
+for try in 1 2 3; do
+  "$SRC/tests/ftrace/record-stacks.sh" "$DIR/stacks.dat" -- \
+    sh -c 'ls /usr > /dev/null; sleep 0.02' 2> "$DIR/err" && [[ -s $DIR/stacks.dat ]] && break
+  rm -f "$DIR/stacks.dat"
+done
+[[ -s $DIR/stacks.dat ]] ||
+  skip_all "could not record with stack traces here ($(head -c 200 "$DIR/err"))"
 
-name=seismo-test-stacks-$$
-I=$T/instances/$name
-cleanup() {
-  if [[ -d $I ]]; then
-    echo 0 > "$I/tracing_on"
-    echo 0 > "$I/options/stacktrace" 2> /dev/null
-    echo 0 > "$I/options/userstacktrace" 2> /dev/null
-    echo > "$I/set_event"
-    rmdir "$I"
-  fi
-  rm -rf "$DIR"
-}
-trap cleanup EXIT
-mkdir "$I" || skip_all "cannot make a tracefs instance"
-echo 0 > "$I/tracing_on"
-echo 1024 > "$I/buffer_size_kb"
-echo 1 > "$I/events/sched/sched_process_exec/enable"
-echo 1 > "$I/events/sched/sched_process_exit/enable"
-echo 1 > "$I/options/stacktrace"
-echo 1 > "$I/options/userstacktrace" 2> /dev/null || true
-echo 1 > "$I/tracing_on"
-for i in 1 2 3; do /bin/true; done
-echo 0 > "$I/tracing_on"
-trace-cmd extract -B "$name" -o "$DIR/s.dat" > /dev/null 2>&1
-check "trace-cmd extract wrote a trace.dat" test -s "$DIR/s.dat"
+trace-cmd report "$DIR/stacks.dat" > "$DIR/tc.txt" 2> /dev/null
+"$CLI" report "$DIR/stacks.dat" > "$DIR/seismo.txt" 2> "$DIR/seismo.err"
+if [[ ! -s $DIR/seismo.err ]]; then
+  ok "no record skipped (nothing on stderr)"
+else
+  not_ok "no record skipped ($(head -c 200 "$DIR/seismo.err"))"
+fi
 
-"$CLI" stacks --folded "$DIR/s.dat" > "$DIR/folded" 2> "$DIR/err"
-check "stacks --folded exits 0" test $? -eq 0
-check "every exec of /bin/true has its execve path, kernel frames named" \
-  bash -c "test \$(grep -c ';__x64_sys_execve;.*;bprm_execve;' '$DIR/folded') -ge 3"
-check "exits have the exit_group path" grep -q "__x64_sys_exit_group;do_group_exit;do_exit" "$DIR/folded"
-check "the innermost frame is the tracepoint's" bash -c \
-  "grep ';__x64_sys_execve;' '$DIR/folded' | grep -qv 'trace_event_raw_event_sched_process_exec [0-9]*\$' && exit 1 || exit 0"
-"$CLI" stacks --folded --filter 'event == sched_process_exec' "$DIR/s.dat" > "$DIR/exec"
-check "--filter picks the exec events' stacks" bash -c \
-  "test \$(wc -l < '$DIR/exec') -ge 3 && ! grep -q exit_group '$DIR/exec'"
-"$CLI" info "$DIR/s.dat" > "$DIR/info"
-check "no record skipped (short kernel_stack records are read)" bash -c \
-  "! grep -q 'skipped_records' '$DIR/info' || grep -q 'skipped_records *0' '$DIR/info'"
-"$CLI" convert "$DIR/s.dat" "$DIR/s.seismo" > /dev/null
-"$CLI" stacks --folded "$DIR/s.seismo" > "$DIR/folded2"
-check ".seismo keeps the trace.dat's stacks" diff -u "$DIR/folded" "$DIR/folded2"
+python3 - "$DIR/tc.txt" "$DIR/seismo.txt" << 'PY' > "$DIR/result"
+import re, sys
+event = re.compile(r'^\s*(?:\S+:\s+)?.+-\d+\s+\[\d+\]\s+([\d.]+): (\w+):\s?(.*)$')
+
+def stacks(path, inline):
+    out, cur = [], None
+    for line in open(path, errors='replace'):
+        line = line.rstrip('\n')
+        m = event.match(line)
+        if m:
+            cur = None
+            if m.group(2) in ('kernel_stack', 'user_stack'):
+                cur = [m.group(2), m.group(1), []]
+                out.append(cur)
+                rest = inline(m.group(3))
+                if rest:
+                    cur[2].append(rest)
+            continue
+        if cur is not None and 'EVENTS DROPPED' not in line:
+            f = re.sub(r'^\s*=> ', '', line).strip()
+            if f:
+                cur[2].append(f)
+    return out
+
+tc = stacks(sys.argv[1], lambda r: r.split('=> ', 1)[1].strip() if '=> ' in r else '')
+se = stacks(sys.argv[2], lambda r: r.split('caller=', 1)[1].strip() if 'caller=' in r else '')
+kinds = {k: sum(1 for s in tc if s[0] == k) for k in ('kernel_stack', 'user_stack')}
+named = sum(1 for s in se if s[0] == 'kernel_stack' and s[2] and '(' in s[2][0])
+print('counts %d %d %d %d %d' % (len(tc), len(se), kinds['kernel_stack'], kinds['user_stack'],
+                                 named))
+for a, b in zip(tc, se):
+    if a != b:
+        print('differ %r %r' % (a, b))
+        break
+PY
+read -r _ n_tc n_se n_k n_u n_named < <(grep '^counts' "$DIR/result")
+if [[ $n_k -gt 0 && $n_u -gt 0 && $n_tc == "$n_se" ]]; then
+  ok "every stack record read: $n_se of $n_tc ($n_k kernel, $n_u user)"
+else
+  not_ok "every stack record read: $n_se of $n_tc ($n_k kernel, $n_u user)"
+fi
+if grep -q '^differ' "$DIR/result"; then
+  not_ok "frames as trace-cmd report prints them ($(grep '^differ' "$DIR/result" | head -c 300))"
+else
+  ok "frames as trace-cmd report prints them, kernel ones named from kallsyms ($n_named named)"
+fi
+# The same records in a big-endian copy (tracedat-to-big-endian.py): the callers are swapped
+# per entry, to the record's end.
+if trace-cmd convert --file-version 7 --compression none -i "$DIR/stacks.dat" \
+     -o "$DIR/plain.dat" > /dev/null 2> "$DIR/err" &&
+   python3 "$SRC/tests/ftrace/tracedat-to-big-endian.py" "$DIR/plain.dat" "$DIR/be.dat" \
+     2> "$DIR/err" && "$CLI" report "$DIR/be.dat" > "$DIR/be.txt" 2>&1 &&
+   cmp -s "$DIR/seismo.txt" "$DIR/be.txt"; then
+  ok "a big-endian copy reports the same stacks"
+else
+  not_ok "a big-endian copy reports the same stacks ($(head -c 200 "$DIR/err") $(diff "$DIR/seismo.txt" "$DIR/be.txt" 2>&1 | head -4 | tr "\n" " "))"
+fi
 tap_end
