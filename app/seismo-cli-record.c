@@ -176,6 +176,43 @@ check_pkexec_target (GPid    pid,
   return TRUE;
 }
 
+/*
+ * `--stacks` takes an optional argument, and GOption only knows `--stacks=KIND` for that. The
+ * spelling `--stacks KIND` is joined into that form here, and only for the three kinds and only
+ * before `--`, so that the command after `--` is never taken for one.
+ */
+static void
+join_stacks_argument (int    *argc,
+                      char ***argv)
+{
+  char **args = *argv;
+
+  for (int i = 1; i < *argc && !g_str_equal (args[i], "--"); i++)
+    {
+      if (!g_str_equal (args[i], "--stacks") || i + 1 >= *argc)
+        continue;
+      if (!g_str_equal (args[i + 1], "user") && !g_str_equal (args[i + 1], "kernel") &&
+          !g_str_equal (args[i + 1], "both"))
+        continue;
+      args[i] = g_strconcat ("--stacks=", args[i + 1], NULL);   /* argv lives as long as we do */
+      memmove (&args[i + 1], &args[i + 2], (*argc - i - 2 + 1) * sizeof (char *));
+      (*argc)--;
+    }
+}
+
+static gboolean
+on_stacks_option (const char  *option_name,
+                  const char  *value,
+                  gpointer     data,
+                  GError     **error)
+{
+  char **spelling = data;
+
+  g_free (*spelling);
+  *spelling = g_strdup (value != NULL ? value : "");
+  return TRUE;
+}
+
 static int
 list_backends (void)
 {
@@ -260,6 +297,7 @@ seismo_cli_record (int    argc,
 {
   g_autofree char *backend_name = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *stacks = NULL;   /* NULL: no --stacks; "": --stacks alone */
   g_auto(GStrv) events = NULL;
   g_auto(GStrv) probes = NULL;
   g_auto(GStrv) command = NULL;
@@ -279,6 +317,9 @@ seismo_cli_record (int    argc,
     { "probe", 0, 0, G_OPTION_ARG_STRING_ARRAY, &probes,
       "ebpf: kprobe:FUNC, kretprobe:FUNC, uprobe:BIN:SYM, uretprobe:BIN:SYM, usdt:BIN:PROVIDER:NAME", "SPEC" },
     { "aggregate", 0, 0, G_OPTION_ARG_NONE, &aggregate, "ebpf: in-kernel histograms only", NULL },
+    { "stacks", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, on_stacks_option,
+      "Record call stacks: user, kernel or both (alone: user for ptrace and ebpf, kernel for ftrace)",
+      "[KIND]" },
     { "keep-running", 0, 0, G_OPTION_ARG_NONE, &keep_running, "Leave a launched command running when stopped early", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace here (.seismo)", "FILE" },
     { "stop-on-stdin-close", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &stop_on_eof,
@@ -304,7 +345,13 @@ seismo_cli_record (int    argc,
   int partial_fd = -1;
   gboolean ok;
 
-  g_option_context_add_main_entries (context, entries, NULL);
+  {
+    /* The callback's data is the group's user_data: a group of our own carries &stacks. */
+    GOptionGroup *main_group = g_option_group_new (NULL, NULL, NULL, &stacks, NULL);
+
+    g_option_group_add_entries (main_group, entries);
+    g_option_context_set_main_group (context, main_group);
+  }
   g_option_context_set_strict_posix (context, FALSE);
   g_option_context_set_description (context,
     "Exit status:\n"
@@ -318,6 +365,7 @@ seismo_cli_record (int    argc,
     "\n"
     "Under pkexec every file is made by, and belongs to, the user who asked (see\n"
     "docs/security.md).");
+  join_stacks_argument (&argc, &argv);
   if (!seismo_cli_parse_options (context, &argc, &argv, "seismo-cli record"))
     return SEISMO_EXIT_USAGE;
   if (list_b)
@@ -365,6 +413,14 @@ seismo_cli_record (int    argc,
       g_printerr ("seismo-cli record: the %s backend cannot run here: %s\n", backend->name,
                   why ? why : "unknown reason");
       return SEISMO_EXIT_FAILED;
+    }
+  /* Before anything starts: a kind of stack the backend cannot capture is bad usage. */
+  if (stacks != NULL &&
+      (!seismo_backend_parse_stacks (backend, stacks, &options.stacks, &error) ||
+       !seismo_backend_check_stacks (backend, options.stacks, &error)))
+    {
+      g_printerr ("seismo-cli record: %s\n", error->message);
+      return SEISMO_EXIT_USAGE;
     }
   {
     g_autofree char *refused = NULL;

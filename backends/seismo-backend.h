@@ -5,6 +5,14 @@
 
 G_BEGIN_DECLS
 
+/* Which call stacks to capture with each event (--stacks). */
+typedef enum {
+  SEISMO_STACK_NONE   = 0,
+  SEISMO_STACK_USER   = 1 << 0,
+  SEISMO_STACK_KERNEL = 1 << 1,
+  SEISMO_STACK_BOTH   = SEISMO_STACK_USER | SEISMO_STACK_KERNEL,
+} SeismoStackMode;
+
 /* What to record. Arrays are NULL-terminated; unset fields are 0/NULL. */
 typedef struct {
   char     **events;       /* ftrace: "sched:*", "irq:irq_handler_*"; NULL → backend default */
@@ -18,6 +26,7 @@ typedef struct {
   guint      buffer_kb;    /* per-CPU (ftrace) or ring (eBPF) size; 0: default */
   gboolean   aggregate;    /* eBPF: in-kernel histograms only */
   gboolean   kill_on_stop; /* launched commands are killed when recording stops early */
+  SeismoStackMode stacks;  /* --stacks: always a kind the backend can capture (checked first) */
 } SeismoRecordOptions;
 
 /*
@@ -51,6 +60,10 @@ typedef struct {
                               SeismoTraceBuilder        *builder,
                               SeismoRecordControl       *ctl,
                               GError                   **error);
+  /* The kinds of stacks it can capture (none: SEISMO_STACK_NONE), and what `--stacks` alone
+   * means for it. */
+  SeismoStackMode stacks;
+  SeismoStackMode default_stacks;
 } SeismoBackend;
 
 /* Registers the backends and the importers they provide (trace.dat…). Safe to call twice. */
@@ -65,5 +78,16 @@ const SeismoBackend        *seismo_backend_lookup  (const char *name);
  * many it removed.
  */
 guint                       seismo_backends_sweep_stale (void);
+
+/* "user", "kernel", "both" → the mode; NULL → default_stacks. FALSE with a usage error else. */
+gboolean                    seismo_backend_parse_stacks (const SeismoBackend *backend,
+                                                         const char          *spelling,
+                                                         SeismoStackMode     *mode,
+                                                         GError             **error);
+/* FALSE with SEISMO_ERROR_BAD_OPTION naming what it can do when the backend cannot capture mode. */
+gboolean                    seismo_backend_check_stacks (const SeismoBackend *backend,
+                                                         SeismoStackMode      mode,
+                                                         GError             **error);
+const char                 *seismo_stack_mode_to_string (SeismoStackMode      mode);
 
 G_END_DECLS

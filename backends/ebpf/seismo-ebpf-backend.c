@@ -1003,4 +1003,6 @@ const SeismoBackend seismo_ebpf_backend = {
   .available = seismo_ebpf_available,
   .list_events = seismo_ebpf_list_events,
   .record = seismo_ebpf_record,
+  .stacks = SEISMO_STACK_BOTH,
+  .default_stacks = SEISMO_STACK_USER,
 };

@@ -1265,4 +1265,6 @@ const SeismoBackend seismo_ftrace_backend = {
   .available = ftrace_available,
   .list_events = ftrace_list_events,
   .record = ftrace_record,
+  .stacks = SEISMO_STACK_BOTH,
+  .default_stacks = SEISMO_STACK_KERNEL,
 };

@@ -668,6 +668,10 @@ const SeismoBackend seismo_ptrace_backend = {
   .available = ptrace_available,
   .list_events = ptrace_list_events,
   .record = ptrace_record,
+#ifdef SEISMO_PTRACE_HAVE_LIBDW
+  .stacks = SEISMO_STACK_USER,
+  .default_stacks = SEISMO_STACK_USER,
+#endif
 };
 
 void seismo_ptrace_register_importers (void);
