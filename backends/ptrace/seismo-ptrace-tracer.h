@@ -12,6 +12,7 @@
 
 #include "seismo-backend.h"
 #include "seismo-clock.h"
+#include "seismo-progress.h"
 #include "seismo-ptrace-private.h"
 
 G_BEGIN_DECLS
@@ -53,6 +54,8 @@ typedef struct {
   guint64                    stops;         /* ptrace stops handled, for the metadata */
   guint64                    deadline_ns;   /* G_MAXUINT64: none */
   guint64                    next_progress_ns;
+  SeismoProgressPacer        pacer;
+  int                        wait_errno;    /* waitpid() failed with it: the recording did */
   GString                   *quoted;
   guint8                    *mem;           /* scratch for tracee memory */
 
