@@ -25,19 +25,9 @@
 
 #include <glib/gstdio.h>
 
-/* The recording in progress, for the signal handler (which only sets the stop flag). */
-static SeismoRecordControl *active_control;
 /* Set when the user stopped the recording (a signal, or the GUI closing our stdin): the trace is
  * then what they asked for, and its saving decides the exit status, not the killed command. */
 static volatile gint stop_requested;
-
-static void
-on_stop_signal (int signum)
-{
-  g_atomic_int_set (&stop_requested, 1);
-  if (active_control != NULL)
-    g_atomic_int_set (&active_control->stop, 1);
-}
 
 typedef struct {
   SeismoRecordControl *ctl;
@@ -209,22 +199,12 @@ seismo_cli_record_into (const SeismoBackend       *backend,
                         SeismoRecordControl       *ctl,
                         GError                   **error)
 {
-  struct sigaction sa = { 0 }, old_int, old_term, old_hup;
   gboolean ok;
 
   /* A signal only sets the stop flag, which the recorder's control loop watches. */
-  active_control = ctl;
-  sa.sa_handler = on_stop_signal;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, &old_int);
-  sigaction (SIGTERM, &sa, &old_term);
-  sigaction (SIGHUP, &sa, &old_hup);
+  seismo_recorder_catch_signals (ctl, &stop_requested);
   ok = seismo_recorder_record (backend, options, builder, ctl, error);
-
-  sigaction (SIGINT, &old_int, NULL);
-  sigaction (SIGTERM, &old_term, NULL);
-  sigaction (SIGHUP, &old_hup, NULL);
-  active_control = NULL;
+  seismo_recorder_uncatch_signals ();
   return ok;
 }
 

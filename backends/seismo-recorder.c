@@ -231,6 +231,52 @@ seismo_recorder_check_target (GPid     pid,
   return TRUE;
 }
 
+/* ---- signals --------------------------------------------------------------------------------- */
+
+/* The recording a signal stops; the handler only sets flags. */
+static SeismoRecordControl *volatile signalled_control;
+static volatile gint *volatile       signalled_flag;
+static struct sigaction              old_int, old_term, old_hup;
+
+static void
+on_stop_signal (int signum)
+{
+  volatile gint *flag = signalled_flag;
+  SeismoRecordControl *ctl = signalled_control;
+
+  if (flag != NULL)
+    g_atomic_int_set (flag, 1);
+  if (ctl != NULL)
+    g_atomic_int_set (&ctl->stop, 1);
+}
+
+void
+seismo_recorder_catch_signals (SeismoRecordControl *ctl,
+                               volatile gint       *stopped_by_user)
+{
+  struct sigaction sa = { 0 };
+
+  g_return_if_fail (ctl != NULL);
+
+  signalled_control = ctl;
+  signalled_flag = stopped_by_user;
+  sa.sa_handler = on_stop_signal;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, &old_int);
+  sigaction (SIGTERM, &sa, &old_term);
+  sigaction (SIGHUP, &sa, &old_hup);
+}
+
+void
+seismo_recorder_uncatch_signals (void)
+{
+  sigaction (SIGINT, &old_int, NULL);
+  sigaction (SIGTERM, &old_term, NULL);
+  sigaction (SIGHUP, &old_hup, NULL);
+  signalled_control = NULL;
+  signalled_flag = NULL;
+}
+
 /* ---- the session ------------------------------------------------------------------------------ */
 
 /* What every trace says; a backend may say more, or say it differently, in prepare(). */

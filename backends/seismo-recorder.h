@@ -43,6 +43,15 @@ gboolean                   seismo_recorder_check_options   (const SeismoBackend 
 gboolean                   seismo_recorder_check_target    (GPid                       pid,
                                                             GError                   **error);
 
+/*
+ * Until seismo_recorder_uncatch_signals(), SIGINT, SIGTERM and SIGHUP stop the recording that ctl
+ * controls (they set ctl->stop, and *stopped_by_user when not NULL) instead of killing the
+ * process, so that what was recorded is saved. For a process's one recording at a time.
+ */
+void                       seismo_recorder_catch_signals   (SeismoRecordControl       *ctl,
+                                                            volatile gint             *stopped_by_user);
+void                       seismo_recorder_uncatch_signals (void);
+
 /* For the backend's ops. */
 const SeismoBackend       *seismo_recorder_get_backend     (SeismoRecorder            *self);
 const SeismoRecordOptions *seismo_recorder_get_options     (SeismoRecorder            *self);
