@@ -398,26 +398,6 @@ seismo_cli_record (int    argc,
       g_printerr (_("seismo-cli record: --duration and --buffer-kb must not be negative\n"));
       return SEISMO_EXIT_USAGE;
     }
-  if (!backend->available (&why))
-    {
-      g_printerr (_("seismo-cli record: the %s backend cannot run here: %s\n"), backend->name,
-                  why ? why : _("unknown reason"));
-      return SEISMO_EXIT_FAILED;
-    }
-  /* Before anything starts: a kind of stack the backend cannot capture is bad usage. */
-  if (stacks != NULL &&
-      (!seismo_backend_parse_stacks (backend, stacks, &options.stacks, &error) ||
-       !seismo_backend_check_stacks (backend, options.stacks, &error)))
-    {
-      g_printerr ("seismo-cli record: %s\n", error->message);
-      return SEISMO_EXIT_USAGE;
-    }
-  if (!seismo_recorder_check_target (pid, &error))
-    {
-      g_printerr ("seismo-cli record: %s\n", error->message);
-      return SEISMO_EXIT_FAILED;
-    }
-
   event_list = seismo_cli_split_list (events);
   probe_list = seismo_cli_split_list (probes);
   /* -e is what the backend selects by: tracepoints, or syscalls. */
@@ -439,6 +419,26 @@ seismo_cli_record (int    argc,
     {
       g_printerr ("seismo-cli record: %s\n", error->message);
       return SEISMO_EXIT_USAGE;
+    }
+
+  if (!backend->available (&why))
+    {
+      g_printerr (_("seismo-cli record: the %s backend cannot run here: %s\n"), backend->name,
+                  why ? why : _("unknown reason"));
+      return SEISMO_EXIT_FAILED;
+    }
+  /* Before anything starts: a kind of stack the backend cannot capture is bad usage. */
+  if (stacks != NULL &&
+      (!seismo_backend_parse_stacks (backend, stacks, &options.stacks, &error) ||
+       !seismo_backend_check_stacks (backend, options.stacks, &error)))
+    {
+      g_printerr ("seismo-cli record: %s\n", error->message);
+      return SEISMO_EXIT_USAGE;
+    }
+  if (!seismo_recorder_check_target (pid, &error))
+    {
+      g_printerr ("seismo-cli record: %s\n", error->message);
+      return SEISMO_EXIT_FAILED;
     }
 
   /* Written as it records (OUTPUT.partial, renamed to OUTPUT at the end), so a viewer can follow;

@@ -801,7 +801,10 @@ seismo_cli_compare_overhead (int    argc,
 
       if (wanted[0] && !g_strv_contains ((const char *const *) wanted, backends[i]->name))
         continue;
-      if (!backends[i]->available (&why) && why == NULL)
+      /* Each run launches the command: a backend that only attaches has no row to show. */
+      if (!seismo_backend_can (backends[i], SEISMO_BACKEND_CAP_COMMAND))
+        why = g_strdup (_("cannot launch a command"));
+      else if (!backends[i]->available (&why) && why == NULL)
         why = g_strdup (_("cannot run here"));
       add_row (rows, backends[i]->name, backends[i], why);
     }
