@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "seismo-ebpf-private.h"
+#include "seismo-ebpf-stacks.h"
 #include "seismo-ebpf.skel.h"
 #include "seismo-clock.h"
 #include "seismo-user.h"
@@ -221,6 +222,7 @@ typedef struct {
   guint                      n_probes;
   SeismoEbpfSelection        selection;
   SeismoEbpfDecoder         *decoder;
+  SeismoEbpfStacks          *stacks;        /* --stacks; NULL without */
   struct ring_buffer        *rb;
   GThread                   *worker;
   gint                       worker_stop;
@@ -255,6 +257,15 @@ on_sample (void  *ctx,
   Recorder *rec = ctx;
   guint32 size32 = size;
   static const guint8 pad[8] = { 0 };
+  const struct seismo_ebpf_header *hdr = data;
+
+  /* Read now, on this thread, not when decoded: the process may be gone by then. */
+  if (size >= sizeof *hdr && hdr->kind == SEISMO_EBPF_REC_MAPS_CHANGED)
+    {
+      if (rec->stacks != NULL)
+        seismo_ebpf_stacks_maps_changed (rec->stacks, hdr->pid, hdr->time_ns);
+      return 0;
+    }
 
   g_mutex_lock (&rec->queue_lock);
   g_byte_array_append (rec->queue, (const guint8 *) &size32, sizeof size32);
@@ -512,6 +523,9 @@ set_rodata (Recorder *rec,
   ro->emit_exec = !o->aggregate && sel->exec;
   ro->emit_exit = !o->aggregate && sel->exit;
   ro->emit_rename = !o->aggregate && sel->rename;
+  ro->stacks_user = !o->aggregate && (o->stacks & SEISMO_STACK_USER);
+  ro->stacks_kernel = !o->aggregate && (o->stacks & SEISMO_STACK_KERNEL);
+  ro->nr_mmap = seismo_syscall_number (SEISMO_ARCH_X86_64, "mmap");
 }
 
 /* Loads only the programs this recording needs. */
@@ -543,7 +557,9 @@ choose_programs (Recorder *rec)
   /* Fork also tracks the target's new threads and children. */
   bpf_program__set_autoload (rec->skel->progs.seismo_fork, ro->emit_fork || !o->system_wide);
   /* Exec also moves aggregated counts to the new name. */
-  bpf_program__set_autoload (rec->skel->progs.seismo_exec, ro->emit_exec || o->aggregate);
+  /* Exec also moves aggregated counts to the new name, and says when to read the maps again. */
+  bpf_program__set_autoload (rec->skel->progs.seismo_exec, ro->emit_exec || o->aggregate ||
+                                                          ro->stacks_user);
   bpf_program__set_autoload (rec->skel->progs.seismo_rename, ro->emit_rename);
   /* Exit always runs: it clears the pairing state of threads that die inside a syscall. */
   bpf_program__set_autoload (rec->skel->progs.seismo_exit, TRUE);
@@ -890,6 +906,9 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   /* Each mode keeps per-thread state in one of these hash maps; the other needs no memory. */
   err = bpf_map__set_max_entries (options->aggregate ? rec.skel->maps.spilled
                                                      : rec.skel->maps.threads, 1);
+  /* The stack map holds 127 frames per entry whether used or not: none without --stacks. */
+  if (err == 0 && (options->stacks == SEISMO_STACK_NONE || options->aggregate))
+    err = bpf_map__set_max_entries (rec.skel->maps.stack_traces, 1);
   if (err != 0)
     {
       set_libbpf_error (error, err, _("could not size the eBPF maps"));
@@ -924,6 +943,17 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
 
   set_metadata (&rec);
   rec.decoder = seismo_ebpf_decoder_new (builder, &rec.selection, rec.probes, rec.n_probes);
+  if (options->stacks != SEISMO_STACK_NONE && !options->aggregate)
+    {
+      /* Kernel frames are named from kallsyms, saved now (as root, with real addresses). */
+      if ((options->stacks & SEISMO_STACK_KERNEL) && !seismo_stacks_save_kallsyms (builder, error))
+        goto cleanup;
+      rec.stacks = seismo_ebpf_stacks_new (builder, bpf_map__fd (rec.skel->maps.stack_traces),
+                                           options->stacks);
+      seismo_ebpf_decoder_set_stacks (rec.decoder, rec.stacks);
+      if (options->pid > 0 && (options->stacks & SEISMO_STACK_USER))
+        seismo_ebpf_stacks_maps_changed (rec.stacks, options->pid, seismo_mono_now_ns ());
+    }
   if (rec.command.pid > 0)
     {
       g_autofree char *comm = NULL;
@@ -968,6 +998,8 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
       decode_queue (&rec);
       flush_staged (&rec);
       publish_counters (&rec);
+      if (rec.stacks != NULL)
+        seismo_ebpf_stacks_flush (rec.stacks);
       seismo_ebpf_decoder_finish (rec.decoder, seismo_mono_now_ns ());
     }
   ret = TRUE;
@@ -985,6 +1017,7 @@ cleanup:
   g_clear_pointer (&rec.probe_links, g_ptr_array_unref);
   g_clear_pointer (&rec.skel, seismo_ebpf_bpf__destroy);
   g_clear_pointer (&rec.decoder, seismo_ebpf_decoder_free);
+  g_clear_pointer (&rec.stacks, seismo_ebpf_stacks_free);
   for (guint i = 0; i < rec.n_probes; i++)
     seismo_ebpf_probe_clear (&rec.probes[i]);
   g_free (rec.probes);

@@ -54,6 +54,7 @@ enum seismo_ebpf_record_kind {
   SEISMO_EBPF_REC_BATCH,            /* struct seismo_ebpf_batch */
   SEISMO_EBPF_REC_SCHED_SWITCH_STACK, /* struct seismo_ebpf_sched_switch + seismo_ebpf_stack_tail */
   SEISMO_EBPF_REC_PROBE_STACK,      /* struct seismo_ebpf_probe + struct seismo_ebpf_stack_tail */
+  SEISMO_EBPF_REC_MAPS_CHANGED,     /* struct seismo_ebpf_header: the process exec'd or mapped code */
 };
 
 /* Flags of a syscall record. */

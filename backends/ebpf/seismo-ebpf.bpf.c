@@ -72,6 +72,7 @@ const volatile bool  emit_rename = false;
 /* --stacks: which stacks to take with syscalls, switches and probes. */
 const volatile bool  stacks_user = false;
 const volatile bool  stacks_kernel = false;
+const volatile __s64 nr_mmap = -1;
 /* Wake the reader only once this much is queued; it polls on a timer anyway. */
 const volatile __u64 wakeup_bytes = 1 << 20;
 
@@ -187,6 +188,26 @@ fill_stack_tail (void                          *ctx,
   t->bp = uregs->bp;
   if (bpf_probe_read_user (t->words, sizeof t->words, (const void *) t->sp) == 0)
     t->n_words = SEISMO_EBPF_STACK_WORDS;
+}
+
+/*
+ * --stacks user: the process exec'd or mapped code. User space reads /proc/PID/maps at once, while
+ * the process surely lives (its records may reach user space after it exited), so the frames of
+ * short-lived processes can be named: sent alone and waking the reader.
+ */
+static __always_inline void
+notify_maps_changed (__u64 pid_tgid)
+{
+  struct seismo_ebpf_header hdr;
+
+  if (!stacks_user)
+    return;
+  hdr.time_ns = bpf_ktime_get_ns ();
+  hdr.kind = SEISMO_EBPF_REC_MAPS_CHANGED;
+  hdr.cpu = bpf_get_smp_processor_id ();
+  hdr.tid = (__s32) pid_tgid;
+  hdr.pid = pid_tgid >> 32;
+  bpf_ringbuf_output (&events, &hdr, sizeof hdr, BPF_RB_FORCE_WAKEUP);
 }
 
 static __always_inline __u64
@@ -461,6 +482,9 @@ batch_commit (struct seismo_ebpf_batch    *b,
   r->ret = ret;
   r->duration_ns = now - r->hdr.time_ns;
   r->exit_cpu = bpf_get_smp_processor_id ();
+  /* PROT_EXEC: code mapped (the loader, dlopen). */
+  if (stacks_user && r->id == nr_mmap && (r->args[2] & 4) && ret >= 0)
+    notify_maps_changed (((__u64) r->hdr.pid << 32) | (__u32) r->hdr.tid);
   if (b->count == 0)
     b->hdr.time_ns = now;
   b->len += size;
@@ -838,6 +862,7 @@ seismo_exec (struct seismo_tp_sched_process_exec *ctx)
         }
       return 0;
     }
+  notify_maps_changed (pid_tgid);
   if (!emit_exec)
     return 0;
   r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
