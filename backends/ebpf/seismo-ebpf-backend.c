@@ -601,12 +601,16 @@ check_tracepoints (Recorder *rec,
 /* A syscall still in progress when recording stopped becomes an enter without an exit. */
 static void
 decode_in_progress (Recorder                        *rec,
-                    struct seismo_ebpf_syscall_path *r)
+                    struct seismo_ebpf_syscall_slot *slot)
 {
+  struct seismo_ebpf_syscall_path *r = &slot->rec;
   gsize size = r->sc.hdr.kind == SEISMO_EBPF_REC_SYSCALL_PATH
                ? sizeof (struct seismo_ebpf_syscall_path) : sizeof (struct seismo_ebpf_syscall);
   int n;
 
+  /* Its stack tail is right behind it, inside the slot. */
+  if (r->sc.flags & SEISMO_EBPF_SYSCALL_STACK)
+    size += sizeof (struct seismo_ebpf_stack_tail);
   r->sc.flags |= SEISMO_EBPF_SYSCALL_NO_EXIT;
   r->sc.ret = 0;
   r->sc.duration_ns = 0;
@@ -650,9 +654,9 @@ flush_staged (Recorder *rec)
             rec->events_unpublished += n;
         }
       if (states[cpu].size != 0
-          && b->len <= sizeof b->data - sizeof (struct seismo_ebpf_syscall_path))
+          && b->len <= sizeof b->data - sizeof (struct seismo_ebpf_syscall_slot))
         {
-          struct seismo_ebpf_syscall_path r;
+          struct seismo_ebpf_syscall_slot r;
 
           memcpy (&r, b->data + b->len, sizeof r);
           decode_in_progress (rec, &r);
@@ -661,11 +665,11 @@ flush_staged (Recorder *rec)
 
   while (bpf_map_get_next_key (spilled_fd, prev, &next) == 0)
     {
-      struct seismo_ebpf_syscall_path r;
+      struct seismo_ebpf_syscall_slot r;
 
       key = next;
       prev = &key;
-      if (bpf_map_lookup_elem (spilled_fd, &key, &r) == 0 && r.sc.hdr.time_ns != 0)
+      if (bpf_map_lookup_elem (spilled_fd, &key, &r) == 0 && r.rec.sc.hdr.time_ns != 0)
         decode_in_progress (rec, &r);
     }
 }
