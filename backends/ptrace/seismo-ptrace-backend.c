@@ -463,6 +463,7 @@ recorder_clear (Recorder *r)
   g_clear_pointer (&r->tracees, g_hash_table_unref);
   g_clear_pointer (&r->schema, seismo_ptrace_schema_free);
   g_clear_pointer (&r->filter, seismo_ptrace_filter_free);
+  g_clear_pointer (&r->unwind, seismo_ptrace_unwind_free);
   if (r->quoted)
     g_string_free (r->quoted, TRUE);
   g_free (r->mem);
@@ -513,6 +514,23 @@ ptrace_record (const SeismoRecordOptions *options,
   if (!(r.filter = seismo_ptrace_filter_new ((const char *const *) options->syscalls, error)))
     goto cleanup;
   r.schema = seismo_ptrace_schema_new (builder);
+  if (options->stacks & SEISMO_STACK_KERNEL)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                   _("The ptrace backend cannot record kernel stacks; use ftrace or ebpf"));
+      goto cleanup;
+    }
+  if (options->stacks & SEISMO_STACK_USER)
+    {
+      g_autofree char *why = NULL;
+
+      if (!(r.unwind = seismo_ptrace_unwind_new (builder, &why)))
+        {
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                       _("The ptrace backend cannot record stacks: %s"), why);
+          goto cleanup;
+        }
+    }
   for (guint a = 0; a < SEISMO_ARCH_N; a++)
     r.sigreturn_nr[a] = seismo_syscall_number (a, "rt_sigreturn");
   /*

@@ -13,6 +13,7 @@
 #include "seismo-backend.h"
 #include "seismo-clock.h"
 #include "seismo-ptrace-private.h"
+#include "seismo-ptrace-unwind.h"
 
 G_BEGIN_DECLS
 
@@ -53,6 +54,7 @@ typedef struct {
   guint64                    stops;         /* ptrace stops handled, for the metadata */
   guint64                    deadline_ns;   /* G_MAXUINT64: none */
   guint64                    next_progress_ns;
+  SeismoPtraceUnwind        *unwind;        /* --stacks; NULL without */
   GString                   *quoted;
   guint8                    *mem;           /* scratch for tracee memory */
 
