@@ -332,6 +332,7 @@ seismo_proc_maps_is_code (SeismoProcMaps *self,
 
 gboolean
 seismo_stacks_save_kallsyms (SeismoTraceBuilder *builder,
+                             char              **text_out,
                              GError            **error)
 {
   g_autoptr(GError) local = NULL;
@@ -345,5 +346,7 @@ seismo_stacks_save_kallsyms (SeismoTraceBuilder *builder,
       return FALSE;
     }
   seismo_trace_builder_set_kallsyms (builder, text, len);
+  if (text_out != NULL)
+    *text_out = g_steal_pointer (&text);
   return TRUE;
 }

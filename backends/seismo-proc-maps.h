@@ -37,8 +37,10 @@ gboolean        seismo_elf_read_build_id        (int                 fd,
                                                  guint8             *build_id,
                                                  guint              *len);
 
-/* /proc/kallsyms into the builder, for naming kernel frames (real addresses only as root). */
+/* /proc/kallsyms into the builder, for naming kernel frames (real addresses only as root); the
+ * text in *text when not NULL. */
 gboolean        seismo_stacks_save_kallsyms     (SeismoTraceBuilder *builder,
+                                                 char              **text,
                                                  GError            **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SeismoProcMaps, seismo_proc_maps_free)

@@ -949,11 +949,16 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
   rec.decoder = seismo_ebpf_decoder_new (builder, &rec.selection, rec.probes, rec.n_probes);
   if (options->stacks != SEISMO_STACK_NONE && !options->aggregate)
     {
+      g_autofree char *kallsyms = NULL;
+
       /* Kernel frames are named from kallsyms, saved now (as root, with real addresses). */
-      if ((options->stacks & SEISMO_STACK_KERNEL) && !seismo_stacks_save_kallsyms (builder, error))
+      if ((options->stacks & SEISMO_STACK_KERNEL) &&
+          !seismo_stacks_save_kallsyms (builder, &kallsyms, error))
         goto cleanup;
       rec.stacks = seismo_ebpf_stacks_new (builder, bpf_map__fd (rec.skel->maps.stack_traces),
                                            options->stacks);
+      if (kallsyms != NULL)
+        seismo_ebpf_stacks_set_kallsyms (rec.stacks, kallsyms);
       seismo_ebpf_decoder_set_stacks (rec.decoder, rec.stacks);
       if (options->pid > 0 && (options->stacks & SEISMO_STACK_USER))
         seismo_ebpf_stacks_maps_changed (rec.stacks, options->pid, seismo_mono_now_ns ());

@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-ebpf"
 
+#include <stdio.h>
 #include <sys/uio.h>
 
 #include <bpf/bpf.h>
 
 #include "seismo-ebpf-stacks.h"
+
+/* A kernel text symbol's start, and whether it belongs to the tracing machinery that runs our
+ * program (the innermost frames of every kernel stack we take, of no interest to anyone). */
+typedef struct {
+  guint64  address;
+  gboolean machinery;
+} KernelSymbol;
 
 /* Ids with no frames (lookup failed): an empty entry, so each id is looked up once. */
 typedef struct {
@@ -19,6 +27,7 @@ struct _SeismoEbpfStacks {
   SeismoStackMode     mode;
   SeismoProcMaps     *maps;
   GHashTable         *frames;     /* stack id + 1 → Frames */
+  GArray             *ksyms;      /* KernelSymbol, by address; empty without kernel stacks */
 
   /* What prepare() gathered for apply(). */
   gint32              pid;
@@ -39,7 +48,65 @@ seismo_ebpf_stacks_new (SeismoTraceBuilder *builder,
   self->mode = mode;
   self->maps = seismo_proc_maps_new (builder);
   self->frames = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->ksyms = g_array_new (FALSE, FALSE, sizeof (KernelSymbol));
   return self;
+}
+
+static gint
+compare_ksyms (gconstpointer a,
+               gconstpointer b)
+{
+  const KernelSymbol *x = a, *y = b;
+
+  return x->address < y->address ? -1 : x->address > y->address;
+}
+
+void
+seismo_ebpf_stacks_set_kallsyms (SeismoEbpfStacks *self,
+                                 const char       *text)
+{
+  static const char *const machinery[] = {
+    "bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_", "perf_trace_", "trace_call_bpf",
+    "bpf_get_stack", "__bpf_get_stack", "bpf_overflow_handler", "perf_syscall_enter",
+  };
+  const char *line = text;
+
+  g_array_set_size (self->ksyms, 0);
+  while (line != NULL && *line != '\0')
+    {
+      const char *end = strchr (line, '\n');
+      char type, name[128];
+      KernelSymbol s = { 0 };
+
+      if (sscanf (line, "%" G_GINT64_MODIFIER "x %c %127s", &s.address, &type, name) == 3 &&
+          (type == 't' || type == 'T'))
+        {
+          for (guint i = 0; i < G_N_ELEMENTS (machinery) && !s.machinery; i++)
+            s.machinery = g_str_has_prefix (name, machinery[i]);
+          g_array_append_val (self->ksyms, s);
+        }
+      line = end != NULL ? end + 1 : NULL;
+    }
+  g_array_sort (self->ksyms, compare_ksyms);
+}
+
+/* TRUE when address is inside a machinery symbol (the last symbol starting at or before it). */
+static gboolean
+is_machinery (SeismoEbpfStacks *self,
+              guint64           address)
+{
+  guint lo = 0, hi = self->ksyms->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (self->ksyms, KernelSymbol, mid).address <= address)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo > 0 && g_array_index (self->ksyms, KernelSymbol, lo - 1).machinery;
 }
 
 void
@@ -49,6 +116,7 @@ seismo_ebpf_stacks_free (SeismoEbpfStacks *self)
     return;
   seismo_proc_maps_free (self->maps);
   g_hash_table_unref (self->frames);
+  g_array_unref (self->ksyms);
   g_free (self);
 }
 
@@ -112,9 +180,14 @@ seismo_ebpf_stacks_prepare (SeismoEbpfStacks                    *self,
   if (tail->kernel_stack_id >= 0)
     {
       const Frames *f = frames_of (self, tail->kernel_stack_id);
+      guint skip = 0;
 
-      memcpy (self->kernel, f->ips, f->n * sizeof (guint64));
-      self->n_kernel = f->n;
+      /* From the innermost frame out to the last one of the machinery that ran us. */
+      for (guint i = 0; i < f->n; i++)
+        if (is_machinery (self, f->ips[i]))
+          skip = i + 1;
+      memcpy (self->kernel, f->ips + skip, (f->n - skip) * sizeof (guint64));
+      self->n_kernel = f->n - skip;
     }
   if (tail->user_stack_id >= 0)
     {

@@ -18,6 +18,9 @@ SeismoEbpfStacks *seismo_ebpf_stacks_new     (SeismoTraceBuilder                
                                               int                                  stack_map_fd,
                                               SeismoStackMode                      mode);
 void              seismo_ebpf_stacks_free    (SeismoEbpfStacks                    *self);
+/* /proc/kallsyms: kernel stacks start past the frames of the tracing code that took them. */
+void              seismo_ebpf_stacks_set_kallsyms (SeismoEbpfStacks               *self,
+                                              const char                          *text);
 /* Before begin_event: gathers the frames (may read /proc/PID/maps, so not inside an event). */
 void              seismo_ebpf_stacks_prepare (SeismoEbpfStacks                    *self,
                                               gint32                               pid,

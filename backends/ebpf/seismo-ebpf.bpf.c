@@ -34,6 +34,7 @@ struct pt_regs {
 } __attribute__((preserve_access_index));
 
 struct task_struct {
+  void               *stack;
   int                 pid;
   int                 tgid;
   struct task_struct *real_parent;
@@ -174,20 +175,32 @@ count_drop (__u64 events)
 static __always_inline void
 fill_stack_tail (void                          *ctx,
                  struct seismo_ebpf_stack_tail *t,
-                 const struct pt_regs          *uregs)
+                 __u64                          user_sp,
+                 __u64                          user_bp)
 {
   t->user_stack_id = stacks_user ? bpf_get_stackid (ctx, &stack_traces, BPF_F_USER_STACK) : -1;
   t->kernel_stack_id = stacks_kernel ? bpf_get_stackid (ctx, &stack_traces, 0) : -1;
   t->n_words = 0;
   t->pad = 0;
-  t->sp = 0;
-  t->bp = 0;
-  if (!stacks_user || !uregs)
+  t->sp = user_sp;
+  t->bp = user_bp;
+  if (!stacks_user || user_sp == 0)
     return;
-  t->sp = uregs->sp;
-  t->bp = uregs->bp;
-  if (bpf_probe_read_user (t->words, sizeof t->words, (const void *) t->sp) == 0)
+  if (bpf_probe_read_user (t->words, sizeof t->words, (const void *) user_sp) == 0)
     t->n_words = SEISMO_EBPF_STACK_WORDS;
+}
+
+/* The current task's user registers, saved at the top of its kernel stack (x86-64: THREAD_SIZE
+ * 16 KiB, no padding), for programs whose context is not them (sched_switch). */
+static __always_inline const struct pt_regs *
+current_user_regs (void)
+{
+  struct task_struct *task = (struct task_struct *) bpf_get_current_task ();
+  char *stack = BPF_CORE_READ (task, stack);
+
+  if (!stack)
+    return NULL;
+  return (const struct pt_regs *) (stack + 16384 - bpf_core_type_size (struct pt_regs));
 }
 
 /*
@@ -603,7 +616,8 @@ BPF_PROG (seismo_sys_enter, struct pt_regs *regs, long id)
 
       if (off <= SEISMO_EBPF_BATCH_BYTES - sizeof (struct seismo_ebpf_stack_tail))
         {
-          fill_stack_tail (ctx, (struct seismo_ebpf_stack_tail *) (st->batch.data + off), regs);
+          fill_stack_tail (ctx, (struct seismo_ebpf_stack_tail *) (st->batch.data + off),
+                           regs->sp, regs->bp);
           r->sc.flags |= SEISMO_EBPF_SYSCALL_STACK;
           st->size += sizeof (struct seismo_ebpf_stack_tail);
         }
@@ -715,7 +729,10 @@ seismo_sched_switch (struct seismo_tp_sched_switch *ctx)
 
               if (prev_target)
                 {
-                  fill_stack_tail (ctx, t, NULL);
+                  const struct pt_regs *uregs = stacks_user ? current_user_regs () : NULL;
+
+                  fill_stack_tail (ctx, t, uregs ? BPF_CORE_READ (uregs, sp) : 0,
+                                   uregs ? BPF_CORE_READ (uregs, bp) : 0);
                 }
               else
                 {
@@ -984,7 +1001,8 @@ emit_probe (void                 *ctx,
   fill_header (&r->hdr, stack ? SEISMO_EBPF_REC_PROBE_STACK : SEISMO_EBPF_REC_PROBE,
                bpf_ktime_get_ns (), pid_tgid);
   if (stack)
-    fill_stack_tail (ctx, (struct seismo_ebpf_stack_tail *) (r + 1), uregs);
+    fill_stack_tail (ctx, (struct seismo_ebpf_stack_tail *) (r + 1), uregs ? uregs->sp : 0,
+                     uregs ? uregs->bp : 0);
   r->probe = cookie;
   r->flags = flags;
   r->n_args = n_args;
