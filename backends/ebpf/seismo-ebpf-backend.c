@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "seismo-ebpf-private.h"
+#include "seismo-ebpf-stacks.h"
 #include "seismo-ebpf.skel.h"
 #include "seismo-clock.h"
 #include "seismo-user.h"
@@ -222,6 +223,7 @@ typedef struct {
   guint                      n_probes;
   SeismoEbpfSelection        selection;
   SeismoEbpfDecoder         *decoder;
+  SeismoEbpfStacks          *stacks;        /* --stacks; NULL without */
   struct ring_buffer        *rb;
   GThread                   *worker;
   gint                       worker_stop;
@@ -260,6 +262,15 @@ on_sample (void  *ctx,
   Recorder *rec = ctx;
   guint32 size32 = size;
   static const guint8 pad[8] = { 0 };
+  const struct seismo_ebpf_header *hdr = data;
+
+  /* Read now, on this thread, not when decoded: the process may be gone by then. */
+  if (size >= sizeof *hdr && hdr->kind == SEISMO_EBPF_REC_MAPS_CHANGED)
+    {
+      if (rec->stacks != NULL)
+        seismo_ebpf_stacks_maps_changed (rec->stacks, hdr->pid, hdr->time_ns);
+      return 0;
+    }
 
   g_mutex_lock (&rec->queue_lock);
   g_byte_array_append (rec->queue, (const guint8 *) &size32, sizeof size32);
@@ -517,6 +528,9 @@ set_rodata (Recorder *rec,
   ro->emit_exec = !o->aggregate && sel->exec;
   ro->emit_exit = !o->aggregate && sel->exit;
   ro->emit_rename = !o->aggregate && sel->rename;
+  ro->stacks_user = !o->aggregate && (o->stacks & SEISMO_STACK_USER);
+  ro->stacks_kernel = !o->aggregate && (o->stacks & SEISMO_STACK_KERNEL);
+  ro->nr_mmap = seismo_syscall_number (SEISMO_ARCH_X86_64, "mmap");
 }
 
 /* Loads only the programs this recording needs. */
@@ -548,7 +562,9 @@ choose_programs (Recorder *rec)
   /* Fork also tracks the target's new threads and children. */
   bpf_program__set_autoload (rec->skel->progs.seismo_fork, ro->emit_fork || !o->system_wide);
   /* Exec also moves aggregated counts to the new name. */
-  bpf_program__set_autoload (rec->skel->progs.seismo_exec, ro->emit_exec || o->aggregate);
+  /* Exec also moves aggregated counts to the new name, and says when to read the maps again. */
+  bpf_program__set_autoload (rec->skel->progs.seismo_exec, ro->emit_exec || o->aggregate ||
+                                                          ro->stacks_user);
   bpf_program__set_autoload (rec->skel->progs.seismo_rename, ro->emit_rename);
   /* Exit always runs: it clears the pairing state of threads that die inside a syscall. */
   bpf_program__set_autoload (rec->skel->progs.seismo_exit, TRUE);
@@ -590,12 +606,16 @@ check_tracepoints (Recorder *rec,
 /* A syscall still in progress when recording stopped becomes an enter without an exit. */
 static void
 decode_in_progress (Recorder                        *rec,
-                    struct seismo_ebpf_syscall_path *r)
+                    struct seismo_ebpf_syscall_slot *slot)
 {
+  struct seismo_ebpf_syscall_path *r = &slot->rec;
   gsize size = r->sc.hdr.kind == SEISMO_EBPF_REC_SYSCALL_PATH
                ? sizeof (struct seismo_ebpf_syscall_path) : sizeof (struct seismo_ebpf_syscall);
   int n;
 
+  /* Its stack tail is right behind it, inside the slot. */
+  if (r->sc.flags & SEISMO_EBPF_SYSCALL_STACK)
+    size += sizeof (struct seismo_ebpf_stack_tail);
   r->sc.flags |= SEISMO_EBPF_SYSCALL_NO_EXIT;
   r->sc.ret = 0;
   r->sc.duration_ns = 0;
@@ -639,9 +659,9 @@ flush_staged (Recorder *rec)
             rec->events_unpublished += n;
         }
       if (states[cpu].size != 0
-          && b->len <= sizeof b->data - sizeof (struct seismo_ebpf_syscall_path))
+          && b->len <= sizeof b->data - sizeof (struct seismo_ebpf_syscall_slot))
         {
-          struct seismo_ebpf_syscall_path r;
+          struct seismo_ebpf_syscall_slot r;
 
           memcpy (&r, b->data + b->len, sizeof r);
           decode_in_progress (rec, &r);
@@ -650,11 +670,11 @@ flush_staged (Recorder *rec)
 
   while (bpf_map_get_next_key (spilled_fd, prev, &next) == 0)
     {
-      struct seismo_ebpf_syscall_path r;
+      struct seismo_ebpf_syscall_slot r;
 
       key = next;
       prev = &key;
-      if (bpf_map_lookup_elem (spilled_fd, &key, &r) == 0 && r.sc.hdr.time_ns != 0)
+      if (bpf_map_lookup_elem (spilled_fd, &key, &r) == 0 && r.rec.sc.hdr.time_ns != 0)
         decode_in_progress (rec, &r);
     }
 }
@@ -826,6 +846,9 @@ ebpf_start (SeismoRecorder *recorder,
   /* Each mode keeps per-thread state in one of these hash maps; the other needs no memory. */
   err = bpf_map__set_max_entries (options->aggregate ? rec->skel->maps.spilled
                                                      : rec->skel->maps.threads, 1);
+  /* The stack map holds 127 frames per entry whether used or not: none without --stacks. */
+  if (err == 0 && (options->stacks == SEISMO_STACK_NONE || options->aggregate))
+    err = bpf_map__set_max_entries (rec->skel->maps.stack_traces, 1);
   if (err != 0)
     {
       set_libbpf_error (error, err, _("could not size the eBPF maps"));
@@ -861,6 +884,23 @@ ebpf_start (SeismoRecorder *recorder,
   set_metadata (rec);
   rec->decoder = seismo_ebpf_decoder_new (rec->builder, &rec->selection, rec->probes,
                                           rec->n_probes);
+  if (options->stacks != SEISMO_STACK_NONE && !options->aggregate)
+    {
+      g_autofree char *kallsyms = NULL;
+
+      /* Kernel frames are named from kallsyms, saved now (as root, with real addresses). */
+      if ((options->stacks & SEISMO_STACK_KERNEL) &&
+          !seismo_stacks_save_kallsyms (rec->builder, &kallsyms, error))
+        return FALSE;
+      rec->stacks = seismo_ebpf_stacks_new (rec->builder,
+                                            bpf_map__fd (rec->skel->maps.stack_traces),
+                                            options->stacks);
+      if (kallsyms != NULL)
+        seismo_ebpf_stacks_set_kallsyms (rec->stacks, kallsyms);
+      seismo_ebpf_decoder_set_stacks (rec->decoder, rec->stacks);
+      if (options->pid > 0 && (options->stacks & SEISMO_STACK_USER))
+        seismo_ebpf_stacks_maps_changed (rec->stacks, options->pid, seismo_mono_now_ns ());
+    }
   if (rec->command > 0)
     {
       g_autofree char *comm = NULL;
@@ -909,6 +949,8 @@ ebpf_finish (SeismoRecorder *recorder,
   decode_queue (rec);
   flush_staged (rec);
   publish_counters (rec);
+  if (rec->stacks != NULL)
+    seismo_ebpf_stacks_flush (rec->stacks);
   seismo_ebpf_decoder_finish (rec->decoder, seismo_mono_now_ns ());
   return TRUE;
 }
@@ -925,6 +967,7 @@ ebpf_free (SeismoRecorder *recorder,
   g_clear_pointer (&rec->probe_links, g_ptr_array_unref);
   g_clear_pointer (&rec->skel, seismo_ebpf_bpf__destroy);
   g_clear_pointer (&rec->decoder, seismo_ebpf_decoder_free);
+  g_clear_pointer (&rec->stacks, seismo_ebpf_stacks_free);
   for (guint i = 0; i < rec->n_probes; i++)
     seismo_ebpf_probe_clear (&rec->probes[i]);
   g_free (rec->probes);

@@ -92,6 +92,10 @@ void               seismo_ebpf_decoder_know_task   (SeismoEbpfDecoder         *s
                                                     gint32                     ppid,
                                                     const char                *comm,
                                                     guint64                    time_ns);
+/* --stacks: the frames and mappings of records with a stack tail go through stacks (borrowed). */
+typedef struct _SeismoEbpfStacks SeismoEbpfStacks;
+void               seismo_ebpf_decoder_set_stacks  (SeismoEbpfDecoder         *self,
+                                                    SeismoEbpfStacks          *stacks);
 /* Ends the tasks whose exit was seen but not their last switch. */
 void               seismo_ebpf_decoder_finish      (SeismoEbpfDecoder         *self,
                                                     guint64                    end_ns);

@@ -459,6 +459,7 @@ recorder_clear (Recorder *r)
   g_clear_pointer (&r->tracees, g_hash_table_unref);
   g_clear_pointer (&r->schema, seismo_ptrace_schema_free);
   g_clear_pointer (&r->filter, seismo_ptrace_filter_free);
+  g_clear_pointer (&r->unwind, seismo_ptrace_unwind_free);
   if (r->quoted)
     g_string_free (r->quoted, TRUE);
   g_free (r->mem);
@@ -488,6 +489,23 @@ ptrace_prepare (SeismoRecorder *recorder,
   if (!(r->filter = seismo_ptrace_filter_new ((const char *const *) options->syscalls, error)))
     return FALSE;
   r->schema = seismo_ptrace_schema_new (r->builder);
+  if (options->stacks & SEISMO_STACK_KERNEL)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                   _("The ptrace backend cannot record kernel stacks; use ftrace or ebpf"));
+      return FALSE;
+    }
+  if (options->stacks & SEISMO_STACK_USER)
+    {
+      g_autofree char *why = NULL;
+
+      if (!(r->unwind = seismo_ptrace_unwind_new (r->builder, &why)))
+        {
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                       _("The ptrace backend cannot record stacks: %s"), why);
+          return FALSE;
+        }
+    }
   for (guint a = 0; a < SEISMO_ARCH_N; a++)
     r->sigreturn_nr[a] = seismo_syscall_number (a, "rt_sigreturn");
   /*

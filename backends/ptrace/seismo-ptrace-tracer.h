@@ -14,6 +14,7 @@
 #include "seismo-clock.h"
 #include "seismo-progress.h"
 #include "seismo-ptrace-private.h"
+#include "seismo-ptrace-unwind.h"
 
 G_BEGIN_DECLS
 
@@ -56,6 +57,7 @@ typedef struct {
   guint64                    next_progress_ns;
   SeismoProgressPacer        pacer;
   int                        wait_errno;    /* waitpid() failed with it: the recording did */
+  SeismoPtraceUnwind        *unwind;        /* --stacks; NULL without */
   GString                   *quoted;
   guint8                    *mem;           /* scratch for tracee memory */
 
