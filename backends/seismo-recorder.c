@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -124,21 +125,32 @@ backends_that_can (SeismoBackendCaps caps)
   }
 }
 
+/* what: a sentence with the backend's name ("The ptrace backend cannot record the whole system
+ * (-a)"), to which the backends that can are added. */
 static gboolean
-refuse (const SeismoBackend  *backend,
-        SeismoBackendCaps     caps,
-        const char           *what,
-        GError              **error)
+refuse (SeismoBackendCaps   caps,
+        GError            **error,
+        const char         *what,
+        ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+refuse (SeismoBackendCaps   caps,
+        GError            **error,
+        const char         *what,
+        ...)
 {
   g_autofree char *others = backends_that_can (caps);
+  g_autofree char *sentence = NULL;
+  va_list args;
 
+  va_start (args, what);
+  sentence = g_strdup_vprintf (what, args);
+  va_end (args);
   if (others != NULL)
     /* TRANSLATORS: "The ptrace backend cannot record the whole system (-a); use ftrace or ebpf" */
-    g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION, _("The %s backend cannot %s; use %s"),
-                 backend->name, what, others);
+    g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION, _("%s; use %s"), sentence, others);
   else
-    g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION, _("The %s backend cannot %s"),
-                 backend->name, what);
+    g_set_error_literal (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION, sentence);
   return FALSE;
 }
 
@@ -155,18 +167,21 @@ seismo_recorder_check_options (const SeismoBackend       *backend,
       return FALSE;
     }
   if (o->system_wide && !seismo_backend_can (backend, SEISMO_BACKEND_CAP_SYSTEM_WIDE))
-    return refuse (backend, SEISMO_BACKEND_CAP_SYSTEM_WIDE, _("record the whole system (-a)"),
-                   error);
+    return refuse (SEISMO_BACKEND_CAP_SYSTEM_WIDE, error,
+                   _("The %s backend cannot record the whole system (-a)"), backend->name);
   if (o->pid > 0 && !seismo_backend_can (backend, SEISMO_BACKEND_CAP_ATTACH))
-    return refuse (backend, SEISMO_BACKEND_CAP_ATTACH, _("record a running process (-p)"), error);
+    return refuse (SEISMO_BACKEND_CAP_ATTACH, error,
+                   _("The %s backend cannot record a running process (-p)"), backend->name);
   if (o->argv != NULL && !seismo_backend_can (backend, SEISMO_BACKEND_CAP_COMMAND))
-    return refuse (backend, SEISMO_BACKEND_CAP_COMMAND, _("launch a command (-- CMD)"), error);
+    return refuse (SEISMO_BACKEND_CAP_COMMAND, error,
+                   _("The %s backend cannot launch a command (-- CMD)"), backend->name);
   if (o->probes != NULL && o->probes[0] != NULL
       && !seismo_backend_can (backend, SEISMO_BACKEND_CAP_PROBES))
-    return refuse (backend, SEISMO_BACKEND_CAP_PROBES, _("place probes (--probe)"), error);
+    return refuse (SEISMO_BACKEND_CAP_PROBES, error,
+                   _("The %s backend cannot place probes (--probe)"), backend->name);
   if (o->aggregate && !seismo_backend_can (backend, SEISMO_BACKEND_CAP_AGGREGATE))
-    return refuse (backend, SEISMO_BACKEND_CAP_AGGREGATE, _("aggregate in the kernel (--aggregate)"),
-                   error);
+    return refuse (SEISMO_BACKEND_CAP_AGGREGATE, error,
+                   _("The %s backend cannot aggregate in the kernel (--aggregate)"), backend->name);
   if (!o->system_wide && o->pid <= 0 && o->argv == NULL)
     {
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
@@ -374,7 +389,8 @@ seismo_recorder_record (const SeismoBackend       *backend,
 
       backend->available (&why);
       g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNAVAILABLE, _("the %s backend cannot run: %s"),
-                   backend->name, why != NULL ? why : _("not part of this build"));
+                   backend->display_name != NULL ? backend->display_name : backend->name,
+                   why != NULL ? why : _("not part of this build"));
       return FALSE;
     }
   if (!seismo_recorder_check_options (backend, options, error)
