@@ -20,6 +20,7 @@
 #include "seismo-progress.h"
 #include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
+#include "seismo-ftrace-stacks.h"
 #include "seismo-syscalls.h"
 #include "seismo-rb-page.h"
 #include "seismo-tep-convert.h"
@@ -115,6 +116,7 @@ typedef struct {
   int                        release_fd;
   int                        exec_error_fd;
   GHashTable                *task_ids;       /* tid → ProcTask, from /proc */
+  SeismoFtraceStacks         stacks;         /* --stacks */
 } Recorder;
 
 static gboolean
@@ -902,7 +904,8 @@ load_kallsyms (Recorder *r)
   g_autofree struct tep_event **events = NULL;
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean wanted = FALSE;
+  /* Kernel stacks are named from it too, and it is saved with them. */
+  gboolean wanted = (r->options->stacks & SEISMO_STACK_KERNEL) != 0;
 
   events = tep_list_events_copy (r->tep, TEP_EVENT_SORT_ID);
   for (guint i = 0; events && events[i] && !wanted; i++)
@@ -915,6 +918,8 @@ load_kallsyms (Recorder *r)
       return;
     }
   seismo_tep_converter_set_kallsyms (r->conv, text);
+  if (r->options->stacks & SEISMO_STACK_KERNEL)
+    seismo_trace_builder_set_kallsyms (r->builder, text, strlen (text));
 }
 
 /* Kernel counts of lost records per CPU, for what the page headers did not report. */
@@ -1005,6 +1010,7 @@ stop_reader (Recorder *r)
 static void
 recorder_clear (Recorder *r)
 {
+  seismo_ftrace_stacks_clear (&r->stacks);
   if (r->reader)
     stop_reader (r);
   stop_child (r);
@@ -1175,6 +1181,9 @@ ftrace_record (const SeismoRecordOptions *options,
   r.mono_clock = tracefs_instance_file_write (r.instance, "trace_clock", "mono") >= 0;
   if (!setup_events (&r, tracepoints, error))
     goto out;
+  if (options->stacks != SEISMO_STACK_NONE &&
+      !seismo_ftrace_stacks_setup (&r.stacks, r.instance, r.tep, options->stacks, builder, error))
+    goto out;
   /* Before the command starts: its pre-exec copy of us must not lend it our name. */
   scan_proc (r.task_ids);
   if (options->argv && !spawn_stopped (&r, options->argv, error))
@@ -1222,6 +1231,9 @@ ftrace_record (const SeismoRecordOptions *options,
         }
       else if (options->pid > 0 && kill (options->pid, 0) < 0 && errno == ESRCH)
         break;
+      /* User frames are named from the mappings of the moment: read them while it lives. */
+      seismo_ftrace_stacks_scan (&r.stacks, options->argv ? r.child : options->pid,
+                                 seismo_mono_now_ns ());
       g_usleep (CONTROL_US);
     }
 
@@ -1251,6 +1263,7 @@ ftrace_record (const SeismoRecordOptions *options,
       if (t->comm)
         seismo_tep_converter_add_cmdline (r.conv, GPOINTER_TO_INT (key), t->comm);
     }
+  seismo_ftrace_stacks_flush (&r.stacks);
   seismo_tep_converter_finish (r.conv);
   ok = TRUE;
 
