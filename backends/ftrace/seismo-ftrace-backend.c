@@ -20,6 +20,7 @@
 #include "seismo-recorder.h"
 #include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
+#include "seismo-ftrace-stacks.h"
 #include "seismo-syscalls.h"
 #include "seismo-rb-page.h"
 #include "seismo-tep-convert.h"
@@ -112,6 +113,7 @@ typedef struct {
 
   GPid                       child;          /* the launched command (held until start() ends) */
   GHashTable                *task_ids;       /* tid → ProcTask, from /proc */
+  SeismoFtraceStacks         stacks;         /* --stacks */
 } Recorder;
 
 static gboolean
@@ -734,7 +736,8 @@ load_kallsyms (Recorder *r)
   g_autofree struct tep_event **events = NULL;
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean wanted = FALSE;
+  /* Kernel stacks are named from it too, and it is saved with them. */
+  gboolean wanted = (r->options->stacks & SEISMO_STACK_KERNEL) != 0;
 
   events = tep_list_events_copy (r->tep, TEP_EVENT_SORT_ID);
   for (guint i = 0; events && events[i] && !wanted; i++)
@@ -747,6 +750,8 @@ load_kallsyms (Recorder *r)
       return;
     }
   seismo_tep_converter_set_kallsyms (r->conv, text);
+  if (r->options->stacks & SEISMO_STACK_KERNEL)
+    seismo_trace_builder_set_kallsyms (r->builder, text, strlen (text));
 }
 
 /* Kernel counts of lost records per CPU, for what the page headers did not report. */
@@ -817,6 +822,7 @@ stop_reader (Recorder *r)
 static void
 recorder_clear (Recorder *r)
 {
+  seismo_ftrace_stacks_clear (&r->stacks);
   if (r->reader)
     stop_reader (r);
   for (guint i = 0; r->cpus && i < r->n_cpus; i++)
@@ -967,6 +973,10 @@ ftrace_prepare (SeismoRecorder *recorder,
   r->mono_clock = tracefs_instance_file_write (r->instance, "trace_clock", "mono") >= 0;
   if (!setup_events (r, tracepoints, error))
     return FALSE;
+  if (options->stacks != SEISMO_STACK_NONE &&
+      !seismo_ftrace_stacks_setup (&r->stacks, r->instance, r->tep, options->stacks, r->builder,
+                                   error))
+    return FALSE;
   /* Before the command starts: its pre-exec copy of us must not lend it our name. */
   scan_proc (r->task_ids);
   return TRUE;
@@ -1018,6 +1028,9 @@ ftrace_poll (SeismoRecorder *recorder,
 {
   Recorder *r = state;
 
+  /* User frames are named from the mappings of the moment: read them while it lives. */
+  seismo_ftrace_stacks_scan (&r->stacks, seismo_recorder_get_target_pid (recorder),
+                             seismo_mono_now_ns ());
   return !g_atomic_int_get (&r->reader_failed);
 }
 
@@ -1065,6 +1078,7 @@ ftrace_finish (SeismoRecorder *recorder,
       if (t->comm)
         seismo_tep_converter_add_cmdline (r->conv, GPOINTER_TO_INT (key), t->comm);
     }
+  seismo_ftrace_stacks_flush (&r->stacks);
   seismo_tep_converter_finish (r->conv);
   return TRUE;
 }

@@ -3,7 +3,8 @@
 # seismo-cli record --stacks end to end: seismo-stacks-workload's known call paths, recorded by
 # ptrace (libdw) and eBPF (needs root and BTF; skipped with the backend's reason otherwise), come
 # out of `seismo-cli stacks --folded` as flamegraph.pl lines ("outer;…;inner COUNT"), the same
-# for both backends from main to the syscall; a kind a backend cannot record is refused first.
+# for both backends from main to the syscall; a kind a backend cannot record is refused first;
+# ftrace's stacktrace/userstacktrace options give user and kernel frames (needs root).
 # TAP output. usage: test-record-stacks-cli.sh SEISMO_CLI SEISMO_STACKS_WORKLOAD
 set -u
 CLI=$1
@@ -51,5 +52,17 @@ else
   check "ebpf --stacks both records" test $? -eq 0
   check "ebpf --stacks both: kernel frames named from kallsyms" \
     bash -c "'$CLI' stacks '$DIR/b.seismo' --folded | grep -qE ';(__x64_sys_|do_syscall_64|entry_SYSCALL)'"
+fi
+why=$("$CLI" record --list-backends 2>&1 | grep '^ftrace ')
+if ! grep -q '^ftrace *available' <<<"$why"; then
+  skip "ftrace --stacks both" "${why:-no ftrace backend listed}"
+else
+  # The kernel walks user stacks by frame pointers: libc's wrapper hides write_file, so the
+  # check stops at do_io (the eBPF backend finds it again from the top of the stack).
+  "$CLI" record -b ftrace -e raw_syscalls:sys_enter --stacks both -o "$DIR/f.seismo" -- "$WORKLOAD" 2>"$DIR/err"
+  check "ftrace --stacks both records" test $? -eq 0
+  "$CLI" stacks "$DIR/f.seismo" --folded >"$DIR/f.folded"
+  check "ftrace: user frames main;do_io;…write, then kernel frames" \
+    grep -qE '(^|;)main;do_io;[^;]*write[^;]*;([^;]*;)*do_syscall_64;' "$DIR/f.folded"
 fi
 tap_end
