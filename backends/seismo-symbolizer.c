@@ -25,6 +25,23 @@ typedef struct {
   SeismoFrame  frames[];
 } Resolved;
 
+/* A function symbol, for lookups by address in a sorted array (libdw's own lookup scans the
+ * whole symbol table each time). */
+typedef struct {
+  guint64     start;
+  guint64     end;         /* start + size, or start + 1 for a symbol without size */
+  const char *name;
+  int         rank;        /* 0 local, 1 weak, 2 global: the last of equal starts wins */
+} Symbol;
+
+/* A function or inlined call's address range in a CU, found in one walk of its DIEs (instead
+ * of dwarf_getscopes() walking the CU again for every address). */
+typedef struct {
+  guint64   low, high;
+  guint     depth;
+  Dwarf_Off die;
+} Scope;
+
 /* One ELF file, reported alone in its own Dwfl at its link-time addresses. */
 typedef struct {
   Dwfl        *dwfl;       /* NULL: the file could not be used */
@@ -33,6 +50,8 @@ typedef struct {
   GArray      *loads;      /* GElf_Phdr: the PT_LOAD segments, to turn file offsets into vaddrs */
   GHashTable  *resolved;   /* vaddr → Resolved */
   GStringChunk *strings;
+  GArray      *symbols;    /* Symbol by start; NULL until first needed */
+  GHashTable  *cu_scopes;  /* CU DIE offset → GArray of Scope */
 } Module;
 
 struct _SeismoSymbolizer {
@@ -54,6 +73,8 @@ module_free (gpointer data)
   g_clear_pointer (&m->loads, g_array_unref);
   g_clear_pointer (&m->resolved, g_hash_table_unref);
   g_clear_pointer (&m->strings, g_string_chunk_free);
+  g_clear_pointer (&m->symbols, g_array_unref);
+  g_clear_pointer (&m->cu_scopes, g_hash_table_unref);
   g_free (m);
 }
 
@@ -106,6 +127,7 @@ module_open (const SeismoMapping *mapping)
   m->loads = g_array_new (FALSE, FALSE, sizeof (GElf_Phdr));
   m->resolved = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   m->strings = g_string_chunk_new (4096);
+  m->cu_scopes = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
 
   fd = seismo_user_open_for_reading (mapping->path, NULL);
   if (fd < 0)
@@ -187,6 +209,152 @@ die_name (Dwarf_Die *die)
   return dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr));
 }
 
+static gint
+compare_symbols (gconstpointer a,
+                 gconstpointer b)
+{
+  const Symbol *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->rank - y->rank;
+}
+
+static void
+load_symbols (Module *m)
+{
+  int n = dwfl_module_getsymtab (m->module);
+
+  m->symbols = g_array_new (FALSE, FALSE, sizeof (Symbol));
+  for (int i = 1; i < n; i++)
+    {
+      GElf_Sym sym;
+      GElf_Addr addr = 0;
+      const char *name = dwfl_module_getsym_info (m->module, i, &sym, &addr, NULL, NULL, NULL);
+      Symbol s;
+
+      if (name == NULL || *name == '\0' || GELF_ST_TYPE (sym.st_info) != STT_FUNC || addr == 0)
+        continue;
+      s.start = addr;
+      s.end = addr + MAX (sym.st_size, 1);
+      s.name = name;
+      s.rank = GELF_ST_BIND (sym.st_info) == STB_GLOBAL ? 2 : GELF_ST_BIND (sym.st_info) == STB_WEAK;
+      g_array_append_val (m->symbols, s);
+    }
+  g_array_sort (m->symbols, compare_symbols);
+}
+
+/* The function symbol covering vaddr (NULL when none), and vaddr's offset in it. */
+static const char *
+symbol_at (Module   *m,
+           guint64   vaddr,
+           guint32  *offset)
+{
+  guint lo = 0, hi;
+
+  if (m->symbols == NULL)
+    load_symbols (m);
+  hi = m->symbols->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (m->symbols, Symbol, mid).start <= vaddr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  /* Among symbols starting at or before vaddr, the nearest one whose range covers it. */
+  for (guint i = lo; i > 0 && lo - i < 8; i--)
+    {
+      const Symbol *s = &g_array_index (m->symbols, Symbol, i - 1);
+
+      if (vaddr < s->end)
+        {
+          *offset = (guint32) (vaddr - s->start);
+          return s->name;
+        }
+    }
+  return NULL;
+}
+
+static void
+index_scopes (GArray    *scopes,
+              Dwarf_Die *parent,
+              guint      depth)
+{
+  Dwarf_Die child;
+
+  if (depth > 64 || dwarf_child (parent, &child) != 0)
+    return;
+  do
+    {
+      int tag = dwarf_tag (&child);
+
+      if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+        {
+          Dwarf_Addr base, low, high;
+          ptrdiff_t off = 0;
+
+          while ((off = dwarf_ranges (&child, off, &base, &low, &high)) > 0)
+            {
+              Scope s = { low, high, depth, dwarf_dieoffset (&child) };
+
+              g_array_append_val (scopes, s);
+            }
+        }
+      /* Inlined calls sit in functions, lexical blocks and other inlined calls. */
+      if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+          tag == DW_TAG_lexical_block || tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+          tag == DW_TAG_structure_type)
+        index_scopes (scopes, &child, depth + 1);
+    }
+  while (dwarf_siblingof (&child, &child) == 0);
+}
+
+/* The functions and inlined calls covering pc in cu, innermost first (like dwarf_getscopes()). */
+static guint
+scopes_at (Module    *m,
+           Dwarf_Die *cu,
+           guint64    pc,
+           Dwarf_Die *out,
+           guint      max_out)
+{
+  Dwarf_Off key = dwarf_dieoffset (cu);
+  GArray *scopes = g_hash_table_lookup (m->cu_scopes, GSIZE_TO_POINTER (key));
+  Dwarf *dbg = dwarf_cu_getdwarf (cu->cu);
+  const Scope *hit[SEISMO_MAX_INLINE_FRAMES];
+  guint n = 0;
+
+  if (scopes == NULL)
+    {
+      scopes = g_array_new (FALSE, FALSE, sizeof (Scope));
+      index_scopes (scopes, cu, 0);
+      g_hash_table_insert (m->cu_scopes, GSIZE_TO_POINTER (key), scopes);
+    }
+  for (guint i = 0; i < scopes->len && n < G_N_ELEMENTS (hit); i++)
+    {
+      const Scope *s = &g_array_index (scopes, Scope, i);
+
+      if (pc >= s->low && pc < s->high)
+        hit[n++] = s;
+    }
+  /* Deepest first; a DIE walk lists parents before children, so a stable order by depth. */
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && hit[j]->depth > hit[j - 1]->depth; j--)
+      {
+        const Scope *t = hit[j];
+
+        hit[j] = hit[j - 1];
+        hit[j - 1] = t;
+      }
+  n = MIN (n, max_out);
+  for (guint i = 0; i < n; i++)
+    if (dwarf_offdie (dbg, hit[i]->die, &out[i]) == NULL)
+      return i;
+  return n;
+}
+
 /* Fills out[] for vaddr (innermost first), from DWARF's scopes when there are inlined calls. */
 static guint
 describe (Module      *m,
@@ -195,15 +363,14 @@ describe (Module      *m,
           guint        max_out)
 {
   Dwfl_Module *mod = m->module;
-  GElf_Off sym_offset = 0;
-  GElf_Sym sym;
-  const char *symbol = dwfl_module_addrinfo (mod, vaddr, &sym_offset, &sym, NULL, NULL, NULL);
+  guint32 sym_offset = 0;
+  const char *symbol = symbol_at (m, vaddr, &sym_offset);
   Dwfl_Line *line = dwfl_module_getsrc (mod, vaddr);
   const char *file = NULL;
   int lineno = 0;
   Dwarf_Addr bias = 0;
   Dwarf_Die *cu = dwfl_module_addrdie (mod, vaddr, &bias);
-  Dwarf_Die *scopes = NULL;
+  Dwarf_Die scopes[SEISMO_MAX_INLINE_FRAMES];
   Dwarf_Files *files = NULL;
   int n_scopes = 0;
   guint n = 0;
@@ -212,7 +379,7 @@ describe (Module      *m,
     file = dwfl_lineinfo (line, NULL, &lineno, NULL, NULL, NULL);
   if (cu != NULL)
     {
-      n_scopes = dwarf_getscopes (cu, vaddr - bias, &scopes);
+      n_scopes = (int) scopes_at (m, cu, vaddr - bias, scopes, G_N_ELEMENTS (scopes));
       dwarf_getsrcfiles (cu, &files, NULL);
     }
 
@@ -246,11 +413,10 @@ describe (Module      *m,
           out[n].function = die_name (&scopes[i]);
           break;
         }
-  out[n].offset = symbol != NULL ? (guint32) sym_offset : 0;
+  out[n].offset = symbol != NULL ? sym_offset : 0;
   out[n].file = file;
   out[n].line = lineno > 0 ? (guint32) lineno : 0;
   n++;
-  free (scopes);
   return out[n - 1].function != NULL || n > 1 ? n : 0;
 }
 

@@ -176,6 +176,27 @@ check_known_paths (GHashTable *stacks,
   g_assert_true (strstr (sleeps, ";nap;main") != NULL);
 }
 
+/* DWARF gives the workload's frames their source line: write_file's is its write() call. */
+static void
+check_source_lines (SeismoTrace *trace)
+{
+  gboolean seen = FALSE;
+
+  for (guint i = 0; i < seismo_trace_get_n_frames (trace); i++)
+    {
+      const SeismoFrame *f = seismo_trace_get_frame (trace, i);
+
+      if (f->function == NULL || !g_str_equal (f->function, "write_file"))
+        continue;
+      g_assert_nonnull (f->file);
+      g_assert_true (g_str_has_suffix (f->file, "seismo-stacks-workload.c"));
+      g_assert_cmpuint (f->line, ==, 21);
+      g_assert_cmpstr (f->module, ==, "seismo-stacks-workload");
+      seen = TRUE;
+    }
+  g_assert_true (seen);
+}
+
 static void
 test_stacks_ptrace (void)
 {
@@ -188,6 +209,7 @@ test_stacks_ptrace (void)
   trace = record (backend);
   stacks = stacks_by_syscall (trace);
   check_known_paths (stacks, "ptrace");
+  check_source_lines (trace);
 }
 
 static void
@@ -202,6 +224,7 @@ test_stacks_ebpf (void)
   trace = record (backend);
   stacks = stacks_by_syscall (trace);
   check_known_paths (stacks, "ebpf");
+  check_source_lines (trace);
 }
 
 /* The same frames from the syscall up to main, whichever backend took them. */
