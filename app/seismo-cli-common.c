@@ -8,7 +8,9 @@
 #include "seismo-cli-common.h"
 #include "seismo-filter-run.h"
 #include "seismo-skipped.h"
+#include "seismo-stacks.h"
 #include "seismo-stats.h"
+#include "seismo-symbolizer.h"
 #include "seismo-filter.h"
 #include "seismo-importer.h"
 
@@ -125,6 +127,9 @@ seismo_cli_open_trace (const char *path,
       g_object_unref (trace);
       return NULL;
     }
+  /* User stack frames recorded as addresses are named here, from the files they were in. */
+  if (seismo_trace_has_stacks (trace))
+    seismo_symbolize_trace (trace, NULL, NULL);
   {
     g_autofree char *skipped = seismo_trace_describe_skipped (trace);
 

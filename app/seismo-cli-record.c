@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <inttypes.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,23 +20,14 @@
 #include "seismo-file.h"
 #include "seismo-importer.h"
 #include "seismo-output.h"
+#include "seismo-recorder.h"
 #include "seismo-user.h"
 
 #include <glib/gstdio.h>
 
-/* The recording in progress, for the signal handler (which only sets the stop flag). */
-static SeismoRecordControl *active_control;
 /* Set when the user stopped the recording (a signal, or the GUI closing our stdin): the trace is
  * then what they asked for, and its saving decides the exit status, not the killed command. */
 static volatile gint stop_requested;
-
-static void
-on_stop_signal (int signum)
-{
-  g_atomic_int_set (&stop_requested, 1);
-  if (active_control != NULL)
-    g_atomic_int_set (&active_control->stop, 1);
-}
 
 typedef struct {
   SeismoRecordControl *ctl;
@@ -99,7 +91,7 @@ on_progress (gpointer user_data)
     }
   if (!p->tty)
     return;
-  fprintf (stderr, "\rRecording: %.1f s, %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT " lost\033[K",
+  fprintf (stderr, _("\rRecording: %.1f s, %" PRIu64 " events, %" PRIu64 " lost\033[K"),
            elapsed, (guint64) __atomic_load_n (&p->ctl->events, __ATOMIC_RELAXED),
            (guint64) __atomic_load_n (&p->ctl->lost, __ATOMIC_RELAXED));
 }
@@ -120,59 +112,39 @@ watch_stdin (gpointer user_data)
 }
 
 /*
- * Under pkexec the recorder runs as root for a user who may not be: it follows (-p) only a process
- * that user could trace anyway (ptrace's rule: same user ids throughout, and dumpable, so that
- * /proc/PID is the user's). Where it may write is SeismoOutput's to decide, as that user.
+ * `--stacks` takes an optional argument, and GOption only knows `--stacks=KIND` for that. The
+ * spelling `--stacks KIND` is joined into that form here, and only for the three kinds and only
+ * before `--`, so that the command after `--` is never taken for one.
  */
-static gboolean
-check_pkexec_target (GPid    pid,
-                     char  **message)
+static void
+join_stacks_argument (int    *argc,
+                      char ***argv)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *proc = NULL;
-  gint64 uid;
-  struct passwd *pw;
-  struct stat st;
-  char contents[4096];
-  const char *line;
-  unsigned long r, e, s, f;
-  ssize_t n = -1;
-  int dirfd, fd;
+  char **args = *argv;
 
-  if (!seismo_user_pkexec_uid (&uid, &error))
+  for (int i = 1; i < *argc && !g_str_equal (args[i], "--"); i++)
     {
-      *message = g_strdup (error->message);
-      return FALSE;
+      if (!g_str_equal (args[i], "--stacks") || i + 1 >= *argc)
+        continue;
+      if (!g_str_equal (args[i + 1], "user") && !g_str_equal (args[i + 1], "kernel") &&
+          !g_str_equal (args[i + 1], "both"))
+        continue;
+      args[i] = g_strconcat ("--stacks=", args[i + 1], NULL);   /* argv lives as long as we do */
+      memmove (&args[i + 1], &args[i + 2], (*argc - i - 2 + 1) * sizeof (char *));
+      (*argc)--;
     }
-  if (uid < 0 || pid <= 0)
-    return TRUE;
-  pw = getpwuid ((uid_t) uid);
+}
 
-  /* One descriptor for the process, so its owner and its status are read of the same one. */
-  proc = g_strdup_printf ("/proc/%d", (int) pid);
-  dirfd = open (proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dirfd >= 0)
-    {
-      if (fstat (dirfd, &st) == 0 &&
-          (fd = openat (dirfd, "status", O_RDONLY | O_CLOEXEC)) >= 0)
-        {
-          n = read (fd, contents, sizeof contents - 1);
-          close (fd);
-        }
-      close (dirfd);
-    }
-  if (n > 0)
-    contents[n] = '\0';
-  if (n <= 0 || (line = strstr (contents, "\nUid:")) == NULL ||
-      sscanf (line, "\nUid: %lu %lu %lu %lu", &r, &e, &s, &f) != 4 ||
-      st.st_uid != (uid_t) uid || r != (unsigned long) uid || e != (unsigned long) uid ||
-      s != (unsigned long) uid || f != (unsigned long) uid)
-    {
-      *message = g_strdup_printf ("user %s may not trace process %d (it is not theirs, or it "
-                                  "changed identity), so the recorder will not either",
-                                  pw ? pw->pw_name : "?", (int) pid);
-      return FALSE;
-    }
+static gboolean
+on_stacks_option (const char  *option_name,
+                  const char  *value,
+                  gpointer     data,
+                  GError     **error)
+{
+  char **spelling = data;
+
+  g_free (*spelling);
+  *spelling = g_strdup (value != NULL ? value : "");
   return TRUE;
 }
 
@@ -183,17 +155,19 @@ list_backends (void)
   const SeismoBackend *const *backends = seismo_backends_get (&n);
 
   if (n == 0)
-    g_print ("No backend was built into this seismo-cli.\n");
+    g_print (_("No backend was built into this seismo-cli.\n"));
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *why = NULL;
       gboolean ok = backends[i]->available (&why);
 
+      /* "available"/"unavailable" stay as they are: scripts read this column. */
       g_print ("%-8s %-9s %s%s%s\n", backends[i]->name, ok ? "available" : "unavailable",
-               backends[i]->description, ok ? "" : ": ", ok ? "" : (why ? why : "unknown reason"));
+               _(backends[i]->description), ok ? "" : ": ",
+               ok ? "" : (why ? why : _("unknown reason")));
     }
-  if (!seismo_backend_lookup ("ebpf"))
-    g_print ("%-8s %-9s %s\n", "ebpf", "unavailable", "built without eBPF support (clang/bpftool missing at build time)");
+  for (const char *const *name = seismo_backends_get_unbuilt (); *name != NULL; name++)
+    g_print ("%-8s %-9s %s\n", *name, "unavailable", _("not built into this seismo-cli"));
   return SEISMO_EXIT_OK;
 }
 
@@ -205,7 +179,7 @@ list_events (const SeismoBackend *backend)
 
   if (backend->list_events == NULL)
     {
-      g_printerr ("seismo-cli record: the %s backend has no event list\n", backend->name);
+      g_printerr (_("seismo-cli record: the %s backend has no event list\n"), backend->name);
       return SEISMO_EXIT_FAILED;
     }
   if (!(events = backend->list_events (&error)))
@@ -225,33 +199,66 @@ seismo_cli_record_into (const SeismoBackend       *backend,
                         SeismoRecordControl       *ctl,
                         GError                   **error)
 {
-  struct sigaction sa = { 0 }, old_int, old_term, old_hup;
   gboolean ok;
 
-  active_control = ctl;
-  sa.sa_handler = on_stop_signal;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, &old_int);
-  sigaction (SIGTERM, &sa, &old_term);
-  sigaction (SIGHUP, &sa, &old_hup);
-
-  {
-    g_autofree char *cmdline = options->argv ? g_strjoinv (" ", options->argv) : NULL;
-    char host[256] = "";
-
-    seismo_trace_builder_set_metadata (builder, SEISMO_META_BACKEND, backend->name);
-    if (cmdline)
-      seismo_trace_builder_set_metadata (builder, SEISMO_META_COMMAND, cmdline);
-    if (gethostname (host, sizeof host - 1) == 0)
-      seismo_trace_builder_set_metadata (builder, SEISMO_META_HOST, host);
-  }
-  ok = backend->record (options, builder, ctl, error);
-
-  sigaction (SIGINT, &old_int, NULL);
-  sigaction (SIGTERM, &old_term, NULL);
-  sigaction (SIGHUP, &old_hup, NULL);
-  active_control = NULL;
+  /* A signal only sets the stop flag, which the recorder's control loop watches. */
+  seismo_recorder_catch_signals (ctl, &stop_requested);
+  ok = seismo_recorder_record (backend, options, builder, ctl, error);
+  seismo_recorder_uncatch_signals ();
   return ok;
+}
+
+/* The names of the backends that can do what caps says, "ptrace/ebpf", for the help. */
+static char *
+backends_with (SeismoBackendCaps caps)
+{
+  const SeismoBackend *const *backends = seismo_backends_get (NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  for (guint i = 0; backends[i] != NULL; i++)
+    if (seismo_backend_can (backends[i], caps))
+      g_ptr_array_add (names, (gpointer) backends[i]->name);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv ("/", (char **) names->pdata);
+}
+
+/* What --stacks alone means, per backend: "user for ptrace and ebpf, kernel for ftrace". */
+static char *
+default_stacks_help (void)
+{
+  const SeismoBackend *const *backends = seismo_backends_get (NULL);
+  static const SeismoStackMode modes[] = { SEISMO_STACK_USER, SEISMO_STACK_KERNEL, SEISMO_STACK_BOTH };
+  g_autoptr(GString) help = g_string_new (NULL);
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+      g_autofree char *head = NULL;
+
+      for (guint i = 0; backends[i] != NULL; i++)
+        if (backends[i]->stacks != SEISMO_STACK_NONE && backends[i]->default_stacks == modes[m])
+          g_ptr_array_add (names, (gpointer) backends[i]->name);
+      if (names->len == 0)
+        continue;
+      if (help->len > 0)
+        g_string_append (help, ", ");
+      g_string_append_printf (help, "%s ", seismo_stack_mode_to_string (modes[m]));
+      if (names->len == 1)
+        {
+          /* TRANSLATORS: "for ftrace" in "--stacks alone: kernel for ftrace" */
+          g_string_append_printf (help, _("for %s"), (const char *) g_ptr_array_index (names, 0));
+          continue;
+        }
+      {
+        const char *last = g_ptr_array_steal_index (names, names->len - 1);
+
+        g_ptr_array_add (names, NULL);
+        head = g_strjoinv (", ", (char **) names->pdata);
+        /* TRANSLATORS: "for ptrace and ebpf" in "--stacks alone: user for ptrace and ebpf" */
+        g_string_append_printf (help, _("for %s and %s"), head, last);
+      }
+    }
+  return g_string_free (g_steal_pointer (&help), FALSE);
 }
 
 int
@@ -260,6 +267,7 @@ seismo_cli_record (int    argc,
 {
   g_autofree char *backend_name = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *stacks = NULL;   /* NULL: no --stacks; "": --stacks alone */
   g_auto(GStrv) events = NULL;
   g_auto(GStrv) probes = NULL;
   g_auto(GStrv) command = NULL;
@@ -267,28 +275,50 @@ seismo_cli_record (int    argc,
   gboolean keep_running = FALSE, stop_on_eof = FALSE;
   gint pid = 0, buffer_kb = 0;
   double duration = 0;
+  /* The help says which backends each option is for, from their capabilities. */
+  g_autofree char *all_names = backends_with (0);
+  g_autofree char *event_names = backends_with (SEISMO_BACKEND_CAP_EVENTS);
+  g_autofree char *syscall_names = backends_with (SEISMO_BACKEND_CAP_SYSCALL_FILTER);
+  g_autofree char *buffer_names = backends_with (SEISMO_BACKEND_CAP_BUFFER_SIZE);
+  g_autofree char *probe_names = backends_with (SEISMO_BACKEND_CAP_PROBES);
+  g_autofree char *aggregate_names = backends_with (SEISMO_BACKEND_CAP_AGGREGATE);
+  g_autofree char *stacks_defaults = default_stacks_help ();
+  g_autofree char *backend_help = g_strdup_printf (_("Backend: %s"), all_names);
+  g_autofree char *events_help =
+    g_strdup_printf (_("%s: events (sched:*, irq:irq_handler_*); %s: syscalls (openat,read or %%file)"),
+                     event_names, syscall_names);
+  g_autofree char *buffer_help =
+    g_strdup_printf (_("%s: per-CPU buffer or ring buffer size"), buffer_names);
+  g_autofree char *probe_help =
+    g_strdup_printf (_("%s: kprobe:FUNC, kretprobe:FUNC, uprobe:BIN:SYM, uretprobe:BIN:SYM, "
+                       "usdt:BIN:PROVIDER:NAME"), probe_names);
+  g_autofree char *aggregate_help = g_strdup_printf (_("%s: in-kernel histograms only"),
+                                                     aggregate_names);
+  g_autofree char *stacks_help =
+    g_strdup_printf (_("Record call stacks: user, kernel or both (alone: %s)"), stacks_defaults);
   GOptionEntry entries[] = {
-    { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_name, "Backend: ftrace, ptrace or ebpf", "NAME" },
-    { "events", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &events,
-      "ftrace: events (sched:*, irq:irq_handler_*); ptrace/ebpf: syscalls (openat,read or %file)", "LIST" },
-    { "all", 'a', 0, G_OPTION_ARG_NONE, &system_wide, "Record the whole system", NULL },
-    { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, "Record a running process", "PID" },
-    { "children", 0, 0, G_OPTION_ARG_NONE, &children, "With -p: follow its children too", NULL },
-    { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, "Stop after this many seconds", "S" },
-    { "buffer-kb", 0, 0, G_OPTION_ARG_INT, &buffer_kb, "Per-CPU buffer (ftrace) or ring (ebpf) size", "KB" },
-    { "probe", 0, 0, G_OPTION_ARG_STRING_ARRAY, &probes,
-      "ebpf: kprobe:FUNC, kretprobe:FUNC, uprobe:BIN:SYM, uretprobe:BIN:SYM, usdt:BIN:PROVIDER:NAME", "SPEC" },
-    { "aggregate", 0, 0, G_OPTION_ARG_NONE, &aggregate, "ebpf: in-kernel histograms only", NULL },
-    { "keep-running", 0, 0, G_OPTION_ARG_NONE, &keep_running, "Leave a launched command running when stopped early", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace here (.seismo)", "FILE" },
+    { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend_name, backend_help, "NAME" },
+    { "events", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &events, events_help, "LIST" },
+    { "all", 'a', 0, G_OPTION_ARG_NONE, &system_wide, _("Record the whole system"), NULL },
+    { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, _("Record a running process"), "PID" },
+    { "children", 0, 0, G_OPTION_ARG_NONE, &children, _("With -p: follow its children too"), NULL },
+    { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, _("Stop after this many seconds"), "S" },
+    { "buffer-kb", 0, 0, G_OPTION_ARG_INT, &buffer_kb, buffer_help, "KB" },
+    { "probe", 0, 0, G_OPTION_ARG_STRING_ARRAY, &probes, probe_help, "SPEC" },
+    { "aggregate", 0, 0, G_OPTION_ARG_NONE, &aggregate, aggregate_help, NULL },
+    { "stacks", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, on_stacks_option,
+      stacks_help, "[KIND]" },
+    { "keep-running", 0, 0, G_OPTION_ARG_NONE, &keep_running,
+      _("Leave a launched command running when stopped early"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, _("Write the trace here (.seismo)"), "FILE" },
     { "stop-on-stdin-close", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &stop_on_eof,
-      "Stop when standard input closes (how the GUI stops a recorder it may not signal)", NULL },
-    { "list-backends", 0, 0, G_OPTION_ARG_NONE, &list_b, "Say which backends can run here", NULL },
-    { "list-events", 0, 0, G_OPTION_ARG_NONE, &list_e, "List what the backend can record", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, "[-- CMD ARGS…]" },
+      _("Stop when standard input closes (how the GUI stops a recorder it may not signal)"), NULL },
+    { "list-backends", 0, 0, G_OPTION_ARG_NONE, &list_b, _("Say which backends can run here"), NULL },
+    { "list-events", 0, 0, G_OPTION_ARG_NONE, &list_e, _("List what the backend can record"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, _("[-- CMD ARGS…]") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("- record a trace");
+  g_autoptr(GOptionContext) context = g_option_context_new (_("- record a trace"));
   g_autoptr(GError) error = NULL;
   const SeismoBackend *backend;
   g_autofree char *why = NULL;
@@ -304,9 +334,15 @@ seismo_cli_record (int    argc,
   int partial_fd = -1;
   gboolean ok;
 
-  g_option_context_add_main_entries (context, entries, NULL);
+  {
+    /* The callback's data is the group's user_data: a group of our own carries &stacks. */
+    GOptionGroup *main_group = g_option_group_new (NULL, NULL, NULL, &stacks, NULL);
+
+    g_option_group_add_entries (main_group, entries);
+    g_option_context_set_main_group (context, main_group);
+  }
   g_option_context_set_strict_posix (context, FALSE);
-  g_option_context_set_description (context,
+  g_option_context_set_description (context, _(
     "Exit status:\n"
     "  0      the trace was saved: the recording ended (-a, -p), was stopped (SIGINT, SIGTERM,\n"
     "         --duration) or the launched command exited with 0\n"
@@ -317,19 +353,21 @@ seismo_cli_record (int    argc,
     "  2      bad usage, or OUTPUT exists and is not a regular file\n"
     "\n"
     "Under pkexec every file is made by, and belongs to, the user who asked (see\n"
-    "docs/security.md).");
+    "docs/security.md)."));
+  join_stacks_argument (&argc, &argv);
   if (!seismo_cli_parse_options (context, &argc, &argv, "seismo-cli record"))
     return SEISMO_EXIT_USAGE;
   if (list_b)
     return list_backends ();
   if (backend_name == NULL)
     {
-      g_printerr ("seismo-cli record: choose a backend with -b (see --list-backends)\n");
+      g_printerr (_("seismo-cli record: choose a backend with -b (see --list-backends)\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (!(backend = seismo_backend_lookup (backend_name)))
     {
-      g_printerr ("seismo-cli record: no backend named '%s' in this build (see --list-backends)\n", backend_name);
+      g_printerr (_("seismo-cli record: no backend named '%s' in this build (see --list-backends)\n"),
+                  backend_name);
       return SEISMO_EXIT_USAGE;
     }
   if (list_e)
@@ -337,48 +375,33 @@ seismo_cli_record (int    argc,
 
   if (output == NULL)
     {
-      g_printerr ("seismo-cli record: say where to write the trace with -o FILE\n");
+      g_printerr (_("seismo-cli record: say where to write the trace with -o FILE\n"));
       return SEISMO_EXIT_USAGE;
     }
   if ((system_wide ? 1 : 0) + (pid > 0 ? 1 : 0) + (command && command[0] ? 1 : 0) > 1)
     {
-      g_printerr ("seismo-cli record: -a, -p PID and -- CMD exclude each other\n");
+      g_printerr (_("seismo-cli record: -a, -p PID and -- CMD exclude each other\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (!system_wide && pid <= 0 && !(command && command[0]))
     {
-      g_printerr ("seismo-cli record: say what to record: -a, -p PID or -- CMD ARGS…\n");
+      g_printerr (_("seismo-cli record: say what to record: -a, -p PID or -- CMD ARGS…\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (children && pid <= 0)
     {
-      g_printerr ("seismo-cli record: --children goes with -p PID\n");
+      g_printerr (_("seismo-cli record: --children goes with -p PID\n"));
       return SEISMO_EXIT_USAGE;
     }
   if (duration < 0 || buffer_kb < 0)
     {
-      g_printerr ("seismo-cli record: --duration and --buffer-kb must not be negative\n");
+      g_printerr (_("seismo-cli record: --duration and --buffer-kb must not be negative\n"));
       return SEISMO_EXIT_USAGE;
     }
-  if (!backend->available (&why))
-    {
-      g_printerr ("seismo-cli record: the %s backend cannot run here: %s\n", backend->name,
-                  why ? why : "unknown reason");
-      return SEISMO_EXIT_FAILED;
-    }
-  {
-    g_autofree char *refused = NULL;
-
-    if (!check_pkexec_target (pid, &refused))
-      {
-        g_printerr ("seismo-cli record: %s\n", refused);
-        return SEISMO_EXIT_FAILED;
-      }
-  }
-
   event_list = seismo_cli_split_list (events);
   probe_list = seismo_cli_split_list (probes);
-  if (strcmp (backend->name, "ftrace") == 0)
+  /* -e is what the backend selects by: tracepoints, or syscalls. */
+  if (seismo_backend_can (backend, SEISMO_BACKEND_CAP_EVENTS))
     options.events = event_list[0] ? event_list : NULL;
   else
     options.syscalls = event_list[0] ? event_list : NULL;
@@ -391,6 +414,32 @@ seismo_cli_record (int    argc,
   options.buffer_kb = buffer_kb;
   options.aggregate = aggregate;
   options.kill_on_stop = !keep_running;
+  /* Before any file is made: an option the backend cannot honour is bad usage. */
+  if (!seismo_recorder_check_options (backend, &options, &error))
+    {
+      g_printerr ("seismo-cli record: %s\n", error->message);
+      return SEISMO_EXIT_USAGE;
+    }
+
+  if (!backend->available (&why))
+    {
+      g_printerr (_("seismo-cli record: the %s backend cannot run here: %s\n"), backend->name,
+                  why ? why : _("unknown reason"));
+      return SEISMO_EXIT_FAILED;
+    }
+  /* Before anything starts: a kind of stack the backend cannot capture is bad usage. */
+  if (stacks != NULL &&
+      (!seismo_backend_parse_stacks (backend, stacks, &options.stacks, &error) ||
+       !seismo_backend_check_stacks (backend, options.stacks, &error)))
+    {
+      g_printerr ("seismo-cli record: %s\n", error->message);
+      return SEISMO_EXIT_USAGE;
+    }
+  if (!seismo_recorder_check_target (pid, &error))
+    {
+      g_printerr ("seismo-cli record: %s\n", error->message);
+      return SEISMO_EXIT_FAILED;
+    }
 
   /* Written as it records (OUTPUT.partial, renamed to OUTPUT at the end), so a viewer can follow;
    * every name in the output's folder is handled as the user the recording is for. */
@@ -430,8 +479,8 @@ seismo_cli_record (int    argc,
       if (!ok)
         g_printerr ("seismo-cli record: %s\n", error->message);
       if (seismo_file_writer_salvage (writer, &kept, &salvage_error))
-        g_printerr ("seismo-cli record: the %" G_GUINT64_FORMAT " events written before that are kept "
-                    "in %s (a valid trace file); %s was left as it was\n",
+        g_printerr (_("seismo-cli record: the %" PRIu64 " events written before that are kept "
+                      "in %s (a valid trace file); %s was left as it was\n"),
                     kept, seismo_output_get_partial_path (out), output);
       else
         g_printerr ("seismo-cli record: %s\n", salvage_error->message);
@@ -456,8 +505,9 @@ seismo_cli_record (int    argc,
     struct stat out_st = { 0 };
 
     stat (output, &out_st);
-    g_printerr ("Recorded %" G_GSIZE_FORMAT " events (%" G_GUINT64_FORMAT " lost) in %.2f s to %s (%.1f KiB)\n",
-                seismo_trace_get_n_events (trace), seismo_trace_get_n_lost_events (trace),
+    g_printerr (_("Recorded %" PRIu64 " events (%" PRIu64 " lost) in %.2f s to %s (%.1f KiB)\n"),
+                (guint64) seismo_trace_get_n_events (trace),
+                (guint64) seismo_trace_get_n_lost_events (trace),
                 (g_get_monotonic_time () - progress.start) / 1e6, output, out_st.st_size / 1024.0);
   }
 

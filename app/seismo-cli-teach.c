@@ -740,7 +740,7 @@ seismo_cli_compare_overhead (int    argc,
   g_autoptr(GStrvBuilder) wb = NULL;
   g_auto(GStrv) wrapped = NULL;
   g_auto(GStrv) wanted = NULL;
-  static const char *const known[] = { "ptrace", "ftrace", "ebpf" };
+  const char *const *unbuilt = seismo_backends_get_unbuilt ();
   guint n_backends;
   const SeismoBackend *const *backends = seismo_backends_get (&n_backends);
   gboolean interrupted = FALSE;
@@ -786,10 +786,10 @@ seismo_cli_compare_overhead (int    argc,
     g_strv_builder_add (wb, command[i]);
   wrapped = g_strv_builder_end (wb);
 
-  /* Which backends: all registered ones (or those asked for), and the known ones not built in. */
+  /* Which backends: all registered ones (or those asked for), and the ones not built in. */
   wanted = seismo_cli_split_list (only);
   for (guint i = 0; wanted[i]; i++)
-    if (!seismo_backend_lookup (wanted[i]) && !g_strv_contains (known, wanted[i]))
+    if (!seismo_backend_lookup (wanted[i]) && !g_strv_contains (unbuilt, wanted[i]))
       {
         g_printerr (_("seismo-cli compare-overhead: no backend named '%s'\n"), wanted[i]);
         return SEISMO_EXIT_USAGE;
@@ -801,14 +801,16 @@ seismo_cli_compare_overhead (int    argc,
 
       if (wanted[0] && !g_strv_contains ((const char *const *) wanted, backends[i]->name))
         continue;
-      if (!backends[i]->available (&why) && why == NULL)
+      /* Each run launches the command: a backend that only attaches has no row to show. */
+      if (!seismo_backend_can (backends[i], SEISMO_BACKEND_CAP_COMMAND))
+        why = g_strdup (_("cannot launch a command"));
+      else if (!backends[i]->available (&why) && why == NULL)
         why = g_strdup (_("cannot run here"));
       add_row (rows, backends[i]->name, backends[i], why);
     }
-  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
-    if (!seismo_backend_lookup (known[i])
-        && (!wanted[0] || g_strv_contains ((const char *const *) wanted, known[i])))
-      add_row (rows, known[i], NULL, g_strdup (_("not built into this seismo-cli")));
+  for (guint i = 0; unbuilt[i] != NULL; i++)
+    if (!wanted[0] || g_strv_contains ((const char *const *) wanted, unbuilt[i]))
+      add_row (rows, unbuilt[i], NULL, g_strdup (_("not built into this seismo-cli")));
 
   /* A warm-up run fills the page cache, so the first timed run is not the slowest by accident. */
   {

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "seismo-backend.h"
 #include "seismo-overhead-dialog.h"
 #include "seismo-timeline-renderer.h"
 
@@ -76,33 +77,52 @@ find_cli (void)
 
 /* Drawing */
 
+/* The untraced run's, then one per backend in the order of the backend table. */
 static const GdkRGBA bar_colors[] = {
   { 0.55, 0.55, 0.58, 1 },  /* bare */
-  { 0.88, 0.27, 0.22, 1 },  /* ptrace */
-  { 0.21, 0.52, 0.89, 1 },  /* ftrace */
-  { 0.18, 0.67, 0.38, 1 },  /* ebpf */
+  { 0.88, 0.27, 0.22, 1 },
+  { 0.21, 0.52, 0.89, 1 },
+  { 0.18, 0.67, 0.38, 1 },
+  { 0.93, 0.60, 0.13, 1 },
+  { 0.57, 0.35, 0.80, 1 },
 };
+
+/* A bar's backend, by the name the run reported; NULL for the untraced run. */
+static const SeismoBackend *
+bar_backend (const char *name,
+             guint      *index)
+{
+  const SeismoBackend *const *backends = seismo_backends_get (NULL);
+
+  for (guint i = 0; backends[i] != NULL; i++)
+    if (g_str_equal (backends[i]->name, name))
+      {
+        *index = i;
+        return backends[i];
+      }
+  return NULL;
+}
 
 static const GdkRGBA *
 color_for (const char *name)
 {
-  if (g_str_equal (name, "ptrace"))
-    return &bar_colors[1];
-  if (g_str_equal (name, "ftrace"))
-    return &bar_colors[2];
-  if (g_str_equal (name, "ebpf"))
-    return &bar_colors[3];
-  return &bar_colors[0];
+  guint i;
+
+  if (bar_backend (name, &i) == NULL)
+    return &bar_colors[0];
+  return &bar_colors[1 + i % (G_N_ELEMENTS (bar_colors) - 1)];
 }
 
 static const char *
 display_name (const char *name)
 {
+  const SeismoBackend *backend;
+  guint i;
+
   if (g_str_equal (name, "bare"))
     return _("bare");
-  if (g_str_equal (name, "ebpf"))
-    return "eBPF";
-  return name;
+  backend = bar_backend (name, &i);
+  return backend != NULL && backend->display_name != NULL ? backend->display_name : name;
 }
 
 static void

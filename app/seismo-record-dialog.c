@@ -209,11 +209,12 @@ on_events_search_changed (SeismoRecordDialog *self)
 }
 
 static gboolean
-backend_is_ftrace (SeismoRecordDialog *self)
+backend_can (SeismoRecordDialog *self,
+             SeismoBackendCaps   caps)
 {
   const SeismoBackend *backend = current_backend (self);
 
-  return backend != NULL && g_str_equal (backend->name, "ftrace");
+  return backend != NULL && seismo_backend_can (backend, caps);
 }
 
 static void
@@ -258,8 +259,8 @@ on_event_item_bind (SeismoRecordDialog *self,
 
       gtk_label_set_text (label, text);
       gtk_widget_set_tooltip_text (GTK_WIDGET (box), NULL);
-      /* A whole ftrace subsystem is one choice ("sched:*"); other groups only gather. */
-      if (backend_is_ftrace (self))
+      /* A whole tracepoint subsystem is one choice ("sched:*"); other groups only gather. */
+      if (backend_can (self, SEISMO_BACKEND_CAP_EVENTS))
         name = g_strconcat (line, ":*", NULL);
     }
   else
@@ -361,7 +362,7 @@ on_backend_changed (SeismoRecordDialog *self)
 {
   const SeismoBackend *backend = current_backend (self);
   g_autofree char *why = NULL;
-  gboolean available, ebpf;
+  gboolean available;
 
   if (backend == NULL)
     return;
@@ -387,9 +388,10 @@ on_backend_changed (SeismoRecordDialog *self)
       adw_action_row_set_subtitle (ADW_ACTION_ROW (self->backend_row), text);
     }
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "record.start", available);
-  ebpf = g_str_equal (backend->name, "ebpf");
-  gtk_widget_set_visible (GTK_WIDGET (self->probes_row), ebpf);
-  gtk_widget_set_visible (GTK_WIDGET (self->aggregate_row), ebpf);
+  gtk_widget_set_visible (GTK_WIDGET (self->probes_row),
+                          seismo_backend_can (backend, SEISMO_BACKEND_CAP_PROBES));
+  gtk_widget_set_visible (GTK_WIDGET (self->aggregate_row),
+                          seismo_backend_can (backend, SEISMO_BACKEND_CAP_AGGREGATE));
   g_hash_table_remove_all (self->selected);
   load_events (self);
 }
@@ -527,7 +529,7 @@ seismo_record_dialog_get_args (SeismoRecordDialog *self,
   g_ptr_array_sort (events, (GCompareFunc) g_strcmp0);
   split_into (events, gtk_editable_get_text (GTK_EDITABLE (self->extra_row)));
   add_list (args, "-e", events);
-  if (g_str_equal (backend->name, "ebpf"))
+  if (seismo_backend_can (backend, SEISMO_BACKEND_CAP_PROBES))
     {
       split_into (probes, gtk_editable_get_text (GTK_EDITABLE (self->probes_row)));
       for (guint i = 0; i < probes->len; i++)
@@ -535,9 +537,10 @@ seismo_record_dialog_get_args (SeismoRecordDialog *self,
           g_ptr_array_add (args, g_strdup ("--probe"));
           g_ptr_array_add (args, g_strdup (g_ptr_array_index (probes, i)));
         }
-      if (gtk_switch_get_active (self->aggregate_switch))
-        g_ptr_array_add (args, g_strdup ("--aggregate"));
     }
+  if (seismo_backend_can (backend, SEISMO_BACKEND_CAP_AGGREGATE)
+      && gtk_switch_get_active (self->aggregate_switch))
+    g_ptr_array_add (args, g_strdup ("--aggregate"));
   if (duration > 0)
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];

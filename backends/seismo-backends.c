@@ -2,37 +2,25 @@
 #define G_LOG_DOMAIN "seismo-backends"
 
 #include "seismo-backend.h"
+#include "seismo-backends-list.h"
 #include "seismo-importer.h"
 
 /*
- * Each backend folder exports its SeismoBackend and an init function registering the importers
- * it provides. Which ones exist is decided at configure time (SEISMO_HAVE_*).
+ * The table: each backend folder exports seismo_<name>_backend, and backends/meson.build lists the
+ * folders this build has (seismo-backends-list.h). Everything else about a backend is in its
+ * SeismoBackend: capabilities, ops, importers, stale-state sweep (docs/backends.md).
  */
-#ifdef SEISMO_HAVE_FTRACE
-extern const SeismoBackend seismo_ftrace_backend;
-void seismo_ftrace_register_importers (void);
-guint seismo_ftrace_sweep_stale_instances (void);
-#endif
-#ifdef SEISMO_HAVE_PTRACE
-extern const SeismoBackend seismo_ptrace_backend;
-void seismo_ptrace_register_importers (void);
-#endif
-#ifdef SEISMO_HAVE_EBPF
-extern const SeismoBackend seismo_ebpf_backend;
-#endif
+#define DECLARE_BACKEND(name) extern const SeismoBackend seismo_##name##_backend;
+#define BACKEND_ENTRY(name) &seismo_##name##_backend,
+
+SEISMO_BACKEND_LIST (DECLARE_BACKEND)
 
 static const SeismoBackend *const backends[] = {
-#ifdef SEISMO_HAVE_PTRACE
-  &seismo_ptrace_backend,
-#endif
-#ifdef SEISMO_HAVE_FTRACE
-  &seismo_ftrace_backend,
-#endif
-#ifdef SEISMO_HAVE_EBPF
-  &seismo_ebpf_backend,
-#endif
+  SEISMO_BACKEND_LIST (BACKEND_ENTRY)
   NULL
 };
+
+static const char *const unbuilt[] = { SEISMO_BACKENDS_UNBUILT NULL };
 
 void
 seismo_backends_init (void)
@@ -41,12 +29,9 @@ seismo_backends_init (void)
 
   if (g_once_init_enter (&initialized))
     {
-#ifdef SEISMO_HAVE_FTRACE
-      seismo_ftrace_register_importers ();
-#endif
-#ifdef SEISMO_HAVE_PTRACE
-      seismo_ptrace_register_importers ();
-#endif
+      for (guint i = 0; backends[i] != NULL; i++)
+        if (backends[i]->init != NULL)
+          backends[i]->init ();
       g_once_init_leave (&initialized, 1);
     }
 }
@@ -57,6 +42,12 @@ seismo_backends_get (guint *n_backends)
   if (n_backends)
     *n_backends = G_N_ELEMENTS (backends) - 1;
   return backends;
+}
+
+const char *const *
+seismo_backends_get_unbuilt (void)
+{
+  return unbuilt;
 }
 
 const SeismoBackend *
@@ -75,12 +66,12 @@ seismo_backends_sweep_stale (void)
 {
   guint removed = 0;
 
-#ifdef SEISMO_HAVE_FTRACE
-  removed = seismo_ftrace_sweep_stale_instances ();
+  for (guint i = 0; backends[i] != NULL; i++)
+    if (backends[i]->sweep_stale != NULL)
+      removed += backends[i]->sweep_stale ();
   /* Said, not silent: the user may wonder where a killed recording's buffers went. */
   if (removed > 0)
     g_message ("removed %u stale tracefs instance%s left by a killed recorder", removed,
                removed == 1 ? "" : "s");
-#endif
   return removed;
 }

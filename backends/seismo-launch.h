@@ -24,7 +24,7 @@ G_BEGIN_DECLS
  *   not begin with our system calls (eBPF records the child from its release on); a recorder
  *   dying before that is seen by the wait itself (end of file on the release pipe, or ptrace's
  *   PTRACE_O_EXITKILL). It is tied to the recorder's thread that forks, which must outlive the
- *   command: the thread that runs record(). Not with --keep-running, whose command is to
+ *   command: the thread that runs seismo_recorder_record(). Not with --keep-running, whose command is to
  *   outlive the recording.
  */
 typedef struct {

@@ -7,6 +7,10 @@
 #   record     seismo-cli record -b ebpf: every syscall of the target as a full record
 #   bpftrace   the loop while bpftrace counts raw_syscalls:sys_enter per comm
 #   aggregate  seismo-cli record -b ebpf --aggregate: in-kernel histograms only
+# and with MODES="bare stacks bpftrace-ustack…" (bench/stacks-overhead.sh):
+#   stacks           seismo-cli record -b ebpf --stacks user: a user stack with every syscall
+#   bpftrace-ustack  the loop while bpftrace counts raw_syscalls:sys_enter per user stack
+#                    (issue #17's target: stacks no worse than this)
 # The loop measures itself (around the loop only, so recorder start-up and the writing of the
 # trace file are not part of it): its wall time, and the process's CPU time, where the kernel
 # side of a tracer (the BPF programs run in the traced thread) is charged. On a shared, loaded
@@ -26,6 +30,7 @@ repeats=${3:-5}
 cli=$build/app/seismo-cli
 target=$build/tests/ebpf/seismo-ebpf-target
 bpftrace_prog='tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'
+bpftrace_ustack_prog='tracepoint:raw_syscalls:sys_enter { @[ustack] = count(); }'
 
 for f in "$cli" "$target" /usr/bin/time; do
   [[ -x $f ]] || { echo "missing $f (ninja -C $build; GNU time: apt-get install time)" >&2
@@ -74,6 +79,7 @@ run_cli() {
 run_record() { run_cli record; }
 run_record-base() { run_cli record-base; }
 run_aggregate() { run_cli aggregate --aggregate; }
+run_stacks() { run_cli stacks --stacks user; }
 
 # SIGINT makes bpftrace print its map and exit; on a loaded machine a first one was seen to get
 # lost, so repeat it for a while before giving up with SIGTERM.
@@ -90,8 +96,8 @@ stop_bpftrace() {
 }
 
 run_bpftrace() {
-  local before loop
-  bpftrace -e "$bpftrace_prog" >"$tmp/bpftrace.out" 2>&1 &
+  local before loop mode=${1:-bpftrace} prog=${2:-$bpftrace_prog}
+  bpftrace -e "$prog" >"$tmp/bpftrace.out" 2>&1 &
   bpftrace_pid=$!
   for _ in $(seq 200); do
     grep -q 'Attaching' "$tmp/bpftrace.out" && break
@@ -100,19 +106,25 @@ run_bpftrace() {
   sleep 0.5   # "Attaching" comes just before the attach itself
   before=$(proc_cpu_ns "$bpftrace_pid")
   loop=$("$target" write-loop "$n")
-  echo "$loop $(($(proc_cpu_ns "$bpftrace_pid") - before))" >>"$tmp/bpftrace"
+  echo "$loop $(($(proc_cpu_ns "$bpftrace_pid") - before))" >>"$tmp/$mode"
   stop_bpftrace
   bpftrace_pid=
-  # bpftrace prints its map on exit: the loop's writes must be in it.
-  grep -q 'seismo-ebpf-tar' "$tmp/bpftrace.out" \
+  # bpftrace prints its map on exit: the loop's writes must be in it. (Its user stacks of an
+  # exited process are bare addresses, and the printing of a system-wide map may be cut by the
+  # SIGTERM above: only an attached probe is checked.)
+  grep -q "$([[ $mode == bpftrace ]] && echo seismo-ebpf-tar || echo Attaching)" "$tmp/bpftrace.out" \
     || { echo "bpftrace counted nothing:" >&2; cat "$tmp/bpftrace.out" >&2; exit 1; }
 }
+run_bpftrace-ustack() { run_bpftrace bpftrace-ustack "$bpftrace_ustack_prog"; }
 
 modes=(bare record aggregate)
 if command -v bpftrace >/dev/null; then
   modes=(bare record bpftrace aggregate)
 else
   echo "bpftrace not found: no bpftrace column" >&2
+fi
+if [[ -n ${MODES:-} ]]; then
+  read -ra modes <<<"$MODES"
 fi
 if [[ -n ${BASE_CLI:-} ]]; then
   [[ -x $BASE_CLI ]] || { echo "BASE_CLI=$BASE_CLI is not executable" >&2; exit 1; }
@@ -146,7 +158,7 @@ for m in "${modes[@]}"; do
              m, w / 1e6, w / bw, c / 1e6, c / bc, (c - bc) / n, t / 1e6 }'
 done
 echo "(ns/call: extra CPU per write(2) over the bare loop)"
-for m in record record-base; do
+for m in record record-base stacks; do
   [[ -f $tmp/$m.counts ]] || continue
   awk -v r="$repeats" -v m="$m" '{ e += $1; l += $2 }
     END { printf "%s: %d events recorded, %d lost in %d runs (default ring size)\n", m, e, l, r }' \

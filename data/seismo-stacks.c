@@ -598,8 +598,12 @@ seismo_trace_resolve_user_frames (SeismoTrace           *self,
         {
           expand_off[i] = extra->len;
           expand_n[i] = n - 1;
+          /* Once, not per frame (rebuilding it each time was quadratic: minutes for 50k frames).
+           * Keys of frames renamed in place later go stale, but only inline frames are looked up
+           * here, and no unnamed frame's key can equal one. */
+          if (!any_expanded)
+            g_clear_pointer (&t->frame_ids, g_hash_table_unref);
           any_expanded = TRUE;
-          g_clear_pointer (&t->frame_ids, g_hash_table_unref);
           for (guint k = 0; k + 1 < n; k++)
             {
               SeismoFrameId id;

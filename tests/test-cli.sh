@@ -92,6 +92,25 @@ check "record -e opnat is a usage error (2)" test $rc -eq 2
 check "record -e opnat suggests openat" grep -q "did you mean 'openat'" <<<"$err"
 check "record -e opnat leaves no file" bash -c "! ls '$DIR'/r.seismo* 2>/dev/null"
 "$CLI" record -b ptrace -a -o "$DIR/r.seismo" >/dev/null 2>&1; check "record -b ptrace -a is a usage error (2)" test $? -eq 2
+# Options a backend's capabilities do not include are refused before anything runs, naming the
+# backends that have them.
+err=$("$CLI" record -b ftrace --probe kprobe:do_sys_openat2 -o "$DIR/r.seismo" -- true 2>&1 >/dev/null); rc=$?
+check "record -b ftrace --probe is a usage error (2)" test $rc -eq 2
+check "record -b ftrace --probe names the backend with probes" grep -q "cannot place probes (--probe); use ebpf" <<<"$err"
+err=$("$CLI" record -b ptrace --aggregate -o "$DIR/r.seismo" -- true 2>&1 >/dev/null); rc=$?
+check "record -b ptrace --aggregate is a usage error (2)" test $rc -eq 2
+check "record --probe/--aggregate refused leave no file" bash -c "! ls '$DIR'/r.seismo* 2>/dev/null"
+check "record --help names every backend of --list-backends" bash -c \
+  "help=\$('$CLI' record --help | grep -- '--backend='); for b in \$(cut -d' ' -f1 '$DIR/backends.txt'); do grep -q \"\$b\" <<<\"\$help\" || exit 1; done"
+err=$("$CLI" record -b ptrace --stacks kernel -o "$DIR/r.seismo" -- true 2>&1 >/dev/null); rc=$?
+check "record -b ptrace --stacks kernel is a usage error (2)" test $rc -eq 2
+check "record -b ptrace --stacks kernel says why" grep -q "cannot record kernel stacks" <<<"$err"
+check "record --stacks kernel refused before anything runs" bash -c "! ls '$DIR'/r.seismo* 2>/dev/null"
+"$CLI" record -b ptrace --stacks sideways -o "$DIR/r.seismo" -- true >/dev/null 2>&1
+check "record --stacks sideways is a usage error (2)" test $? -eq 2
+# --stacks alone, followed by another option.
+"$CLI" record -b ebpf --stacks -o "$DIR/r.seismo" --list-backends >/dev/null 2>&1
+check "record --stacks alone parses" test $? -eq 0
 "$CLI" explain --json openat > "$DIR/explain.json"; rc=$?
 check "explain --json openat: --json is an option" python3 - "$DIR/explain.json" $rc <<'PY'
 import json, sys

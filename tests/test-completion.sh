@@ -41,6 +41,8 @@ check "files: info offers traces and folders" \
 check "files: info leaves out pictures" bash -c "! grep -q photo.png <<<'$out'"
 out=$(complete_words render "$DIR/t/a.seismo" -o "$DIR/t/")
 check "files: render -o offers figures only" bash -c "grep -qx '$DIR/t/fig.svg' <<<'$out' && ! grep -q a.seismo <<<'$out'"
+out=$(complete_words record -b ebpf --stacks k); check "record --stacks k gives kernel" has kernel "$out"
+out=$(complete_words record -b ebpf --st); check "options: record --st gives --stacks" has --stacks "$out"
 out=$(complete_words record -b ptrace -o x.seismo -- ech)
 check "after --: commands" has echo "$out"
 

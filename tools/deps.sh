@@ -13,6 +13,8 @@ PKGS+=(libprotobuf-c-dev protobuf-c-compiler protobuf-compiler)
 PKGS+=(zlib1g-dev liblzma-dev libbz2-dev)
 # backends
 PKGS+=(libtracefs-dev libtraceevent-dev trace-cmd)
+# call stacks: unwinding ptrace tracees and symbolizing user frames (elfutils)
+PKGS+=(libdw-dev libelf-dev)
 PKGS+=(libbpf-dev bpftool clang llvm systemtap-sdt-dev linux-libc-dev)
 # app
 PKGS+=(libgtk-4-dev libadwaita-1-dev desktop-file-utils appstream xvfb xauth imagemagick dbus-x11)

@@ -79,7 +79,7 @@ _seismo_cli()
     hist) opts="--of --syscall -s --filter -f --linear --from --to --scope --json --help" ;;
     convert) opts="--filter -f --help" ;;
     record) opts="--backend -b --events -e --all -a --pid -p --children --duration -d --buffer-kb
-                  --probe --aggregate --keep-running --output -o --list-backends --list-events --help" ;;
+                  --probe --aggregate --stacks --keep-running --output -o --list-backends --list-events --help" ;;
     explain) opts="--json --help" ;;
     compare) opts="--json --help" ;;
     compare-overhead) opts="--runs -n --backend -b --show-output --json --help" ;;
@@ -109,6 +109,12 @@ _seismo_cli()
       done
       _seismo_cli_list "$cur" "$("$cli" record -b "$backend" --list-events 2>/dev/null)"
       return ;;
+    --stacks)
+      # The kind is optional: an option may follow as well.
+      if [[ $cur != -* ]]; then
+        COMPREPLY=($(compgen -W "user kernel both" -- "$cur"))
+        return
+      fi ;;
     --by) COMPREPLY=($(compgen -W "event task cpu syscall" -- "$cur")); return ;;
     --weight) COMPREPLY=($(compgen -W "count time" -- "$cur")); return ;;
     --of) COMPREPLY=($(compgen -W "syscall-latency wakeup-latency runtime irq-latency softirq-latency gap" -- "$cur")); return ;;

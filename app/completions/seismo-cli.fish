@@ -81,6 +81,7 @@ complete -c seismo-cli -n "__fish_seen_subcommand_from record" -s d -l duration 
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l buffer-kb -r -d 'Buffer size in KiB'
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l probe -r -d 'eBPF probe'
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l aggregate -d 'eBPF: in-kernel histograms only'
+complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l stacks -f -a 'user kernel both' -d 'Record call stacks'
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l keep-running -d 'Leave a launched command running'
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -s o -l output -x -k -a '(__seismo_cli_files_ext seismo)' -d 'Trace file to write'
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l list-backends -d 'Which backends can run here'

@@ -11,12 +11,14 @@
 #include <bpf/libbpf.h>
 
 #include "seismo-ebpf-private.h"
+#include "seismo-ebpf-stacks.h"
 #include "seismo-ebpf.skel.h"
 #include "seismo-clock.h"
 #include "seismo-user.h"
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
 #include "seismo-progress.h"
+#include "seismo-recorder.h"
 #include "seismo-syscalls.h"
 
 /*
@@ -30,7 +32,7 @@
 /* The worker takes records off the ring at least this often: part of what a killed recorder
  * loses (seismo-progress.h), with CONTROL_SLEEP_US. */
 #define POLL_MS           20
-#define CONTROL_SLEEP_US  (20 * 1000)
+#define CONTROL_SLEEP_US  (20 * 1000)   /* SeismoRecorder's period between polls */
 #define LOG_TAIL_LINES    6
 
 /* libbpf reports through one process-wide callback; keep its last warnings for error messages. */
@@ -221,6 +223,7 @@ typedef struct {
   guint                      n_probes;
   SeismoEbpfSelection        selection;
   SeismoEbpfDecoder         *decoder;
+  SeismoEbpfStacks          *stacks;        /* --stacks; NULL without */
   struct ring_buffer        *rb;
   GThread                   *worker;
   gint                       worker_stop;
@@ -235,7 +238,11 @@ typedef struct {
   guint64                   *drops_seen;    /* per possible CPU */
   guint64                   *drops_now;
 
-  SeismoEbpfCommand          command;
+  GPid                       command;       /* launched by SeismoRecorder, held until start() ends */
+  SeismoProgressPacer        pacer;
+  gboolean                   polled;
+  guint64                    filter_bitmap[SEISMO_EBPF_MAX_SYSCALLS / 64];
+  gboolean                   filter;
 } Recorder;
 
 /*
@@ -255,6 +262,15 @@ on_sample (void  *ctx,
   Recorder *rec = ctx;
   guint32 size32 = size;
   static const guint8 pad[8] = { 0 };
+  const struct seismo_ebpf_header *hdr = data;
+
+  /* Read now, on this thread, not when decoded: the process may be gone by then. */
+  if (size >= sizeof *hdr && hdr->kind == SEISMO_EBPF_REC_MAPS_CHANGED)
+    {
+      if (rec->stacks != NULL)
+        seismo_ebpf_stacks_maps_changed (rec->stacks, hdr->pid, hdr->time_ns);
+      return 0;
+    }
 
   g_mutex_lock (&rec->queue_lock);
   g_byte_array_append (rec->queue, (const guint8 *) &size32, sizeof size32);
@@ -512,6 +528,9 @@ set_rodata (Recorder *rec,
   ro->emit_exec = !o->aggregate && sel->exec;
   ro->emit_exit = !o->aggregate && sel->exit;
   ro->emit_rename = !o->aggregate && sel->rename;
+  ro->stacks_user = !o->aggregate && (o->stacks & SEISMO_STACK_USER);
+  ro->stacks_kernel = !o->aggregate && (o->stacks & SEISMO_STACK_KERNEL);
+  ro->nr_mmap = seismo_syscall_number (SEISMO_ARCH_X86_64, "mmap");
 }
 
 /* Loads only the programs this recording needs. */
@@ -543,7 +562,9 @@ choose_programs (Recorder *rec)
   /* Fork also tracks the target's new threads and children. */
   bpf_program__set_autoload (rec->skel->progs.seismo_fork, ro->emit_fork || !o->system_wide);
   /* Exec also moves aggregated counts to the new name. */
-  bpf_program__set_autoload (rec->skel->progs.seismo_exec, ro->emit_exec || o->aggregate);
+  /* Exec also moves aggregated counts to the new name, and says when to read the maps again. */
+  bpf_program__set_autoload (rec->skel->progs.seismo_exec, ro->emit_exec || o->aggregate ||
+                                                          ro->stacks_user);
   bpf_program__set_autoload (rec->skel->progs.seismo_rename, ro->emit_rename);
   /* Exit always runs: it clears the pairing state of threads that die inside a syscall. */
   bpf_program__set_autoload (rec->skel->progs.seismo_exit, TRUE);
@@ -585,12 +606,16 @@ check_tracepoints (Recorder *rec,
 /* A syscall still in progress when recording stopped becomes an enter without an exit. */
 static void
 decode_in_progress (Recorder                        *rec,
-                    struct seismo_ebpf_syscall_path *r)
+                    struct seismo_ebpf_syscall_slot *slot)
 {
+  struct seismo_ebpf_syscall_path *r = &slot->rec;
   gsize size = r->sc.hdr.kind == SEISMO_EBPF_REC_SYSCALL_PATH
                ? sizeof (struct seismo_ebpf_syscall_path) : sizeof (struct seismo_ebpf_syscall);
   int n;
 
+  /* Its stack tail is right behind it, inside the slot. */
+  if (r->sc.flags & SEISMO_EBPF_SYSCALL_STACK)
+    size += sizeof (struct seismo_ebpf_stack_tail);
   r->sc.flags |= SEISMO_EBPF_SYSCALL_NO_EXIT;
   r->sc.ret = 0;
   r->sc.duration_ns = 0;
@@ -634,9 +659,9 @@ flush_staged (Recorder *rec)
             rec->events_unpublished += n;
         }
       if (states[cpu].size != 0
-          && b->len <= sizeof b->data - sizeof (struct seismo_ebpf_syscall_path))
+          && b->len <= sizeof b->data - sizeof (struct seismo_ebpf_syscall_slot))
         {
-          struct seismo_ebpf_syscall_path r;
+          struct seismo_ebpf_syscall_slot r;
 
           memcpy (&r, b->data + b->len, sizeof r);
           decode_in_progress (rec, &r);
@@ -645,31 +670,25 @@ flush_staged (Recorder *rec)
 
   while (bpf_map_get_next_key (spilled_fd, prev, &next) == 0)
     {
-      struct seismo_ebpf_syscall_path r;
+      struct seismo_ebpf_syscall_slot r;
 
       key = next;
       prev = &key;
-      if (bpf_map_lookup_elem (spilled_fd, &key, &r) == 0 && r.sc.hdr.time_ns != 0)
+      if (bpf_map_lookup_elem (spilled_fd, &key, &r) == 0 && r.rec.sc.hdr.time_ns != 0)
         decode_in_progress (rec, &r);
     }
 }
 
+/* Beside SeismoRecorder's: the clock, the command as a shell would take it, the mode. */
 static void
 set_metadata (Recorder *rec)
 {
   const SeismoRecordOptions *o = rec->options;
   SeismoTraceBuilder *b = rec->builder;
-  struct utsname uts;
   g_autofree char *wall = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_real_time () * 1000);
 
-  seismo_trace_builder_set_metadata (b, SEISMO_META_SOURCE, "ebpf");
-  seismo_trace_builder_set_metadata (b, SEISMO_META_BACKEND, "ebpf");
   seismo_trace_builder_set_metadata (b, SEISMO_META_CLOCK, "mono");
-  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
-  seismo_trace_builder_set_metadata (b, SEISMO_META_HOST, g_get_host_name ());
   seismo_trace_builder_set_metadata (b, SEISMO_META_START_WALL, wall);
-  if (uname (&uts) == 0)
-    seismo_trace_builder_set_metadata (b, SEISMO_META_KERNEL, uts.release);
   if (o->argv != NULL)
     {
       g_autoptr (GString) command = g_string_new (NULL);
@@ -702,120 +721,58 @@ ring_bytes (guint buffer_kb)
   return size;
 }
 
+/*
+ * On the recording thread, every CONTROL_SLEEP_US: decodes what the worker queued and reports
+ * progress. FALSE once the ring cannot be read (finish() says why).
+ */
 static gboolean
-check_options (const SeismoRecordOptions *o,
-               GError                   **error)
+ebpf_poll (SeismoRecorder *recorder,
+           gpointer        state)
 {
-  guint n_targets = (o->system_wide ? 1 : 0) + (o->pid > 0 ? 1 : 0) + (o->argv != NULL ? 1 : 0);
+  Recorder *rec = state;
+  guint64 now;
 
-  if (o->argv != NULL && o->argv[0] == NULL)
+  if (!rec->polled)
     {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION, _("the command is empty"));
-      return FALSE;
-    }
-  if (n_targets == 0)
-    {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                   _("nothing to record: give a command, a PID or system-wide"));
-      return FALSE;
-    }
-  if (o->pid > 0 && o->argv != NULL)
-    {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                   _("give either a PID or a command to launch, not both"));
-      return FALSE;
-    }
-  if (o->pid > 0 && kill (o->pid, 0) != 0 && errno == ESRCH)
-    {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT,
-                   _("no process with PID %d"), (int) o->pid);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Waits for the end: stop flag, duration, the command's or the process's exit. */
-static gboolean
-control_loop (Recorder *rec,
-              GError  **error)
-{
-  const SeismoRecordOptions *o = rec->options;
-  SeismoRecordControl *ctl = rec->ctl;
-  guint64 start = seismo_mono_now_ns ();
-  SeismoProgressPacer pacer;
-  gboolean stopped_early = FALSE;
-
-  /* The first report at once: the file gets its tables while the command starts. */
-  seismo_progress_pacer_init (&pacer, start);
-  pacer.next_ns = start;
-  for (;;)
-    {
-      guint64 now;
-
-      if (rec->worker != NULL)
-        {
-          decode_queue (rec);
-          publish_counters (rec);
-        }
+      /* The first report at once: the file gets its tables while the command starts. */
+      rec->polled = TRUE;
       now = seismo_mono_now_ns ();
-      if (seismo_progress_pacer_due (&pacer, rec->builder, now))
-        now = seismo_progress_pacer_report (&pacer, ctl, rec->builder, now);
-      if (g_atomic_int_get (&ctl->stop)
-          || (o->duration_s > 0 && now - start >= (guint64) (o->duration_s * 1e9)))
-        {
-          stopped_early = TRUE;
-          break;
-        }
-      if (rec->command.pid > 0 && seismo_ebpf_command_poll (&rec->command))
-        break;
-      if (o->pid > 0 && kill (o->pid, 0) != 0 && errno == ESRCH)
-        break;
-      if (!o->aggregate && (rec->worker == NULL || g_atomic_int_get (&rec->worker_error) != 0))
-        break;
-      g_usleep (CONTROL_SLEEP_US);
+      seismo_progress_pacer_init (&rec->pacer, now);
+      rec->pacer.next_ns = now;
     }
-
-  if (stopped_early)
-    seismo_ebpf_command_end (&rec->command, o->kill_on_stop);
-  if (rec->worker_error != 0)
+  if (rec->worker != NULL)
     {
-      set_libbpf_error (error, rec->worker_error, _("could not read the eBPF ring buffer"));
-      return FALSE;
+      decode_queue (rec);
+      publish_counters (rec);
     }
-  return TRUE;
+  now = seismo_mono_now_ns ();
+  if (seismo_progress_pacer_due (&rec->pacer, rec->builder, now))
+    seismo_progress_pacer_report (&rec->pacer, rec->ctl, rec->builder, now);
+  return rec->options->aggregate
+         || (rec->worker != NULL && g_atomic_int_get (&rec->worker_error) == 0);
 }
 
 static gboolean
-seismo_ebpf_record (const SeismoRecordOptions *options,
-                    SeismoTraceBuilder        *builder,
-                    SeismoRecordControl       *ctl,
-                    GError                   **error)
+ebpf_prepare (SeismoRecorder *recorder,
+              gpointer        state,
+              GError        **error)
 {
-  Recorder rec = { 0 };
-  guint64 filter_bitmap[SEISMO_EBPF_MAX_SYSCALLS / 64] = { 0 };
-  gboolean filter = options->syscalls != NULL && options->syscalls[0] != NULL;
+  Recorder *rec = state;
+  const SeismoRecordOptions *options = seismo_recorder_get_options (recorder);
   g_autofree char *why = NULL;
-  gboolean ret = FALSE;
-  gint32 target_tgid = 0;
   guint n_probes;
-  int err, code;
+  int code;
 
-  g_return_val_if_fail (options != NULL, FALSE);
-  g_return_val_if_fail (builder != NULL, FALSE);
-  g_return_val_if_fail (ctl != NULL, FALSE);
+  rec->options = options;
+  rec->builder = seismo_recorder_get_builder (recorder);
+  rec->ctl = seismo_recorder_get_control (recorder);
+  rec->filter = options->syscalls != NULL && options->syscalls[0] != NULL;
+  g_mutex_init (&rec->queue_lock);
+  rec->queue = g_byte_array_new ();
+  rec->queue_spare = g_byte_array_new ();
 
-  /* A killed ftrace recorder's instance would trace on beside us (seismo-backend.h). */
-  seismo_backends_sweep_stale ();
-  rec.options = options;
-  rec.builder = builder;
-  rec.ctl = ctl;
-  rec.command.release_fd = -1;
-  rec.command.exec_error_fd = -1;
-  ctl->exit_status = -1;
-
-  if (!check_options (options, error)
-      || !seismo_ebpf_select_events (options->events, &rec.selection, error)
-      || (filter && !seismo_ebpf_syscall_filter (options->syscalls, filter_bitmap, error)))
+  if (!seismo_ebpf_select_events (options->events, &rec->selection, error)
+      || (rec->filter && !seismo_ebpf_syscall_filter (options->syscalls, rec->filter_bitmap, error)))
     return FALSE;
 
   n_probes = options->probes != NULL ? g_strv_length (options->probes) : 0;
@@ -825,182 +782,221 @@ seismo_ebpf_record (const SeismoRecordOptions *options,
                    _("too many probes: %u (at most %d)"), n_probes, SEISMO_EBPF_MAX_PROBES);
       return FALSE;
     }
-  rec.probes = g_new0 (SeismoEbpfProbe, MAX (n_probes, 1));
-  g_mutex_init (&rec.queue_lock);
-  rec.queue = g_byte_array_new ();
-  rec.queue_spare = g_byte_array_new ();
-  for (; rec.n_probes < n_probes; rec.n_probes++)
-    if (!seismo_ebpf_probe_parse (options->probes[rec.n_probes], &rec.probes[rec.n_probes],
+  rec->probes = g_new0 (SeismoEbpfProbe, MAX (n_probes, 1));
+  for (; rec->n_probes < n_probes; rec->n_probes++)
+    if (!seismo_ebpf_probe_parse (options->probes[rec->n_probes], &rec->probes[rec->n_probes],
                                   error))
-      goto cleanup;
+      return FALSE;
 
   why = unavailable_reason (&code);
   if (why != NULL)
     {
       g_set_error (error, SEISMO_ERROR, code, _("the eBPF backend cannot run: %s"), why);
-      goto cleanup;
+      return FALSE;
     }
 
   libbpf_set_print (libbpf_print);
   libbpf_log_reset ();
-  rec.n_possible_cpus = libbpf_num_possible_cpus ();
-  if (rec.n_possible_cpus <= 0)
+  rec->n_possible_cpus = libbpf_num_possible_cpus ();
+  if (rec->n_possible_cpus <= 0)
     {
-      set_libbpf_error (error, rec.n_possible_cpus, _("could not count the possible CPUs"));
-      goto cleanup;
+      set_libbpf_error (error, rec->n_possible_cpus, _("could not count the possible CPUs"));
+      return FALSE;
     }
-  rec.drops_seen = g_new0 (guint64, rec.n_possible_cpus);
-  rec.drops_now = g_new0 (guint64, rec.n_possible_cpus);
-  rec.probe_links = g_ptr_array_new_with_free_func (destroy_link);
+  rec->drops_seen = g_new0 (guint64, rec->n_possible_cpus);
+  rec->drops_now = g_new0 (guint64, rec->n_possible_cpus);
+  rec->probe_links = g_ptr_array_new_with_free_func (destroy_link);
 
   {
     LIBBPF_OPTS (bpf_object_open_opts, open_opts, .btf_custom_path = kernel_btf_override ());
 
-    rec.skel = seismo_ebpf_bpf__open_opts (&open_opts);
+    rec->skel = seismo_ebpf_bpf__open_opts (&open_opts);
   }
-  if (rec.skel == NULL)
+  if (rec->skel == NULL)
     {
       set_libbpf_error (error, -errno, _("could not open the eBPF programs"));
-      goto cleanup;
+      return FALSE;
     }
+  return TRUE;
+}
 
-  if (options->argv != NULL)
-    {
-      if (!seismo_ebpf_command_launch (&rec.command, options->argv,
-                                       options->kill_on_stop, error))
-        goto cleanup;
-      target_tgid = rec.command.pid;
-    }
-  else if (options->pid > 0)
-    {
-      target_tgid = options->pid;
-    }
+static gboolean
+ebpf_start (SeismoRecorder *recorder,
+            gpointer        state,
+            GError        **error)
+{
+  Recorder *rec = state;
+  const SeismoRecordOptions *options = rec->options;
+  gint32 target_tgid = seismo_recorder_get_target_pid (recorder);
+  int err;
 
-  set_rodata (&rec, options->system_wide ? 0 : target_tgid, filter_bitmap, filter);
-  choose_programs (&rec);
-  if (!check_tracepoints (&rec, error))
-    goto cleanup;
-  err = bpf_map__set_max_entries (rec.skel->maps.events, ring_bytes (options->buffer_kb));
+  if (seismo_recorder_has_command (recorder))
+    rec->command = target_tgid;
+  set_rodata (rec, options->system_wide ? 0 : target_tgid, rec->filter_bitmap, rec->filter);
+  choose_programs (rec);
+  if (!check_tracepoints (rec, error))
+    return FALSE;
+  err = bpf_map__set_max_entries (rec->skel->maps.events, ring_bytes (options->buffer_kb));
   if (err != 0)
     {
       set_libbpf_error (error, err, _("could not size the eBPF ring buffer"));
-      goto cleanup;
+      return FALSE;
     }
-  rec.skel->rodata->wakeup_bytes = ring_bytes (options->buffer_kb) / 4;
+  rec->skel->rodata->wakeup_bytes = ring_bytes (options->buffer_kb) / 4;
   /* Each mode keeps per-thread state in one of these hash maps; the other needs no memory. */
-  err = bpf_map__set_max_entries (options->aggregate ? rec.skel->maps.spilled
-                                                     : rec.skel->maps.threads, 1);
+  err = bpf_map__set_max_entries (options->aggregate ? rec->skel->maps.spilled
+                                                     : rec->skel->maps.threads, 1);
+  /* The stack map holds 127 frames per entry whether used or not: none without --stacks. */
+  if (err == 0 && (options->stacks == SEISMO_STACK_NONE || options->aggregate))
+    err = bpf_map__set_max_entries (rec->skel->maps.stack_traces, 1);
   if (err != 0)
     {
       set_libbpf_error (error, err, _("could not size the eBPF maps"));
-      goto cleanup;
+      return FALSE;
     }
 
-  err = seismo_ebpf_bpf__load (rec.skel);
+  err = seismo_ebpf_bpf__load (rec->skel);
   if (err != 0)
     {
       set_libbpf_error (error, err, _("could not load the eBPF programs"));
-      goto cleanup;
+      return FALSE;
     }
 
-  err = seismo_ebpf_bpf__attach (rec.skel);
+  err = seismo_ebpf_bpf__attach (rec->skel);
   if (err != 0)
     {
       set_libbpf_error (error, err, _("could not attach the eBPF programs"));
-      goto cleanup;
+      return FALSE;
     }
-  if (!attach_probes (&rec, error))
-    goto cleanup;
+  if (!attach_probes (rec, error))
+    return FALSE;
 
   if (!options->system_wide)
     {
-      int targets_fd = bpf_map__fd (rec.skel->maps.targets);
+      int targets_fd = bpf_map__fd (rec->skel->maps.targets);
 
-      if (rec.command.pid > 0)
-        seismo_ebpf_add_target (targets_fd, rec.command.pid);
+      if (rec->command > 0)
+        seismo_ebpf_add_target (targets_fd, rec->command);
       else
         seismo_ebpf_seed_targets (targets_fd, options->pid, options->children);
     }
 
-  set_metadata (&rec);
-  rec.decoder = seismo_ebpf_decoder_new (builder, &rec.selection, rec.probes, rec.n_probes);
-  if (rec.command.pid > 0)
+  set_metadata (rec);
+  rec->decoder = seismo_ebpf_decoder_new (rec->builder, &rec->selection, rec->probes,
+                                          rec->n_probes);
+  if (options->stacks != SEISMO_STACK_NONE && !options->aggregate)
+    {
+      g_autofree char *kallsyms = NULL;
+
+      /* Kernel frames are named from kallsyms, saved now (as root, with real addresses). */
+      if ((options->stacks & SEISMO_STACK_KERNEL) &&
+          !seismo_stacks_save_kallsyms (rec->builder, &kallsyms, error))
+        return FALSE;
+      rec->stacks = seismo_ebpf_stacks_new (rec->builder,
+                                            bpf_map__fd (rec->skel->maps.stack_traces),
+                                            options->stacks);
+      if (kallsyms != NULL)
+        seismo_ebpf_stacks_set_kallsyms (rec->stacks, kallsyms);
+      seismo_ebpf_decoder_set_stacks (rec->decoder, rec->stacks);
+      if (options->pid > 0 && (options->stacks & SEISMO_STACK_USER))
+        seismo_ebpf_stacks_maps_changed (rec->stacks, options->pid, seismo_mono_now_ns ());
+    }
+  if (rec->command > 0)
     {
       g_autofree char *comm = NULL;
 
       g_file_get_contents ("/proc/self/comm", &comm, NULL, NULL);
-      seismo_ebpf_decoder_know_task (rec.decoder, rec.command.pid, rec.command.pid, getpid (),
+      seismo_ebpf_decoder_know_task (rec->decoder, rec->command, rec->command, getpid (),
                                      comm != NULL ? g_strchomp (comm) : NULL,
                                      seismo_mono_now_ns ());
     }
 
   if (!options->aggregate)
     {
-      rec.rb = ring_buffer__new (bpf_map__fd (rec.skel->maps.events), on_sample, &rec, NULL);
-      if (rec.rb == NULL)
+      rec->rb = ring_buffer__new (bpf_map__fd (rec->skel->maps.events), on_sample, rec, NULL);
+      if (rec->rb == NULL)
         {
           set_libbpf_error (error, -errno, _("could not map the eBPF ring buffer"));
-          goto cleanup;
+          return FALSE;
         }
-      rec.worker = g_thread_new ("seismo-ebpf-ring", worker_main, &rec);
+      rec->worker = g_thread_new ("seismo-ebpf-ring", worker_main, rec);
     }
-
-  /* Stopped while loading: the control loop drops the command without running it. */
-  if (rec.command.pid > 0 && !g_atomic_int_get (&ctl->stop)
-      && !seismo_ebpf_command_release (&rec.command, error))
-    goto cleanup;
-
-  if (!control_loop (&rec, error))
-    goto cleanup;
-  /* Detach first so that what is read next is everything there will ever be. */
-  detach_all (&rec);
-  if (options->aggregate)
-    {
-      if (!seismo_ebpf_read_aggregates (builder, bpf_map__fd (rec.skel->maps.syscall_stats),
-                                        bpf_map__fd (rec.skel->maps.comm_counts),
-                                        bpf_map__fd (rec.skel->maps.threads),
-                                        rec.n_possible_cpus, error))
-        goto cleanup;
-    }
-  else
-    {
-      stop_worker (&rec);
-      decode_queue (&rec);
-      flush_staged (&rec);
-      publish_counters (&rec);
-      seismo_ebpf_decoder_finish (rec.decoder, seismo_mono_now_ns ());
-    }
-  ret = TRUE;
-
-cleanup:
-  detach_all (&rec);
-  stop_worker (&rec);
-  /* A command still held before exec, or running after a failure, is not left behind. */
-  if (!ret)
-    seismo_ebpf_command_end (&rec.command, TRUE);
-  if (rec.command.reaped)
-    ctl->exit_status = rec.command.status;
-  g_clear_pointer (&rec.command.name, g_free);
-  g_clear_pointer (&rec.rb, ring_buffer__free);
-  g_clear_pointer (&rec.probe_links, g_ptr_array_unref);
-  g_clear_pointer (&rec.skel, seismo_ebpf_bpf__destroy);
-  g_clear_pointer (&rec.decoder, seismo_ebpf_decoder_free);
-  for (guint i = 0; i < rec.n_probes; i++)
-    seismo_ebpf_probe_clear (&rec.probes[i]);
-  g_free (rec.probes);
-  g_free (rec.drops_seen);
-  g_free (rec.drops_now);
-  g_byte_array_unref (rec.queue);
-  g_byte_array_unref (rec.queue_spare);
-  g_mutex_clear (&rec.queue_lock);
-  return ret;
+  return TRUE;
 }
+
+static gboolean
+ebpf_finish (SeismoRecorder *recorder,
+             gpointer        state,
+             GError        **error)
+{
+  Recorder *rec = state;
+
+  if (rec->worker_error != 0)
+    {
+      set_libbpf_error (error, rec->worker_error, _("could not read the eBPF ring buffer"));
+      return FALSE;
+    }
+  /* Still attached: the trace shows how a command killed on stop ended. */
+  seismo_recorder_end_command (recorder);
+  /* Detach first so that what is read next is everything there will ever be. */
+  detach_all (rec);
+  if (rec->options->aggregate)
+    return seismo_ebpf_read_aggregates (rec->builder, bpf_map__fd (rec->skel->maps.syscall_stats),
+                                        bpf_map__fd (rec->skel->maps.comm_counts),
+                                        bpf_map__fd (rec->skel->maps.threads),
+                                        rec->n_possible_cpus, error);
+  stop_worker (rec);
+  decode_queue (rec);
+  flush_staged (rec);
+  publish_counters (rec);
+  if (rec->stacks != NULL)
+    seismo_ebpf_stacks_flush (rec->stacks);
+  seismo_ebpf_decoder_finish (rec->decoder, seismo_mono_now_ns ());
+  return TRUE;
+}
+
+static void
+ebpf_free (SeismoRecorder *recorder,
+           gpointer        state)
+{
+  Recorder *rec = state;
+
+  detach_all (rec);
+  stop_worker (rec);
+  g_clear_pointer (&rec->rb, ring_buffer__free);
+  g_clear_pointer (&rec->probe_links, g_ptr_array_unref);
+  g_clear_pointer (&rec->skel, seismo_ebpf_bpf__destroy);
+  g_clear_pointer (&rec->decoder, seismo_ebpf_decoder_free);
+  g_clear_pointer (&rec->stacks, seismo_ebpf_stacks_free);
+  for (guint i = 0; i < rec->n_probes; i++)
+    seismo_ebpf_probe_clear (&rec->probes[i]);
+  g_free (rec->probes);
+  g_free (rec->drops_seen);
+  g_free (rec->drops_now);
+  g_byte_array_unref (rec->queue);
+  g_byte_array_unref (rec->queue_spare);
+  g_mutex_clear (&rec->queue_lock);
+}
+
+static const SeismoBackendOps ebpf_ops = {
+  .state_size = sizeof (Recorder),
+  .poll_us = CONTROL_SLEEP_US,
+  .prepare = ebpf_prepare,
+  .start = ebpf_start,
+  .poll = ebpf_poll,
+  .finish = ebpf_finish,
+  .free = ebpf_free,
+};
 
 const SeismoBackend seismo_ebpf_backend = {
   .name = "ebpf",
+  .display_name = "eBPF",
   .description = N_("eBPF (libbpf CO-RE): in-kernel syscall pairing, scheduler events, custom "
                     "kprobes/uprobes/USDT probes and in-kernel aggregation"),
+  .caps = SEISMO_EBPF_CAPS,
+  .stacks = SEISMO_STACK_BOTH,
+  .default_stacks = SEISMO_STACK_USER,
   .available = seismo_ebpf_available,
   .list_events = seismo_ebpf_list_events,
-  .record = seismo_ebpf_record,
+  .ops = &ebpf_ops,
 };

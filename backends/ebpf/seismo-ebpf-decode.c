@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "seismo-ebpf-private.h"
+#include "seismo-ebpf-stacks.h"
 #include "seismo-syscalls.h"
 #include "seismo-tracepoints.h"
 #include "seismo-error.h"
@@ -125,7 +126,27 @@ struct _SeismoEbpfDecoder
   guint                 *probe_n_args;
   GHashTable            *tasks;         /* tid → TaskState */
   gint32                 last_tid;      /* known to be in tasks; -1 for none */
+  SeismoEbpfStacks      *stacks;        /* borrowed; NULL without --stacks */
 };
+
+void
+seismo_ebpf_decoder_set_stacks (SeismoEbpfDecoder *self,
+                                SeismoEbpfStacks  *stacks)
+{
+  self->stacks = stacks;
+}
+
+/* The stack tail behind a record of base_size bytes, when it has one and it fits. */
+static const struct seismo_ebpf_stack_tail *
+stack_tail (SeismoEbpfDecoder *self,
+            const void        *record,
+            gsize              base_size,
+            gsize              size)
+{
+  if (self->stacks == NULL || size < base_size + sizeof (struct seismo_ebpf_stack_tail))
+    return NULL;
+  return (const void *) ((const char *) record + base_size);
+}
 
 static guint
 add_type (SeismoTraceBuilder    *builder,
@@ -335,14 +356,17 @@ seismo_ebpf_decoder_finish (SeismoEbpfDecoder *self,
 }
 
 static void
-decode_syscall (SeismoEbpfDecoder                *self,
-                const struct seismo_ebpf_syscall *r,
-                const char                       *path)
+decode_syscall (SeismoEbpfDecoder                   *self,
+                const struct seismo_ebpf_syscall    *r,
+                const char                          *path,
+                const struct seismo_ebpf_stack_tail *tail)
 {
   SeismoTraceBuilder *b = self->builder;
 
   see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
 
+  if (tail != NULL)
+    seismo_ebpf_stacks_prepare (self->stacks, r->hdr.pid, tail, r->hdr.time_ns);
   seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid, self->t_sys_enter);
   seismo_trace_builder_push_uint (b, (guint64) r->id);
   seismo_trace_builder_push_uint_array (b, (const guint64 *) r->args, SEISMO_EBPF_MAX_ARGS);
@@ -361,6 +385,8 @@ decode_syscall (SeismoEbpfDecoder                *self,
       /* Most syscalls take no path: skip interning the empty string (always id 0). */
       seismo_trace_builder_push_string_id (b, 0);
     }
+  if (tail != NULL)
+    seismo_ebpf_stacks_apply (self->stacks);
   seismo_trace_builder_end_event (b);
 
   if (r->flags & SEISMO_EBPF_SYSCALL_NO_EXIT)
@@ -374,7 +400,8 @@ decode_syscall (SeismoEbpfDecoder                *self,
 
 static void
 decode_switch (SeismoEbpfDecoder                     *self,
-               const struct seismo_ebpf_sched_switch *r)
+               const struct seismo_ebpf_sched_switch *r,
+               const struct seismo_ebpf_stack_tail   *tail)
 {
   SeismoTraceBuilder *b = self->builder;
   TaskState *prev;
@@ -382,6 +409,8 @@ decode_switch (SeismoEbpfDecoder                     *self,
   see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
   see_task (self, r->next_pid, 0, r->hdr.time_ns);
 
+  if (tail != NULL)
+    seismo_ebpf_stacks_prepare (self->stacks, r->hdr.pid, tail, r->hdr.time_ns);
   seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid, self->t_switch);
   seismo_trace_builder_push_string_len (b, r->prev_comm, comm_len (r->prev_comm));
   seismo_trace_builder_push_int (b, r->prev_pid);
@@ -390,6 +419,8 @@ decode_switch (SeismoEbpfDecoder                     *self,
   seismo_trace_builder_push_string_len (b, r->next_comm, comm_len (r->next_comm));
   seismo_trace_builder_push_int (b, r->next_pid);
   seismo_trace_builder_push_int (b, r->next_prio);
+  if (tail != NULL)
+    seismo_ebpf_stacks_apply (self->stacks);
   seismo_trace_builder_end_event (b);
 
   /* The dead task's last switch closes it; a later thread with this tid is a new task. */
@@ -520,8 +551,9 @@ decode_rename (SeismoEbpfDecoder               *self,
 }
 
 static gboolean
-decode_probe (SeismoEbpfDecoder              *self,
-              const struct seismo_ebpf_probe *r)
+decode_probe (SeismoEbpfDecoder                   *self,
+              const struct seismo_ebpf_probe      *r,
+              const struct seismo_ebpf_stack_tail *tail)
 {
   SeismoTraceBuilder *b = self->builder;
   const SeismoEventType *type;
@@ -546,6 +578,8 @@ decode_probe (SeismoEbpfDecoder              *self,
     }
 
   see_task (self, r->hdr.tid, r->hdr.pid, r->hdr.time_ns);
+  if (tail != NULL)
+    seismo_ebpf_stacks_prepare (self->stacks, r->hdr.pid, tail, r->hdr.time_ns);
   n = self->probe_n_args[r->probe];
   type = seismo_trace_builder_get_event_type (b, self->t_probe[r->probe]);
   seismo_trace_builder_begin_event (b, r->hdr.time_ns, r->hdr.cpu, r->hdr.tid,
@@ -559,19 +593,31 @@ decode_probe (SeismoEbpfDecoder              *self,
       else
         seismo_trace_builder_push_uint (b, value);
     }
+  if (tail != NULL)
+    seismo_ebpf_stacks_apply (self->stacks);
   seismo_trace_builder_end_event (b);
   return TRUE;
 }
 
-/* Size of a record a batch may hold, 0 for a kind it may not. */
+/* Size of the record a batch holds at hdr (its stack tail included), with avail bytes from
+ * hdr on; 0 for a kind a batch may not hold or a record cut short. */
 static gsize
-batched_record_size (guint32 kind)
+batched_record_size (const struct seismo_ebpf_header *hdr,
+                     gsize                            avail)
 {
-  if (kind == SEISMO_EBPF_REC_SYSCALL)
-    return sizeof (struct seismo_ebpf_syscall);
-  if (kind == SEISMO_EBPF_REC_SYSCALL_PATH)
-    return sizeof (struct seismo_ebpf_syscall_path);
-  return 0;
+  gsize size;
+
+  if (hdr->kind == SEISMO_EBPF_REC_SYSCALL)
+    size = sizeof (struct seismo_ebpf_syscall);
+  else if (hdr->kind == SEISMO_EBPF_REC_SYSCALL_PATH)
+    size = sizeof (struct seismo_ebpf_syscall_path);
+  else
+    return 0;
+  if (avail < size)
+    return 0;
+  if (((const struct seismo_ebpf_syscall *) hdr)->flags & SEISMO_EBPF_SYSCALL_STACK)
+    size += sizeof (struct seismo_ebpf_stack_tail);
+  return avail < size ? 0 : size;
 }
 
 /* Syscall records back to back, each one's kind giving its size. Checked whole before any is
@@ -595,8 +641,7 @@ decode_batch (SeismoEbpfDecoder *self,
       gsize record_size;
 
       if (batch->len - offset < sizeof *hdr
-          || (record_size = batched_record_size (hdr->kind)) == 0
-          || batch->len - offset < record_size)
+          || (record_size = batched_record_size (hdr, batch->len - offset)) == 0)
         return -1;
       offset += record_size;
     }
@@ -606,7 +651,7 @@ decode_batch (SeismoEbpfDecoder *self,
   for (offset = 0; offset < batch->len;)
     {
       const struct seismo_ebpf_header *hdr = (const void *) (batch->data + offset);
-      gsize record_size = batched_record_size (hdr->kind);
+      gsize record_size = batched_record_size (hdr, batch->len - offset);
       int n = seismo_ebpf_decoder_record (self, hdr, record_size);
 
       if (n > 0)
@@ -636,7 +681,9 @@ seismo_ebpf_decoder_record (SeismoEbpfDecoder *self,
       NEED (struct seismo_ebpf_syscall);
       if (!self->selection.syscalls)
         return 0;
-      decode_syscall (self, data, NULL);
+      decode_syscall (self, data, NULL,
+                      (((const struct seismo_ebpf_syscall *) data)->flags & SEISMO_EBPF_SYSCALL_STACK)
+                      ? stack_tail (self, data, sizeof (struct seismo_ebpf_syscall), size) : NULL);
       return (((const struct seismo_ebpf_syscall *) data)->flags & SEISMO_EBPF_SYSCALL_NO_EXIT)
              ? 1 : 2;
 
@@ -650,15 +697,20 @@ seismo_ebpf_decoder_record (SeismoEbpfDecoder *self,
           return 0;
         memcpy (path, r->path, sizeof path);
         path[sizeof path - 1] = '\0';
-        decode_syscall (self, &r->sc, path);
+        decode_syscall (self, &r->sc, path,
+                        (r->sc.flags & SEISMO_EBPF_SYSCALL_STACK)
+                        ? stack_tail (self, data, sizeof *r, size) : NULL);
         return (r->sc.flags & SEISMO_EBPF_SYSCALL_NO_EXIT) ? 1 : 2;
       }
 
     case SEISMO_EBPF_REC_SCHED_SWITCH:
+    case SEISMO_EBPF_REC_SCHED_SWITCH_STACK:
       NEED (struct seismo_ebpf_sched_switch);
       if (!self->selection.sched_switch)
         return 0;
-      decode_switch (self, data);
+      decode_switch (self, data, hdr->kind == SEISMO_EBPF_REC_SCHED_SWITCH_STACK
+                                 ? stack_tail (self, data, sizeof (struct seismo_ebpf_sched_switch), size)
+                                 : NULL);
       return 1;
 
     case SEISMO_EBPF_REC_SCHED_WAKEUP:
@@ -700,8 +752,11 @@ seismo_ebpf_decoder_record (SeismoEbpfDecoder *self,
       return 1;
 
     case SEISMO_EBPF_REC_PROBE:
+    case SEISMO_EBPF_REC_PROBE_STACK:
       NEED (struct seismo_ebpf_probe);
-      return decode_probe (self, data) ? 1 : -1;
+      return decode_probe (self, data, hdr->kind == SEISMO_EBPF_REC_PROBE_STACK
+                                       ? stack_tail (self, data, sizeof (struct seismo_ebpf_probe), size)
+                                       : NULL) ? 1 : -1;
 
     default:
       return -1;

@@ -52,12 +52,21 @@ enum seismo_ebpf_record_kind {
   SEISMO_EBPF_REC_RENAME,           /* struct seismo_ebpf_rename */
   SEISMO_EBPF_REC_PROBE,            /* struct seismo_ebpf_probe */
   SEISMO_EBPF_REC_BATCH,            /* struct seismo_ebpf_batch */
+  SEISMO_EBPF_REC_SCHED_SWITCH_STACK, /* struct seismo_ebpf_sched_switch + seismo_ebpf_stack_tail */
+  SEISMO_EBPF_REC_PROBE_STACK,      /* struct seismo_ebpf_probe + struct seismo_ebpf_stack_tail */
+  SEISMO_EBPF_REC_MAPS_CHANGED,     /* struct seismo_ebpf_header: the process exec'd or mapped code */
 };
 
 /* Flags of a syscall record. */
 #define SEISMO_EBPF_SYSCALL_NO_EXIT   (1u << 0)  /* exit/exit_group: only the enter happened */
 #define SEISMO_EBPF_PATH_TRUNCATED    (1u << 1)  /* path longer than SEISMO_EBPF_PATH_LEN - 1 */
 #define SEISMO_EBPF_PATH_FAULT        (1u << 2)  /* the path pointer could not be read */
+#define SEISMO_EBPF_SYSCALL_STACK     (1u << 3)  /* a struct seismo_ebpf_stack_tail follows */
+
+/* Deepest stack the stack map keeps (the kernel's perf_event_max_stack default). */
+#define SEISMO_EBPF_STACK_DEPTH       127
+/* Words copied from the top of the user stack (see struct seismo_ebpf_stack_tail). */
+#define SEISMO_EBPF_STACK_WORDS       6
 
 /* Flags of a probe record. */
 #define SEISMO_EBPF_PROBE_RETURN      (1u << 0)  /* args[0] is the return value */
@@ -158,6 +167,32 @@ struct seismo_ebpf_probe {
 };
 
 /*
+ * --stacks: follows a record that has a stack (SEISMO_EBPF_SYSCALL_STACK, the _STACK kinds). The
+ * frames themselves are in the stack_traces map (bpf_get_stackid: the kernel dedups them, so a
+ * loop's 1M identical stacks cost 1M ids, not 1M copies), read by user space by id.
+ *
+ * The kernel walks user stacks by frame pointers. A libc syscall wrapper keeps no frame, so the
+ * walk skips the function that called it (write_file → write shows as do_io → write). The words
+ * on top of the user stack hold those return addresses: user space keeps the ones that follow a
+ * call instruction and lie below bp (inside the frames the walk skipped).
+ */
+struct seismo_ebpf_stack_tail {
+  seismo_s32 user_stack_id;     /* < 0: none (not asked, or the error) */
+  seismo_s32 kernel_stack_id;
+  seismo_u32 n_words;           /* words[] read from sp; 0 when unreadable */
+  seismo_u32 pad;
+  seismo_u64 sp;
+  seismo_u64 bp;
+  seismo_u64 words[SEISMO_EBPF_STACK_WORDS];
+};
+
+/* The most a staged syscall record takes: a path record and its stack tail. */
+struct seismo_ebpf_syscall_slot {
+  struct seismo_ebpf_syscall_path rec;
+  struct seismo_ebpf_stack_tail   tail_room;
+};
+
+/*
  * Syscall records (SEISMO_EBPF_REC_SYSCALL and _SYSCALL_PATH, back to back) staged in a per-CPU
  * map and sent to the ring buffer as one record. Every ring buffer reservation touches the
  * ring's lock, its two positions and a data page; on a kernel that flushes the TLB at every
@@ -227,6 +262,8 @@ _Static_assert (sizeof (struct seismo_ebpf_exec) == 312, "exec layout");
 _Static_assert (sizeof (struct seismo_ebpf_exit) == 48, "exit layout");
 _Static_assert (sizeof (struct seismo_ebpf_rename) == 64, "rename layout");
 _Static_assert (sizeof (struct seismo_ebpf_probe) == 88, "probe layout");
+_Static_assert (sizeof (struct seismo_ebpf_stack_tail) == 80, "stack tail layout");
+_Static_assert (sizeof (struct seismo_ebpf_syscall_slot) == 440, "syscall slot layout");
 _Static_assert (sizeof (struct seismo_ebpf_batch) == 32 + SEISMO_EBPF_BATCH_BYTES,
                 "batch layout");
 _Static_assert (sizeof (struct seismo_ebpf_syscall) % 8 == 0

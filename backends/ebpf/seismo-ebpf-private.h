@@ -6,6 +6,13 @@
 #include "seismo-backend.h"
 #include "seismo-ebpf-events.h"
 
+/* What the backend can do (seismo-backend.h), built or not. */
+#define SEISMO_EBPF_CAPS (SEISMO_BACKEND_CAP_SYSCALL_FILTER | SEISMO_BACKEND_CAP_PROBES          \
+                          | SEISMO_BACKEND_CAP_AGGREGATE | SEISMO_BACKEND_CAP_COMMAND           \
+                          | SEISMO_BACKEND_CAP_ATTACH | SEISMO_BACKEND_CAP_SYSTEM_WIDE          \
+                          | SEISMO_BACKEND_CAP_CHILDREN | SEISMO_BACKEND_CAP_BUFFER_SIZE        \
+                          | SEISMO_BACKEND_CAP_NEEDS_ROOT)
+
 G_BEGIN_DECLS
 
 /* --probe flavours; the names double as the event types' system. */
@@ -85,6 +92,10 @@ void               seismo_ebpf_decoder_know_task   (SeismoEbpfDecoder         *s
                                                     gint32                     ppid,
                                                     const char                *comm,
                                                     guint64                    time_ns);
+/* --stacks: the frames and mappings of records with a stack tail go through stacks (borrowed). */
+typedef struct _SeismoEbpfStacks SeismoEbpfStacks;
+void               seismo_ebpf_decoder_set_stacks  (SeismoEbpfDecoder         *self,
+                                                    SeismoEbpfStacks          *stacks);
 /* Ends the tasks whose exit was seen but not their last switch. */
 void               seismo_ebpf_decoder_finish      (SeismoEbpfDecoder         *self,
                                                     guint64                    end_ns);
@@ -92,29 +103,6 @@ void               seismo_ebpf_decoder_finish      (SeismoEbpfDecoder         *s
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SeismoEbpfDecoder, seismo_ebpf_decoder_free)
 
 /* A launched command: forked at once, held before exec until the programs are attached. */
-typedef struct {
-  GPid      pid;            /* 0: none */
-  char     *name;
-  int       release_fd;     /* write a byte to let it exec; -1 once done */
-  int       exec_error_fd;  /* the exec's errno, or EOF when exec succeeded */
-  gboolean  reaped;
-  int       status;         /* wait status once reaped */
-} SeismoEbpfCommand;
-
-/* die_with_recorder: SIGKILLed if the recorder dies (seismo-launch.h). */
-gboolean     seismo_ebpf_command_launch     (SeismoEbpfCommand *cmd,
-                                             char *const       *argv,
-                                             gboolean           die_with_recorder,
-                                             GError           **error);
-/* Lets it exec; fails with the reason when exec failed. */
-gboolean     seismo_ebpf_command_release    (SeismoEbpfCommand *cmd,
-                                             GError           **error);
-/* TRUE once it exited (and was reaped). */
-gboolean     seismo_ebpf_command_poll       (SeismoEbpfCommand *cmd);
-/* Drops a command never released; with kill_it, ends a running one (SIGTERM, then SIGKILL). */
-void         seismo_ebpf_command_end        (SeismoEbpfCommand *cmd,
-                                             gboolean           kill_it);
-
 /* Threads to record in the kernel's targets map. */
 void         seismo_ebpf_add_target         (int                targets_fd,
                                              gint32             tid);

@@ -3,6 +3,7 @@
 
 #include "seismo-backend.h"
 #include "seismo-ebpf-config.h"
+#include "seismo-ebpf-private.h"
 #include "seismo-error.h"
 
 /*
@@ -18,22 +19,12 @@ seismo_ebpf_available (char **why)
   return FALSE;
 }
 
-static gboolean
-seismo_ebpf_record (const SeismoRecordOptions *options,
-                    SeismoTraceBuilder        *builder,
-                    SeismoRecordControl       *ctl,
-                    GError                   **error)
-{
-  g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNAVAILABLE,
-               _("the eBPF backend cannot run: this build has no BPF support: %s"),
-               SEISMO_EBPF_MISSING);
-  return FALSE;
-}
-
 const SeismoBackend seismo_ebpf_backend = {
   .name = "ebpf",
+  .display_name = "eBPF",
   .description = N_("eBPF (libbpf CO-RE): not part of this build"),
+  .caps = SEISMO_EBPF_CAPS,
   .available = seismo_ebpf_available,
   .list_events = NULL,
-  .record = seismo_ebpf_record,
+  .ops = NULL,   /* SeismoRecorder says available()'s reason */
 };

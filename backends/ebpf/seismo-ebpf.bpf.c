@@ -34,6 +34,7 @@ struct pt_regs {
 } __attribute__((preserve_access_index));
 
 struct task_struct {
+  void               *stack;
   int                 pid;
   int                 tgid;
   struct task_struct *real_parent;
@@ -69,6 +70,10 @@ const volatile bool  emit_fork = false;
 const volatile bool  emit_exec = false;
 const volatile bool  emit_exit = false;
 const volatile bool  emit_rename = false;
+/* --stacks: which stacks to take with syscalls, switches and probes. */
+const volatile bool  stacks_user = false;
+const volatile bool  stacks_kernel = false;
+const volatile __s64 nr_mmap = -1;
 /* Wake the reader only once this much is queued; it polls on a timer anyway. */
 const volatile __u64 wakeup_bytes = 1 << 20;
 
@@ -79,6 +84,15 @@ struct {
   __uint (type, BPF_MAP_TYPE_RINGBUF);
   __uint (max_entries, 16 << 20);          /* resized from buffer_kb before loading */
 } events SEC(".maps");
+
+/* --stacks: the frames, by id (struct seismo_ebpf_stack_tail). Resized by user space (1 entry
+ * when no stacks are asked). */
+struct {
+  __uint (type, BPF_MAP_TYPE_STACK_TRACE);
+  __uint (max_entries, 16384);
+  __type (key, __u32);
+  __uint (value_size, SEISMO_EBPF_STACK_DEPTH * sizeof (__u64));
+} stack_traces SEC(".maps");
 
 /* Events lost to a full ring buffer (or a full threads map), per CPU: reported as lost events. */
 struct {
@@ -121,7 +135,7 @@ struct {
   __uint (type, BPF_MAP_TYPE_HASH);
   __uint (max_entries, 16384);
   __type (key, __u32);
-  __type (value, struct seismo_ebpf_syscall_path);
+  __type (value, struct seismo_ebpf_syscall_slot);
 } spilled SEC(".maps");
 
 /* How many spilled entries hold a syscall in progress: while none does, a sys_exit that finds
@@ -152,6 +166,61 @@ count_drop (__u64 events)
 
   if (n)
     *n += events;
+}
+
+/*
+ * Fills a stack tail for the current task: ids into stack_traces, and the words on top of the
+ * user stack when uregs are its user registers (NULL: none). ctx is the program's context.
+ */
+static __always_inline void
+fill_stack_tail (void                          *ctx,
+                 struct seismo_ebpf_stack_tail *t,
+                 __u64                          user_sp,
+                 __u64                          user_bp)
+{
+  t->user_stack_id = stacks_user ? bpf_get_stackid (ctx, &stack_traces, BPF_F_USER_STACK) : -1;
+  t->kernel_stack_id = stacks_kernel ? bpf_get_stackid (ctx, &stack_traces, 0) : -1;
+  t->n_words = 0;
+  t->pad = 0;
+  t->sp = user_sp;
+  t->bp = user_bp;
+  if (!stacks_user || user_sp == 0)
+    return;
+  if (bpf_probe_read_user (t->words, sizeof t->words, (const void *) user_sp) == 0)
+    t->n_words = SEISMO_EBPF_STACK_WORDS;
+}
+
+/* The current task's user registers, saved at the top of its kernel stack (x86-64: THREAD_SIZE
+ * 16 KiB, no padding), for programs whose context is not them (sched_switch). */
+static __always_inline const struct pt_regs *
+current_user_regs (void)
+{
+  struct task_struct *task = (struct task_struct *) bpf_get_current_task ();
+  char *stack = BPF_CORE_READ (task, stack);
+
+  if (!stack)
+    return NULL;
+  return (const struct pt_regs *) (stack + 16384 - bpf_core_type_size (struct pt_regs));
+}
+
+/*
+ * --stacks user: the process exec'd or mapped code. User space reads /proc/PID/maps at once, while
+ * the process surely lives (its records may reach user space after it exited), so the frames of
+ * short-lived processes can be named: sent alone and waking the reader.
+ */
+static __always_inline void
+notify_maps_changed (__u64 pid_tgid)
+{
+  struct seismo_ebpf_header hdr;
+
+  if (!stacks_user)
+    return;
+  hdr.time_ns = bpf_ktime_get_ns ();
+  hdr.kind = SEISMO_EBPF_REC_MAPS_CHANGED;
+  hdr.cpu = bpf_get_smp_processor_id ();
+  hdr.tid = (__s32) pid_tgid;
+  hdr.pid = pid_tgid >> 32;
+  bpf_ringbuf_output (&events, &hdr, sizeof hdr, BPF_RB_FORCE_WAKEUP);
 }
 
 static __always_inline __u64
@@ -369,7 +438,7 @@ batch_at_tail (struct seismo_ebpf_batch *b)
 {
   __u64 len = b->len;
 
-  if (len > SEISMO_EBPF_BATCH_BYTES - sizeof (struct seismo_ebpf_syscall_path))
+  if (len > SEISMO_EBPF_BATCH_BYTES - sizeof (struct seismo_ebpf_syscall_slot))
     return NULL;
   return (struct seismo_ebpf_syscall_path *) (b->data + len);
 }
@@ -379,7 +448,7 @@ batch_at_tail (struct seismo_ebpf_batch *b)
 static __always_inline struct seismo_ebpf_syscall_path *
 batch_tail (struct seismo_ebpf_batch *b)
 {
-  if (b->len > SEISMO_EBPF_BATCH_BYTES - sizeof (struct seismo_ebpf_syscall_path))
+  if (b->len > SEISMO_EBPF_BATCH_BYTES - sizeof (struct seismo_ebpf_syscall_slot))
     batch_flush (b);
   return batch_at_tail (b);
 }
@@ -388,7 +457,8 @@ batch_tail (struct seismo_ebpf_batch *b)
 static __always_inline void
 spill (struct seismo_ebpf_cpu_state *st)
 {
-  struct seismo_ebpf_syscall_path *r, *sp;
+  struct seismo_ebpf_syscall_path *r;
+  struct seismo_ebpf_syscall_slot *sp;
   __u32 tid = st->tid;
 
   if (st->size == 0)
@@ -400,7 +470,7 @@ spill (struct seismo_ebpf_cpu_state *st)
   sp = bpf_map_lookup_elem (&spilled, &tid);
   if (sp)
     {
-      bool was_free = sp->sc.hdr.time_ns == 0;
+      bool was_free = sp->rec.sc.hdr.time_ns == 0;
 
       __builtin_memcpy (sp, r, sizeof *sp);
       if (!was_free)
@@ -425,6 +495,9 @@ batch_commit (struct seismo_ebpf_batch    *b,
   r->ret = ret;
   r->duration_ns = now - r->hdr.time_ns;
   r->exit_cpu = bpf_get_smp_processor_id ();
+  /* PROT_EXEC: code mapped (the loader, dlopen). */
+  if (stacks_user && r->id == nr_mmap && (r->args[2] & 4) && ret >= 0)
+    notify_maps_changed (((__u64) r->hdr.pid << 32) | (__u32) r->hdr.tid);
   if (b->count == 0)
     b->hdr.time_ns = now;
   b->len += size;
@@ -536,6 +609,19 @@ BPF_PROG (seismo_sys_enter, struct pt_regs *regs, long id)
     {
       st->size = sizeof (struct seismo_ebpf_syscall);
     }
+  if (stacks_user || stacks_kernel)
+    {
+      /* Behind the record; batch_tail() left room for the largest record and its tail. */
+      __u64 off = (__u64) st->batch.len + st->size;
+
+      if (off <= SEISMO_EBPF_BATCH_BYTES - sizeof (struct seismo_ebpf_stack_tail))
+        {
+          fill_stack_tail (ctx, (struct seismo_ebpf_stack_tail *) (st->batch.data + off),
+                           regs->sp, regs->bp);
+          r->sc.flags |= SEISMO_EBPF_SYSCALL_STACK;
+          st->size += sizeof (struct seismo_ebpf_stack_tail);
+        }
+    }
   st->tid = (__s32) pid_tgid;
   /* Last, so the time excludes our own work. */
   r->sc.hdr.time_ns = bpf_ktime_get_ns ();
@@ -549,30 +635,29 @@ exit_spilled (struct seismo_ebpf_cpu_state *st,
               __u32                         tid,
               long                          ret)
 {
-  struct seismo_ebpf_syscall_path *sp = bpf_map_lookup_elem (&spilled, &tid);
+  struct seismo_ebpf_syscall_slot *sp = bpf_map_lookup_elem (&spilled, &tid);
   struct seismo_ebpf_syscall_path *r;
+  __u32 size;
   __u64 now;
 
-  if (!sp || sp->sc.hdr.time_ns == 0)
+  if (!sp || sp->rec.sc.hdr.time_ns == 0)
     return;
   now = bpf_ktime_get_ns ();
   spill (st);
   r = batch_tail (&st->batch);
   if (r)
     {
-      if (sp->sc.hdr.kind == SEISMO_EBPF_REC_SYSCALL_PATH)
-        {
-          __builtin_memcpy (r, sp, sizeof *r);
-          r->path[sizeof r->path - 1] = '\0';
-          batch_commit (&st->batch, &r->sc, sizeof *r, ret, now);
-        }
-      else
-        {
-          __builtin_memcpy (&r->sc, &sp->sc, sizeof r->sc);
-          batch_commit (&st->batch, &r->sc, sizeof r->sc, ret, now);
-        }
+      size = sp->rec.sc.hdr.kind == SEISMO_EBPF_REC_SYSCALL_PATH
+             ? sizeof (struct seismo_ebpf_syscall_path) : sizeof (struct seismo_ebpf_syscall);
+      if (sp->rec.sc.flags & SEISMO_EBPF_SYSCALL_STACK)
+        size += sizeof (struct seismo_ebpf_stack_tail);
+      /* The whole slot: the stack tail sits right behind the record, whichever it is. */
+      __builtin_memcpy (r, sp, sizeof *sp);
+      if (sp->rec.sc.hdr.kind == SEISMO_EBPF_REC_SYSCALL_PATH)
+        r->path[sizeof r->path - 1] = '\0';
+      batch_commit (&st->batch, &r->sc, size, ret, now);
     }
-  sp->sc.hdr.time_ns = 0;
+  sp->rec.sc.hdr.time_ns = 0;
   __sync_fetch_and_add (&n_spilled, -1);
 }
 
@@ -609,10 +694,9 @@ BPF_PROG (seismo_sys_exit, struct pt_regs *regs, long ret)
   r = batch_at_tail (&st->batch);
   if (!r)
     return 0;
-  batch_commit (&st->batch, &r->sc,
-                size == sizeof (struct seismo_ebpf_syscall_path)
-                ? sizeof (struct seismo_ebpf_syscall_path) : sizeof (struct seismo_ebpf_syscall),
-                ret, bpf_ktime_get_ns ());
+  if (size > sizeof (struct seismo_ebpf_syscall_slot))
+    return 0;
+  batch_commit (&st->batch, &r->sc, size, ret, bpf_ktime_get_ns ());
   return 0;
 }
 
@@ -628,11 +712,38 @@ seismo_sched_switch (struct seismo_tp_sched_switch *ctx)
 
   if (emit_switch)
     {
-      r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+      /* With --stacks, the stack of the task switched out: where it waits. (The size must be a
+       * constant for the verifier: a switch of another task carries an empty tail.) */
+      bool stack = stacks_user || stacks_kernel;
+
+      r = stack ? bpf_ringbuf_reserve (&events, sizeof *r + sizeof (struct seismo_ebpf_stack_tail), 0)
+                : bpf_ringbuf_reserve (&events, sizeof *r, 0);
       if (r)
         {
-          fill_header (&r->hdr, SEISMO_EBPF_REC_SCHED_SWITCH, bpf_ktime_get_ns (),
+          fill_header (&r->hdr, stack ? SEISMO_EBPF_REC_SCHED_SWITCH_STACK
+                                      : SEISMO_EBPF_REC_SCHED_SWITCH, bpf_ktime_get_ns (),
                        bpf_get_current_pid_tgid ());
+          if (stack)
+            {
+              struct seismo_ebpf_stack_tail *t = (struct seismo_ebpf_stack_tail *) (r + 1);
+
+              if (prev_target)
+                {
+                  const struct pt_regs *uregs = stacks_user ? current_user_regs () : NULL;
+
+                  fill_stack_tail (ctx, t, uregs ? BPF_CORE_READ (uregs, sp) : 0,
+                                   uregs ? BPF_CORE_READ (uregs, bp) : 0);
+                }
+              else
+                {
+                  t->user_stack_id = -1;
+                  t->kernel_stack_id = -1;
+                  t->n_words = 0;
+                  t->pad = 0;
+                  t->sp = 0;
+                  t->bp = 0;
+                }
+            }
           __builtin_memcpy (r->prev_comm, ctx->prev_comm, sizeof r->prev_comm);
           __builtin_memcpy (r->next_comm, ctx->next_comm, sizeof r->next_comm);
           r->prev_state = ctx->prev_state;
@@ -768,6 +879,7 @@ seismo_exec (struct seismo_tp_sched_process_exec *ctx)
         }
       return 0;
     }
+  notify_maps_changed (pid_tgid);
   if (!emit_exec)
     return 0;
   r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
@@ -812,11 +924,11 @@ seismo_exit (struct seismo_tp_sched_process_exit *ctx)
     }
   else
     {
-      struct seismo_ebpf_syscall_path *sp = bpf_map_lookup_elem (&spilled, &tid);
+      struct seismo_ebpf_syscall_slot *sp = bpf_map_lookup_elem (&spilled, &tid);
 
       if (sp)
         {
-          if (sp->sc.hdr.time_ns != 0)
+          if (sp->rec.sc.hdr.time_ns != 0)
             __sync_fetch_and_add (&n_spilled, -1);
           bpf_map_delete_elem (&spilled, &tid);
         }
@@ -865,7 +977,9 @@ seismo_rename (struct seismo_tp_task_rename *ctx)
 }
 
 static __always_inline int
-emit_probe (__u64 cookie,
+emit_probe (void                 *ctx,
+            const struct pt_regs *uregs,
+            __u64 cookie,
             __u32 flags,
             __u32 n_args,
             __u64 a0, __u64 a1, __u64 a2, __u64 a3, __u64 a4, __u64 a5)
@@ -873,15 +987,22 @@ emit_probe (__u64 cookie,
   __u64 pid_tgid = bpf_get_current_pid_tgid ();
   struct seismo_ebpf_probe *r;
 
+  bool stack = stacks_user || stacks_kernel;
+
   if (!current_is_target (pid_tgid))
     return 0;
-  r = bpf_ringbuf_reserve (&events, sizeof *r, 0);
+  r = stack ? bpf_ringbuf_reserve (&events, sizeof *r + sizeof (struct seismo_ebpf_stack_tail), 0)
+            : bpf_ringbuf_reserve (&events, sizeof *r, 0);
   if (!r)
     {
       count_drop (1);
       return 0;
     }
-  fill_header (&r->hdr, SEISMO_EBPF_REC_PROBE, bpf_ktime_get_ns (), pid_tgid);
+  fill_header (&r->hdr, stack ? SEISMO_EBPF_REC_PROBE_STACK : SEISMO_EBPF_REC_PROBE,
+               bpf_ktime_get_ns (), pid_tgid);
+  if (stack)
+    fill_stack_tail (ctx, (struct seismo_ebpf_stack_tail *) (r + 1), uregs ? uregs->sp : 0,
+                     uregs ? uregs->bp : 0);
   r->probe = cookie;
   r->flags = flags;
   r->n_args = n_args;
@@ -902,7 +1023,9 @@ SEC ("kprobe")
 int
 seismo_probe_entry (struct pt_regs *ctx)
 {
-  return emit_probe (bpf_get_attach_cookie (ctx), 0, SEISMO_EBPF_MAX_ARGS,
+  /* A uprobe's registers are the user's; a kprobe's are the kernel's. */
+  return emit_probe (ctx, ctx->sp < 0xffff800000000000UL ? ctx : NULL,
+                     bpf_get_attach_cookie (ctx), 0, SEISMO_EBPF_MAX_ARGS,
                      ctx->di, ctx->si, ctx->dx, ctx->cx, ctx->r8, ctx->r9);
 }
 
@@ -910,7 +1033,7 @@ SEC ("kretprobe")
 int
 seismo_probe_return (struct pt_regs *ctx)
 {
-  return emit_probe (bpf_get_attach_cookie (ctx), SEISMO_EBPF_PROBE_RETURN, 1,
+  return emit_probe (ctx, NULL, bpf_get_attach_cookie (ctx), SEISMO_EBPF_PROBE_RETURN, 1,
                      ctx->ax, 0, 0, 0, 0, 0);
 }
 
@@ -928,5 +1051,5 @@ seismo_probe_usdt (struct pt_regs *ctx)
   for (int i = 0; i < SEISMO_EBPF_MAX_ARGS; i++)
     if (i < n && bpf_usdt_arg (ctx, i, &v[i]) != 0)
       v[i] = 0;
-  return emit_probe (bpf_usdt_cookie (ctx), 0, n, v[0], v[1], v[2], v[3], v[4], v[5]);
+  return emit_probe (ctx, ctx, bpf_usdt_cookie (ctx), 0, n, v[0], v[1], v[2], v[3], v[4], v[5]);
 }

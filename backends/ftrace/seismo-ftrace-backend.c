@@ -16,10 +16,11 @@
 #include "seismo-clock.h"
 #include "seismo-errno-error.h"
 #include "seismo-error.h"
-#include "seismo-launch.h"
 #include "seismo-progress.h"
+#include "seismo-recorder.h"
 #include "seismo-tep-guard.h"
 #include "seismo-ftrace-private.h"
+#include "seismo-ftrace-stacks.h"
 #include "seismo-syscalls.h"
 #include "seismo-rb-page.h"
 #include "seismo-tep-convert.h"
@@ -29,7 +30,7 @@
  * filtered on pids, read page by page from every CPU's trace_pipe_raw by a reader thread that
  * only copies pages, so that nothing keeps it from the kernel's buffers for long. A converter
  * thread turns the pages' records into builder events (and so into the file being written, from
- * its progress calls). The calling thread watches the stop flag, the duration and the launched
+ * its progress calls). SeismoRecorder watches the stop flag, the duration and the launched
  * command.
  */
 
@@ -110,11 +111,9 @@ typedef struct {
   gboolean                   reading_done;   /* the reader's last round is queued */
   guint64                    bad_pages;
 
-  GPid                       child;
-  gboolean                   child_running;
-  int                        release_fd;
-  int                        exec_error_fd;
+  GPid                       child;          /* the launched command (held until start() ends) */
   GHashTable                *task_ids;       /* tid → ProcTask, from /proc */
+  SeismoFtraceStacks         stacks;         /* --stacks */
 } Recorder;
 
 static gboolean
@@ -574,171 +573,6 @@ converter_main (gpointer data)
     }
 }
 
-/* ---- the launched command --------------------------------------------------------------------- */
-
-/*
- * Forks the command; it waits on a pipe until the pid filter is in place and tracing is on, then
- * execs. An exec failure comes back through a close-on-exec pipe.
- */
-static gboolean
-spawn_stopped (Recorder  *r,
-               char     **argv,
-               GError   **error)
-{
-  SeismoLaunchPolicy policy;
-  int release[2], err[2];
-  pid_t pid;
-
-  seismo_launch_policy_init (&policy, r->options->kill_on_stop);
-  if (!seismo_user_identity_for_launch (&policy.id, error))
-    return FALSE;
-  if (pipe2 (release, O_CLOEXEC) < 0)
-    return seismo_set_errno_error (error, errno, _("could not create a pipe"));
-  if (pipe2 (err, O_CLOEXEC) < 0)
-    {
-      int errsv = errno;
-
-      close (release[0]);
-      close (release[1]);
-      return seismo_set_errno_error (error, errsv, _("could not create a pipe"));
-    }
-
-  pid = fork ();
-  if (pid < 0)
-    {
-      int errsv = errno;
-
-      close (release[0]);
-      close (release[1]);
-      close (err[0]);
-      close (err[1]);
-      return seismo_set_errno_error (error, errsv, _("could not start %s"), argv[0]);
-    }
-  if (pid == 0)
-    {
-      char go;
-      ssize_t n;
-      int errsv;
-
-      /* Only async-signal-safe calls from here to exec. */
-      close (release[1]);
-      close (err[0]);
-      seismo_launch_policy_hold (&policy);
-      do
-        n = read (release[0], &go, 1);
-      while (n < 0 && errno == EINTR);
-      if (n != 1)
-        _exit (127);
-      close (release[0]);
-      signal (SIGINT, SIG_DFL);
-      signal (SIGTERM, SIG_DFL);
-      seismo_launch_policy_apply_or_exit (&policy, err[1]);
-      execvp (argv[0], argv);
-      errsv = errno;
-      if (write (err[1], &errsv, sizeof errsv) < 0)
-        _exit (127);
-      _exit (127);
-    }
-
-  close (release[0]);
-  close (err[1]);
-  r->child = pid;
-  r->child_running = TRUE;
-  r->release_fd = release[1];
-  r->exec_error_fd = err[0];
-  /* Held before its exec until released: stop_child() ends it if this fails. */
-  return !r->options->kill_on_stop || seismo_ftrace_guard_watch_command (r->guard, pid, error);
-}
-
-/* Lets the command exec; fails when exec did. */
-static gboolean
-release_child (Recorder  *r,
-               char     **argv,
-               GError   **error)
-{
-  char go = 'g';
-  int errsv = 0;
-  ssize_t n;
-
-  if (write (r->release_fd, &go, 1) != 1)
-    return seismo_set_errno_error (error, errno, _("could not start %s"), argv[0]);
-  close (r->release_fd);
-  r->release_fd = -1;
-  do
-    n = read (r->exec_error_fd, &errsv, sizeof errsv);
-  while (n < 0 && errno == EINTR);
-  close (r->exec_error_fd);
-  r->exec_error_fd = -1;
-  if (n == sizeof errsv && errsv < 0)
-    {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_PERMISSION,
-                   _("could not run %s as the user who asked for the recording (PKEXEC_UID): %s"),
-                   argv[0], g_strerror (-errsv));
-      return FALSE;
-    }
-  if (n == sizeof errsv)
-    {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_INVALID_ARGUMENT, _("could not run %s: %s"),
-                   argv[0], g_strerror (errsv));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-reap_child (Recorder *r,
-            gboolean  block)
-{
-  int status;
-  pid_t p;
-
-  if (!r->child_running)
-    return;
-  do
-    p = waitpid (r->child, &status, block ? 0 : WNOHANG);
-  while (p < 0 && errno == EINTR);
-  if (p == r->child)
-    {
-      r->child_running = FALSE;
-      r->ctl->exit_status = status;
-    }
-  else if (p < 0)
-    r->child_running = FALSE;
-}
-
-/* Stops a command still running when recording ended early: TERM, then KILL after 2 s. */
-static void
-stop_child (Recorder *r)
-{
-  gint64 deadline;
-
-  if (!r->child_running)
-    return;
-  if (r->release_fd >= 0)
-    {
-      /* Never released: closing the pipe makes it exit without running anything. */
-      close (r->release_fd);
-      r->release_fd = -1;
-      reap_child (r, TRUE);
-      return;
-    }
-  if (!r->options->kill_on_stop)
-    return;
-  kill (r->child, SIGTERM);
-  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
-  while (r->child_running && g_get_monotonic_time () < deadline)
-    {
-      reap_child (r, FALSE);
-      if (r->child_running)
-        g_usleep (10000);
-    }
-  if (r->child_running)
-    {
-      kill (r->child, SIGKILL);
-      reap_child (r, TRUE);
-    }
-}
-
 /* ---- setup ------------------------------------------------------------------------------------ */
 
 static gboolean
@@ -798,7 +632,7 @@ setup_filter (Recorder  *r,
   g_autoptr(GString) pids = g_string_new (NULL);
   gboolean follow;
 
-  if (o->argv)
+  if (r->child > 0)
     {
       g_string_printf (pids, "%d", (int) r->child);
       /* A launched command is followed into the processes and threads it starts. */
@@ -902,7 +736,8 @@ load_kallsyms (Recorder *r)
   g_autofree struct tep_event **events = NULL;
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean wanted = FALSE;
+  /* Kernel stacks are named from it too, and it is saved with them. */
+  gboolean wanted = (r->options->stacks & SEISMO_STACK_KERNEL) != 0;
 
   events = tep_list_events_copy (r->tep, TEP_EVENT_SORT_ID);
   for (guint i = 0; events && events[i] && !wanted; i++)
@@ -915,6 +750,8 @@ load_kallsyms (Recorder *r)
       return;
     }
   seismo_tep_converter_set_kallsyms (r->conv, text);
+  if (r->options->stacks & SEISMO_STACK_KERNEL)
+    seismo_trace_builder_set_kallsyms (r->builder, text, strlen (text));
 }
 
 /* Kernel counts of lost records per CPU, for what the page headers did not report. */
@@ -946,32 +783,12 @@ account_kernel_losses (Recorder *r)
     }
 }
 
+/* Beside SeismoRecorder's: the clock, and the wall-clock time of its zero. */
 static void
 set_metadata (Recorder *r)
 {
-  struct utsname u;
-
-  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_SOURCE, "ftrace");
-  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_BACKEND, "ftrace");
   seismo_trace_builder_set_metadata (r->builder, SEISMO_META_CLOCK,
                                      r->mono_clock ? "mono" : "local");
-  if (uname (&u) == 0)
-    {
-      seismo_trace_builder_set_metadata (r->builder, SEISMO_META_KERNEL, u.release);
-      seismo_trace_builder_set_metadata (r->builder, SEISMO_META_HOST, u.nodename);
-      SeismoArch arch = seismo_arch_from_string (u.machine);
-
-      /* The kernel's own machine: raw_syscalls ids are its numbers. */
-      if (arch != SEISMO_ARCH_UNKNOWN)
-        seismo_trace_builder_set_metadata (r->builder, SEISMO_META_ARCH,
-                                           seismo_arch_to_string (arch));
-    }
-  if (r->options->argv)
-    {
-      g_autofree char *cmd = g_strjoinv (" ", r->options->argv);
-
-      seismo_trace_builder_set_metadata (r->builder, SEISMO_META_COMMAND, cmd);
-    }
   if (r->mono_clock)
     {
       g_autofree char *wall = g_strdup_printf ("%" G_GINT64_FORMAT,
@@ -1005,9 +822,9 @@ stop_reader (Recorder *r)
 static void
 recorder_clear (Recorder *r)
 {
+  seismo_ftrace_stacks_clear (&r->stacks);
   if (r->reader)
     stop_reader (r);
-  stop_child (r);
   for (guint i = 0; r->cpus && i < r->n_cpus; i++)
     {
       LiveCpu *c = &r->cpus[i];
@@ -1028,10 +845,6 @@ recorder_clear (Recorder *r)
   g_clear_pointer (&r->free_pages, g_ptr_array_unref);
   g_clear_pointer (&r->task_ids, g_hash_table_unref);
   g_clear_error (&r->reader_error);
-  if (r->release_fd >= 0)
-    close (r->release_fd);
-  if (r->exec_error_fd >= 0)
-    close (r->exec_error_fd);
   if (r->wake[0] >= 0)
     close (r->wake[0]);
   if (r->wake[1] >= 0)
@@ -1123,146 +936,183 @@ ftrace_list_events (GError **error)
 }
 
 static gboolean
-ftrace_record (const SeismoRecordOptions *options,
-               SeismoTraceBuilder        *builder,
-               SeismoRecordControl       *ctl,
-               GError                   **error)
+ftrace_prepare (SeismoRecorder *recorder,
+                gpointer        state,
+                GError        **error)
 {
-  Recorder r = { 0 };
+  Recorder *r = state;
+  const SeismoRecordOptions *options = seismo_recorder_get_options (recorder);
   g_autoptr(GPtrArray) tracepoints = NULL;
   g_autofree char *buffer_kb = NULL;
-  gboolean ok = FALSE;
-  gint64 start;
-  GHashTableIter iter;
-  gpointer key, value;
 
-  g_return_val_if_fail (options != NULL, FALSE);
-  g_return_val_if_fail (builder != NULL, FALSE);
-  g_return_val_if_fail (ctl != NULL, FALSE);
-
-  r.options = options;
-  r.builder = builder;
-  r.ctl = ctl;
-  r.release_fd = -1;
-  r.exec_error_fd = -1;
-  r.wake[0] = r.wake[1] = -1;
-  g_mutex_init (&r.lock);
-  g_cond_init (&r.cond);
-  r.task_ids = proc_tasks_new ();
-  ctl->exit_status = -1;
+  r->options = options;
+  r->builder = seismo_recorder_get_builder (recorder);
+  r->ctl = seismo_recorder_get_control (recorder);
+  r->wake[0] = r->wake[1] = -1;
+  g_mutex_init (&r->lock);
+  g_cond_init (&r->cond);
+  r->task_ids = proc_tasks_new ();
 
   if (!seismo_ftrace_tracing_dir (error))
-    goto out;
-  seismo_backends_sweep_stale ();
+    return FALSE;
   if (!(tracepoints = seismo_ftrace_resolve_events ((const char *const *) options->events, error)))
-    goto out;
-  if (!(r.instance = seismo_ftrace_instance_create (error)))
-    goto out;
+    return FALSE;
+  if (!(r->instance = seismo_ftrace_instance_create (error)))
+    return FALSE;
   /* Before any descriptor of the instance is open: the guard must not hold one. */
-  if (!(r.guard = seismo_ftrace_guard_new (r.instance, error)))
-    goto out;
+  if (!(r->guard = seismo_ftrace_guard_new (r->instance, error)))
+    return FALSE;
 
   buffer_kb = g_strdup_printf ("%u", options->buffer_kb ? options->buffer_kb : DEFAULT_BUFFER_KB);
-  if (tracefs_trace_off (r.instance) < 0)
-    {
-      seismo_set_errno_error (error, errno, _("could not stop tracefs instance %s"),
-                              tracefs_instance_get_name (r.instance));
-      goto out;
-    }
-  if (!instance_write (&r, "buffer_size_kb", buffer_kb, error))
-    goto out;
+  if (tracefs_trace_off (r->instance) < 0)
+    return seismo_set_errno_error (error, errno, _("could not stop tracefs instance %s"),
+                                   tracefs_instance_get_name (r->instance));
+  if (!instance_write (r, "buffer_size_kb", buffer_kb, error))
+    return FALSE;
   /* CLOCK_MONOTONIC timestamps line up with the other backends and with user space. */
-  r.mono_clock = tracefs_instance_file_write (r.instance, "trace_clock", "mono") >= 0;
-  if (!setup_events (&r, tracepoints, error))
-    goto out;
+  r->mono_clock = tracefs_instance_file_write (r->instance, "trace_clock", "mono") >= 0;
+  if (!setup_events (r, tracepoints, error))
+    return FALSE;
+  if (options->stacks != SEISMO_STACK_NONE &&
+      !seismo_ftrace_stacks_setup (&r->stacks, r->instance, r->tep, options->stacks, r->builder,
+                                   error))
+    return FALSE;
   /* Before the command starts: its pre-exec copy of us must not lend it our name. */
-  scan_proc (r.task_ids);
-  if (options->argv && !spawn_stopped (&r, options->argv, error))
-    goto out;
-  if (!setup_filter (&r, error) || !open_cpus (&r, error))
-    goto out;
+  scan_proc (r->task_ids);
+  return TRUE;
+}
 
-  r.conv = seismo_tep_converter_new (r.tep, builder);
-  load_kallsyms (&r);
-  if (options->argv)
+static gboolean
+ftrace_start (SeismoRecorder *recorder,
+              gpointer        state,
+              GError        **error)
+{
+  Recorder *r = state;
+  const SeismoRecordOptions *options = r->options;
+
+  if (seismo_recorder_has_command (recorder))
+    {
+      r->child = seismo_recorder_get_target_pid (recorder);
+      /* Held before its exec until released: the recorder ends it if this fails. */
+      if (options->kill_on_stop && !seismo_ftrace_guard_watch_command (r->guard, r->child, error))
+        return FALSE;
+    }
+  if (!setup_filter (r, error) || !open_cpus (r, error))
+    return FALSE;
+
+  r->conv = seismo_tep_converter_new (r->tep, r->builder);
+  load_kallsyms (r);
+  if (r->child > 0)
     {
       /* The name exec will give it, for when no event says (the kernel cuts it to 15 bytes). */
       g_autofree char *base = g_path_get_basename (options->argv[0]);
 
       base[MIN (strlen (base), 15)] = '\0';
-      seismo_tep_converter_add_cmdline (r.conv, r.child, base);
+      seismo_tep_converter_add_cmdline (r->conv, r->child, base);
     }
-  seismo_trace_builder_set_n_cpus (builder, r.n_cpus);
-  set_metadata (&r);
+  seismo_trace_builder_set_n_cpus (r->builder, r->n_cpus);
+  set_metadata (r);
 
-  r.reader = g_thread_new ("seismo-ftrace", reader_main, &r);
-  r.converter = g_thread_new ("seismo-ftrace-cv", converter_main, &r);
-  if (tracefs_trace_on (r.instance) < 0)
+  r->reader = g_thread_new ("seismo-ftrace", reader_main, r);
+  r->converter = g_thread_new ("seismo-ftrace-cv", converter_main, r);
+  if (tracefs_trace_on (r->instance) < 0)
+    return seismo_set_errno_error (error, errno, _("could not start tracefs instance %s"),
+                                   tracefs_instance_get_name (r->instance));
+  return TRUE;
+}
+
+/* The converter thread reports progress; here only a failed reader ends the recording. */
+static gboolean
+ftrace_poll (SeismoRecorder *recorder,
+             gpointer        state)
+{
+  Recorder *r = state;
+
+  /* User frames are named from the mappings of the moment: read them while it lives. */
+  seismo_ftrace_stacks_scan (&r->stacks, seismo_recorder_get_target_pid (recorder),
+                             seismo_mono_now_ns ());
+  return !g_atomic_int_get (&r->reader_failed);
+}
+
+static void
+ftrace_stop (SeismoRecorder *recorder,
+             gpointer        state)
+{
+  Recorder *r = state;
+
+  if (r->instance)
+    tracefs_trace_off (r->instance);
+}
+
+static gboolean
+ftrace_finish (SeismoRecorder *recorder,
+               gpointer        state,
+               GError        **error)
+{
+  Recorder *r = state;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  /* The buffer is stopped: let the reader drain what is left and finish. */
+  stop_reader (r);
+  if (r->reader_error)
     {
-      seismo_set_errno_error (error, errno, _("could not start tracefs instance %s"),
-                              tracefs_instance_get_name (r.instance));
-      goto out;
+      g_propagate_error (error, g_steal_pointer (&r->reader_error));
+      return FALSE;
     }
-  if (options->argv && !release_child (&r, options->argv, error))
-    goto out;
-
-  start = g_get_monotonic_time ();
-  for (;;)
+  account_kernel_losses (r);
+  if (r->bad_pages)
     {
-      if (g_atomic_int_get (&ctl->stop) || g_atomic_int_get (&r.reader_failed))
-        break;
-      if (options->duration_s > 0 &&
-          g_get_monotonic_time () - start >= options->duration_s * G_USEC_PER_SEC)
-        break;
-      if (options->argv)
-        {
-          reap_child (&r, FALSE);
-          if (!r.child_running)
-            break;
-        }
-      else if (options->pid > 0 && kill (options->pid, 0) < 0 && errno == ESRCH)
-        break;
-      g_usleep (CONTROL_US);
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, r->bad_pages);
+
+      seismo_trace_builder_set_metadata (r->builder, "damaged_pages", n);
     }
 
-  /* Stop the buffer, then let the reader drain what is left and finish. */
-  tracefs_trace_off (r.instance);
-  stop_reader (&r);
-  if (r.reader_error)
-    {
-      g_propagate_error (error, g_steal_pointer (&r.reader_error));
-      goto out;
-    }
-  account_kernel_losses (&r);
-  if (r.bad_pages)
-    {
-      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, r.bad_pages);
-
-      seismo_trace_builder_set_metadata (builder, "damaged_pages", n);
-    }
-
-  scan_proc (r.task_ids);
-  g_hash_table_iter_init (&iter, r.task_ids);
+  scan_proc (r->task_ids);
+  g_hash_table_iter_init (&iter, r->task_ids);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       const ProcTask *t = value;
 
-      seismo_tep_converter_set_task_ids (r.conv, GPOINTER_TO_INT (key), t->tgid, t->ppid);
+      seismo_tep_converter_set_task_ids (r->conv, GPOINTER_TO_INT (key), t->tgid, t->ppid);
       if (t->comm)
-        seismo_tep_converter_add_cmdline (r.conv, GPOINTER_TO_INT (key), t->comm);
+        seismo_tep_converter_add_cmdline (r->conv, GPOINTER_TO_INT (key), t->comm);
     }
-  seismo_tep_converter_finish (r.conv);
-  ok = TRUE;
-
-out:
-  recorder_clear (&r);
-  return ok;
+  seismo_ftrace_stacks_flush (&r->stacks);
+  seismo_tep_converter_finish (r->conv);
+  return TRUE;
 }
+
+static void
+ftrace_free (SeismoRecorder *recorder,
+             gpointer        state)
+{
+  recorder_clear (state);
+}
+
+static const SeismoBackendOps ftrace_ops = {
+  .state_size = sizeof (Recorder),
+  .poll_us = CONTROL_US,
+  .prepare = ftrace_prepare,
+  .start = ftrace_start,
+  .poll = ftrace_poll,
+  .stop = ftrace_stop,
+  .finish = ftrace_finish,
+  .free = ftrace_free,
+};
 
 const SeismoBackend seismo_ftrace_backend = {
   .name = "ftrace",
+  .display_name = "ftrace",
   .description = N_("Kernel tracepoints through a private tracefs instance (libtracefs)"),
+  .caps = SEISMO_BACKEND_CAP_EVENTS | SEISMO_BACKEND_CAP_COMMAND | SEISMO_BACKEND_CAP_ATTACH
+          | SEISMO_BACKEND_CAP_SYSTEM_WIDE | SEISMO_BACKEND_CAP_CHILDREN
+          | SEISMO_BACKEND_CAP_BUFFER_SIZE | SEISMO_BACKEND_CAP_NEEDS_ROOT,
+  .stacks = SEISMO_STACK_BOTH,
+  .default_stacks = SEISMO_STACK_KERNEL,
   .available = ftrace_available,
   .list_events = ftrace_list_events,
-  .record = ftrace_record,
+  .ops = &ftrace_ops,
+  .init = seismo_ftrace_register_importers,
+  .sweep_stale = seismo_ftrace_sweep_stale_instances,
 };

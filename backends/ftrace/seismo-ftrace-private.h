@@ -38,6 +38,8 @@ struct tracefs_instance *seismo_ftrace_instance_create (GError                 *
 void        seismo_ftrace_instance_destroy (struct tracefs_instance *instance);
 guint       seismo_ftrace_remove_stale_instances (void);
 guint       seismo_ftrace_sweep_stale_instances  (void);
+/* The trace.dat importer (seismo-tracedat.c). */
+void        seismo_ftrace_register_importers     (void);
 
 /*
  * Removes instance if the recorder dies without doing so (SIGKILL): a child process that waits

@@ -940,7 +940,7 @@ static const SeismoImporter trace_dat_importer = {
   .stream_to_seismo = trace_dat_stream_to_seismo,
 };
 
-void seismo_ftrace_register_importers (void);
+void seismo_ftrace_register_importers (void);   /* seismo-ftrace-private.h */
 
 void
 seismo_ftrace_register_importers (void)

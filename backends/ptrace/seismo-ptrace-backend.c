@@ -33,6 +33,7 @@
 #include "seismo-launch.h"
 #include "seismo-progress.h"
 #include "seismo-ptrace-tracer.h"
+#include "seismo-recorder.h"
 
 /* --- The watcher ------------------------------------------------------------------------- */
 
@@ -416,18 +417,13 @@ attach_process (Recorder  *r,
   return TRUE;
 }
 
+/* Beside SeismoRecorder's: the clock, the filter and how it was applied. */
 static void
 set_metadata (Recorder *r)
 {
-  struct utsname uts;
   char buf[64];
 
-  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_SOURCE, "ptrace");
-  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_BACKEND, "ptrace");
   seismo_trace_builder_set_metadata (r->builder, SEISMO_META_CLOCK, "mono");
-  seismo_trace_builder_set_metadata (r->builder, SEISMO_META_ARCH, "x86_64");
-  if (uname (&uts) == 0)
-    seismo_trace_builder_set_metadata (r->builder, SEISMO_META_KERNEL, uts.release);
   g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, g_get_real_time () * 1000);
   seismo_trace_builder_set_metadata (r->builder, SEISMO_META_START_WALL, buf);
   if (r->options->syscalls)
@@ -463,6 +459,7 @@ recorder_clear (Recorder *r)
   g_clear_pointer (&r->tracees, g_hash_table_unref);
   g_clear_pointer (&r->schema, seismo_ptrace_schema_free);
   g_clear_pointer (&r->filter, seismo_ptrace_filter_free);
+  g_clear_pointer (&r->unwind, seismo_ptrace_unwind_free);
   if (r->quoted)
     g_string_free (r->quoted, TRUE);
   g_free (r->mem);
@@ -470,96 +467,115 @@ recorder_clear (Recorder *r)
 }
 
 static gboolean
-ptrace_record (const SeismoRecordOptions *options,
-               SeismoTraceBuilder        *builder,
-               SeismoRecordControl       *ctl,
-               GError                   **error)
+ptrace_prepare (SeismoRecorder *recorder,
+                gpointer        state,
+                GError        **error)
 {
-  Recorder r = { 0 };
-  SeismoProgressPacer pacer;
-  gboolean ok = FALSE;
-  guint64 now;
+  Recorder *r = state;
+  const SeismoRecordOptions *options = seismo_recorder_get_options (recorder);
 
-  g_return_val_if_fail (options != NULL && builder != NULL && ctl != NULL, FALSE);
-
-  if ((options->argv == NULL || options->argv[0] == NULL) == (options->pid <= 0))
-    {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                   _("The ptrace backend records a command or a process: "
-                     "give one of -- CMD or -p PID"));
-      return FALSE;
-    }
-  if (options->system_wide)
-    {
-      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
-                   _("The ptrace backend cannot record the whole system (-a); use ftrace or ebpf"));
-      return FALSE;
-    }
-
-  r.options = options;
-  r.builder = builder;
-  r.ctl = ctl;
-  r.launch_err_fd = -1;
-  if (!seismo_user_pkexec_uid (&r.for_uid, error))
+  r->options = options;
+  r->builder = seismo_recorder_get_builder (recorder);
+  r->ctl = seismo_recorder_get_control (recorder);
+  r->launch_err_fd = -1;
+  g_mutex_init (&r->watch_lock);
+  g_cond_init (&r->watch_cond);
+  r->tracees = g_hash_table_new_full (NULL, NULL, NULL, seismo_ptrace_tracee_free);
+  r->quoted = g_string_sized_new (256);
+  r->mem = g_malloc (SEISMO_PTRACE_PATH_MAX + 1);
+  r->waker_stack = g_malloc (WAKER_STACK_SIZE);
+  if (!seismo_user_pkexec_uid (&r->for_uid, error))
     return FALSE;
-  /* A killed ftrace recorder's instance would trace on beside us (seismo-backend.h). */
-  seismo_backends_sweep_stale ();
-  g_mutex_init (&r.watch_lock);
-  g_cond_init (&r.watch_cond);
-  r.tracees = g_hash_table_new_full (NULL, NULL, NULL, seismo_ptrace_tracee_free);
-  r.quoted = g_string_sized_new (256);
-  r.mem = g_malloc (SEISMO_PTRACE_PATH_MAX + 1);
-  r.waker_stack = g_malloc (WAKER_STACK_SIZE);
-  if (!(r.filter = seismo_ptrace_filter_new ((const char *const *) options->syscalls, error)))
-    goto cleanup;
-  r.schema = seismo_ptrace_schema_new (builder);
+  if (!(r->filter = seismo_ptrace_filter_new ((const char *const *) options->syscalls, error)))
+    return FALSE;
+  r->schema = seismo_ptrace_schema_new (r->builder);
+  if (options->stacks & SEISMO_STACK_KERNEL)
+    {
+      g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                   _("The ptrace backend cannot record kernel stacks; use ftrace or ebpf"));
+      return FALSE;
+    }
+  if (options->stacks & SEISMO_STACK_USER)
+    {
+      g_autofree char *why = NULL;
+
+      if (!(r->unwind = seismo_ptrace_unwind_new (r->builder, &why)))
+        {
+          g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_BAD_OPTION,
+                       _("The ptrace backend cannot record stacks: %s"), why);
+          return FALSE;
+        }
+    }
   for (guint a = 0; a < SEISMO_ARCH_N; a++)
-    r.sigreturn_nr[a] = seismo_syscall_number (a, "rt_sigreturn");
+    r->sigreturn_nr[a] = seismo_syscall_number (a, "rt_sigreturn");
   /*
    * The prefilter cannot be removed from a process: were we to detach and leave it running, its
    * filtered syscalls would fail with ENOSYS. So only commands we kill when stopping get one.
    */
-  r.seccomp = !r.filter->all && options->argv != NULL && options->kill_on_stop;
-  ctl->exit_status = -1;
-  set_metadata (&r);
+  r->seccomp = !r->filter->all && options->argv != NULL && options->kill_on_stop;
+  set_metadata (r);
+  return TRUE;
+}
 
-  now = seismo_mono_now_ns ();
-  r.deadline_ns = options->duration_s > 0 ? now + (guint64) (options->duration_s * 1e9)
-                                          : G_MAXUINT64;
-  seismo_progress_pacer_init (&pacer, now);
-  r.next_progress_ns = pacer.next_ns;
+/* The tracer launches the command itself (SEISMO_BACKEND_CAP_LAUNCHES), or seizes the process. */
+static gboolean
+ptrace_start (SeismoRecorder *recorder,
+              gpointer        state,
+              GError        **error)
+{
+  Recorder *r = state;
+  const SeismoRecordOptions *options = r->options;
+  guint64 now = seismo_mono_now_ns ();
+
+  seismo_progress_pacer_init (&r->pacer, now);
+  r->next_progress_ns = r->pacer.next_ns;
   if (options->argv != NULL)
     {
-      if (!launch (&r, error))
-        goto cleanup;
+      if (!launch (r, error))
+        return FALSE;
     }
   else
     {
-      if (!attach_process (&r, options->pid, now, error))
-        goto cleanup;
+      if (!attach_process (r, options->pid, now, error))
+        return FALSE;
       if (options->children)
         {
           g_autoptr(GArray) children = list_descendants (options->pid);
 
           for (guint i = 0; i < children->len; i++)
-            attach_process (&r, g_array_index (children, pid_t, i), now, NULL);
+            attach_process (r, g_array_index (children, pid_t, i), now, NULL);
         }
     }
+  return TRUE;
+}
 
-  r.loop_ns = now;
-  r.watcher = g_thread_new ("seismo-ptrace-watch", watcher_main, &r);
+/*
+ * The tracer's wait loop, on the thread that launched or seized the tracees (ptrace wants that):
+ * it runs until the recording ends, so SeismoRecorder calls it once. FALSE when it is over.
+ */
+static gboolean
+ptrace_poll (SeismoRecorder *recorder,
+             gpointer        state)
+{
+  Recorder *r = state;
+  SeismoRecordControl *ctl = r->ctl;
+  guint64 now = seismo_mono_now_ns ();
 
-  while (g_hash_table_size (r.tracees) > 0)
+  r->deadline_ns = seismo_recorder_get_deadline_ns (recorder);
+  r->loop_ns = now;
+  r->watcher = g_thread_new ("seismo-ptrace-watch", watcher_main, r);
+
+  while (g_hash_table_size (r->tracees) > 0)
     {
       int status;
       pid_t tid;
 
-      if (G_UNLIKELY (g_atomic_int_get (&ctl->stop) || now >= r.deadline_ns))
+      if (G_UNLIKELY (seismo_recorder_should_stop (recorder, now)))
         {
-          if (r.launched && options->kill_on_stop)
-            seismo_ptrace_kill_all (&r);
+          if (r->launched && r->options->kill_on_stop)
+            seismo_ptrace_kill_all (r);
           else
-            seismo_ptrace_detach_all (&r);
+            seismo_ptrace_detach_all (r);
           break;
         }
       tid = waitpid (-1, &status, __WALL);
@@ -572,40 +588,61 @@ ptrace_record (const SeismoRecordOptions *options,
             continue;
           if (errsv == ECHILD)
             break;
-          seismo_set_errno_error (error, errsv, _("waitpid"));
-          seismo_ptrace_kill_all (&r);
-          goto cleanup;
+          r->wait_errno = errsv;
+          seismo_ptrace_kill_all (r);
+          break;
         }
-      __atomic_store_n (&r.loop_ns, now, __ATOMIC_RELAXED);
-      r.stops++;
-      seismo_ptrace_handle_status (&r, tid, status, now);
-      if (G_UNLIKELY (seismo_progress_pacer_due (&pacer, builder, now)))
+      __atomic_store_n (&r->loop_ns, now, __ATOMIC_RELAXED);
+      r->stops++;
+      seismo_ptrace_handle_status (r, tid, status, now);
+      if (G_UNLIKELY (seismo_progress_pacer_due (&r->pacer, r->builder, now)))
         {
-          __atomic_store_n (&ctl->events, r.events, __ATOMIC_RELAXED);
+          __atomic_store_n (&ctl->events, r->events, __ATOMIC_RELAXED);
           /*
            * The callback runs on this thread, and every tracee waits for it (seismo-cli writes
            * the chunks completed so far, and a snapshot of a small recording): the pacer reports
            * a completed chunk at once, and spaces the others by what they cost.
            */
-          now = seismo_progress_pacer_report (&pacer, ctl, builder, now);
-          __atomic_store_n (&r.next_progress_ns, pacer.next_ns, __ATOMIC_RELAXED);
+          now = seismo_progress_pacer_report (&r->pacer, ctl, r->builder, now);
+          __atomic_store_n (&r->next_progress_ns, r->pacer.next_ns, __ATOMIC_RELAXED);
         }
     }
-  __atomic_store_n (&ctl->events, r.events, __ATOMIC_RELAXED);
-  if (!check_launch (&r, error))
-    goto cleanup;
-  {
-    char stops[32];
-
-    g_snprintf (stops, sizeof stops, "%" G_GUINT64_FORMAT, r.stops);
-    seismo_trace_builder_set_metadata (builder, "ptrace_stops", stops);
-  }
-  ok = TRUE;
-
-cleanup:
-  recorder_clear (&r);
-  return ok;
+  __atomic_store_n (&ctl->events, r->events, __ATOMIC_RELAXED);
+  return FALSE;
 }
+
+static gboolean
+ptrace_finish (SeismoRecorder *recorder,
+               gpointer        state,
+               GError        **error)
+{
+  Recorder *r = state;
+  char stops[32];
+
+  if (r->wait_errno != 0)
+    return seismo_set_errno_error (error, r->wait_errno, _("waitpid"));
+  if (!check_launch (r, error))
+    return FALSE;
+  g_snprintf (stops, sizeof stops, "%" G_GUINT64_FORMAT, r->stops);
+  seismo_trace_builder_set_metadata (r->builder, "ptrace_stops", stops);
+  return TRUE;
+}
+
+static void
+ptrace_free (SeismoRecorder *recorder,
+             gpointer        state)
+{
+  recorder_clear (state);
+}
+
+static const SeismoBackendOps ptrace_ops = {
+  .state_size = sizeof (Recorder),
+  .prepare = ptrace_prepare,
+  .start = ptrace_start,
+  .poll = ptrace_poll,
+  .finish = ptrace_finish,
+  .free = ptrace_free,
+};
 
 static gboolean
 ptrace_available (char **why)
@@ -664,17 +701,17 @@ ptrace_list_events (GError **error)
 
 const SeismoBackend seismo_ptrace_backend = {
   .name = "ptrace",
+  .display_name = "ptrace",
+  .caps = SEISMO_BACKEND_CAP_SYSCALL_FILTER | SEISMO_BACKEND_CAP_COMMAND
+          | SEISMO_BACKEND_CAP_ATTACH | SEISMO_BACKEND_CAP_CHILDREN | SEISMO_BACKEND_CAP_LAUNCHES,
   .description = N_("Syscalls, signals and process events of one process tree (like strace)"),
   .available = ptrace_available,
   .list_events = ptrace_list_events,
-  .record = ptrace_record,
+  .ops = &ptrace_ops,
+  .init = seismo_strace_importer_register,
+#ifdef SEISMO_PTRACE_HAVE_LIBDW
+  .stacks = SEISMO_STACK_USER,
+  .default_stacks = SEISMO_STACK_USER,
+#endif
 };
 
-void seismo_ptrace_register_importers (void);
-
-/* Called by seismo_backends_init(). */
-void
-seismo_ptrace_register_importers (void)
-{
-  seismo_strace_importer_register ();
-}

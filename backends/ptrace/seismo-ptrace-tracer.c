@@ -459,12 +459,22 @@ emit_syscall (Recorder *r,
   seismo_ptrace_schema_ensure_types (r->schema, sc);
   if (!t->entry_emitted)
     {
+      guint64 ips[SEISMO_PTRACE_MAX_FRAMES];
+      guint n_ips = 0;
+
+      /* The stack is the caller's until the syscall returns: the same at its exit stop. Not
+       * after an exec event, where the old image (and the stack into it) is gone. */
+      if (r->unwind != NULL && t->exec_filename == NULL)
+        n_ips = seismo_ptrace_unwind_stack (r->unwind, t->pid, t->tid, t->entry_ns, ips,
+                                            G_N_ELEMENTS (ips));
       seismo_trace_builder_begin_event (r->builder, t->entry_ns, 0, t->tid, sc->enter_type);
       if (sc->raw)
         seismo_trace_builder_push_uint_array (r->builder, t->args, 6);
       else
         for (guint i = 0; i < sc->n_args; i++)
           push_arg (r, t, sc, i, ret, finished);
+      if (n_ips > 0)
+        seismo_trace_builder_set_stack_addrs (r->builder, SEISMO_FRAME_USER, t->pid, ips, n_ips);
       seismo_trace_builder_end_event (r->builder);
     }
   else
@@ -567,6 +577,10 @@ on_syscall_stop (Recorder *r,
         colocate_syscall (r, t, ret);
       if (t->recording && seismo_ptrace_filter_wants (r->filter, t->arch, (gint64) t->nr))
         emit_syscall (r, t, ret, now, TRUE);
+      /* Code mapped: the unwinder's view of the process is out of date (x86-64 mmap, PROT_EXEC). */
+      if (r->unwind != NULL && t->arch == SEISMO_ARCH_X86_64 && t->nr == 9 && (t->args[2] & 4)
+          && ret >= 0)
+        seismo_ptrace_unwind_changed (r->unwind, t->pid, now);
     }
   clear_exec_strings (t);
 }
@@ -795,6 +809,8 @@ on_exec (Recorder *r,
     }
 
   t->recording = TRUE;
+  if (r->unwind != NULL)
+    seismo_ptrace_unwind_changed (r->unwind, t->pid, now);
   clear_exec_strings (t);
   t->exec_filename = read_exec_filename (r, t, ptrace (PTRACE_GETREGS, t->tid, 0, &regs) == 0
                                                 && regs.cs == 0x23);
@@ -854,6 +870,8 @@ on_task_exit (Recorder *r,
     }
   if (t->tid == r->launched)
     r->ctl->exit_status = status;
+  if (r->unwind != NULL && t->tid == t->pid)
+    seismo_ptrace_unwind_forget (r->unwind, t->pid);
   tracee_remove (r, t);
   seismo_ptrace_colocate_update (r);
 }

@@ -12,7 +12,9 @@
 
 #include "seismo-backend.h"
 #include "seismo-clock.h"
+#include "seismo-progress.h"
 #include "seismo-ptrace-private.h"
+#include "seismo-ptrace-unwind.h"
 
 G_BEGIN_DECLS
 
@@ -53,6 +55,9 @@ typedef struct {
   guint64                    stops;         /* ptrace stops handled, for the metadata */
   guint64                    deadline_ns;   /* G_MAXUINT64: none */
   guint64                    next_progress_ns;
+  SeismoProgressPacer        pacer;
+  int                        wait_errno;    /* waitpid() failed with it: the recording did */
+  SeismoPtraceUnwind        *unwind;        /* --stacks; NULL without */
   GString                   *quoted;
   guint8                    *mem;           /* scratch for tracee memory */
 

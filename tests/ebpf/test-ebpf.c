@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 
 #include "seismo-backend.h"
+#include "seismo-recorder.h"
 #include "seismo-ebpf-private.h"
 #include "seismo-error.h"
 #include "seismo-importer.h"
@@ -239,7 +240,7 @@ record_with (const SeismoBackend *backend,
   options.duration_s = what->duration_s;
   options.buffer_kb = what->buffer_kb;
   options.kill_on_stop = !what->keep_running;
-  if (!backend->record (&options, builder, ctl, error))
+  if (!seismo_recorder_record (backend, &options, builder, ctl, error))
     return NULL;
   return seismo_trace_builder_finish (g_steal_pointer (&builder));
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "seismo-backend.h"
+#include "seismo-recorder.h"
 #include "seismo-error.h"
 #include "seismo-ftrace-private.h"
 #include "seismo-importer.h"
@@ -144,7 +145,7 @@ record (SeismoRecordOptions *options,
 {
   SeismoTraceBuilder *builder = seismo_trace_builder_new ();
 
-  if (!ftrace->record (options, builder, ctl, error))
+  if (!seismo_recorder_record (ftrace, options, builder, ctl, error))
     {
       seismo_trace_builder_free (builder);
       return NULL;

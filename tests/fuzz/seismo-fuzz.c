@@ -19,6 +19,9 @@
 #include "seismo-stack-tree.h"
 #include "seismo-importer.h"
 #include "seismo-lesson.h"
+#include "seismo-proc-maps.h"
+#include "seismo-stacks.h"
+#include "seismo-symbolizer.h"
 #include "seismo-session-test-util.h"
 #include "seismo-test-util.h"
 
@@ -526,6 +529,42 @@ fuzz_compressed (const guint8 *data,
   exercise_trace (trace);
 }
 
+/*
+ * A file a recorded process had mapped, as the symbolizer and the build-id reader see it (with
+ * --stacks, whatever the user ran is read by root at the end of a recording): build-id note,
+ * program headers, symbol table and DWARF through libelf/libdw, for a few addresses.
+ */
+static void
+fuzz_elf_symbols (const guint8 *data,
+                  gsize         size)
+{
+  g_autoptr(SeismoSymbolizer) symbolizer = seismo_symbolizer_new ();
+  guint8 build_id[64];
+  guint build_id_len = 0;
+  SeismoMapping mapping = { 4242, 0x10000, 0x10000 + MAX (size, 1), 0, NULL, NULL, 0, 0 };
+  SeismoFrame out[SEISMO_MAX_INLINE_FRAMES];
+  int fd;
+
+  seismo_fuzz_init ();
+  mapping.path = write_scratch (data, size);
+  fd = open (mapping.path, O_RDONLY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  if (seismo_elf_read_build_id (fd, build_id, &build_id_len))
+    g_assert_true (build_id_len > 0 && build_id_len <= sizeof build_id);
+  close (fd);
+  for (guint i = 0; i < 16; i++)
+    {
+      SeismoFrame frame = { 0 };
+      guint n;
+
+      frame.address = mapping.start + (guint64) i * MAX (size / 16, 1);
+      frame.pid = 4242;
+      frame.space = SEISMO_FRAME_USER;
+      n = seismo_symbolizer_resolve (&frame, &mapping, out, G_N_ELEMENTS (out), symbolizer);
+      g_assert_cmpuint (n, <=, G_N_ELEMENTS (out));
+    }
+}
+
 static const SeismoFuzzTarget targets[] = {
   { "seismo-file", fuzz_seismo_file, TRUE },
   { "seismo-records", fuzz_seismo_records, TRUE },
@@ -537,6 +576,7 @@ static const SeismoFuzzTarget targets[] = {
   { "lesson", fuzz_lesson, FALSE },
   { "session", fuzz_session, TRUE },    /* text, but truncated and corrupted like a file (issue 9) */
   { "compressed", fuzz_compressed, TRUE },
+  { "elf-symbols", fuzz_elf_symbols, TRUE },
   { NULL, NULL, FALSE },
 };
 

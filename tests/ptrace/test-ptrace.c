@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "seismo-backend.h"
+#include "seismo-recorder.h"
 #include "seismo-error.h"
 #include "seismo-syscalls.h"
 #include "seismo-test-util.h"
@@ -59,7 +60,7 @@ record (const SeismoRecordOptions *options,
 {
   SeismoTraceBuilder *builder = seismo_trace_builder_new ();
 
-  if (!backend->record (options, builder, ctl, error))
+  if (!seismo_recorder_record (backend, options, builder, ctl, error))
     {
       seismo_trace_builder_free (builder);
       return NULL;
@@ -1002,7 +1003,7 @@ fork_recorder (GPid attach_to)
       else
         options.argv = argv;
       options.kill_on_stop = TRUE;
-      backend->record (&options, builder, &ctl, NULL);
+      seismo_recorder_record (backend, &options, builder, &ctl, NULL);
       _exit (0);
     }
   return pid;

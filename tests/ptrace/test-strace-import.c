@@ -16,6 +16,7 @@
 #include <json-glib/json-glib.h>
 
 #include "seismo-backend.h"
+#include "seismo-recorder.h"
 #include "seismo-error.h"
 #include "seismo-importer.h"
 #include "seismo-skipped.h"
@@ -414,7 +415,7 @@ test_live_and_import_agree (void)
   run_strace (args, "sequence");
   imported = open_trace (path);
   builder = seismo_trace_builder_new ();
-  g_assert_true (backend->record (&options, builder, &ctl, &error));
+  g_assert_true (seismo_recorder_record (backend, &options, builder, &ctl, &error));
   g_assert_no_error (error);
   live = seismo_trace_builder_finish (builder);
 
