@@ -287,8 +287,6 @@ seismo_event_list_set_subset (SeismoEventList *self,
                               GBytes          *matches)
 {
   g_autoptr(SeismoEventListModel) model = NULL;
-  const SeismoEventId *ids;
-  gsize size = 0;
 
   g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
   G_STATIC_ASSERT (sizeof (SeismoEventId) == sizeof (guint32));
@@ -299,15 +297,10 @@ seismo_event_list_set_subset (SeismoEventList *self,
   g_clear_pointer (&self->subset, g_bytes_unref);
   self->subset = matches != NULL ? g_bytes_ref (matches) : NULL;
   model = seismo_event_list_model_new (seismo_event_list_model_get_trace (self->model));
+  /* A model nobody watches yet: its change notification costs nothing. The ids are shared with
+   * the filter's result, not copied. */
   if (matches != NULL)
-    {
-      static const SeismoEventId none = 0;
-
-      ids = g_bytes_get_data (matches, &size);
-      /* A model nobody watches yet: its change notification costs nothing. */
-      seismo_event_list_model_set_subset (model, ids != NULL ? ids : &none,
-                                          size / sizeof (SeismoEventId));
-    }
+    seismo_event_list_model_set_subset_bytes (model, matches);
   show_model (self, model);
 }
 
