@@ -298,14 +298,19 @@ recompute (SeismoHistogramView *self)
   gtk_spinner_start (self->spinner);
 }
 
-/* The figures of the current range, computed now if the pane was hidden when it changed. */
+/* The figures of the current range, computed now if the pane was hidden when it changed or its
+ * worker is not done. */
 static void
 flush_pending (SeismoHistogramView *self)
 {
   g_autoptr(GTask) task = NULL;
 
-  if (!self->pending || self->trace == NULL)
+  if ((!self->pending && self->cancellable == NULL) || self->trace == NULL)
     return;
+  /* A worker still counting is overtaken: its result would be the same. */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   self->pending = FALSE;
   task = new_job (self, NULL, NULL);
   g_task_run_in_thread_sync (task, hist_thread);

@@ -539,14 +539,19 @@ recompute (SeismoStatsView *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* The rows of the current range, computed now if the pane was hidden when it changed. */
+/* The rows of the current range, computed now if the pane was hidden when it changed or its
+ * worker is not done. */
 static void
 flush_pending (SeismoStatsView *self)
 {
   g_autoptr(GTask) task = NULL;
 
-  if (!self->pending || self->trace == NULL)
+  if ((!self->pending && self->cancellable == NULL) || self->trace == NULL)
     return;
+  /* A worker still counting is overtaken: its result would be the same. */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   self->pending = FALSE;
   task = new_job (self, NULL, NULL);
   g_task_run_in_thread_sync (task, stats_thread);
