@@ -299,7 +299,8 @@ recompute (SeismoHistogramView *self)
 }
 
 /* The figures of the current range, computed now if the pane was hidden when it changed or its
- * worker is not done. */
+ * worker is not done: for exports and tests. Pointer and click handlers (bucket_at, the bucket's
+ * filter) keep to the histogram on screen and never wait. */
 static void
 flush_pending (SeismoHistogramView *self)
 {
@@ -877,7 +878,6 @@ seismo_histogram_view_bucket_at (SeismoHistogramView *self,
   double row;
 
   g_return_val_if_fail (SEISMO_IS_HISTOGRAM_VIEW (self), -1);
-  flush_pending (self);
   if (self->histogram == NULL)
     return -1;
   layout_geometry (self, width, height, self->large, &g);
@@ -897,7 +897,6 @@ seismo_histogram_view_bucket_filter (SeismoHistogramView *self,
   GString *out;
 
   g_return_val_if_fail (SEISMO_IS_HISTOGRAM_VIEW (self), NULL);
-  flush_pending (self);
   if (self->histogram == NULL || self->of != SEISMO_HISTOGRAM_OF_SYSCALL
       || bucket >= seismo_latency_histogram_get_n_buckets (self->histogram))
     return NULL;
@@ -923,7 +922,6 @@ seismo_histogram_view_bucket_mask (SeismoHistogramView *self,
   g_autofree char *range = NULL;
 
   g_return_val_if_fail (SEISMO_IS_HISTOGRAM_VIEW (self), NULL);
-  flush_pending (self);
   g_return_val_if_fail (self->histogram != NULL, NULL);
   g_return_val_if_fail (bucket < seismo_latency_histogram_get_n_buckets (self->histogram), NULL);
 
