@@ -401,7 +401,7 @@ search_thread (GTask        *task,
       task_match[t] = strcasestr (seismo_trace_get_string (job->trace, task_info->comm), job->needle) != NULL;
     }
 
-  if (n < 65536)
+  if (n < 1024)
     n_threads = 1;
   /* Steps k = 1..n from the selected event; the first stretch runs on this thread. */
   for (guint i = 0; i < n_threads; i++)
