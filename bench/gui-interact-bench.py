@@ -15,7 +15,9 @@ A text entry that has the focus (the filter bar, the search bar) blinks its curs
 (GTK's gtk-cursor-blink-timeout), a frame every 0.6 s; when those frames cost more than the
 quiet threshold, every typed interaction reads ~10 s. --no-cursor-blink turns blinking off (a
 private XDG_CONFIG_HOME with gtk-cursor-blink=false) so that the figures are Seismo's own work.
-The load average is printed before and after: the machine may be shared.
+The load average is printed before and after: the machine may be shared. So is the CPU time each
+step took on the main thread and on all threads, which a busy machine does not inflate the way it
+inflates wall-clock time.
 Prints one line per interaction and a JSON summary.
 """
 import json, os, shutil, subprocess, sys, tempfile, time
@@ -25,6 +27,13 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 def cpu_s(pid):
     with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / TICK
+
+
+def main_cpu_s(pid):
+    """CPU time of the main thread (its tid is the pid): what a loaded machine cannot inflate."""
+    with open(f"/proc/{pid}/task/{pid}/stat") as f:
         parts = f.read().rsplit(")", 1)[1].split()
     return (int(parts[11]) + int(parts[12])) / TICK
 
@@ -109,7 +118,8 @@ def main():
     results = []
     try:
         ready = wait_idle(proc.pid, t0, 1.5)
-        results.append({"what": "launch -> ready", "s": ready, "freeze_s": stalls(log, t0, t0 + ready)})
+        results.append({"what": "launch -> ready", "s": ready, "freeze_s": stalls(log, t0, t0 + ready),
+                        "main_cpu_s": main_cpu_s(proc.pid), "cpu_s": cpu_s(proc.pid)})
         win = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(proc.pid)],
                              capture_output=True, text=True, check=True).stdout.split()[-1]
         xdo("windowsize", "--sync", win, "1900", "1150")
@@ -118,6 +128,7 @@ def main():
         wait_idle(proc.pid, time.monotonic(), 1.0)
 
         def step(what, *keys, click=None, typed=None, idle=0.6):
+            main0, all0 = main_cpu_s(proc.pid), cpu_s(proc.pid)
             t = time.monotonic()
             if click is not None:
                 xdo("mousemove", "--sync", str(click[0]), str(click[1]))
@@ -130,16 +141,20 @@ def main():
                 t = time.monotonic()
                 xdo("key", "Return")
             took = wait_idle(proc.pid, t, idle)
-            r = {"what": what, "s": took, "freeze_s": stalls(log, t, t + took)}
+            r = {"what": what, "s": took, "freeze_s": stalls(log, t, t + took),
+                 "main_cpu_s": round(main_cpu_s(proc.pid) - main0, 3),
+                 "cpu_s": round(cpu_s(proc.pid) - all0, 3)}
             results.append(r)
-            print(f"{what:42s} {took:7.3f} s   longest freeze {r['freeze_s'] * 1000:6.0f} ms", flush=True)
+            print(f"{what:42s} {took:7.3f} s   longest freeze {r['freeze_s'] * 1000:6.0f} ms"
+                  f"   CPU main {r['main_cpu_s'] * 1000:5.0f} ms, all {r['cpu_s'] * 1000:5.0f} ms", flush=True)
             if shots:
                 name = "".join(c if c.isalnum() else "-" for c in what).strip("-")
                 subprocess.run(["import", "-window", "root",
                                 os.path.join(shots, f"{len(results):02d}-{name}.png")])
 
         print(f"{'launch -> ready':42s} {ready:7.3f} s   longest freeze "
-              f"{results[0]['freeze_s'] * 1000:6.0f} ms", flush=True)
+              f"{results[0]['freeze_s'] * 1000:6.0f} ms   CPU main {results[0]['main_cpu_s'] * 1000:5.0f} ms,"
+              f" all {results[0]['cpu_s'] * 1000:5.0f} ms", flush=True)
         step("zoom in (Ctrl+plus)", "ctrl+plus")
         step("pan right (Right)", "Right")
         step("zoom out (Ctrl+minus)", "ctrl+minus")
