@@ -69,6 +69,15 @@ load_thread (GTask        *task,
     }
   if (job->permille != NULL)
     g_atomic_int_set (job->permille, 920);
+  /* Every index the window reads is built here, not at its first use on the main thread (the
+   * timeline's rows and tooltips read the per-CPU one; the timeline data builds the per-task
+   * one). */
+  {
+    gsize n;
+
+    seismo_trace_get_cpu_events (job->trace, 0, &n);
+    seismo_trace_find_task (job->trace, 0, 0);
+  }
   job->data = seismo_timeline_data_new (job->trace, cancellable);
   if (job->data == NULL)
     {

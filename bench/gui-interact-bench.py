@@ -7,18 +7,33 @@ between (the app logs its stalls when SEISMO_STALL_LOG is set), and peak memory.
 Usage (from the project root, after building ./build):
   GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1920x1200x24" \
       python3 bench/gui-interact-bench.py build/app/seismo FILE [--shots DIR] [--cli build/app/seismo-cli]
+      [--no-cursor-blink]
 
 "Idle": the last moment the process used CPU before it stayed (almost) quiet for 0.6 s after an
 interaction, 1.5 s at launch (see wait_idle).
+A text entry that has the focus (the filter bar, the search bar) blinks its cursor for 10 s
+(GTK's gtk-cursor-blink-timeout), a frame every 0.6 s; when those frames cost more than the
+quiet threshold, every typed interaction reads ~10 s. --no-cursor-blink turns blinking off (a
+private XDG_CONFIG_HOME with gtk-cursor-blink=false) so that the figures are Seismo's own work.
+The load average is printed before and after: the machine may be shared. So is the CPU time each
+step took on the main thread and on all threads, which a busy machine does not inflate the way it
+inflates wall-clock time.
 Prints one line per interaction and a JSON summary.
 """
-import json, os, subprocess, sys, tempfile, time
+import json, os, shutil, subprocess, sys, tempfile, time
 
 TICK = os.sysconf("SC_CLK_TCK")
 
 
 def cpu_s(pid):
     with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / TICK
+
+
+def main_cpu_s(pid):
+    """CPU time of the main thread (its tid is the pid): what a loaded machine cannot inflate."""
+    with open(f"/proc/{pid}/task/{pid}/stat") as f:
         parts = f.read().rsplit(")", 1)[1].split()
     return (int(parts[11]) + int(parts[12])) / TICK
 
@@ -88,12 +103,23 @@ def main():
     log = tempfile.mktemp(prefix="seismo-stalls-")
     env = {**os.environ, "SEISMO_STALL_LOG": log,
            "GSK_RENDERER": os.environ.get("GSK_RENDERER", "cairo")}
+    no_blink = "--no-cursor-blink" in args
+    if no_blink:
+        config = tempfile.mkdtemp(prefix="seismo-bench-config-")
+        os.makedirs(os.path.join(config, "gtk-4.0"))
+        with open(os.path.join(config, "gtk-4.0", "settings.ini"), "w") as f:
+            f.write("[Settings]\ngtk-cursor-blink=false\n")
+        env["XDG_CONFIG_HOME"] = config
+    load_before = os.getloadavg()
+    print(f"load average {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}"
+          + (" (cursor blink off)" if no_blink else ""), flush=True)
     t0 = time.monotonic()
     proc = subprocess.Popen([app, path], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results = []
     try:
         ready = wait_idle(proc.pid, t0, 1.5)
-        results.append({"what": "launch -> ready", "s": ready, "freeze_s": stalls(log, t0, t0 + ready)})
+        results.append({"what": "launch -> ready", "s": ready, "freeze_s": stalls(log, t0, t0 + ready),
+                        "main_cpu_s": main_cpu_s(proc.pid), "cpu_s": cpu_s(proc.pid)})
         win = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(proc.pid)],
                              capture_output=True, text=True, check=True).stdout.split()[-1]
         xdo("windowsize", "--sync", win, "1900", "1150")
@@ -102,6 +128,7 @@ def main():
         wait_idle(proc.pid, time.monotonic(), 1.0)
 
         def step(what, *keys, click=None, typed=None, idle=0.6):
+            main0, all0 = main_cpu_s(proc.pid), cpu_s(proc.pid)
             t = time.monotonic()
             if click is not None:
                 xdo("mousemove", "--sync", str(click[0]), str(click[1]))
@@ -114,16 +141,20 @@ def main():
                 t = time.monotonic()
                 xdo("key", "Return")
             took = wait_idle(proc.pid, t, idle)
-            r = {"what": what, "s": took, "freeze_s": stalls(log, t, t + took)}
+            r = {"what": what, "s": took, "freeze_s": stalls(log, t, t + took),
+                 "main_cpu_s": round(main_cpu_s(proc.pid) - main0, 3),
+                 "cpu_s": round(cpu_s(proc.pid) - all0, 3)}
             results.append(r)
-            print(f"{what:42s} {took:7.3f} s   longest freeze {r['freeze_s'] * 1000:6.0f} ms", flush=True)
+            print(f"{what:42s} {took:7.3f} s   longest freeze {r['freeze_s'] * 1000:6.0f} ms"
+                  f"   CPU main {r['main_cpu_s'] * 1000:5.0f} ms, all {r['cpu_s'] * 1000:5.0f} ms", flush=True)
             if shots:
                 name = "".join(c if c.isalnum() else "-" for c in what).strip("-")
                 subprocess.run(["import", "-window", "root",
                                 os.path.join(shots, f"{len(results):02d}-{name}.png")])
 
         print(f"{'launch -> ready':42s} {ready:7.3f} s   longest freeze "
-              f"{results[0]['freeze_s'] * 1000:6.0f} ms", flush=True)
+              f"{results[0]['freeze_s'] * 1000:6.0f} ms   CPU main {results[0]['main_cpu_s'] * 1000:5.0f} ms,"
+              f" all {results[0]['cpu_s'] * 1000:5.0f} ms", flush=True)
         step("zoom in (Ctrl+plus)", "ctrl+plus")
         step("pan right (Right)", "Right")
         step("zoom out (Ctrl+minus)", "ctrl+minus")
@@ -149,14 +180,21 @@ def main():
             os.unlink(log)
         except FileNotFoundError:
             pass
+        if no_blink:
+            shutil.rmtree(config, ignore_errors=True)
 
-    summary = {"file": path, "peak_rss_mib": round(peak / 1024, 1), "steps": results}
+    load_after = os.getloadavg()
+    summary = {"file": path, "peak_rss_mib": round(peak / 1024, 1), "steps": results,
+               "cursor_blink": not no_blink,
+               "load_average": [round(x, 2) for x in load_before],
+               "load_average_after": [round(x, 2) for x in load_after]}
     if cli:
         out = subprocess.run(["/usr/bin/time", "-f", "%M", cli, "info", path],
                              capture_output=True, text=True)
         cli_kb = int(out.stderr.strip().splitlines()[-1])
         summary["cli_peak_rss_mib"] = round(cli_kb / 1024, 1)
         summary["gui_over_cli"] = round(peak / cli_kb, 2)
+    print(f"load average after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
     print(f"peak memory {peak / 1024:.0f} MiB" +
           (f" (seismo-cli info: {summary['cli_peak_rss_mib']:.0f} MiB, {summary['gui_over_cli']}x)"
            if cli else ""))

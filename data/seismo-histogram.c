@@ -19,7 +19,8 @@ struct _SeismoLatencyHistogram {
   guint                n_buckets;
   guint64             *counts;
   GArray              *values;   /* guint64, every value added */
-  gboolean             sorted;
+  gboolean             sorted;       /* and summary holds the figures */
+  SeismoLatencySummary summary;
 };
 
 SeismoLatencyHistogram *
@@ -173,15 +174,21 @@ seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
   g_return_if_fail (summary != NULL);
 
   memset (summary, 0, sizeof *summary);
-  if (!self->sorted)
+  /* Sorted and summed once: a histogram pane asks at every draw. */
+  if (self->sorted)
     {
-      g_array_sort (self->values, compare_u64);
-      self->sorted = TRUE;
+      *summary = self->summary;
+      return;
     }
+  g_array_sort (self->values, compare_u64);
+  self->sorted = TRUE;
   v = (const guint64 *) self->values->data;
   n = self->values->len;
   if (n == 0)
-    return;
+    {
+      memset (&self->summary, 0, sizeof self->summary);
+      return;
+    }
   summary->count = n;
   summary->min = v[0];
   summary->max = v[n - 1];
@@ -191,6 +198,7 @@ seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
   summary->p50 = seismo_stats_percentile (v, n, 0.50);
   summary->p90 = seismo_stats_percentile (v, n, 0.90);
   summary->p99 = seismo_stats_percentile (v, n, 0.99);
+  self->summary = *summary;
 }
 
 /* bpftrace's power-of-1024 suffixes: 1024 → 1K, 3145728 → 3M. */

@@ -138,7 +138,8 @@ struct _SeismoEventListModel
 {
   GObject        parent_instance;
   SeismoTrace   *trace;    /* owned */
-  SeismoEventId *subset;   /* owned; NULL: every event */
+  GBytes        *subset_bytes;   /* owned; holds subset */
+  const SeismoEventId *subset;   /* NULL: every event */
   gsize          n_subset;
 };
 
@@ -190,7 +191,7 @@ seismo_event_list_model_finalize (GObject *object)
   SeismoEventListModel *self = SEISMO_EVENT_LIST_MODEL (object);
 
   g_clear_object (&self->trace);
-  g_clear_pointer (&self->subset, g_free);
+  g_clear_pointer (&self->subset_bytes, g_bytes_unref);
   G_OBJECT_CLASS (seismo_event_list_model_parent_class)->finalize (object);
 }
 
@@ -227,16 +228,41 @@ seismo_event_list_model_set_subset (SeismoEventListModel *self,
                                     const SeismoEventId  *events,
                                     gsize                 n_events)
 {
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_return_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self));
+  if (events != NULL)
+    bytes = g_bytes_new (events, sizeof (SeismoEventId) * n_events);
+  seismo_event_list_model_set_subset_bytes (self, bytes);
+}
+
+/**
+ * seismo_event_list_model_set_subset_bytes:
+ * @ids: (nullable): the event ids listed (guint32, ascending), kept by reference, not copied;
+ *   NULL: every event
+ */
+void
+seismo_event_list_model_set_subset_bytes (SeismoEventListModel *self,
+                                          GBytes               *ids)
+{
+  static const SeismoEventId none = 0;
   guint old_n;
+  gsize size = 0;
 
   g_return_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self));
   old_n = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
-  g_clear_pointer (&self->subset, g_free);
+  if (ids != NULL)
+    g_bytes_ref (ids);
+  g_clear_pointer (&self->subset_bytes, g_bytes_unref);
+  self->subset_bytes = ids;
+  self->subset = NULL;
   self->n_subset = 0;
-  if (events != NULL)
+  if (ids != NULL)
     {
-      self->subset = g_memdup2 (events, sizeof (SeismoEventId) * MAX (n_events, 1));
-      self->n_subset = MIN (n_events, G_MAXUINT);
+      self->subset = g_bytes_get_data (ids, &size);
+      if (self->subset == NULL)
+        self->subset = &none;   /* an empty subset, not every event */
+      self->n_subset = MIN (size / sizeof (SeismoEventId), G_MAXUINT);
     }
   g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n,
                               seismo_event_list_model_get_n_items (G_LIST_MODEL (self)));

@@ -30,6 +30,9 @@ SeismoEventListModel *seismo_event_list_model_new           (SeismoTrace        
 void                  seismo_event_list_model_set_subset    (SeismoEventListModel *self,
                                                              const SeismoEventId  *events,
                                                              gsize                 n_events);
+/* The same, sharing ids (guint32, ascending) by reference instead of copying them. */
+void                  seismo_event_list_model_set_subset_bytes (SeismoEventListModel *self,
+                                                                GBytes               *ids);
 /* Borrowed. */
 SeismoTrace          *seismo_event_list_model_get_trace     (SeismoEventListModel *self);
 SeismoEventId         seismo_event_list_model_get_event     (SeismoEventListModel *self,

@@ -10,6 +10,7 @@ struct _SeismoEventList
   /* template widgets */
   GtkScrolledWindow    *scroller;
   GtkColumnView        *column_view;
+  GtkColumnViewColumn  *columns[7];
 
   /* owned */
   SeismoEventListModel *model;
@@ -73,6 +74,54 @@ scroll_to (SeismoEventList *self,
 
   if (list_view != NULL)
     gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", position);
+}
+
+/* The cells: a label per column, filled from the row item's property of that column. Built in
+ * C, not by a GtkBuilderListItemFactory: that one parses its template for every cell, and a new
+ * model makes a screenful of them at once. */
+typedef struct {
+  const char *column_id;
+  const char *property;
+  float       xalign;
+  gboolean    numeric;
+} CellSpec;
+
+static const CellSpec cell_specs[] = {
+  { "index_column", "index", 1.0f, TRUE },
+  { "time_column",  "time",  1.0f, TRUE },
+  { "cpu_column",   "cpu",   1.0f, TRUE },
+  { "task_column",  "task",  0.0f, FALSE },
+  { "pid_column",   "pid",   1.0f, TRUE },
+  { "name_column",  "name",  0.0f, FALSE },
+  { "info_column",  "info",  0.0f, FALSE },
+};
+
+static void
+cell_setup (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            const CellSpec           *spec)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), spec->xalign);
+  if (spec->numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  else
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+cell_bind (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           const CellSpec           *spec)
+{
+  GObject *item = gtk_list_item_get_item (list_item);
+  g_autofree char *text = NULL;
+
+  if (item != NULL)
+    g_object_get (item, spec->property, &text, NULL);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text != NULL ? text : "");
 }
 
 static void
@@ -144,6 +193,11 @@ seismo_event_list_class_init (SeismoEventListClass *klass)
                                                "/io/github/seismo/widgets/seismo-event-list.ui");
   gtk_widget_class_bind_template_child (widget_class, SeismoEventList, scroller);
   gtk_widget_class_bind_template_child (widget_class, SeismoEventList, column_view);
+  G_STATIC_ASSERT (G_N_ELEMENTS (cell_specs) == G_N_ELEMENTS (((SeismoEventList *) NULL)->columns));
+  for (guint c = 0; c < G_N_ELEMENTS (cell_specs); c++)
+    gtk_widget_class_bind_template_child_full (widget_class, cell_specs[c].column_id, FALSE,
+                                               G_STRUCT_OFFSET (SeismoEventList, columns)
+                                               + c * sizeof (GtkColumnViewColumn *));
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "seismo-event-list");
 }
@@ -153,6 +207,14 @@ seismo_event_list_init (SeismoEventList *self)
 {
   self->selected = SEISMO_NO_EVENT;
   gtk_widget_init_template (GTK_WIDGET (self));
+  for (guint c = 0; c < G_N_ELEMENTS (cell_specs); c++)
+    {
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), (gpointer) &cell_specs[c]);
+      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), (gpointer) &cell_specs[c]);
+      gtk_column_view_column_set_factory (self->columns[c], factory);
+    }
 }
 
 /**
@@ -229,8 +291,6 @@ seismo_event_list_set_subset (SeismoEventList *self,
                               GBytes          *matches)
 {
   g_autoptr(SeismoEventListModel) model = NULL;
-  const SeismoEventId *ids;
-  gsize size = 0;
 
   g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
   G_STATIC_ASSERT (sizeof (SeismoEventId) == sizeof (guint32));
@@ -241,15 +301,10 @@ seismo_event_list_set_subset (SeismoEventList *self,
   g_clear_pointer (&self->subset, g_bytes_unref);
   self->subset = matches != NULL ? g_bytes_ref (matches) : NULL;
   model = seismo_event_list_model_new (seismo_event_list_model_get_trace (self->model));
+  /* A model nobody watches yet: its change notification costs nothing. The ids are shared with
+   * the filter's result, not copied. */
   if (matches != NULL)
-    {
-      static const SeismoEventId none = 0;
-
-      ids = g_bytes_get_data (matches, &size);
-      /* A model nobody watches yet: its change notification costs nothing. */
-      seismo_event_list_model_set_subset (model, ids != NULL ? ids : &none,
-                                          size / sizeof (SeismoEventId));
-    }
+    seismo_event_list_model_set_subset_bytes (model, matches);
   show_model (self, model);
 }
 

@@ -88,7 +88,9 @@ struct _SeismoFilterOverlay
   SeismoTrace    *trace;
   RowIndex       *index;
   GCancellable   *cancellable;
-  guint           tick_id;
+  GdkFrameClock  *clock;          /* while realized: frames are followed, never requested */
+  gulong          before_paint_id;
+  gulong          after_paint_id;
 
   gboolean        active;
   gboolean        dim;
@@ -238,19 +240,20 @@ seismo_filter_overlay_snapshot (GtkWidget   *widget,
 }
 
 /* The timeline redraws itself on pans, zooms and row changes; follow it without hooking into
- * it: compare what the last frame was drawn for, each frame, and redraw when it changed. */
-static gboolean
-follow_timeline (GtkWidget     *widget,
-                 GdkFrameClock *clock,
-                 gpointer       user_data)
+ * it: around each frame the window paints anyway, compare what the last frame was drawn for and
+ * redraw when it changed. It never asks for a frame itself, so an unchanged window stays idle.
+ * Before the paint: an input event's pan shows in the same frame; after it: a new size from the
+ * layout phase is picked up at once. */
+static void
+follow_timeline (GdkFrameClock       *clock,
+                 SeismoFilterOverlay *self)
 {
-  SeismoFilterOverlay *self = SEISMO_FILTER_OVERLAY (widget);
   SeismoTimelineRenderer *r;
   double now[6];
 
   if (!self->active || self->timeline == NULL
       || (r = seismo_timeline_get_renderer (self->timeline)) == NULL)
-    return G_SOURCE_CONTINUE;
+    return;
   now[0] = seismo_timeline_renderer_get_view_start (r);
   now[1] = seismo_timeline_renderer_get_ns_per_px (r);
   now[2] = seismo_timeline_renderer_get_scroll_y (r);
@@ -258,8 +261,32 @@ follow_timeline (GtkWidget     *widget,
   now[4] = gtk_widget_get_height (GTK_WIDGET (self->timeline));
   now[5] = seismo_timeline_renderer_get_rows_height (r);
   if (memcmp (now, self->drawn, sizeof now) != 0)
-    gtk_widget_queue_draw (widget);
-  return G_SOURCE_CONTINUE;
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+seismo_filter_overlay_realize (GtkWidget *widget)
+{
+  SeismoFilterOverlay *self = SEISMO_FILTER_OVERLAY (widget);
+
+  GTK_WIDGET_CLASS (seismo_filter_overlay_parent_class)->realize (widget);
+  self->clock = g_object_ref (gtk_widget_get_frame_clock (widget));
+  self->before_paint_id = g_signal_connect (self->clock, "before-paint", G_CALLBACK (follow_timeline), self);
+  self->after_paint_id = g_signal_connect (self->clock, "after-paint", G_CALLBACK (follow_timeline), self);
+}
+
+static void
+seismo_filter_overlay_unrealize (GtkWidget *widget)
+{
+  SeismoFilterOverlay *self = SEISMO_FILTER_OVERLAY (widget);
+
+  if (self->clock != NULL)
+    {
+      g_clear_signal_handler (&self->before_paint_id, self->clock);
+      g_clear_signal_handler (&self->after_paint_id, self->clock);
+      g_clear_object (&self->clock);
+    }
+  GTK_WIDGET_CLASS (seismo_filter_overlay_parent_class)->unrealize (widget);
 }
 
 static void
@@ -365,6 +392,8 @@ seismo_filter_overlay_class_init (SeismoFilterOverlayClass *klass)
                                                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   G_OBJECT_CLASS (klass)->dispose = seismo_filter_overlay_dispose;
   GTK_WIDGET_CLASS (klass)->snapshot = seismo_filter_overlay_snapshot;
+  GTK_WIDGET_CLASS (klass)->realize = seismo_filter_overlay_realize;
+  GTK_WIDGET_CLASS (klass)->unrealize = seismo_filter_overlay_unrealize;
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "seismofilteroverlay");
 }
 
@@ -400,14 +429,6 @@ seismo_filter_overlay_set_filter (SeismoFilterOverlay *self,
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->active = trace != NULL && matches != NULL;
-  /* Follow the timeline only while there is something to draw: a tick keeps frames coming. */
-  if (self->active && self->tick_id == 0)
-    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_timeline, NULL, NULL);
-  else if (!self->active && self->tick_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
-    }
   if (trace != self->trace || !self->active)
     g_clear_pointer (&self->index, row_index_free);
   g_set_object (&self->trace, trace);

@@ -49,6 +49,7 @@ struct _SeismoHistogramView
   SeismoHistogramScale    scale;
   gboolean                large;
   gboolean                syncing;     /* setting dropdowns from code */
+  gboolean                pending;     /* the range changed while hidden: compute when shown */
 };
 
 enum {
@@ -193,6 +194,8 @@ hist_thread (GTask        *task,
   if (job->scale == SEISMO_HISTOGRAM_LOG2)
     {
       job->histogram = g_steal_pointer (&log2);
+      /* The summary sorts the values once (millions of syscalls): here, not at the first draw. */
+      seismo_latency_histogram_get_summary (job->histogram, &summary);
       g_task_return_boolean (task, TRUE);
       return;
     }
@@ -206,11 +209,28 @@ hist_thread (GTask        *task,
 
     job->histogram = seismo_latency_histogram_new_linear (low, low + n * step, step);
     seismo_latency_histogram_add_samples (job->histogram, job->samples);
+    seismo_latency_histogram_get_summary (job->histogram, &summary);
   }
   g_task_return_boolean (task, TRUE);
 }
 
 static void update_area_height (SeismoHistogramView *self);
+
+static void
+take_result (SeismoHistogramView *self,
+             HistJob             *job)
+{
+  g_clear_pointer (&self->histogram, seismo_latency_histogram_free);
+  g_clear_pointer (&self->samples, g_array_unref);
+  g_free (self->title);
+  self->histogram = g_steal_pointer (&job->histogram);
+  self->samples = g_steal_pointer (&job->samples);
+  self->title = g_steal_pointer (&job->title);
+  gtk_spinner_stop (self->spinner);
+  update_area_height (self);
+  gtk_widget_queue_draw (self->area);
+  g_signal_emit (self, signals[UPDATED], 0);
+}
 
 static void
 hist_done (GObject      *source,
@@ -225,27 +245,40 @@ hist_done (GObject      *source,
   if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
     return;
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->histogram, seismo_latency_histogram_free);
-  g_clear_pointer (&self->samples, g_array_unref);
-  g_free (self->title);
-  self->histogram = g_steal_pointer (&job->histogram);
-  self->samples = g_steal_pointer (&job->samples);
-  self->title = g_steal_pointer (&job->title);
-  gtk_spinner_stop (self->spinner);
-  update_area_height (self);
-  gtk_widget_queue_draw (self->area);
-  g_signal_emit (self, signals[UPDATED], 0);
+  take_result (self, job);
 }
 
+static GTask *
+new_job (SeismoHistogramView *self,
+         GCancellable        *cancellable,
+         GAsyncReadyCallback  done)
+{
+  GTask *task = g_task_new (self, cancellable, done, NULL);
+  HistJob *job = g_new0 (HistJob, 1);
+
+  job->trace = g_object_ref (self->trace);
+  seismo_pane_range_set (&job->range, self->range.start_ns, self->range.end_ns, self->range.mask);
+  job->of = self->of;
+  job->syscall = self->syscall;
+  job->gap_from = self->gap_from;
+  job->gap_to = self->gap_to;
+  job->scale = self->scale;
+  g_task_set_source_tag (task, new_job);
+  g_task_set_task_data (task, job, (GDestroyNotify) hist_job_free);
+  return task;
+}
+
+/* A hidden pane computes nothing: it is marked pending and computes when shown (map), or at
+ * once when asked for its figures (an export, a test). */
 static void
 recompute (SeismoHistogramView *self)
 {
   g_autoptr(GTask) task = NULL;
-  HistJob *job;
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  self->pending = FALSE;
   if (self->trace == NULL)
     {
       g_clear_pointer (&self->histogram, seismo_latency_histogram_free);
@@ -254,20 +287,46 @@ recompute (SeismoHistogramView *self)
       gtk_widget_queue_draw (self->area);
       return;
     }
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->pending = TRUE;
+      return;
+    }
   self->cancellable = g_cancellable_new ();
-  job = g_new0 (HistJob, 1);
-  job->trace = g_object_ref (self->trace);
-  seismo_pane_range_set (&job->range, self->range.start_ns, self->range.end_ns, self->range.mask);
-  job->of = self->of;
-  job->syscall = self->syscall;
-  job->gap_from = self->gap_from;
-  job->gap_to = self->gap_to;
-  job->scale = self->scale;
-  task = g_task_new (self, self->cancellable, hist_done, NULL);
-  g_task_set_source_tag (task, recompute);
-  g_task_set_task_data (task, job, (GDestroyNotify) hist_job_free);
+  task = new_job (self, self->cancellable, hist_done);
   g_task_run_in_thread (task, hist_thread);
   gtk_spinner_start (self->spinner);
+}
+
+/* The figures of the current range, computed now if the pane was hidden when it changed or its
+ * worker is not done: for exports and tests. Pointer and click handlers (bucket_at, the bucket's
+ * filter) keep to the histogram on screen and never wait. */
+static void
+flush_pending (SeismoHistogramView *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if ((!self->pending && self->cancellable == NULL) || self->trace == NULL)
+    return;
+  /* A worker still counting is overtaken: its result would be the same. */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->pending = FALSE;
+  task = new_job (self, NULL, NULL);
+  g_task_run_in_thread_sync (task, hist_thread);
+  if (g_task_propagate_boolean (task, NULL))
+    take_result (self, g_task_get_task_data (task));
+}
+
+static void
+seismo_histogram_view_map (GtkWidget *widget)
+{
+  SeismoHistogramView *self = SEISMO_HISTOGRAM_VIEW (widget);
+
+  GTK_WIDGET_CLASS (seismo_histogram_view_parent_class)->map (widget);
+  if (self->pending)
+    recompute (self);
 }
 
 /* Drawing */
@@ -638,6 +697,7 @@ seismo_histogram_view_class_init (SeismoHistogramViewClass *klass)
   /* A new histogram is shown. */
   signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  widget_class->map = seismo_histogram_view_map;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "seismohistogramview");
 }
@@ -740,6 +800,8 @@ seismo_histogram_view_set_selection (SeismoHistogramView *self,
   g_return_if_fail (SEISMO_IS_HISTOGRAM_VIEW (self));
   g_return_if_fail (start_ns <= end_ns);
 
+  if (seismo_pane_range_equal (&self->range, start_ns, end_ns, mask))
+    return;
   seismo_pane_range_set (&self->range, start_ns, end_ns, mask);
   recompute (self);
 }
@@ -801,6 +863,7 @@ SeismoLatencyHistogram *
 seismo_histogram_view_get_histogram (SeismoHistogramView *self)
 {
   g_return_val_if_fail (SEISMO_IS_HISTOGRAM_VIEW (self), NULL);
+  flush_pending (self);
   return self->histogram;
 }
 
@@ -880,6 +943,7 @@ seismo_histogram_view_render (SeismoHistogramView *self,
 {
   g_return_if_fail (SEISMO_IS_HISTOGRAM_VIEW (self));
   g_return_if_fail (cr != NULL);
+  flush_pending (self);
   render_full (self, cr, width, height, large, FALSE, TRUE);
 }
 
@@ -890,6 +954,7 @@ seismo_histogram_view_to_csv (SeismoHistogramView *self)
   SeismoLatencySummary s;
 
   g_return_val_if_fail (SEISMO_IS_HISTOGRAM_VIEW (self), NULL);
+  flush_pending (self);
 
   out = g_string_new ("# ");
   g_string_append (out, self->title != NULL ? self->title : "");

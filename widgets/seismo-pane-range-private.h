@@ -30,6 +30,18 @@ seismo_pane_range_set (SeismoPaneRange *self,
   self->end_ns = end_ns;
 }
 
+/* Whether the pane already looks at this: a filter applied again with the same result, or the
+ * same markers, changes nothing. */
+static inline gboolean
+seismo_pane_range_equal (const SeismoPaneRange *self,
+                         guint64                start_ns,
+                         guint64                end_ns,
+                         GBytes                *mask)
+{
+  return self->start_ns == start_ns && self->end_ns == end_ns
+         && (self->mask == mask || (self->mask != NULL && mask != NULL && g_bytes_equal (self->mask, mask)));
+}
+
 /* Back to the whole trace, every event. */
 static inline void
 seismo_pane_range_reset (SeismoPaneRange *self)

@@ -254,7 +254,9 @@ struct _SeismoRateView
   GCancellable   *cancellable;
   guint32        *counts;
   guint           n_cols;
-  guint           tick_id;
+  GdkFrameClock  *clock;          /* while realized: frames are followed, never requested */
+  gulong          before_paint_id;
+  gulong          after_paint_id;
 
   SeismoRateStack stack;
   double          scale;
@@ -356,14 +358,15 @@ start_compute (SeismoRateView *self)
   g_task_run_in_thread (task, rate_thread);
 }
 
-/* Runs each frame: notices a changed timeline view and asks for new counts. A worker per frame
- * at most; a newer view cancels the one being counted. */
-static gboolean
-follow_timeline (GtkWidget     *widget,
-                 GdkFrameClock *clock,
-                 gpointer       data)
+/* Runs around each frame the window paints anyway (the timeline redraws on a pan or zoom):
+ * notices a changed timeline view and asks for new counts. It never asks for a frame itself, so
+ * an unchanged window stays idle. A worker per frame at most; a newer view cancels the one
+ * being counted. Before the paint: an input event's pan shows in the same frame; after it: a
+ * new size from the layout phase is picked up at once. */
+static void
+follow_timeline (SeismoRateView *self)
 {
-  SeismoRateView *self = SEISMO_RATE_VIEW (widget);
+  GtkWidget *widget = GTK_WIDGET (self);
   SeismoTimelineData *tdata;
   SeismoTimelineRenderer *r;
   SeismoTrace *trace;
@@ -372,7 +375,7 @@ follow_timeline (GtkWidget     *widget,
   guint cols;
 
   if (self->timeline == NULL)
-    return G_SOURCE_CONTINUE;
+    return;
   tdata = seismo_timeline_get_data (self->timeline);
   trace = tdata != NULL ? seismo_timeline_data_get_trace (tdata) : NULL;
   if (trace != self->trace)
@@ -389,10 +392,10 @@ follow_timeline (GtkWidget     *widget,
       gtk_widget_queue_draw (widget);
     }
   if (trace == NULL)
-    return G_SOURCE_CONTINUE;
+    return;
   r = seismo_timeline_get_renderer (self->timeline);
   if (r == NULL)
-    return G_SOURCE_CONTINUE;
+    return;
   /* The view may start before the trace (zoomed out around its start). */
   start = (double) seismo_trace_get_start_ns (trace) + seismo_timeline_renderer_get_view_start (r);
   scale = seismo_timeline_renderer_get_ns_per_px (r);
@@ -410,10 +413,40 @@ follow_timeline (GtkWidget     *widget,
       self->dirty = TRUE;
     }
   if (self->dirty)
+    start_compute (self);
+}
+
+static void
+on_frame (GdkFrameClock  *clock,
+          SeismoRateView *self)
+{
+  follow_timeline (self);
+}
+
+static void
+seismo_rate_view_realize (GtkWidget *widget)
+{
+  SeismoRateView *self = SEISMO_RATE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (seismo_rate_view_parent_class)->realize (widget);
+  self->clock = g_object_ref (gtk_widget_get_frame_clock (widget));
+  self->before_paint_id = g_signal_connect (self->clock, "before-paint", G_CALLBACK (on_frame), self);
+  self->after_paint_id = g_signal_connect (self->clock, "after-paint", G_CALLBACK (on_frame), self);
+  gtk_widget_queue_draw (widget);
+}
+
+static void
+seismo_rate_view_unrealize (GtkWidget *widget)
+{
+  SeismoRateView *self = SEISMO_RATE_VIEW (widget);
+
+  if (self->clock != NULL)
     {
-      start_compute (self);
+      g_clear_signal_handler (&self->before_paint_id, self->clock);
+      g_clear_signal_handler (&self->after_paint_id, self->clock);
+      g_clear_object (&self->clock);
     }
-  return G_SOURCE_CONTINUE;
+  GTK_WIDGET_CLASS (seismo_rate_view_parent_class)->unrealize (widget);
 }
 
 static void
@@ -515,9 +548,6 @@ seismo_rate_view_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
-  if (self->tick_id != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-  self->tick_id = 0;
   g_clear_object (&self->cancellable);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->mask, g_bytes_unref);
@@ -536,6 +566,8 @@ seismo_rate_view_class_init (SeismoRateViewClass *klass)
   object_class->dispose = seismo_rate_view_dispose;
   widget_class->snapshot = seismo_rate_view_snapshot;
   widget_class->measure = seismo_rate_view_measure;
+  widget_class->realize = seismo_rate_view_realize;
+  widget_class->unrealize = seismo_rate_view_unrealize;
   gtk_widget_class_set_css_name (widget_class, "seismorateview");
 }
 
@@ -549,7 +581,6 @@ seismo_rate_view_init (SeismoRateView *self)
   g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-  self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_timeline, NULL, NULL);
 }
 
 GtkWidget *
@@ -566,6 +597,7 @@ seismo_rate_view_set_timeline (SeismoRateView *self,
   g_return_if_fail (timeline == NULL || SEISMO_IS_TIMELINE (timeline));
   self->timeline = timeline;
   self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));   /* the next frame follows it */
 }
 
 void
@@ -574,11 +606,14 @@ seismo_rate_view_set_mask (SeismoRateView *self,
 {
   g_return_if_fail (SEISMO_IS_RATE_VIEW (self));
 
+  if (mask == self->mask || (mask != NULL && self->mask != NULL && g_bytes_equal (mask, self->mask)))
+    return;   /* the same events: the counts stand */
   if (mask != NULL)
     g_bytes_ref (mask);
   g_clear_pointer (&self->mask, g_bytes_unref);
   self->mask = mask;
   self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 void
@@ -596,6 +631,7 @@ seismo_rate_view_set_stack (SeismoRateView *self,
   if (self->trace != NULL)
     categories_build (&self->categories, self->trace, stack);
   self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 gboolean

@@ -156,6 +156,7 @@ struct _SeismoStatsView
   GListStore    *stores[SEISMO_STATS_TABLE_N];
   GtkSortListModel *sorted[SEISMO_STATS_TABLE_N];
   GCancellable  *cancellable;
+  gboolean       pending;      /* the range changed while hidden: compute when shown */
 };
 
 enum {
@@ -472,6 +473,19 @@ update_scope (SeismoStatsView *self)
 }
 
 static void
+take_result (SeismoStatsView *self,
+             StatsJob        *job)
+{
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    g_list_store_splice (self->stores[t], 0, g_list_model_get_n_items (G_LIST_MODEL (self->stores[t])),
+                         job->rows[t]->pdata, job->rows[t]->len);
+  gtk_spinner_stop (self->spinner);
+  update_scope (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
+static void
 stats_done (GObject      *source,
             GAsyncResult *result,
             gpointer      user_data)
@@ -484,24 +498,35 @@ stats_done (GObject      *source,
   if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
     return;
   g_clear_object (&self->cancellable);
-  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
-    g_list_store_splice (self->stores[t], 0, g_list_model_get_n_items (G_LIST_MODEL (self->stores[t])),
-                         job->rows[t]->pdata, job->rows[t]->len);
-  gtk_spinner_stop (self->spinner);
-  update_scope (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-  g_signal_emit (self, signals[UPDATED], 0);
+  take_result (self, job);
 }
 
+static GTask *
+new_job (SeismoStatsView     *self,
+         GCancellable        *cancellable,
+         GAsyncReadyCallback  done)
+{
+  GTask *task = g_task_new (self, cancellable, done, NULL);
+  StatsJob *job = g_new0 (StatsJob, 1);
+
+  job->trace = g_object_ref (self->trace);
+  seismo_pane_range_set (&job->range, self->range.start_ns, self->range.end_ns, self->range.mask);
+  g_task_set_source_tag (task, new_job);
+  g_task_set_task_data (task, job, (GDestroyNotify) stats_job_free);
+  return task;
+}
+
+/* A hidden pane computes nothing: it is marked pending and computes when shown (map), or at
+ * once when asked for its rows (an export, a test). */
 static void
 recompute (SeismoStatsView *self)
 {
   g_autoptr(GTask) task = NULL;
-  StatsJob *job;
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  self->pending = FALSE;
   if (self->trace == NULL)
     {
       for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
@@ -511,16 +536,47 @@ recompute (SeismoStatsView *self)
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
       return;
     }
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->pending = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+      return;
+    }
   self->cancellable = g_cancellable_new ();
-  job = g_new0 (StatsJob, 1);
-  job->trace = g_object_ref (self->trace);
-  seismo_pane_range_set (&job->range, self->range.start_ns, self->range.end_ns, self->range.mask);
-  task = g_task_new (self, self->cancellable, stats_done, NULL);
-  g_task_set_source_tag (task, recompute);
-  g_task_set_task_data (task, job, (GDestroyNotify) stats_job_free);
+  task = new_job (self, self->cancellable, stats_done);
   g_task_run_in_thread (task, stats_thread);
   gtk_spinner_start (self->spinner);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+/* The rows of the current range, computed now if the pane was hidden when it changed or its
+ * worker is not done. */
+static void
+flush_pending (SeismoStatsView *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if ((!self->pending && self->cancellable == NULL) || self->trace == NULL)
+    return;
+  /* A worker still counting is overtaken: its result would be the same. */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->pending = FALSE;
+  task = new_job (self, NULL, NULL);
+  g_task_run_in_thread_sync (task, stats_thread);
+  if (g_task_propagate_boolean (task, NULL))
+    take_result (self, g_task_get_task_data (task));
+}
+
+static void
+seismo_stats_view_map (GtkWidget *widget)
+{
+  SeismoStatsView *self = SEISMO_STATS_VIEW (widget);
+
+  GTK_WIDGET_CLASS (seismo_stats_view_parent_class)->map (widget);
+  if (self->pending)
+    recompute (self);
 }
 
 /* Template callbacks */
@@ -626,6 +682,7 @@ seismo_stats_view_class_init (SeismoStatsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoStatsView, event_view);
   gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_table_changed);
+  widget_class->map = seismo_stats_view_map;
   gtk_widget_class_set_css_name (widget_class, "seismostatsview");
 }
 
@@ -667,6 +724,8 @@ seismo_stats_view_set_selection (SeismoStatsView *self,
   g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
   g_return_if_fail (start_ns <= end_ns);
 
+  if (seismo_pane_range_equal (&self->range, start_ns, end_ns, mask))
+    return;
   seismo_pane_range_set (&self->range, start_ns, end_ns, mask);
   recompute (self);
 }
@@ -706,6 +765,7 @@ seismo_stats_view_get_rows (SeismoStatsView  *self,
 {
   g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
   g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
+  flush_pending (self);
   return G_LIST_MODEL (self->sorted[table]);
 }
 
@@ -718,6 +778,7 @@ seismo_stats_view_row_filter (SeismoStatsView  *self,
 
   g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
   g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
+  flush_pending (self);
   row = g_list_model_get_item (G_LIST_MODEL (self->sorted[table]), position);
   /* The store keeps the row alive after this reference goes. */
   return row != NULL ? row->filter : NULL;
@@ -769,6 +830,7 @@ seismo_stats_view_to_csv (SeismoStatsView  *self,
 
   g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
   g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
+  flush_pending (self);
 
   specs = table_columns[table];
   for (guint c = 0; specs[c].title != NULL; c++)
@@ -815,6 +877,7 @@ seismo_stats_view_render (SeismoStatsView  *self,
 
   g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
   g_return_if_fail (table < SEISMO_STATS_TABLE_N);
+  flush_pending (self);
 
   specs = table_columns[table];
   while (specs[n_columns].title != NULL)

@@ -348,6 +348,32 @@ snapshot_presenter (SeismoTimeline *self,
   gtk_snapshot_pop (snapshot);
 }
 
+/* The frame as one image, drawn by the renderer's Cairo canvas (whole-pixel rectangles written
+ * straight into the pixels). As tens of thousands of color nodes instead, every later frame of
+ * the window (a blinking cursor, a spinner) would have GSK walk all of them again, and a Cairo
+ * GSK renderer draw each one; an image is one paint, clipped to what changed. */
+static void
+snapshot_image (SeismoTimeline *self,
+                GtkSnapshot    *snapshot)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0)
+    return;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cr = cairo_create (surface);
+  seismo_timeline_renderer_draw_cairo (self->renderer, cr);
+  cairo_destroy (cr);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_set_source_surface (cr, surface, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 /* GtkWidget */
 
 static void
@@ -363,6 +389,11 @@ seismo_timeline_snapshot (GtkWidget   *widget,
   if (self->presenter)
     {
       snapshot_presenter (self, snapshot);
+      return;
+    }
+  if (gtk_widget_get_scale_factor (widget) == 1)
+    {
+      snapshot_image (self, snapshot);
       return;
     }
   seismo_timeline_renderer_draw (self->renderer, &snapshot_canvas, snapshot);

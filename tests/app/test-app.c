@@ -148,6 +148,17 @@ check_window (SeismoApplication *app,
     g_autofree char *info = seismo_trace_event_format (trace, e);
 
     g_assert_nonnull (strcasestr (info, "write"));
+    /* The first one: the search runs in stretches on several threads, and the earliest wins. */
+    for (guint k = 8; k < e; k++)
+      {
+        g_autofree char *before = seismo_trace_event_format (trace, k);
+        const SeismoTask *task = seismo_trace_event_task (trace, k);
+
+        g_assert_null (strcasestr (before, "write"));
+        g_assert_null (strcasestr (seismo_trace_event_type (trace, k)->full_name, "write"));
+        g_assert_true (task == NULL
+                       || strcasestr (seismo_trace_get_string (trace, task->comm), "write") == NULL);
+      }
   }
   seismo_gui_test_spin (100);
 
