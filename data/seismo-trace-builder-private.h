@@ -3,6 +3,7 @@
 
 /* The builder's layout, for streaming writers that flush what was appended so far. */
 
+#include "seismo-stacks-private.h"
 #include "seismo-trace-builder.h"
 #include "seismo-trace-private.h"
 
@@ -49,7 +50,22 @@ struct _SeismoTraceBuilder
   GPtrArray        *meta_keys;
   GPtrArray        *meta_values;
   guint             n_cpus;
+
+  /* Stacks (seismo-stacks.c): NULL until the first event with a stack. stack_of is a column like
+   * the others (capacity entries), 0 for events without a stack. */
+  SeismoStackTable *stacks;
+  SeismoStackId    *stack_of;
+  GArray           *cur_kernel;   /* SeismoFrameId: the event being built's kernel frames */
+  GArray           *cur_user;     /* SeismoFrameId: its user frames */
 };
+
+/* seismo-stacks.c: the builder's stack hooks. */
+void _seismo_trace_builder_end_stack   (SeismoTraceBuilder *self);
+void _seismo_trace_builder_free_stacks (SeismoTraceBuilder *self);
+/* Moves (steal) or copies the stack tables and column into the trace; before the trace's sort. */
+void _seismo_trace_builder_stacks_to_trace (SeismoTraceBuilder *self,
+                                            SeismoTrace        *trace,
+                                            gboolean            steal);
 
 /* Drops the first n_blocks complete blocks of events (already written to a file) from the columns
  * and the payload, so a builder that streams to a file holds at most the blocks not yet written.

@@ -66,6 +66,7 @@ seismo_trace_builder_free (SeismoTraceBuilder *self)
   g_array_unref (self->lost);
   g_ptr_array_unref (self->meta_keys);
   g_ptr_array_unref (self->meta_values);
+  _seismo_trace_builder_free_stacks (self);
   g_free (self);
 }
 
@@ -350,6 +351,11 @@ grow_events (SeismoTraceBuilder *self)
   self->type = grow_column (self->type, n, cap, sizeof (guint16));
   self->task = grow_column (self->task, n, cap, sizeof (SeismoTaskId));
   self->payload_off = grow_column (self->payload_off, n, cap, sizeof (guint32));
+  if (self->stack_of)
+    {
+      self->stack_of = g_renew (SeismoStackId, self->stack_of, cap);
+      memset (self->stack_of + n, 0, (cap - n) * sizeof (SeismoStackId));
+    }
   self->capacity = cap;
 }
 
@@ -732,6 +738,7 @@ seismo_trace_builder_end_event (SeismoTraceBuilder *self)
     default:
       break;
     }
+  _seismo_trace_builder_end_stack (self);
   self->in_event = FALSE;
   self->n_events++;
 }
@@ -765,6 +772,11 @@ _seismo_trace_builder_release (SeismoTraceBuilder *self,
   memmove (self->type, self->type + n_ev, keep * sizeof *self->type);
   memmove (self->task, self->task + n_ev, keep * sizeof *self->task);
   memmove (self->payload_off, self->payload_off + n_ev, keep * sizeof *self->payload_off);
+  if (self->stack_of)
+    {
+      memmove (self->stack_of, self->stack_of + n_ev, keep * sizeof *self->stack_of);
+      memset (self->stack_of + keep, 0, (self->capacity - keep) * sizeof *self->stack_of);
+    }
   cut = n_blocks < self->block_base->len ? g_array_index (self->block_base, guint64, n_blocks)
                                          : self->payload_len;
   memmove (self->payload, self->payload + cut, self->payload_len - cut);
@@ -963,6 +975,8 @@ to_trace (SeismoTraceBuilder *self,
   for (guint m = 0; m < self->meta_keys->len; m++)
     _seismo_trace_set_metadata (trace, g_ptr_array_index (self->meta_keys, m),
                                 g_ptr_array_index (self->meta_values, m));
+
+  _seismo_trace_builder_stacks_to_trace (self, trace, steal);
 
   for (gsize i = 0; i < trace->n_events; i++)
     max_cpu = MAX (max_cpu, trace->cpu[i]);

@@ -55,7 +55,12 @@ struct _SeismoTrace
   GPtrArray         *meta_values;   /* char* */
 
   guint              n_cpus;
-  gboolean           known_sorted;  /* a reader found the events in time order: no sort needed */
+  gboolean           known_sorted;
+
+  /* Stacks (seismo-stacks.c): both NULL when the trace has none. stack_of has n_events entries
+   * and moves with the events in _seismo_trace_sort(). */
+  struct _SeismoStackTable *stacks;
+  guint32           *stack_of;  /* a reader found the events in time order: no sort needed */
 
   /* Derived by _seismo_trace_derive(). A reader that counted while decoding sets type_counts and
    * cpu_switches (n_cpus entries: sched_switch events per CPU) before; derive then frees

@@ -6,6 +6,7 @@
 #include "seismo-big-array.h"
 #include "seismo-error.h"
 #include "seismo-syscalls.h"
+#include "seismo-stacks-private.h"
 #include "seismo-trace-private.h"
 
 G_DEFINE_FINAL_TYPE (SeismoTrace, seismo_trace, G_TYPE_OBJECT)
@@ -50,6 +51,8 @@ seismo_trace_finalize (GObject *object)
   g_free (self->task_index_off);
   g_clear_pointer (&self->tid_tasks, g_hash_table_unref);
   g_free (self->tid_next);
+  g_clear_pointer (&self->stacks, _seismo_stack_table_free);
+  g_free (self->stack_of);
   g_mutex_clear (&self->index_lock);
 
   G_OBJECT_CLASS (seismo_trace_parent_class)->finalize (object);
@@ -199,6 +202,7 @@ _seismo_trace_sort (SeismoTrace *self)
   guint16 *cpu, *type;
   SeismoTaskId *task;
   guint32 *off;
+  guint32 *stack_of;
   guint8 *payload;
   guint64 *block_base;
   gsize n_blocks, pos = 0;
@@ -211,6 +215,7 @@ _seismo_trace_sort (SeismoTrace *self)
 
   perm = sort_permutation (self->ts, n);
 
+  stack_of = self->stack_of ? g_new (guint32, MAX (n, 1)) : NULL;
   ts = _seismo_big_array_new (guint64, n);
   cpu = _seismo_big_array_new (guint16, n);
   type = _seismo_big_array_new (guint16, n);
@@ -232,6 +237,8 @@ _seismo_trace_sort (SeismoTrace *self)
       cpu[i] = self->cpu[j];
       type[i] = self->type[j];
       task[i] = self->task[j];
+      if (stack_of)
+        stack_of[i] = self->stack_of[j];
       off[i] = (guint32) (pos - block_base[i >> SEISMO_BLOCK_SHIFT]);
       memcpy (payload + pos, p, len);
       pos += len;
@@ -245,6 +252,11 @@ _seismo_trace_sort (SeismoTrace *self)
   g_free (self->payload_off);
   g_free (self->payload);
   g_free (self->block_base);
+  if (stack_of)
+    {
+      g_free (self->stack_of);
+      self->stack_of = stack_of;
+    }
   self->ts = ts;
   self->cpu = cpu;
   self->type = type;
@@ -933,5 +945,8 @@ seismo_trace_get_memory_size (SeismoTrace *self)
 
       size += sizeof *type + type->n_fields * sizeof (SeismoField);
     }
+  if (self->stack_of)
+    size += self->n_events * sizeof (guint32);
+  size += _seismo_stack_table_memory_size (self->stacks);
   return size;
 }
