@@ -21,6 +21,7 @@ struct _SeismoWindowAnalysis
   GtkStack            *panes;
   SeismoHistogramView *histogram;
   SeismoStatsView     *stats;
+  SeismoFlameGraphView *flame;
   GtkWidget           *list_menu;   /* parented to the event list; unparented in dispose */
 
   /* owned */
@@ -76,6 +77,7 @@ update_panes (SeismoWindow *self)
   pane_range (self, &start, &end);
   seismo_histogram_view_set_selection (an->histogram, start, end, mask);
   seismo_stats_view_set_selection (an->stats, start, end, mask);
+  seismo_flame_graph_view_set_selection (an->flame, start, end, mask);
 }
 
 static void
@@ -320,6 +322,21 @@ action_focus_filter (GtkWidget  *widget,
 }
 
 static void
+on_frame_filter_requested (SeismoWindow *self,
+                           guint         frame)
+{
+  seismo_window_filter_stack_frame (self, frame);
+}
+
+static void
+action_filter_stack_frame (GtkWidget  *widget,
+                           const char *name,
+                           GVariant   *param)
+{
+  seismo_window_filter_stack_frame (SEISMO_WINDOW (widget), g_variant_get_uint32 (param));
+}
+
+static void
 action_show_pane (GtkWidget  *widget,
                   const char *name,
                   GVariant   *param)
@@ -398,6 +415,8 @@ _seismo_window_init_analysis (SeismoWindow *self)
                                                     "histogram", _("Histogram")));
   an->stats = SEISMO_STATS_VIEW (pane_page (an->panes, seismo_stats_view_new (),
                                             "stats", _("Statistics")));
+  an->flame = SEISMO_FLAME_GRAPH_VIEW (pane_page (an->panes, seismo_flame_graph_view_new (),
+                                                  "flamegraph", _("Flame Graph")));
   switcher = gtk_stack_switcher_new ();
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), an->panes);
   gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
@@ -413,6 +432,7 @@ _seismo_window_init_analysis (SeismoWindow *self)
   g_signal_connect_swapped (an->filter_bar, "notify::dim", G_CALLBACK (on_dim_changed), self);
   g_signal_connect_swapped (an->stats, "filter-requested", G_CALLBACK (on_filter_requested), self);
   g_signal_connect_swapped (an->histogram, "bucket-activated", G_CALLBACK (on_bucket_activated), self);
+  g_signal_connect_swapped (an->flame, "frame-filter-requested", G_CALLBACK (on_frame_filter_requested), self);
   g_signal_connect_swapped (self->timeline, "notify::markers-text", G_CALLBACK (update_panes), self);
   g_signal_connect_swapped (self->timeline, "notify::selected-event", G_CALLBACK (on_selection_changed), self);
   g_signal_connect_swapped (self->event_list, "notify::selected-event", G_CALLBACK (on_selection_changed), self);
@@ -445,6 +465,7 @@ _seismo_window_class_init_analysis (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.filter-clear", NULL, action_filter_clear);
   gtk_widget_class_install_action (widget_class, "win.focus-filter", NULL, action_focus_filter);
   gtk_widget_class_install_action (widget_class, "win.show-pane", "s", action_show_pane);
+  gtk_widget_class_install_action (widget_class, "win.filter-stack-frame", "u", action_filter_stack_frame);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.focus-filter", NULL);
 }
 
@@ -468,6 +489,7 @@ _seismo_window_analysis_set_trace (SeismoWindow *self)
     seismo_filter_bar_set_trace (an->filter_bar, trace);
     seismo_histogram_view_set_trace (an->histogram, trace);
     seismo_stats_view_set_trace (an->stats, trace);
+    seismo_flame_graph_view_set_trace (an->flame, trace);
     if (trace != NULL && again[0] != '\0')
       seismo_filter_bar_apply (an->filter_bar, again);
   }
@@ -555,4 +577,48 @@ seismo_window_get_rate_view (SeismoWindow *self)
 {
   g_return_val_if_fail (SEISMO_IS_WINDOW (self), NULL);
   return self->analysis != NULL ? self->analysis->rate_view : NULL;
+}
+
+SeismoFlameGraphView *
+seismo_window_get_flame_graph_view (SeismoWindow *self)
+{
+  g_return_val_if_fail (SEISMO_IS_WINDOW (self), NULL);
+  return self->analysis != NULL ? self->analysis->flame : NULL;
+}
+
+void
+seismo_window_filter_stack_frame (SeismoWindow  *self,
+                                  SeismoFrameId  frame)
+{
+  SeismoTrace *trace;
+  SeismoFilterBar *bar;
+  GBytes *current;
+  g_autoptr(GBytes) mask = NULL;
+  g_autofree char *label = NULL;
+
+  g_return_if_fail (SEISMO_IS_WINDOW (self));
+
+  trace = shown_trace (self);
+  if (self->analysis == NULL || trace == NULL || frame >= seismo_trace_get_n_frames (trace))
+    return;
+  bar = self->analysis->filter_bar;
+  /* No field in the filter language names stacks: filter by set, as histogram buckets do. */
+  mask = seismo_stack_frame_mask (trace, frame, &label);
+  current = seismo_filter_bar_get_mask (bar);
+  if (current != NULL && g_bytes_get_size (current) == g_bytes_get_size (mask))
+    {
+      /* Narrow the filter in force, as the quick filters do. */
+      gsize n_words = g_bytes_get_size (mask) / sizeof (guint64);
+      const guint64 *a = g_bytes_get_data (current, NULL);
+      guint64 *both = g_new (guint64, MAX (n_words, 1));
+      g_autofree char *combined = g_strdup_printf ("(%s) && %s", seismo_filter_bar_get_applied (bar), label);
+
+      for (gsize i = 0; i < n_words; i++)
+        both[i] = a[i] & ((const guint64 *) g_bytes_get_data (mask, NULL))[i];
+      g_clear_pointer (&mask, g_bytes_unref);
+      mask = g_bytes_new_take (both, n_words * sizeof (guint64));
+      g_free (g_steal_pointer (&label));
+      label = g_steal_pointer (&combined);
+    }
+  seismo_filter_bar_apply_mask (bar, mask, label);
 }

@@ -276,6 +276,21 @@ seismo_flame_graph_get_depth (SeismoFlameGraph *self)
   return self->depth;
 }
 
+guint
+seismo_flame_graph_find_child (SeismoFlameGraph *self,
+                               guint             parent,
+                               const char       *name)
+{
+  g_return_val_if_fail (self != NULL && self->finished && name != NULL, SEISMO_FLAME_NO_NODE);
+  if (parent >= self->nodes->len)
+    return SEISMO_FLAME_NO_NODE;
+  for (guint c = node_at_index (self, parent)->first_child; c != SEISMO_FLAME_NO_NODE;
+       c = node_at_index (self, c)->next_sibling)
+    if (g_str_equal (node_at_index (self, c)->info.name, name))
+      return c;
+  return SEISMO_FLAME_NO_NODE;
+}
+
 void
 seismo_flame_graph_node_span (SeismoFlameGraph *self,
                               guint             node,

@@ -78,6 +78,11 @@ const SeismoFlameNode *seismo_flame_graph_get_node   (SeismoFlameGraph      *sel
 SeismoFlameWeight seismo_flame_graph_get_weight      (SeismoFlameGraph      *self);
 /* Rows needed to show every level below the root, root included. */
 guint             seismo_flame_graph_get_depth       (SeismoFlameGraph      *self);
+/* The child of parent with this name (the heaviest when several), SEISMO_FLAME_NO_NODE for none:
+ * to find a zoomed path again in a rebuilt graph. */
+guint             seismo_flame_graph_find_child      (SeismoFlameGraph      *self,
+                                                      guint                  parent,
+                                                      const char            *name);
 /* The span [x0, x1) of a node as fractions of the root's width (unzoomed). */
 void              seismo_flame_graph_node_span       (SeismoFlameGraph      *self,
                                                       guint                  node,
