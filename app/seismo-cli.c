@@ -1271,6 +1271,7 @@ static const Command commands[] = {
   { "lesson", "check [--sample TRACE] FILE… | list", N_("Check a lesson file (line by line, then against its sample); list the lessons found"), seismo_cli_lesson },
   { "states", "FILE [--task TID] [--from T --to T] [--json]", N_("Time per task running, runnable, sleeping, in D, unknown"), seismo_cli_states },
   { "critical-path", "FILE --task TID [--from T --to T] [--json]", N_("What a task waited on, followed back through its wakers"), seismo_cli_critical_path },
+  { "stacks", "FILE [--filter EXPR] [--weight count|time] [--folded] [--json]", N_("Which code paths made the events: top stacks and frames, or folded stacks for flame graphs"), seismo_cli_stacks },
 };
 
 static void
@@ -1288,7 +1289,7 @@ usage (FILE *out)
   for (guint i = 0; importers[i]; i++)
     fprintf (out, "%s %s", i ? "," : "", _(importers[i]->description));
   fprintf (out, _("\nRun 'seismo-cli COMMAND --help' for a command's options, 'man seismo-cli-COMMAND' for its manual.\n"));
-  fprintf (out, _("info, report, stats, hist, convert, states and critical-path take --filter EXPR: see 'man seismo-filter'.\n"));
+  fprintf (out, _("info, report, stats, hist, convert, states, critical-path and stacks take --filter EXPR: see 'man seismo-filter'.\n"));
 }
 
 int

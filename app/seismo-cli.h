@@ -43,4 +43,8 @@ int seismo_cli_states           (int    argc,
 int seismo_cli_critical_path    (int    argc,
                                  char **argv);
 
+/* seismo-cli-stacks.c */
+int seismo_cli_stacks           (int    argc,
+                                 char **argv);
+
 G_END_DECLS

@@ -16,12 +16,14 @@
  * event before them: its type then has two trailing string fields, "stack" and "user_stack"
  * (frames one per line), so the details pane shows them and convert exports them with the
  * event. The parse starts over when it meets the first block, so files without stacks pay
- * nothing for them.
+ * nothing for them. The frames also become the event's interned stack (seismo-stacks.h), kernel
+ * frames inside user frames, for the stack views and `seismo-cli stacks`.
  */
 
 #include <string.h>
 
 #include "seismo-ftrace-text-private.h"
+#include "seismo-stacks.h"
 #include "seismo-trace-builder-private.h"
 
 #define N_STACK_FIELDS 2
@@ -85,6 +87,111 @@ ftt_stack_frame (Parser     *self,
   return TRUE;
 }
 
+/*
+ * One frame line's text (after "=> "), into frame; line is modified (strings point into it).
+ *   kernel: "__schedule+0x2e4/0x880", "ext4_file_open+0x10/0x20 [ext4]", "__schedule (ffffffff81a0b0c0)",
+ *           "0xffffffff81000000"
+ *   user:   "<00007f3a1c2d3e4f>", "/usr/lib/libc.so.6[+0x10d2d4]" (sym-userobj), "??"
+ */
+static gboolean
+parse_frame (char             *line,
+             SeismoFrameSpace  space,
+             gint32            pid,
+             SeismoFrame      *frame)
+{
+  char *p = g_strstrip (line);
+  char *q;
+
+  memset (frame, 0, sizeof *frame);
+  frame->space = space;
+  frame->pid = space == SEISMO_FRAME_USER ? pid : -1;
+  if (*p == '\0' || strcmp (p, "??") == 0)
+    return FALSE;
+  if (*p == '<')
+    {
+      frame->address = g_ascii_strtoull (p + 1, NULL, 16);
+      return frame->address != 0;
+    }
+  if (g_str_has_prefix (p, "0x"))
+    {
+      frame->address = g_ascii_strtoull (p + 2, NULL, 16);
+      return frame->address != 0;
+    }
+  /* "/path/lib.so[+0x1234]" */
+  if ((q = strstr (p, "[+0x")) != NULL && q > p)
+    {
+      *q = '\0';
+      frame->module = p;
+      frame->address = g_ascii_strtoull (q + 4, NULL, 16);
+      return TRUE;
+    }
+  /* " [module]" at the end */
+  q = p + strlen (p);
+  if (q > p && q[-1] == ']' && (q = strrchr (p, '[')) != NULL && q > p && q[-1] == ' ')
+    {
+      q[-1] = '\0';
+      q[strlen (q) - 1] = '\0';
+      frame->module = q + 1;
+      g_strchomp (p);
+    }
+  /* " (address)" at the end */
+  q = p + strlen (p);
+  if (q > p && q[-1] == ')' && (q = strrchr (p, '(')) != NULL && q > p && q[-1] == ' ')
+    {
+      frame->address = g_ascii_strtoull (q + 1, NULL, 16);
+      q[-1] = '\0';
+      g_strchomp (p);
+    }
+  /* "+0xoff/0xsize" */
+  if ((q = strrchr (p, '+')) != NULL && g_str_has_prefix (q, "+0x"))
+    {
+      frame->offset = (guint32) g_ascii_strtoull (q + 3, NULL, 16);
+      *q = '\0';
+    }
+  if (*p == '\0')
+    return frame->address != 0;
+  frame->function = p;
+  if (space == SEISMO_FRAME_KERNEL && frame->module == NULL)
+    frame->module = "[kernel.kallsyms]";
+  return TRUE;
+}
+
+/* The stack blocks' frames as the event's stack. */
+static void
+set_stack (Parser *self)
+{
+  SeismoTraceBuilder *b = self->builder;
+  g_autoptr(GArray) frames = NULL;
+  const SeismoTask *task;
+  gint32 pid;
+
+  if (self->kstack->len == 0 && self->ustack->len == 0)
+    return;
+  task = &g_array_index (b->tasks, SeismoTask, b->task[b->n_events]);
+  pid = task->pid > 0 ? task->pid : task->tid;
+  frames = g_array_new (FALSE, FALSE, sizeof (SeismoFrame));
+  for (int k = 0; k < 2; k++)
+    {
+      GString *text = k == 0 ? self->kstack : self->ustack;
+      g_auto(GStrv) lines = NULL;
+
+      if (text->len == 0)
+        continue;
+      lines = g_strsplit (text->str, "\n", -1);
+      g_array_set_size (frames, 0);
+      for (guint i = 0; lines[i]; i++)
+        {
+          SeismoFrame f;
+
+          if (parse_frame (lines[i], k == 0 ? SEISMO_FRAME_KERNEL : SEISMO_FRAME_USER, pid, &f))
+            g_array_append_val (frames, f);
+        }
+      /* The builder copies the strings, so lines may go after. */
+      seismo_trace_builder_set_stack_frames (b, (const SeismoFrame *) (gpointer) frames->data,
+                                             frames->len);
+    }
+}
+
 /* Pushes the event's stacks (empty when no block followed it) and ends it. */
 void
 ftt_end_pending (Parser *self)
@@ -129,6 +236,7 @@ ftt_end_pending (Parser *self)
       seismo_trace_builder_push_string_len (b, self->kstack->str, self->kstack->len);
       seismo_trace_builder_push_string_len (b, self->ustack->str, self->ustack->len);
     }
+  set_stack (self);
   g_string_truncate (self->kstack, 0);
   g_string_truncate (self->ustack, 0);
   seismo_trace_builder_end_event (b);

@@ -316,7 +316,9 @@ seismo_frame_to_string (const SeismoFrame *frame)
     g_string_append (s, " (inlined)");
   if (frame->file)
     g_string_append_printf (s, " at %s:%u", frame->file, frame->line);
-  if (frame->module)
+  if (frame->module && frame->module[0] == '[')
+    g_string_append_printf (s, " %s", frame->module);
+  else if (frame->module)
     g_string_append_printf (s, " [%s]", frame->module);
   return g_string_free (s, FALSE);
 }

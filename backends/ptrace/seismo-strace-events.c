@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "seismo-stacks.h"
 #include "seismo-strace-private.h"
 
 /* si_code names strace prints (their values overlap between signals; any match will do). */
@@ -116,6 +117,7 @@ strace_emit_syscall (StraceImport *im,
   seismo_ptrace_schema_ensure_types (im->schema, sc);
   strace_split_args (im, args, args_len);
 
+  im->last_event = seismo_trace_builder_get_n_events (im->builder);
   seismo_trace_builder_begin_event (im->builder, enter_ts, 0, tid, sc->enter_type);
   strace_push_args (im, sc);
   seismo_trace_builder_end_event (im->builder);
@@ -205,6 +207,7 @@ strace_parse_signal (StraceImport     *im,
       err = (gint64) strace_parse_value (value, NULL);
     }
   strace_task_get (im, ln->tid);
+  im->last_event = seismo_trace_builder_get_n_events (im->builder);
   seismo_trace_builder_begin_event (im->builder, ln->ts, 0, ln->tid,
                                     seismo_ptrace_schema_signal_type (im->schema));
   seismo_trace_builder_push_int (im->builder, signum);
@@ -320,6 +323,7 @@ strace_stack_begin (StraceImport *im,
   im->stack_open = TRUE;
   im->stack_tid = tid;
   im->stack_ts = ts;
+  im->stack_event = im->last_event;
 }
 
 void
@@ -337,23 +341,69 @@ strace_stack_add (StraceImport     *im,
   g_string_append_len (im->stack, frame, ln->end - frame);
 }
 
+/*
+ * One -k frame: "/usr/lib/libc.so.6(write+0x14) [0xf1234]", "/usr/bin/prog() [0x1139]",
+ * "/usr/bin/prog(_ZN1A1fEv+0x8) [0x1200]", "unexpected_backtracing_error [0x7f...]". The bracket
+ * holds the address (strace prints the file offset for a mapped file); the parenthesis the symbol
+ * (C++ names may hold parentheses: the symbol runs to the last ')' before the bracket).
+ */
+static gboolean
+parse_frame (char        *line,
+             SeismoFrame *frame)
+{
+  char *bracket = strrchr (line, '[');
+  char *open, *close, *plus;
+
+  memset (frame, 0, sizeof *frame);
+  frame->space = SEISMO_FRAME_USER;
+  frame->pid = -1;
+  if (bracket != NULL)
+    {
+      frame->address = g_ascii_strtoull (bracket + 1, NULL, 16);
+      while (bracket > line && bracket[-1] == ' ')
+        bracket--;
+      *bracket = '\0';
+    }
+  open = strchr (line, '(');
+  close = strrchr (line, ')');
+  if (open != NULL && close != NULL && close > open)
+    {
+      *open = '\0';
+      *close = '\0';
+      plus = strrchr (open + 1, '+');
+      if (plus != NULL && g_str_has_prefix (plus, "+0x"))
+        {
+          frame->offset = (guint32) g_ascii_strtoull (plus + 3, NULL, 16);
+          *plus = '\0';
+        }
+      frame->function = open[1] ? open + 1 : NULL;
+    }
+  frame->module = line[0] ? line : NULL;
+  return frame->function != NULL || frame->address != 0 || frame->module != NULL;
+}
+
+/* The frames gathered become the stack of the call (its enter event) or signal they belong to. */
 void
 strace_stack_flush (StraceImport *im)
 {
-  guint depth = 0;
-
   if (im->stack_open && im->stack->len > 0)
     {
-      for (gsize i = 0; i < im->stack->len; i++)
-        depth += im->stack->str[i] == '\n';
-      seismo_trace_builder_begin_event (im->builder, im->stack_ts, 0, im->stack_tid,
-                                        seismo_ptrace_schema_stack_type (im->schema));
-      seismo_trace_builder_push_string (im->builder, im->stack->str);
-      seismo_trace_builder_push_uint (im->builder, depth + 1);
-      seismo_trace_builder_push_string_len (im->builder, im->stack->str,
-                                            strcspn (im->stack->str, "\n"));
-      seismo_trace_builder_end_event (im->builder);
-      im->n_events++;
+      g_auto(GStrv) lines = g_strsplit (im->stack->str, "\n", -1);
+      g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (SeismoFrame));
+      StraceTask *t = g_hash_table_lookup (im->tasks, GINT_TO_POINTER (im->stack_tid));
+
+      for (guint i = 0; lines[i]; i++)
+        {
+          SeismoFrame f;
+
+          if (parse_frame (lines[i], &f))
+            {
+              f.pid = t && t->pid > 0 ? t->pid : im->stack_tid;
+              g_array_append_val (frames, f);
+            }
+        }
+      seismo_trace_builder_attach_stack (im->builder, im->stack_event,
+                                         (const SeismoFrame *) (gpointer) frames->data, frames->len);
     }
   im->stack_open = FALSE;
   g_string_truncate (im->stack, 0);

@@ -607,6 +607,7 @@ strace_parse_line (StraceImport *im,
   g_autofree char *sname = NULL;
   gint32 stack_tid;
   guint64 stack_ts;
+  gsize stack_event;
 
   /* -k's stack frames, " > /usr/lib/libc.so.6(write+0x14) [0xf1234]", belong to the line above. */
   if (len >= 3 && p[0] == ' ' && p[1] == '>' && p[2] == ' ')
@@ -616,6 +617,7 @@ strace_parse_line (StraceImport *im,
     }
   stack_tid = im->stack_open ? im->stack_tid : -1;
   stack_ts = im->stack_ts;
+  stack_event = im->stack_event;
   strace_stack_flush (im);
   if (im->split.open && split_continue (im, &ln))
     return;
@@ -723,7 +725,10 @@ strace_parse_line (StraceImport *im,
     {
       /* strace prints the last call's stack after the task's end. */
       if (stack_tid == ln.tid)
-        strace_stack_begin (im, stack_tid, stack_ts);
+        {
+          im->last_event = stack_event;
+          strace_stack_begin (im, stack_tid, stack_ts);
+        }
       strace_parse_exit (im, &ln, p + 4);
       return;
     }

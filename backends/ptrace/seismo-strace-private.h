@@ -87,6 +87,8 @@ typedef struct {
   gint32              stack_tid;
   guint64             stack_ts;
   GString            *stack;
+  gsize               last_event;  /* builder index of the last call's enter (or signal) event */
+  gsize               stack_event; /* the event the open stack belongs to */
 
   StraceSplit         split;
 

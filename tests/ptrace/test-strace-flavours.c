@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+#include "seismo-stacks.h"
+
 #include <json-glib/json-glib.h>
 
 #include "seismo-backend.h"
@@ -188,7 +190,7 @@ test_decoded_fds (void)
   g_assert_cmpuint (at_fdcwd, >, 3);
 }
 
-/* -k: each block of " > " frames is one user_stack event, right after its call. */
+/* -k: each block of " > " frames is the stack of the call (its enter event) or signal above it. */
 static void
 test_stacks (void)
 {
@@ -196,7 +198,7 @@ test_stacks (void)
   g_autoptr(SeismoTrace) trace = open_trace (path);
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
-  g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
   gsize n = seismo_trace_get_n_events (trace);
   guint k = 0;
 
@@ -209,37 +211,46 @@ test_stacks (void)
 
         while (lines[i + 1] && g_str_has_prefix (lines[i + 1], " > "))
           g_string_append_printf (block, "\n%s", lines[++i] + 3);
-        g_ptr_array_add (blocks, g_string_free (block, FALSE));
+        g_ptr_array_add (blocks, g_strsplit (block->str, "\n", -1));
+        g_string_free (block, TRUE);
       }
   g_assert_cmpuint (blocks->len, >, 10);
+  g_assert_true (seismo_trace_has_stacks (trace));
 
   for (SeismoEventId e = 0; e < n; e++)
     {
       const SeismoEventType *type = seismo_trace_event_type (trace, e);
-      const char *frames;
+      SeismoStackId stack = seismo_trace_event_stack (trace, e);
+      const SeismoFrameId *frames;
+      char **block;
+      guint n_frames;
 
-      if (!g_str_equal (type->full_name, "ptrace:user_stack"))
+      g_assert_false (g_str_equal (type->full_name, "ptrace:user_stack"));
+      if (stack == SEISMO_NO_STACK)
         continue;
+      g_assert_true (g_str_has_prefix (type->full_name, "syscalls:sys_enter_")
+                     || g_str_equal (type->full_name, "signal:signal_deliver"));
       g_assert_cmpuint (k, <, blocks->len);
-      frames = seismo_test_field_str (trace, e, "frames");
-      g_assert_cmpstr (frames, ==, g_ptr_array_index (blocks, k));
-      {
-        g_auto(GStrv) each = g_strsplit (frames, "\n", -1);
+      block = g_ptr_array_index (blocks, k);
+      n_frames = seismo_trace_stack_frames (trace, stack, &frames);
+      g_assert_cmpuint (n_frames, ==, g_strv_length (block));
+      for (guint f = 0; f < n_frames; f++)
+        {
+          const SeismoFrame *frame = seismo_trace_get_frame (trace, frames[f]);
+          g_autofree char *expect = NULL;
 
-        g_assert_cmpint (seismo_test_field_int (trace, e, "depth"), ==, g_strv_length (each));
-      }
-      /* The call (or signal) it belongs to is the task's event before. */
-      {
-        SeismoEventId prev = e;
-        const char *prev_name;
-
-        while (prev > 0 && seismo_trace_get_tasks (trace)[--prev] != seismo_trace_get_tasks (trace)[e])
-          ;
-        prev_name = seismo_trace_event_type (trace, prev)->full_name;
-        g_assert_true (g_str_has_prefix (prev_name, "syscalls:")
-                       || g_str_equal (prev_name, "signal:signal_deliver")
-                       || g_str_equal (prev_name, "sched:sched_process_exit"));
-      }
+          g_assert_cmpint (frame->space, ==, SEISMO_FRAME_USER);
+          /* "module(function+0xoff) [0xaddr]" */
+          if (frame->function)
+            expect = g_strdup_printf ("%s(%s+0x%x) [0x%" G_GINT64_MODIFIER "x]", frame->module,
+                                      frame->function, frame->offset, frame->address);
+          else if (strstr (block[f], "(+0x"))
+            expect = g_strdup_printf ("%s(+0x%x) [0x%" G_GINT64_MODIFIER "x]", frame->module,
+                                      frame->offset, frame->address);
+          else
+            expect = g_strdup_printf ("%s() [0x%" G_GINT64_MODIFIER "x]", frame->module, frame->address);
+          g_assert_cmpstr (expect, ==, block[f]);
+        }
       k++;
     }
   g_assert_cmpuint (k, ==, blocks->len);
