@@ -18,7 +18,7 @@
 /* Below this width a node is not drawn, nor anything above it (its children are narrower). */
 #define MIN_NODE_WIDTH 0.5
 /* Below this width a node has no label: a few letters would not say what it is. */
-#define MIN_LABEL_WIDTH 24
+#define MIN_LABEL_WIDTH 32
 
 typedef struct {
   SeismoFlameNode info;
@@ -685,10 +685,16 @@ mute (guint32 rgb,
 }
 
 typedef struct {
+  double x, y, width, height;
+  guint  node;
+} Hit;
+
+typedef struct {
   cairo_t              *cr;
   PangoLayout          *layout;
   PangoFontDescription *font;
   PangoFontDescription *italic;
+  GArray               *hits;   /* Hit, or NULL: where each node was drawn (SVG titles) */
 } DrawContext;
 
 static void
@@ -704,6 +710,8 @@ draw_node (SeismoFlameGraph *self,
 
   if (!seismo_flame_graph_node_rect (self, node, &x, &y, &w, &h))
     return;
+  if (dc->hits != NULL)
+    g_array_append_val (dc->hits, ((Hit) { x, y, w, h, node }));
   fill = node_color (self, n);
   if (self->searching)
     fill = n->matched ? 0xe040e0 : mute (fill, self->dark);
@@ -732,14 +740,13 @@ draw_node (SeismoFlameGraph *self,
     }
 }
 
-void
-seismo_flame_graph_draw (SeismoFlameGraph *self,
-                         cairo_t          *cr)
+static void
+draw_graph (SeismoFlameGraph *self,
+            cairo_t          *cr,
+            GArray           *hits)
 {
-  DrawContext dc = { cr, NULL, NULL, NULL };
+  DrawContext dc = { cr, NULL, NULL, NULL, hits };
   g_autoptr(GArray) todo = NULL;
-
-  g_return_if_fail (self != NULL && self->finished && cr != NULL);
 
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, self->width, MAX (self->height, seismo_flame_graph_get_content_height (self)));
@@ -778,6 +785,14 @@ seismo_flame_graph_draw (SeismoFlameGraph *self,
   cairo_restore (cr);
 }
 
+void
+seismo_flame_graph_draw (SeismoFlameGraph *self,
+                         cairo_t          *cr)
+{
+  g_return_if_fail (self != NULL && self->finished && cr != NULL);
+  draw_graph (self, cr, NULL);
+}
+
 /* Export */
 
 static cairo_status_t
@@ -794,7 +809,8 @@ draw_figure (SeismoFlameGraph *self,
              cairo_t          *cr,
              const char       *title,
              double            width,
-             double            height)
+             double            height,
+             GArray           *hits)
 {
   g_autoptr(PangoLayout) layout = pango_cairo_create_layout (cr);
   PangoFontDescription *font = pango_font_description_from_string ("Sans Bold 13");
@@ -803,7 +819,9 @@ draw_figure (SeismoFlameGraph *self,
 
   seismo_cairo_set_rgb (cr, self->dark ? 0x242424 : 0xffffff, 1);
   cairo_paint (cr);
-  heading = title != NULL && title[0] != '\0' ? g_strdup_printf ("%s — %s", title, total) : g_strdup (total);
+  if (title == NULL || title[0] == '\0')
+    title = _("Call stacks");
+  heading = g_strdup_printf ("%s · %s", title, total);
   pango_layout_set_font_description (layout, font);
   pango_layout_set_text (layout, heading, -1);
   pango_layout_set_width (layout, (int) ((width - 16) * PANGO_SCALE));
@@ -816,8 +834,55 @@ draw_figure (SeismoFlameGraph *self,
   cairo_save (cr);
   cairo_translate (cr, 0, TITLE_HEIGHT);
   seismo_flame_graph_set_size (self, width, height - TITLE_HEIGHT);
-  seismo_flame_graph_draw (self, cr);
+  draw_graph (self, cr, hits);
   cairo_restore (cr);
+}
+
+/*
+ * Cairo draws text as glyph outlines, so an SVG would not say which functions it shows. Over the
+ * picture go transparent boxes, one per drawn frame, with a <title> (a browser shows it on hover,
+ * as flamegraph.pl's SVGs do) and the name as invisible text (find in page, screen readers).
+ */
+static void
+append_svg_titles (SeismoFlameGraph *self,
+                   GByteArray       *svg,
+                   GArray           *hits)
+{
+  g_autoptr(GString) layer = g_string_new ("<g id=\"seismo-frames\" fill-opacity=\"0\" font-size=\"1\">\n");
+  const guint8 *end = NULL;
+
+  for (gsize i = svg->len; i >= 6; i--)
+    if (memcmp (svg->data + i - 6, "</svg>", 6) == 0)
+      {
+        end = svg->data + i - 6;
+        break;
+      }
+  if (end == NULL)
+    return;
+  for (guint i = 0; i < hits->len; i++)
+    {
+      const Hit *h = &g_array_index (hits, Hit, i);
+      const Node *n = node_at_index (self, h->node);
+      g_autofree char *weight = seismo_flame_graph_format_weight (self, n->info.total);
+      double root = node_at_index (self, SEISMO_FLAME_ROOT)->info.total;
+      g_autofree char *element = g_markup_printf_escaped (
+        "<g><title>%s%s%s — %s (%.1f %%)</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+        "<text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n",
+        n->info.name, n->info.module != NULL ? " · " : "", n->info.module != NULL ? n->info.module : "",
+        weight, root > 0 ? 100.0 * n->info.total / root : 0.0,
+        h->x, h->y + TITLE_HEIGHT, h->width, h->height, h->x, h->y + TITLE_HEIGHT + h->height / 2,
+        n->info.name);
+
+      g_string_append (layer, element);
+    }
+  g_string_append (layer, "</g>\n");
+  {
+    gsize at = end - svg->data;
+
+    g_byte_array_set_size (svg, svg->len + layer->len);
+    memmove (svg->data + at + layer->len, svg->data + at, svg->len - layer->len - at);
+    memcpy (svg->data + at, layer->str, layer->len);
+  }
 }
 
 gboolean
@@ -833,6 +898,7 @@ seismo_flame_graph_export_to_file (SeismoFlameGraph  *self,
   cairo_status_t status;
   cairo_t *cr;
   double height;
+  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (Hit));
 
   g_return_val_if_fail (self != NULL && self->finished && path != NULL, FALSE);
 
@@ -866,7 +932,7 @@ seismo_flame_graph_export_to_file (SeismoFlameGraph  *self,
       break;
     }
   cr = cairo_create (surface);
-  draw_figure (self, cr, title, width, height);
+  draw_figure (self, cr, title, width, height, hits);
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (status == CAIRO_STATUS_SUCCESS && format == SEISMO_IMAGE_FORMAT_PNG)
@@ -881,6 +947,8 @@ seismo_flame_graph_export_to_file (SeismoFlameGraph  *self,
                    _("%s: could not draw the image: %s"), path, cairo_status_to_string (status));
       return FALSE;
     }
+  if (format == SEISMO_IMAGE_FORMAT_SVG)
+    append_svg_titles (self, bytes, hits);
   return g_file_set_contents_full (path, (const char *) bytes->data, bytes->len,
                                    G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
 }
