@@ -43,6 +43,7 @@ struct _SeismoFlameGraphView
   gboolean           dirty;         /* the selection changed while the pane was hidden */
   gboolean           stick_bottom;  /* flame: show the root row when the graph is taller */
   guint              menu_node;
+  guint              scroll_idle;
 };
 
 enum {
@@ -141,7 +142,11 @@ update_breadcrumb (SeismoFlameGraphView *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->breadcrumb))) != NULL)
     gtk_box_remove (self->breadcrumb, child);
   if (self->graph == NULL)
-    return;
+    {
+      gtk_widget_set_visible (gtk_widget_get_ancestor (GTK_WIDGET (self->breadcrumb), GTK_TYPE_SCROLLED_WINDOW),
+                              FALSE);
+      return;
+    }
   for (guint n = seismo_flame_graph_get_zoom (self->graph); n != SEISMO_FLAME_NO_NODE;
        n = seismo_flame_graph_get_node (self->graph, n)->parent)
     g_array_prepend_val (path, n);
@@ -162,6 +167,9 @@ update_breadcrumb (SeismoFlameGraphView *self)
       g_signal_connect (button, "clicked", G_CALLBACK (on_crumb_clicked), self);
       gtk_box_append (self->breadcrumb, button);
     }
+  /* Only "all": nothing to go back to, so no row for it. */
+  gtk_widget_set_visible (gtk_widget_get_ancestor (GTK_WIDGET (self->breadcrumb), GTK_TYPE_SCROLLED_WINDOW),
+                          path->len > 1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.zoom-out", path->len > 1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.reset-zoom", path->len > 1);
 }
@@ -177,14 +185,27 @@ update_size (SeismoFlameGraphView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }
 
+static gboolean
+scroll_to_root (gpointer data)
+{
+  SeismoFlameGraphView *self = data;
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+
+  self->scroll_idle = 0;
+  if (self->stick_bottom)
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
+                                          - gtk_adjustment_get_page_size (adjustment));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_vadjustment_changed (GtkAdjustment        *adjustment,
                         SeismoFlameGraphView *self)
 {
-  /* A flame graph grows upward from its root: start at the bottom of a tall one. */
-  if (self->stick_bottom)
-    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
-                                          - gtk_adjustment_get_page_size (adjustment));
+  /* A flame graph grows upward from its root: start at the bottom of a tall one. After the
+   * viewport has finished configuring the adjustment, which puts the old value back. */
+  if (self->stick_bottom && self->scroll_idle == 0)
+    self->scroll_idle = g_idle_add (scroll_to_root, self);
 }
 
 static void
@@ -556,6 +577,7 @@ seismo_flame_graph_view_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->scroll_idle, g_source_remove);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_FLAME_GRAPH_VIEW);
   g_clear_object (&self->cancellable);
