@@ -118,7 +118,7 @@ update_scope (SeismoFlameGraphView *self)
 
       range = g_strdup_printf ("%s … %s", a, b);
     }
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s%s · %'zu stack", "%s%s · %'zu stacks",
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s%s · %'zu event with a stack", "%s%s · %'zu events with a stack",
                                        (gulong) MIN (self->n_events, G_MAXULONG)),
                           range, self->range.mask != NULL ? _(" · filtered events only") : "",
                           self->n_events);

@@ -177,9 +177,13 @@ seismo_stack_view_set_stack (SeismoStackView *self,
     return;
   for (guint i = 0; i < n; i++)
     n_kernel += seismo_trace_get_frame (trace, frames[i])->space == SEISMO_FRAME_KERNEL;
-  /* TRANSLATORS: "Call stack · 12 frames (4 kernel)" */
-  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Call stack · %u frame (%u kernel)",
-                                        "Call stack · %u frames (%u kernel)", n), n, n_kernel);
+  if (n_kernel > 0)
+    /* TRANSLATORS: "Call stack · 12 frames (4 kernel)" */
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Call stack · %u frame (%u kernel)",
+                                          "Call stack · %u frames (%u kernel)", n), n, n_kernel);
+  else
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Call stack · %u frame",
+                                          "Call stack · %u frames", n), n);
   gtk_label_set_text (GTK_LABEL (self->title), title);
   for (guint i = 0; i < MIN (n, MAX_SHOWN_FRAMES); i++)
     gtk_list_box_append (GTK_LIST_BOX (self->list), frame_row (trace, frames[i], i));
