@@ -58,6 +58,15 @@ check "all of the filtered weight goes through write_log" test "$(share "$DIR/wr
 check "--weight time exits 0" test $? -eq 0
 check "by time, take_a_nap is over 80 %" python3 -c "import sys; assert float(sys.argv[1]) > 80" "$(share "$DIR/time.svg" take_a_nap)"
 
+# Off-CPU: where a task slept, from its sched_switch stacks, by time until it ran again: two 20 ms
+# nanosleeps and a 5 ms pipe read (data/ftrace-offcpu-stacks.txt).
+"$CLI" render "$DATA/ftrace-offcpu-stacks.txt" --flamegraph --off-cpu -o "$DIR/off.svg"
+check "--off-cpu exits 0" test $? -eq 0
+check "off CPU, do_nanosleep is 40 of 45 ms" test "$(share "$DIR/off.svg" do_nanosleep)" = "88.9"
+check "off CPU, pipe_read is 5 of 45 ms" test "$(share "$DIR/off.svg" pipe_read)" = "11.1"
+"$CLI" render "$LOG" --flamegraph --off-cpu -o "$DIR/x.svg" >/dev/null 2>&1
+check "--off-cpu on a log without sched_switch fails with 1" test $? -eq 1
+
 "$CLI" render "$LOG" --flamegraph --icicle --dark --title "Call paths" -o "$DIR/fg.png"
 check "PNG output" bash -c "head -c 8 '$DIR/fg.png' | od -An -tx1 | grep -q '89 50 4e 47'"
 "$CLI" render "$LOG" --flamegraph -o "$DIR/fg.pdf"
