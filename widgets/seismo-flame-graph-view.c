@@ -580,6 +580,8 @@ seismo_flame_graph_view_dispose (GObject *object)
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_FLAME_GRAPH_VIEW);
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->graph, seismo_flame_graph_free);

@@ -10,6 +10,8 @@
 
 #include "seismo-app-test-util.h"
 #include "seismo-gui-test-util.h"
+#include "seismo-importer.h"
+#include "seismo-widgets.h"
 #include "seismo-stack-view.h"
 #include "seismo-window-analysis.h"
 #include "seismo-window-private.h"
@@ -202,6 +204,54 @@ run_checks (SeismoApplication *app)
   check_details (window);
 }
 
+static gboolean
+view_idle (gpointer view)
+{
+  return !seismo_flame_graph_view_get_busy (view);
+}
+
+/* The pane alone: off-CPU time from sched_switch stacks, and nothing built while hidden. */
+static void
+test_view_off_cpu (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "ftrace-offcpu-stacks.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = seismo_trace_open (path, NULL, NULL, NULL, &error);
+  GtkWidget *window = gtk_window_new ();
+  SeismoFlameGraphView *view = SEISMO_FLAME_GRAPH_VIEW (seismo_flame_graph_view_new ());
+  SeismoFlameGraph *graph;
+  guint sleep, pipe;
+
+  g_assert_no_error (error);
+  seismo_flame_graph_view_set_trace (view, trace);
+  seismo_flame_graph_view_set_source (view, SEISMO_FLAME_SOURCE_OFF_CPU);
+  /* Off the CPU, time is what is weighed. */
+  g_assert_cmpint (seismo_flame_graph_view_get_weight (view), ==, SEISMO_FLAME_WEIGHT_TIME);
+  seismo_gui_test_spin (50);
+  g_assert_null (seismo_flame_graph_view_get_graph (view));
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (seismo_gui_test_wait_for (view_idle, view, 60000));
+  graph = seismo_flame_graph_view_get_graph (view);
+  g_assert_nonnull (graph);
+  g_assert_cmpfloat (seismo_flame_graph_get_node (graph, SEISMO_FLAME_ROOT)->total, ==, 45e6);
+  sleep = path_node (graph, "entry_SYSCALL_64_after_hwframe;do_syscall_64;__x64_sys_clock_nanosleep");
+  pipe = path_node (graph, "entry_SYSCALL_64_after_hwframe;do_syscall_64;ksys_read");
+  g_assert_cmpuint (sleep, !=, SEISMO_FLAME_NO_NODE);
+  g_assert_cmpuint (pipe, !=, SEISMO_FLAME_NO_NODE);
+  g_assert_cmpfloat (seismo_flame_graph_get_node (graph, sleep)->total, ==, 40e6);
+  g_assert_cmpfloat (seismo_flame_graph_get_node (graph, pipe)->total, ==, 5e6);
+  g_assert_cmpint (seismo_flame_graph_get_node (graph, pipe)->space, ==, SEISMO_FLAME_SPACE_KERNEL);
+  /* Events: the sched_switch events with a stack, counted. */
+  seismo_flame_graph_view_set_source (view, SEISMO_FLAME_SOURCE_EVENTS);
+  seismo_flame_graph_view_set_weight (view, SEISMO_FLAME_WEIGHT_COUNT);
+  g_assert_true (seismo_gui_test_wait_for (view_idle, view, 60000));
+  g_assert_cmpfloat (seismo_flame_graph_get_node (seismo_flame_graph_view_get_graph (view), SEISMO_FLAME_ROOT)->total,
+                     ==, 3);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_app_flamegraph (void)
 {
@@ -216,6 +266,11 @@ main (int    argc,
 {
   if (!seismo_gui_test_init (&argc, &argv))
     return 77;
+  /* The pane alone needs GTK before the application starts it. */
+  if (!gtk_init_check ())
+    return 77;
+  seismo_widgets_init ();
+  g_test_add_func ("/flamegraph-view/off-cpu", test_view_off_cpu);
   g_test_add_func ("/app/flamegraph", test_app_flamegraph);
   return g_test_run ();
 }
