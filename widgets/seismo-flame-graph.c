@@ -26,6 +26,9 @@ typedef struct {
   guint           first_child;
   guint           next_sibling;
   gboolean        matched;
+  /* Casefolded name, module and file for search, made once by finish() (on the builder's thread,
+   * so a keystroke in the search costs only the comparisons). */
+  const char     *folded[3];
 } Node;
 
 typedef struct {
@@ -227,6 +230,19 @@ seismo_flame_graph_finish (SeismoFlameGraph *self)
       child->next_sibling = parent->first_child;
       parent->first_child = order[i];
     }
+  for (guint i = 0; i < n; i++)
+    {
+      Node *node = node_at_index (self, i);
+      const char *fields[3] = { node->info.name, node->info.module, node->info.file };
+
+      for (guint f = 0; f < 3; f++)
+        if (fields[f] != NULL)
+          {
+            g_autofree char *folded = g_utf8_casefold (fields[f], -1);
+
+            node->folded[f] = intern (self, folded);
+          }
+    }
   root_total = node_at_index (self, SEISMO_FLAME_ROOT)->info.total;
   node_at_index (self, SEISMO_FLAME_ROOT)->x0 = 0;
   node_at_index (self, SEISMO_FLAME_ROOT)->x1 = 1;
@@ -361,15 +377,10 @@ seismo_flame_graph_set_hover (SeismoFlameGraph *self,
 }
 
 static gboolean
-contains_casefold (const char *haystack,
-                   const char *needle)
+contains (const char *folded,
+          const char *needle)
 {
-  g_autofree char *folded = NULL;
-
-  if (haystack == NULL)
-    return FALSE;
-  folded = g_utf8_casefold (haystack, -1);
-  return strstr (folded, needle) != NULL;
+  return folded != NULL && strstr (folded, needle) != NULL;
 }
 
 static gboolean
@@ -425,8 +436,8 @@ seismo_flame_graph_set_search (SeismoFlameGraph *self,
       Node *n = node_at_index (self, i);
 
       n->matched = self->searching && i != SEISMO_FLAME_ROOT
-                   && (contains_casefold (n->info.name, needle) || contains_casefold (n->info.module, needle)
-                       || contains_casefold (n->info.file, needle));
+                   && (contains (n->folded[0], needle) || contains (n->folded[1], needle)
+                       || contains (n->folded[2], needle));
     }
   if (!self->searching)
     return 0;

@@ -37,6 +37,13 @@ flame_idle (gpointer w)
          && !seismo_flame_graph_view_get_busy (seismo_window_get_flame_graph_view (w));
 }
 
+/* The frame filter's set is computed on a worker, then applied. */
+static gboolean
+frame_filter_applied (gpointer w)
+{
+  return seismo_filter_bar_get_mask (seismo_window_get_filter_bar (w)) != NULL;
+}
+
 /* The node at the end of a path of names from the root, or SEISMO_FLAME_NO_NODE. */
 static guint
 path_node (SeismoFlameGraph *graph,
@@ -157,6 +164,7 @@ check_flame_graph (SeismoWindow *window)
   graph = seismo_flame_graph_view_get_graph (view);
   frame = seismo_flame_graph_get_node (graph, path_node (graph, MAIN ";write_log"))->frame;
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.filter-stack-frame", "u", frame));
+  wait_for (frame_filter_applied, window);
   wait_for (flame_idle, window);
   /* Stacks are on the enter events (strace -k unwinds at entry). */
   g_assert_cmpuint (seismo_filter_bar_get_n_matched (bar), ==, 14);
