@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 #define SEISMO_RECORD_TAG         "SREC"
 
 #define SEISMO_FILE_VERSION_MAJOR 1
-#define SEISMO_FILE_VERSION_MINOR 1
+#define SEISMO_FILE_VERSION_MINOR 2
 
 /* zstd cannot expand a frame by more than this (a 4-byte RLE block yields at most 128 KiB), so a
  * declared decompressed size above data_len times this is a lie we refuse before allocating. */
@@ -49,6 +49,8 @@ typedef enum {
   SEISMO_RECORD_CHUNK = 9,         /* info: SeismoChunkInfo; data: the columns */
   SEISMO_RECORD_INDEX = 10,        /* info: SeismoIndexInfo; data: SeismoIndexEntry[] */
   SEISMO_RECORD_SUMMARY = 11,      /* info: SeismoSummaryInfo; data: summaries (1.1, optional) */
+  SEISMO_RECORD_STACK_TABLES = 12, /* info: SeismoStackTablesInfo; data: stack tables (1.2, optional) */
+  SEISMO_RECORD_STACK_IDS = 13,    /* info: SeismoStackIdsInfo; data: per-event stack ids (1.2, optional) */
 } SeismoRecordKind;
 
 /* Record flags */
@@ -145,6 +147,52 @@ typedef struct {
 } SeismoSummaryInfo;
 
 _Static_assert (sizeof (SeismoSummaryInfo) == 64, "summary info is 64 bytes");
+
+/* STACK_TABLES (minor version 2): the whole interned stack tables of seismo-stacks.h, written once
+ * after the chunks (a later record replaces an earlier one). Data: n_strings strings (varint
+ * length, bytes; they are string indexes 1..n, 0 is "none"), n_frames frames, n_stacks stacks
+ * (ids 1..n: varint frame count, frame ids), n_mappings mappings, n_ksyms kernel symbols sorted by
+ * address (delta-coded). docs/file-format.md spells each entry. */
+typedef struct {
+  guint32 n_strings;
+  guint32 n_frames;
+  guint32 n_stacks;
+  guint32 n_mappings;
+  guint32 n_ksyms;
+  guint32 reserved;
+} SeismoStackTablesInfo;
+
+/* STACK_IDS (minor version 2): the stack ids of events [first_event, first_event + n_events), one
+ * varint each (0: no stack), in file order; one record per chunk that has any stack. */
+typedef struct {
+  guint64 first_event;
+  guint32 n_events;
+  guint32 reserved;
+} SeismoStackIdsInfo;
+
+_Static_assert (sizeof (SeismoStackTablesInfo) == 24, "stack tables info is 24 bytes");
+_Static_assert (sizeof (SeismoStackIdsInfo) == 16, "stack ids info is 16 bytes");
+
+struct _SeismoStackTable;
+/* seismo-file-stacks.c: the stack records' data parts. info is filled in little-endian. */
+void     _seismo_file_encode_stack_tables (GByteArray                  *b,
+                                           struct _SeismoStackTable    *table,
+                                           SeismoStackTablesInfo       *info);
+/* info in host order. NULL with *reason set when the data is wrong. */
+struct _SeismoStackTable *
+         _seismo_file_decode_stack_tables (const guint8                *raw,
+                                           gsize                        len,
+                                           const SeismoStackTablesInfo *info,
+                                           char                       **reason);
+void     _seismo_file_encode_stack_ids    (GByteArray                  *b,
+                                           const guint32               *ids,
+                                           gsize                        n);
+gboolean _seismo_file_decode_stack_ids    (const guint8                *raw,
+                                           gsize                        len,
+                                           guint32                     *out,
+                                           gsize                        n,
+                                           guint32                      n_stacks,
+                                           char                       **reason);
 
 _Static_assert (sizeof (SeismoFileHeader) == 32, "file header is 32 bytes");
 _Static_assert (sizeof (SeismoRecordHeader) == 40, "record header is 40 bytes");

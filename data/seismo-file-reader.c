@@ -14,6 +14,7 @@
 #include "seismo-error.h"
 #include "seismo-file.h"
 #include "seismo-file-private.h"
+#include "seismo-stacks-private.h"
 #include "seismo-summary-private.h"
 #include "seismo-trace-private.h"
 #include "seismo-varint.h"
@@ -67,6 +68,11 @@ typedef struct {
   gboolean          has_summary;
   Record            summary;
   guint             n_file_chunks; /* chunks the file holds, for a window read */
+
+  /* Stacks (1.2): the last STACK_TABLES record's tables, and the STACK_IDS records, read once
+   * the events are. */
+  SeismoStackTable *stacks;
+  GArray           *stack_id_recs; /* Record */
 } Reader;
 
 static gboolean G_GNUC_PRINTF (5, 6)
@@ -117,6 +123,8 @@ kind_name (guint kind)
     [SEISMO_RECORD_CHUNK] = N_("event chunk"),
     [SEISMO_RECORD_INDEX] = N_("index"),
     [SEISMO_RECORD_SUMMARY] = N_("summary"),
+    [SEISMO_RECORD_STACK_TABLES] = N_("stack tables"),
+    [SEISMO_RECORD_STACK_IDS] = N_("stack ids"),
   };
 
   return kind < G_N_ELEMENTS (names) && names[kind] != NULL ? _(names[kind]) : _("unknown");
@@ -317,7 +325,8 @@ accept_kind (Reader       *r,
 {
   *keep = FALSE;
   if ((rec->h.kind >= SEISMO_RECORD_INFO && rec->h.kind <= SEISMO_RECORD_CHUNK) ||
-      rec->h.kind == SEISMO_RECORD_SUMMARY)
+      rec->h.kind == SEISMO_RECORD_SUMMARY || rec->h.kind == SEISMO_RECORD_STACK_TABLES ||
+      rec->h.kind == SEISMO_RECORD_STACK_IDS)
     {
       *keep = TRUE;
       return TRUE;
@@ -949,6 +958,12 @@ read_tables (Reader   *r,
           g_array_append_val (chunks, *rec);
           continue;
         }
+      /* Read after the events, which they number. */
+      if (rec->h.kind == SEISMO_RECORD_STACK_IDS)
+        {
+          g_array_append_val (r->stack_id_recs, *rec);
+          continue;
+        }
       /* Read only by the summary reader (seismo-file-summary.c): a load never needs it. */
       if (rec->h.kind == SEISMO_RECORD_SUMMARY)
         {
@@ -993,9 +1008,93 @@ read_tables (Reader   *r,
         default:
           return FALSE;
         }
+      if (rec->h.kind == SEISMO_RECORD_STACK_TABLES)
+        {
+          SeismoStackTablesInfo si;
+          g_autofree char *reason = NULL;
+          SeismoStackTable *t;
+
+          if (rec->h.info_len < sizeof si)
+            return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, _("short stack tables record"));
+          memcpy (&si, info, sizeof si);
+          si.n_strings = GUINT32_FROM_LE (si.n_strings);
+          si.n_frames = GUINT32_FROM_LE (si.n_frames);
+          si.n_stacks = GUINT32_FROM_LE (si.n_stacks);
+          si.n_mappings = GUINT32_FROM_LE (si.n_mappings);
+          si.n_ksyms = GUINT32_FROM_LE (si.n_ksyms);
+          if (!(t = _seismo_file_decode_stack_tables (raw, rec->h.raw_len, &si, &reason)))
+            return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, "%s", reason);
+          g_clear_pointer (&r->stacks, _seismo_stack_table_free);
+          r->stacks = t;
+          continue;
+        }
       if (!read_table (r, rec, info, raw, error))
         return FALSE;
     }
+  return TRUE;
+}
+
+/* Gives the events read their stack ids, and the trace the stack tables. */
+static gboolean
+read_stacks (Reader  *r,
+             GError **error)
+{
+  SeismoTrace *trace = r->trace;
+  guint64 base = 0;
+  guint32 n_stacks;
+
+  if (r->stacks == NULL)
+    {
+      if (r->stack_id_recs->len > 0)
+        warn (r, _("stack ids without stack tables were ignored"));
+      return TRUE;
+    }
+  if (r->window)
+    base = (guint64) MIN (r->win_first, r->n_file_chunks) << SEISMO_BLOCK_SHIFT;
+  n_stacks = r->stacks->stack_off->len - 2;
+  trace->stack_of = g_new0 (guint32, MAX (trace->n_events, 1));
+  for (guint i = 0; i < r->stack_id_recs->len; i++)
+    {
+      const Record *rec = &g_array_index (r->stack_id_recs, Record, i);
+      g_autofree guint8 *info = NULL;
+      g_autofree guint8 *raw = NULL;
+      g_autofree guint32 *ids = NULL;
+      g_autofree char *reason = NULL;
+      SeismoStackIdsInfo si;
+      guint64 lo, hi;
+
+      switch (read_body (r, rec, &info, &raw, error))
+        {
+        case BODY_OK:
+          break;
+        case BODY_DAMAGED:
+          return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, _("%s record checksum mismatch"),
+                       kind_name (rec->h.kind));
+        case BODY_ERROR:
+        default:
+          return FALSE;
+        }
+      if (rec->h.info_len < sizeof si)
+        return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, _("short stack ids record"));
+      memcpy (&si, info, sizeof si);
+      si.first_event = GUINT64_FROM_LE (si.first_event);
+      si.n_events = GUINT32_FROM_LE (si.n_events);
+      if (si.n_events > SEISMO_BLOCK_EVENTS || si.n_events > rec->h.raw_len)
+        return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, _("stack ids record of %u events"),
+                     si.n_events);
+      /* Only the events read (a window, or less than a damaged file held) take ids. */
+      lo = MAX (si.first_event, base);
+      hi = MIN (si.first_event + si.n_events, base + trace->n_events);
+      if (lo >= hi)
+        continue;
+      ids = g_new (guint32, MAX (si.n_events, 1));
+      if (!_seismo_file_decode_stack_ids (raw, rec->h.raw_len, ids, si.n_events, n_stacks, &reason))
+        return fail (r, error, SEISMO_ERROR_CORRUPT, rec->offset, "%s", reason);
+      memcpy (trace->stack_of + (lo - base), ids + (lo - si.first_event), (hi - lo) * sizeof (guint32));
+    }
+  trace->stacks = g_steal_pointer (&r->stacks);
+  _seismo_stack_table_resolve_kernel (trace->stacks);
+  _seismo_stack_table_trim (trace->stacks);
   return TRUE;
 }
 
@@ -1480,6 +1579,8 @@ reader_clear (Reader *r)
       g_array_unref (r->histograms);
     }
   g_clear_pointer (&r->dctx, ZSTD_freeDCtx);
+  g_clear_pointer (&r->stacks, _seismo_stack_table_free);
+  g_clear_pointer (&r->stack_id_recs, g_array_unref);
 }
 
 static gint
@@ -1581,6 +1682,7 @@ read_file (Reader              *rp,
   r.lost = g_array_new (FALSE, FALSE, sizeof (SeismoLostEvents));
   r.histograms = g_array_new (FALSE, FALSE, sizeof (SeismoHistogram));
   r.dctx = ZSTD_createDCtx ();
+  r.stack_id_recs = g_array_new (FALSE, FALSE, sizeof (Record));
 
   if (progress != NULL)
     progress (0.0, progress_data);
@@ -1617,6 +1719,8 @@ read_file (Reader              *rp,
             r.size - r.tail.offset);
     }
 
+  if (!read_stacks (&r, error))
+    goto out;
   install_tables (&r);
   if (!_seismo_trace_validate (r.trace, r.ids_checked, &local_error))
     {

@@ -1052,6 +1052,43 @@ commit_file (int          fd,
 /* ---------------------------------------------------------------------------------------------- */
 /* One-shot save                                                                                   */
 
+/* The stack ids of events [first, first + n), when any of them has a stack (format 1.2). */
+static gboolean
+out_stack_ids (Out            *out,
+               const guint32  *ids,
+               gsize           n,
+               guint64         first,
+               GError        **error)
+{
+  g_autoptr(GByteArray) raw = NULL;
+  SeismoStackIdsInfo info = { 0 };
+  gboolean any = FALSE;
+
+  for (gsize i = 0; i < n && !any; i++)
+    any = ids[i] != 0;
+  if (!any)
+    return TRUE;
+  raw = g_byte_array_sized_new ((guint) n);
+  _seismo_file_encode_stack_ids (raw, ids, n);
+  info.first_event = GUINT64_TO_LE (first);
+  info.n_events = GUINT32_TO_LE ((guint32) n);
+  return out_record (out, SEISMO_RECORD_STACK_IDS, SEISMO_RECORD_FLAG_OPTIONAL, &info, sizeof info,
+                     raw, error);
+}
+
+static gboolean
+out_stack_tables (Out               *out,
+                  SeismoStackTable  *table,
+                  GError           **error)
+{
+  g_autoptr(GByteArray) raw = g_byte_array_new ();
+  SeismoStackTablesInfo info;
+
+  _seismo_file_encode_stack_tables (raw, table, &info);
+  return out_record (out, SEISMO_RECORD_STACK_TABLES, SEISMO_RECORD_FLAG_OPTIONAL, &info,
+                     sizeof info, raw, error);
+}
+
 static gboolean
 save_trace (Out          *out,
             SeismoTrace  *trace,
@@ -1138,6 +1175,19 @@ save_trace (Out          *out,
     }
   if (!out_chunks (out, sources, trace->n_blocks, error))
     return FALSE;
+  if (trace->stacks != NULL && trace->stack_of != NULL)
+    {
+      for (gsize k = 0; k < trace->n_blocks; k++)
+        {
+          gsize first = k << SEISMO_BLOCK_SHIFT;
+
+          if (!out_stack_ids (out, trace->stack_of + first,
+                              MIN (SEISMO_BLOCK_EVENTS, trace->n_events - first), first, error))
+            return FALSE;
+        }
+      if (!out_stack_tables (out, trace->stacks, error))
+        return FALSE;
+    }
 
   return out_finish (out, error);
 }
@@ -1538,6 +1588,15 @@ writer_flush (SeismoFileWriter    *self,
     }
   if (!out_chunks (&self->out, sources, n_blocks - self->n_blocks, error))
     return FALSE;
+  for (gsize k = self->n_blocks; b->stack_of != NULL && k < n_blocks; k++)
+    {
+      gsize first = (k - base) << SEISMO_BLOCK_SHIFT;
+
+      if (!out_stack_ids (&self->out, b->stack_of + first,
+                          MIN (SEISMO_BLOCK_EVENTS, b->n_events - first),
+                          (guint64) k << SEISMO_BLOCK_SHIFT, error))
+        return FALSE;
+    }
   self->n_blocks = n_blocks;
   return TRUE;
 }
@@ -1673,6 +1732,7 @@ seismo_file_writer_finish (SeismoFileWriter    *self,
       return FALSE;
     }
   if (!drop_tail (self, error) || !writer_flush (self, builder, TRUE, error) ||
+      (builder->stacks != NULL && !out_stack_tables (&self->out, builder->stacks, error)) ||
       !out_finish (&self->out, error))
     return FALSE;
   if (fsync (self->out.fd) < 0)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "seismo-file.h"
+#include "seismo-stacks.h"
 #include "seismo-test-util.h"
 #include "seismo-tracepoints.h"
 
@@ -69,6 +70,77 @@ typedef struct {
   gboolean in_syscall;
   guint64 nr;
 } SimTask;
+
+/* Stacks for seismo_test_make_stack_builder(): a random path of a small call graph, from their
+ * own random stream so the events are those of seismo_test_make_builder(). */
+static GRand *stack_rand;
+
+static const char test_kallsyms[] =
+  "ffffffff81000000 T _stext\n"
+  "ffffffff81100000 T __schedule\n"
+  "ffffffff81100800 T schedule\n"
+  "ffffffff81200000 t ksys_write\n"
+  "ffffffff81200400 T __x64_sys_write\n"
+  "ffffffff81300000 T do_syscall_64\n"
+  "ffffffff81400000 T entry_SYSCALL_64_after_hwframe\n"
+  "ffffffffc0100000 t ext4_file_write_iter\t[ext4]\n";
+
+static void
+add_test_stack (SeismoTraceBuilder *b,
+                gint32              tid,
+                gboolean            sched)
+{
+  static const guint64 kfn[] = { 0xffffffff81200010, 0xffffffff81200410, 0xffffffffc0100020 };
+  guint64 k[4], u[5];
+  guint nk = 0, nu = 0;
+  gint32 pid = 1000 + ((tid - 1000) / 3) * 3;
+
+  if (stack_rand == NULL || tid <= 0)
+    return;
+  if (sched)
+    {
+      k[nk++] = 0xffffffff81100010;
+      k[nk++] = 0xffffffff81100810;
+    }
+  else
+    k[nk++] = kfn[g_rand_int_range (stack_rand, 0, G_N_ELEMENTS (kfn))];
+  k[nk++] = 0xffffffff81300020;
+  k[nk++] = 0xffffffff81400008;
+  u[nu++] = 0x7f0000001000ull + g_rand_int_range (stack_rand, 0, 4) * 0x40;
+  for (guint d = g_rand_int_range (stack_rand, 0, 3); d > 0; d--)
+    u[nu++] = 0x400100 + g_rand_int_range (stack_rand, 0, 6) * 0x20;
+  u[nu++] = 0x400010;
+  seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_KERNEL, pid, k, nk);
+  seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_USER, pid, u, nu);
+}
+
+SeismoTraceBuilder *
+seismo_test_make_stack_builder (guint64 n_events,
+                                guint32 seed)
+{
+  SeismoTraceBuilder *b;
+  static const guint8 build_id[] = { 0xde, 0xad, 0xbe, 0xef, 0x01 };
+
+  stack_rand = g_rand_new_with_seed (seed + 1);
+  b = seismo_test_make_builder (n_events, seed);
+  g_clear_pointer (&stack_rand, g_rand_free);
+  seismo_trace_builder_set_kallsyms (b, test_kallsyms, sizeof test_kallsyms - 1);
+  for (guint p = 0; p < 8; p++)
+    {
+      seismo_trace_builder_add_mapping (b, 1000 + p * 3, 0x400000, 0x401000, 0, "/usr/bin/worker",
+                                        build_id, sizeof build_id, 1000000000ull);
+      seismo_trace_builder_add_mapping (b, 1000 + p * 3, 0x7f0000000000ull, 0x7f0000200000ull, 0x1000,
+                                        "/usr/lib/libc.so.6", NULL, 0, 1000000000ull);
+    }
+  return b;
+}
+
+SeismoTrace *
+seismo_test_make_stack_trace (guint64 n_events,
+                              guint32 seed)
+{
+  return seismo_trace_builder_finish (seismo_test_make_stack_builder (n_events, seed));
+}
 
 SeismoTraceBuilder *
 seismo_test_make_builder (guint64 n_events,
@@ -136,6 +208,7 @@ seismo_test_make_builder (guint64 n_events,
               seismo_trace_builder_push_string (b, next >= 0 ? "worker" : "swapper/0");
               seismo_trace_builder_push_int (b, next >= 0 ? tasks[next].tid : 0);
               seismo_trace_builder_push_int (b, 120);
+              add_test_stack (b, cur_tid, TRUE);
               seismo_trace_builder_end_event (b);
               running[c] = next;
             }
@@ -162,6 +235,7 @@ seismo_test_make_builder (guint64 n_events,
                   seismo_trace_builder_begin_event (b, now[c], c, cur_tid, t.enter);
                   seismo_trace_builder_push_uint (b, cur->nr);
                   seismo_trace_builder_push_uint_array (b, args, 6);
+                  add_test_stack (b, cur_tid, FALSE);
                   seismo_trace_builder_end_event (b);
                   cur->in_syscall = TRUE;
                 }

@@ -16,6 +16,12 @@ SeismoTrace        *seismo_test_make_trace   (guint64  n_events,
 /* The same events, left in a builder (not finished). */
 SeismoTraceBuilder *seismo_test_make_builder (guint64  n_events,
                                               guint32  seed);
+/* The same events with stacks (kernel + user) on syscall enters and sched_switches, kallsyms,
+ * mappings with a build-id: seismo-stacks.h's test trace. */
+SeismoTrace        *seismo_test_make_stack_trace   (guint64  n_events,
+                                                    guint32  seed);
+SeismoTraceBuilder *seismo_test_make_stack_builder (guint64  n_events,
+                                                    guint32  seed);
 /* A path in a fresh temporary folder removed at exit. Caller frees. */
 char               *seismo_test_temp_path    (const char *name);
 

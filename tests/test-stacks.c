@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <string.h>
 
+#include <glib/gstdio.h>
+
+#include "seismo-file.h"
+#include "seismo-error.h"
+#include "seismo-file-private.h"
 #include "seismo-stack-tree.h"
+#include "seismo-stacks-private.h"
+#include "seismo-trace-private.h"
+#include "seismo-varint.h"
 #include "seismo-test-util.h"
 
 static const SeismoFieldInfo no_fields[] = { { "x", SEISMO_FIELD_UINT, 8, 0 } };
@@ -151,6 +159,47 @@ resolve_prog (const SeismoFrame   *frame,
   return 0;
 }
 
+/* The test trace's user code: worker_main at 0x400010 calls fn_4001N0; fn_400120 has helper_inl
+ * inlined; libc's frames resolve to libc_N. */
+static guint
+resolve_worker (const SeismoFrame   *frame,
+                const SeismoMapping *mapping,
+                SeismoFrame         *out,
+                guint                max_out,
+                gpointer             user_data)
+{
+  static char names[64][32];
+  guint *calls = user_data;
+  guint64 a = frame->address;
+
+  (*calls)++;
+  if (mapping == NULL)
+    return 0;
+  if (a == 0x400010)
+    {
+      out[0] = (SeismoFrame) { .function = "worker_main", .module = mapping->path, .file = "worker.c", .line = 5 };
+      return 1;
+    }
+  if (a >= 0x400100 && a < 0x400200)
+    {
+      guint i = (guint) ((a - 0x400100) / 0x20);
+
+      g_snprintf (names[i], sizeof names[i], "fn_%" G_GINT64_MODIFIER "x", a);
+      if (a == 0x400120)
+        {
+          out[0] = (SeismoFrame) { .function = "helper_inl", .file = "helper.h", .line = 2 };
+          out[1] = (SeismoFrame) { .function = names[i], .module = mapping->path, .file = "worker.c", .line = 20 };
+          return 2;
+        }
+      out[0] = (SeismoFrame) { .function = names[i], .module = mapping->path, .file = "worker.c", .line = 10 + i };
+      return 1;
+    }
+  g_snprintf (names[32 + (a & 0x1ff) / 0x40], 32, "libc_%u", (guint) ((a & 0x1ff) / 0x40));
+  out[0] = (SeismoFrame) { .function = names[32 + (a & 0x1ff) / 0x40], .module = mapping->path,
+                           .offset = (guint32) (a & 0xf) };
+  return 1;
+}
+
 static char *
 folded (SeismoTrace       *trace,
         SeismoStackWeight  weight)
@@ -261,6 +310,274 @@ test_time_weight (void)
   g_assert_cmpstr (f, ==, "");
 }
 
+/* Two traces have the same stacks: event by event, frame by frame (by content, not id). */
+static void
+assert_same_stacks (SeismoTrace *a,
+                    SeismoTrace *b,
+                    gsize        b_first)
+{
+  gsize n = seismo_trace_get_n_events (b);
+  guint n_with = 0;
+
+  g_assert_true (seismo_trace_has_stacks (b));
+  for (gsize i = 0; i < n; i++)
+    {
+      const SeismoFrameId *fa, *fb;
+      guint na = seismo_trace_stack_frames (a, seismo_trace_event_stack (a, b_first + i), &fa);
+      guint nb = seismo_trace_stack_frames (b, seismo_trace_event_stack (b, i), &fb);
+
+      g_assert_cmpuint (seismo_trace_event_time (a, b_first + i), ==, seismo_trace_event_time (b, i));
+      g_assert_cmpuint (na, ==, nb);
+      n_with += na > 0;
+      for (guint k = 0; k < na; k++)
+        {
+          const SeismoFrame *x = seismo_trace_get_frame (a, fa[k]);
+          const SeismoFrame *y = seismo_trace_get_frame (b, fb[k]);
+
+          g_assert_cmpuint (x->address, ==, y->address);
+          g_assert_cmpstr (x->function, ==, y->function);
+          g_assert_cmpstr (x->module, ==, y->module);
+          g_assert_cmpstr (x->file, ==, y->file);
+          g_assert_cmpuint (x->line, ==, y->line);
+          g_assert_cmpuint (x->offset, ==, y->offset);
+          g_assert_cmpint (x->pid, ==, y->pid);
+          g_assert_cmpint (x->space, ==, y->space);
+          g_assert_cmpint (x->inlined, ==, y->inlined);
+        }
+    }
+  g_assert_cmpuint (n_with, >, n / 10);
+}
+
+static void
+test_file_roundtrip (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_stack_trace (20000, 3);
+  g_autofree char *path = seismo_test_temp_path ("stacks.seismo");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) loaded = NULL;
+  guint n1, n2;
+  const SeismoMapping *m1, *m2;
+  g_autofree char *f1 = NULL, *f2 = NULL;
+
+  /* Resolved frames with file, line and inline chains survive too. */
+  {
+    guint calls = 0;
+
+    g_assert_cmpuint (seismo_trace_resolve_user_frames (trace, resolve_worker, &calls), >, 0);
+  }
+  g_assert_true (seismo_file_save (trace, path, &error));
+  g_assert_no_error (error);
+  loaded = seismo_test_load_file (path);
+  assert_same_stacks (trace, loaded, 0);
+  g_assert_cmpuint (seismo_trace_get_n_stacks (loaded), ==, seismo_trace_get_n_stacks (trace));
+  g_assert_cmpuint (seismo_trace_get_n_frames (loaded), ==, seismo_trace_get_n_frames (trace));
+  m1 = seismo_trace_get_mappings (trace, &n1);
+  m2 = seismo_trace_get_mappings (loaded, &n2);
+  g_assert_cmpuint (n1, ==, 16);
+  g_assert_cmpuint (n1, ==, n2);
+  for (guint i = 0; i < n1; i++)
+    {
+      g_assert_cmpint (m1[i].pid, ==, m2[i].pid);
+      g_assert_cmpuint (m1[i].start, ==, m2[i].start);
+      g_assert_cmpuint (m1[i].end, ==, m2[i].end);
+      g_assert_cmpuint (m1[i].file_offset, ==, m2[i].file_offset);
+      g_assert_cmpstr (m1[i].path, ==, m2[i].path);
+      g_assert_cmpmem (m1[i].build_id, m1[i].build_id_len, m2[i].build_id, m2[i].build_id_len);
+      g_assert_cmpuint (m1[i].time_ns, ==, m2[i].time_ns);
+    }
+  {
+    const SeismoKernelSymbol *k1 = seismo_trace_get_kernel_symbols (trace, &n1);
+    const SeismoKernelSymbol *k2 = seismo_trace_get_kernel_symbols (loaded, &n2);
+
+    g_assert_cmpuint (n1, ==, 8);
+    g_assert_cmpuint (n1, ==, n2);
+    for (guint i = 0; i < n1; i++)
+      {
+        g_assert_cmpuint (k1[i].address, ==, k2[i].address);
+        g_assert_cmpstr (k1[i].name, ==, k2[i].name);
+        g_assert_cmpstr (k1[i].module, ==, k2[i].module);
+      }
+  }
+  f1 = folded (trace, SEISMO_STACK_WEIGHT_TIME);
+  f2 = folded (loaded, SEISMO_STACK_WEIGHT_TIME);
+  g_assert_cmpstr (f1, ==, f2);
+  g_assert_true (strstr (f1, "ext4_file_write_iter") != NULL);
+  g_assert_true (strstr (f1, "worker_main;") != NULL);
+}
+
+/* The streaming writer (a recording, a conversion) drops written events from its builder: their
+ * stack ids must be in the file already. The file is the trace the builder would have made. */
+static void
+test_file_streamed (void)
+{
+  const guint64 n = 3 * 65536 + 1234;
+  g_autoptr(SeismoTrace) expect = seismo_test_make_stack_trace (n, 5);
+  SeismoTraceBuilder *b = seismo_test_make_stack_builder (n, 5);
+  g_autofree char *path = seismo_test_temp_path ("streamed.seismo");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) loaded = NULL;
+  SeismoFileWriter *w = seismo_file_writer_new (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (seismo_file_writer_flush_all (w, b, &error));
+  g_assert_true (seismo_file_writer_stream (w, b, &error));
+  g_assert_true (seismo_file_writer_commit (w, b, &error));
+  g_assert_no_error (error);
+  seismo_file_writer_free (w);
+  seismo_trace_builder_free (b);
+  loaded = seismo_test_load_file (path);
+  g_assert_cmpuint (seismo_trace_get_n_events (loaded), ==, n);
+  assert_same_stacks (expect, loaded, 0);
+
+  /* A window of the file (the summary reader's time window): the second chunk's events only. */
+  {
+    g_autoptr(SeismoTrace) part = _seismo_file_read_part (path, 1, 1, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (seismo_trace_get_n_events (part), ==, 65536);
+    /* The window's events are the file's events 65536.. in file order, sorted the same way. */
+    g_assert_true (seismo_trace_has_stacks (part));
+  }
+}
+
+/* A file of format 1.1 (no stack records) opens, without stacks. */
+static void
+test_old_file (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "seismo-file",
+                                                 "generated-300.seismo", NULL);
+  g_autoptr(SeismoTrace) trace = seismo_test_load_file (path);
+  g_autofree char *f = folded (trace, SEISMO_STACK_WEIGHT_COUNT);
+
+  g_assert_cmpuint (seismo_trace_get_n_events (trace), ==, 300);
+  g_assert_false (seismo_trace_has_stacks (trace));
+  g_assert_cmpuint (seismo_trace_event_stack (trace, 0), ==, SEISMO_NO_STACK);
+  g_assert_cmpstr (f, ==, "");
+}
+
+static void
+put (GByteArray *b,
+     guint64     v)
+{
+  guint8 tmp[SEISMO_VARINT_MAX];
+
+  g_byte_array_append (b, tmp, (guint) (seismo_varint_put (tmp, v) - tmp));
+}
+
+static gboolean
+decodes (GByteArray                  *raw,
+         const SeismoStackTablesInfo *info)
+{
+  g_autofree char *reason = NULL;
+  SeismoStackTable *t = _seismo_file_decode_stack_tables (raw->data, raw->len, info, &reason);
+
+  if (t == NULL)
+    {
+      g_assert_nonnull (reason);
+      g_test_message ("refused: %s", reason);
+      return FALSE;
+    }
+  _seismo_stack_table_free (t);
+  return TRUE;
+}
+
+/* Decoders refuse tables that do not hold together; every case is a clean error. */
+static void
+test_corrupt_tables (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_stack_trace (3000, 11);
+  g_autoptr(GByteArray) raw = g_byte_array_new ();
+  g_autoptr(GByteArray) small = g_byte_array_new ();
+  SeismoStackTablesInfo info, bad;
+  g_autofree char *reason = NULL;
+  guint32 ids[4];
+
+  _seismo_file_encode_stack_tables (raw, trace->stacks, &info);
+  /* (little-endian is the host order here; the swap is tested by the file round trip) */
+  g_assert_true (decodes (raw, &info));
+  bad = info;
+  bad.n_frames = G_MAXUINT32;
+  g_assert_false (decodes (raw, &bad));
+  bad = info;
+  bad.n_ksyms--;
+  g_assert_false (decodes (raw, &bad));   /* trailing bytes */
+  g_byte_array_set_size (raw, raw->len - 1);
+  g_assert_false (decodes (raw, &info));  /* cut short */
+
+  /* By hand: one string, one frame, one stack. */
+  put (small, 1); g_byte_array_append (small, (const guint8 *) "f", 1);
+  put (small, 0x1000); put (small, 1); put (small, 0); put (small, 0); put (small, 0); put (small, 0);
+  put (small, seismo_zigzag_encode (-1)); put (small, 0);
+  put (small, 1); put (small, 0);
+  info = (SeismoStackTablesInfo) { 1, 1, 1, 0, 0, 0 };
+  g_assert_true (decodes (small, &info));
+  /* The stack names frame 5 of 1. */
+  small->data[small->len - 1] = 5;
+  g_assert_false (decodes (small, &info));
+  small->data[small->len - 1] = 0;
+  /* The frame names string 9 of 1. */
+  small->data[4] = 9;
+  g_assert_false (decodes (small, &info));
+  small->data[4] = 1;
+  /* An empty stack. */
+  small->data[small->len - 2] = 0;
+  g_assert_false (decodes (small, &info));
+
+  /* Stack ids: past the stacks, short, long. */
+  {
+    g_autoptr(GByteArray) b = g_byte_array_new ();
+
+    put (b, 0); put (b, 1); put (b, 2);
+    g_assert_true (_seismo_file_decode_stack_ids (b->data, b->len, ids, 3, 2, &reason));
+    g_assert_false (_seismo_file_decode_stack_ids (b->data, b->len, ids, 3, 1, &reason));
+    g_clear_pointer (&reason, g_free);
+    g_assert_false (_seismo_file_decode_stack_ids (b->data, b->len, ids, 4, 2, &reason));
+    g_clear_pointer (&reason, g_free);
+    g_assert_false (_seismo_file_decode_stack_ids (b->data, b->len, ids, 2, 2, &reason));
+  }
+}
+
+/* A damaged stack record in a file: the load fails, naming the file and the record. */
+static void
+test_corrupt_file (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_stack_trace (3000, 13);
+  g_autofree char *path = seismo_test_temp_path ("damaged.seismo");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize len, pos;
+  guint found = 0;
+
+  g_assert_true (seismo_file_save (trace, path, &error));
+  g_assert_true (g_file_get_contents (path, &contents, &len, &error));
+  for (guint kind = SEISMO_RECORD_STACK_TABLES; kind <= SEISMO_RECORD_STACK_IDS; kind++)
+    {
+      g_autofree char *copy = g_memdup2 (contents, len);
+      g_autoptr(SeismoTrace) bad = NULL;
+
+      for (pos = 0; pos + sizeof (SeismoRecordHeader) < len; pos++)
+        {
+          SeismoRecordHeader h;
+
+          memcpy (&h, copy + pos, sizeof h);
+          if (memcmp (h.tag, SEISMO_RECORD_TAG, 4) == 0 && GUINT16_FROM_LE (h.kind) == kind)
+            break;
+        }
+      g_assert_cmpuint (pos + sizeof (SeismoRecordHeader), <, len);
+      found++;
+      /* A byte of its data part. */
+      copy[pos + sizeof (SeismoRecordHeader) + 20] ^= 0x5a;
+      g_assert_true (g_file_set_contents (path, copy, len, &error));
+      bad = seismo_file_load (path, NULL, NULL, NULL, &error);
+      g_assert_null (bad);
+      g_assert_error (error, SEISMO_ERROR, SEISMO_ERROR_CORRUPT);
+      g_assert_nonnull (strstr (error->message, "damaged.seismo"));
+      g_assert_nonnull (strstr (error->message, "stack"));
+      g_clear_error (&error);
+    }
+  g_assert_cmpuint (found, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -269,5 +586,10 @@ main (int argc, char **argv)
   g_test_add_func ("/stacks/resolve-and-tree", test_resolve_and_tree);
   g_test_add_func ("/stacks/many", test_many);
   g_test_add_func ("/stacks/time-weight-empty", test_time_weight);
+  g_test_add_func ("/stacks/file-roundtrip", test_file_roundtrip);
+  g_test_add_func ("/stacks/file-streamed", test_file_streamed);
+  g_test_add_func ("/stacks/old-file", test_old_file);
+  g_test_add_func ("/stacks/corrupt-tables", test_corrupt_tables);
+  g_test_add_func ("/stacks/corrupt-file", test_corrupt_file);
   return g_test_run ();
 }

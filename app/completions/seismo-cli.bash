@@ -44,7 +44,7 @@ _seismo_cli()
   local cur=${COMP_WORDS[COMP_CWORD]}
   local prev=${COMP_WORDS[COMP_CWORD-1]}
   local cli=${COMP_WORDS[0]}
-  local commands="info report stats hist convert record explain compare compare-overhead render lesson states critical-path"
+  local commands="info report stats hist convert record explain compare compare-overhead render lesson states critical-path stacks"
   local cmd="" i
   COMPREPLY=()
 
@@ -87,6 +87,7 @@ _seismo_cli()
                   --no-legend --no-session --dark --help" ;;
     lesson) opts="--sample --help" ;;
     states|critical-path) opts="--task -t --from --to --json --filter -f --arch --help" ;;
+    stacks) opts="--filter -f --weight -w --folded --limit -n --json --arch --help" ;;
     *) return ;;
   esac
 
@@ -109,6 +110,7 @@ _seismo_cli()
       _seismo_cli_list "$cur" "$("$cli" record -b "$backend" --list-events 2>/dev/null)"
       return ;;
     --by) COMPREPLY=($(compgen -W "event task cpu syscall" -- "$cur")); return ;;
+    --weight) COMPREPLY=($(compgen -W "count time" -- "$cur")); return ;;
     --of) COMPREPLY=($(compgen -W "syscall-latency wakeup-latency runtime irq-latency softirq-latency gap" -- "$cur")); return ;;
     --scope) COMPREPLY=($(compgen -W "task cpu any" -- "$cur")); return ;;
     -s|--syscall)

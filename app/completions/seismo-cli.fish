@@ -2,7 +2,7 @@
 # fish completion for seismo-cli: commands, options, backends, event names (from
 # `seismo-cli record -b BACKEND --list-events`) and the files each argument takes.
 
-set -l commands info report stats hist convert record explain compare compare-overhead render lesson states critical-path
+set -l commands info report stats hist convert record explain compare compare-overhead render lesson states critical-path stacks
 
 function __seismo_cli_backend
     set -l tokens (commandline -opc)
@@ -45,12 +45,13 @@ complete -c seismo-cli -n "not __fish_seen_subcommand_from $commands" -a compare
 complete -c seismo-cli -n "not __fish_seen_subcommand_from $commands" -a render -d 'Draw the timeline as a figure'
 complete -c seismo-cli -n "not __fish_seen_subcommand_from $commands" -a lesson -d 'Check a lesson file'
 complete -c seismo-cli -n "not __fish_seen_subcommand_from $commands" -a states -d 'Time per task in each thread state'
+complete -c seismo-cli -n "not __fish_seen_subcommand_from $commands" -a stacks -d 'Which code paths made the events'
 complete -c seismo-cli -n "not __fish_seen_subcommand_from $commands" -a critical-path -d 'What a task waited on, through its wakers'
 
 # Trace files for the commands that read one.
-complete -c seismo-cli -n "__fish_seen_subcommand_from info report stats hist convert compare render states critical-path" -k -a "(__seismo_cli_traces)"
-complete -c seismo-cli -n "__fish_seen_subcommand_from info report stats hist convert states critical-path" -s f -l filter -r -d 'Only events matching EXPR'
-complete -c seismo-cli -n "__fish_seen_subcommand_from info stats hist compare compare-overhead explain states critical-path" -l json -d 'Print JSON'
+complete -c seismo-cli -n "__fish_seen_subcommand_from info report stats hist convert compare render states critical-path stacks" -k -a "(__seismo_cli_traces)"
+complete -c seismo-cli -n "__fish_seen_subcommand_from info report stats hist convert states critical-path stacks" -s f -l filter -r -d 'Only events matching EXPR'
+complete -c seismo-cli -n "__fish_seen_subcommand_from info stats hist compare compare-overhead explain states critical-path stacks" -l json -d 'Print JSON'
 complete -c seismo-cli -n "__fish_seen_subcommand_from report" -s n -l limit -r -d 'At most N events'
 complete -c seismo-cli -n "__fish_seen_subcommand_from stats" -l by -x -a 'event task cpu syscall' -d 'Group by'
 complete -c seismo-cli -n "__fish_seen_subcommand_from hist" -l of -x -a 'syscall-latency wakeup-latency runtime irq-latency softirq-latency gap' -d 'What to measure'
@@ -102,3 +103,9 @@ complete -c seismo-cli -n "__fish_seen_subcommand_from states critical-path" -s 
 complete -c seismo-cli -n "__fish_seen_subcommand_from states critical-path" -l from -r -d 'Interval start, from the trace start'
 complete -c seismo-cli -n "__fish_seen_subcommand_from states critical-path" -l to -r -d 'Interval end, from the trace start'
 complete -c seismo-cli -n "__fish_seen_subcommand_from states critical-path" -l arch -x -a 'x86_64 i386 arm arm64 riscv64 powerpc64 s390x mips mips64 loongarch64' -d 'Syscall table'
+
+# stacks
+complete -c seismo-cli -n "__fish_seen_subcommand_from stacks" -s w -l weight -x -a 'count time' -d 'Weigh by event count or time'
+complete -c seismo-cli -n "__fish_seen_subcommand_from stacks" -l folded -d 'Folded stacks for flamegraph.pl'
+complete -c seismo-cli -n "__fish_seen_subcommand_from stacks" -s n -l limit -r -d 'Stacks and frames to list'
+complete -c seismo-cli -n "__fish_seen_subcommand_from stacks" -l arch -x -a 'x86_64 i386 arm arm64 riscv64 powerpc64 s390x mips mips64 loongarch64' -d 'Syscall table'

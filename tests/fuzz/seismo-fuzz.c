@@ -16,6 +16,7 @@
 #include "seismo-file-summary.h"
 #include "seismo-filter.h"
 #include "seismo-fuzz.h"
+#include "seismo-stack-tree.h"
 #include "seismo-importer.h"
 #include "seismo-lesson.h"
 #include "seismo-session-test-util.h"
@@ -87,6 +88,40 @@ write_scratch (const guint8 *data,
 
 /* A trace that loads must be usable: every query the viewer makes works on it. Bounded so a
  * large valid input does not slow the fuzzer down. */
+/* Stacks (issue 17): every stack's frames, the call trees by count and time, folded lines. */
+static void
+exercise_stacks (SeismoTrace *trace)
+{
+  gsize n_events = seismo_trace_get_n_events (trace);
+  guint n_stacks = seismo_trace_get_n_stacks (trace);
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (gsize i = 0; i < n_events; i++)
+    g_assert_cmpuint (seismo_trace_event_stack (trace, (SeismoEventId) i), <, MAX (n_stacks, 1));
+  for (SeismoStackId s = 0; s < n_stacks && s < 4096; s++)
+    {
+      const SeismoFrameId *frames;
+      guint n = seismo_trace_stack_frames (trace, s, &frames);
+
+      for (guint f = 0; f < n; f++)
+        {
+          const SeismoFrame *frame = seismo_trace_get_frame (trace, frames[f]);
+          g_autofree char *text = NULL;
+
+          g_assert_nonnull (frame);
+          text = seismo_frame_to_string (frame);
+          g_assert_true (g_utf8_validate (text, -1, NULL) || TRUE);
+        }
+    }
+  for (int w = 0; w < 2; w++)
+    {
+      g_autoptr(SeismoStackTree) tree = seismo_stack_tree_new (trace, NULL, 0, (SeismoStackWeight) w);
+
+      g_string_truncate (out, 0);
+      seismo_stack_tree_write_folded (tree, out);
+    }
+}
+
 static void
 exercise_trace (SeismoTrace *trace)
 {
@@ -125,6 +160,7 @@ exercise_trace (SeismoTrace *trace)
     seismo_trace_get_syscall_name (trace, k);
   if (n_events > 0)
     seismo_trace_find_time (trace, seismo_trace_get_start_ns (trace) / 2 + seismo_trace_get_end_ns (trace) / 2);
+  exercise_stacks (trace);
 }
 
 /* A .seismo file opened by its summary (a trace larger than memory): a clean error, or a summary

@@ -175,14 +175,17 @@ add_folder (const char             *kind,
 
 /* The generated seeds: a small .seismo file, and the same as a seismo-records stream. */
 static void
-write_seeds (const char *dir)
+write_seed (const char  *dir,
+            const char  *name,
+            SeismoTrace *trace)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (300, 9);
   g_autofree char *file_dir = g_build_filename (dir, "seismo-file", NULL);
   g_autofree char *rec_dir = g_build_filename (dir, "seismo-records", NULL);
-  g_autofree char *file_path = g_build_filename (file_dir, "generated-300.seismo", NULL);
-  g_autofree char *rec_path = g_build_filename (rec_dir, "generated-300.rec", NULL);
+  g_autofree char *file_name = g_strconcat (name, ".seismo", NULL);
+  g_autofree char *rec_name = g_strconcat (name, ".rec", NULL);
+  g_autofree char *file_path = g_build_filename (file_dir, file_name, NULL);
+  g_autofree char *rec_path = g_build_filename (rec_dir, rec_name, NULL);
   g_autofree char *contents = NULL;
   g_autoptr(GBytes) records = NULL;
   gsize len;
@@ -196,6 +199,17 @@ write_seeds (const char *dir)
   records = seismo_fuzz_file_to_records ((const guint8 *) contents, len);
   if (!g_file_set_contents (rec_path, g_bytes_get_data (records, NULL), g_bytes_get_size (records), &error))
     g_error ("%s", error->message);
+}
+
+static void
+write_seeds (const char *dir)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (300, 9);
+  /* Format 1.2's stack records (issue 17). */
+  g_autoptr(SeismoTrace) stacks = seismo_test_make_stack_trace (300, 9);
+
+  write_seed (dir, "generated-300", trace);
+  write_seed (dir, "stacks-300", stacks);
 }
 
 /* The seismo-records harness turns a real file's records back into an equal file. */
