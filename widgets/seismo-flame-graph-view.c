@@ -44,6 +44,12 @@ struct _SeismoFlameGraphView
   gboolean           stick_bottom;  /* flame: show the root row when the graph is taller */
   guint              menu_node;
   guint              scroll_idle;
+  guint              hover;
+  /* The graph drawn without the hover outline, at the size, scale and style it was drawn for:
+   * hovering only paints it and an outline. */
+  cairo_surface_t   *picture;
+  int                picture_width, picture_height, picture_scale;
+  gboolean           picture_dark;
 };
 
 enum {
@@ -76,6 +82,14 @@ widget_is_dark (GtkWidget *widget)
 
 /* Status */
 
+/* The graph, its view (zoom, search, orientation) or its style changed: draw it again. */
+static void
+redraw (SeismoFlameGraphView *self)
+{
+  g_clear_pointer (&self->picture, cairo_surface_destroy);
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+}
+
 static void
 update_match (SeismoFlameGraphView *self)
 {
@@ -91,7 +105,7 @@ update_match (SeismoFlameGraphView *self)
   else if (self->graph != NULL)
     seismo_flame_graph_set_search (self->graph, NULL);
   gtk_label_set_text (self->match_label, label != NULL ? label : "");
-  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+  redraw (self);
 }
 
 static void
@@ -182,7 +196,7 @@ update_size (SeismoFlameGraphView *self)
   /* Rows beyond the visible height scroll; the width always fits. */
   gtk_drawing_area_set_content_height (self->area, (int) seismo_flame_graph_get_content_height (self->graph));
   self->stick_bottom = !self->icicle;
-  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+  redraw (self);
 }
 
 static gboolean
@@ -303,6 +317,7 @@ flame_done (GObject      *source,
   gtk_spinner_stop (self->spinner);
   g_clear_pointer (&self->graph, seismo_flame_graph_free);
   self->graph = graph;
+  self->hover = SEISMO_FLAME_NO_NODE;
   self->n_events = job->n_events;
   self->menu_node = SEISMO_FLAME_NO_NODE;
   if (self->graph != NULL)
@@ -383,12 +398,35 @@ draw_area (GtkDrawingArea *area,
            gpointer        data)
 {
   SeismoFlameGraphView *self = data;
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (area));
+  gboolean dark = widget_is_dark (GTK_WIDGET (area));
 
   if (self->graph == NULL)
     return;
   seismo_flame_graph_set_size (self->graph, width, height);
-  seismo_flame_graph_set_dark (self->graph, widget_is_dark (GTK_WIDGET (area)));
-  seismo_flame_graph_draw (self->graph, cr);
+  seismo_flame_graph_set_dark (self->graph, dark);
+  if (self->picture != NULL && (self->picture_width != width || self->picture_height != height
+                                || self->picture_scale != scale || self->picture_dark != dark))
+    g_clear_pointer (&self->picture, cairo_surface_destroy);
+  if (self->picture == NULL)
+    {
+      cairo_t *pcr;
+
+      self->picture = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
+      cairo_surface_set_device_scale (self->picture, scale, scale);
+      self->picture_width = width;
+      self->picture_height = height;
+      self->picture_scale = scale;
+      self->picture_dark = dark;
+      pcr = cairo_create (self->picture);
+      seismo_flame_graph_set_hover (self->graph, SEISMO_FLAME_NO_NODE);
+      seismo_flame_graph_draw (self->graph, pcr);
+      cairo_destroy (pcr);
+    }
+  cairo_set_source_surface (cr, self->picture, 0, 0);
+  cairo_paint (cr);
+  seismo_flame_graph_set_hover (self->graph, self->hover);
+  seismo_flame_graph_draw_hover (self->graph, cr);
 }
 
 static guint
@@ -426,9 +464,11 @@ on_motion (GtkEventControllerMotion *motion,
            double                    y,
            SeismoFlameGraphView     *self)
 {
-  if (self->graph == NULL)
+  guint node = node_at (self, x, y);
+
+  if (self->graph == NULL || node == self->hover)
     return;
-  seismo_flame_graph_set_hover (self->graph, node_at (self, x, y));
+  self->hover = node;
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }
 
@@ -436,9 +476,9 @@ static void
 on_leave (GtkEventControllerMotion *motion,
           SeismoFlameGraphView     *self)
 {
-  if (self->graph == NULL)
+  if (self->graph == NULL || self->hover == SEISMO_FLAME_NO_NODE)
     return;
-  seismo_flame_graph_set_hover (self->graph, SEISMO_FLAME_NO_NODE);
+  self->hover = SEISMO_FLAME_NO_NODE;
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }
 
@@ -578,6 +618,7 @@ seismo_flame_graph_view_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
+  g_clear_pointer (&self->picture, cairo_surface_destroy);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_FLAME_GRAPH_VIEW);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
@@ -675,6 +716,7 @@ seismo_flame_graph_view_init (SeismoFlameGraphView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->zoom_path = g_ptr_array_new_with_free_func (g_free);
   self->menu_node = SEISMO_FLAME_NO_NODE;
+  self->hover = SEISMO_FLAME_NO_NODE;
   seismo_pane_range_reset (&self->range);
   gtk_drawing_area_set_draw_func (self->area, draw_area, self, NULL);
 
@@ -840,7 +882,7 @@ seismo_flame_graph_view_zoom (SeismoFlameGraphView *self,
   remember_zoom (self);
   update_match (self);
   update_breadcrumb (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+  redraw (self);
 }
 
 const char *

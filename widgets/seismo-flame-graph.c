@@ -16,7 +16,7 @@
 #define TITLE_HEIGHT  34
 #define LABEL_PADDING 4
 /* Below this width a node is not drawn, nor anything above it (its children are narrower). */
-#define MIN_NODE_WIDTH 0.5
+#define MIN_NODE_WIDTH 1.0
 /* Below this width a node has no label: a few letters would not say what it is. */
 #define MIN_LABEL_WIDTH 32
 
@@ -499,6 +499,26 @@ pixel_span (SeismoFlameGraph *self,
   *right = CLAMP ((n->x1 - z->x0) / zw * self->width, 0, self->width);
 }
 
+/* The rect of a node known to be in the zoomed view (inside the zoomed node or an ancestor of it);
+ * FALSE when thinner than MIN_NODE_WIDTH. */
+static inline gboolean
+shown_rect (SeismoFlameGraph *self,
+            const Node       *n,
+            double           *x,
+            double           *y,
+            double           *width)
+{
+  double left, right;
+
+  pixel_span (self, n, &left, &right);
+  if (right - left < MIN_NODE_WIDTH)
+    return FALSE;
+  *x = left;
+  *y = row_y (self, n->info.depth);
+  *width = right - left;
+  return TRUE;
+}
+
 gboolean
 seismo_flame_graph_node_rect (SeismoFlameGraph *self,
                               guint             node,
@@ -706,21 +726,23 @@ typedef struct {
   PangoFontDescription *font;
   PangoFontDescription *italic;
   GArray               *hits;   /* Hit, or NULL: where each node was drawn (SVG titles) */
+  int                   text_height;
 } DrawContext;
 
 static void
 draw_node (SeismoFlameGraph *self,
            DrawContext      *dc,
            guint             node,
+           double            x,
+           double            y,
+           double            w,
            gboolean          faded)
 {
   const Node *n = node_at_index (self, node);
   cairo_t *cr = dc->cr;
-  double x, y, w, h;
+  const double h = SEISMO_FLAME_ROW_HEIGHT;
   guint32 fill;
 
-  if (!seismo_flame_graph_node_rect (self, node, &x, &y, &w, &h))
-    return;
   if (dc->hits != NULL)
     g_array_append_val (dc->hits, ((Hit) { x, y, w, h, node }));
   fill = node_color (self, n);
@@ -729,24 +751,14 @@ draw_node (SeismoFlameGraph *self,
   seismo_cairo_set_rgb (cr, fill, faded ? 0.45 : 1.0);
   cairo_rectangle (cr, x, y + 0.5, MAX (w - (w > 3 ? 1 : 0), 0.5), h - 1);
   cairo_fill (cr);
-  if (node == self->hover)
-    {
-      seismo_cairo_set_rgb (cr, self->dark ? 0xffffff : 0x000000, 0.9);
-      cairo_set_line_width (cr, 2);
-      cairo_rectangle (cr, x + 1, y + 1.5, MAX (w - 3, 1), h - 3);
-      cairo_stroke (cr);
-    }
   if (w >= MIN_LABEL_WIDTH)
     {
-      int text_h;
-
       pango_layout_set_font_description (dc->layout, n->info.inlined ? dc->italic : dc->font);
       pango_layout_set_text (dc->layout, n->info.name, -1);
       pango_layout_set_width (dc->layout, (int) ((w - 2 * LABEL_PADDING) * PANGO_SCALE));
-      pango_layout_get_pixel_size (dc->layout, NULL, &text_h);
       /* Dark text on every fill: the fills are all light enough for it. */
       seismo_cairo_set_rgb (cr, 0x1a1a1a, faded ? 0.6 : 1.0);
-      cairo_move_to (cr, x + LABEL_PADDING, y + (h - text_h) / 2);
+      cairo_move_to (cr, x + LABEL_PADDING, y + (h - dc->text_height) / 2);
       pango_cairo_show_layout (cr, dc->layout);
     }
 }
@@ -756,7 +768,7 @@ draw_graph (SeismoFlameGraph *self,
             cairo_t          *cr,
             GArray           *hits)
 {
-  DrawContext dc = { cr, NULL, NULL, NULL, hits };
+  DrawContext dc = { cr, NULL, NULL, NULL, hits, 0 };
   g_autoptr(GArray) todo = NULL;
 
   cairo_save (cr);
@@ -768,23 +780,32 @@ draw_graph (SeismoFlameGraph *self,
   pango_font_description_set_style (dc.italic, PANGO_STYLE_ITALIC);
   pango_layout_set_ellipsize (dc.layout, PANGO_ELLIPSIZE_END);
   pango_layout_set_single_paragraph_mode (dc.layout, TRUE);
+  /* One line of one font: measured once, not per label. */
+  pango_layout_set_font_description (dc.layout, dc.font);
+  pango_layout_set_text (dc.layout, "Xg", -1);
+  pango_layout_get_pixel_size (dc.layout, NULL, &dc.text_height);
 
   /* The zoomed node's ancestors, faded: where the zoomed part sits. */
   for (guint n = node_at_index (self, self->zoom)->info.parent; n != SEISMO_FLAME_NO_NODE;
        n = node_at_index (self, n)->info.parent)
-    draw_node (self, &dc, n, TRUE);
+    {
+      double x, y, w;
+
+      if (shown_rect (self, node_at_index (self, n), &x, &y, &w))
+        draw_node (self, &dc, n, x, y, w, TRUE);
+    }
   /* The zoomed node and what is above it; a node too thin to draw hides its children too. */
   todo = g_array_new (FALSE, FALSE, sizeof (guint));
   g_array_append_val (todo, self->zoom);
   while (todo->len > 0)
     {
       guint n = g_array_index (todo, guint, todo->len - 1);
-      double x, y, w, h;
+      double x, y, w;
 
       g_array_set_size (todo, todo->len - 1);
-      if (!seismo_flame_graph_node_rect (self, n, &x, &y, &w, &h))
+      if (!shown_rect (self, node_at_index (self, n), &x, &y, &w))
         continue;
-      draw_node (self, &dc, n, FALSE);
+      draw_node (self, &dc, n, x, y, w, FALSE);
       for (guint c = node_at_index (self, n)->first_child; c != SEISMO_FLAME_NO_NODE;
            c = node_at_index (self, c)->next_sibling)
         g_array_append_val (todo, c);
@@ -797,11 +818,29 @@ draw_graph (SeismoFlameGraph *self,
 }
 
 void
+seismo_flame_graph_draw_hover (SeismoFlameGraph *self,
+                               cairo_t          *cr)
+{
+  double x, y, w, h;
+
+  g_return_if_fail (self != NULL && self->finished && cr != NULL);
+  if (self->hover == SEISMO_FLAME_NO_NODE || !seismo_flame_graph_node_rect (self, self->hover, &x, &y, &w, &h))
+    return;
+  cairo_save (cr);
+  seismo_cairo_set_rgb (cr, self->dark ? 0xffffff : 0x000000, 0.9);
+  cairo_set_line_width (cr, 2);
+  cairo_rectangle (cr, x + 1, y + 1.5, MAX (w - 3, 1), h - 3);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+void
 seismo_flame_graph_draw (SeismoFlameGraph *self,
                          cairo_t          *cr)
 {
   g_return_if_fail (self != NULL && self->finished && cr != NULL);
   draw_graph (self, cr, NULL);
+  seismo_flame_graph_draw_hover (self, cr);
 }
 
 /* Export */

@@ -136,8 +136,13 @@ char             *seismo_flame_graph_format_weight   (SeismoFlameGraph      *sel
 char             *seismo_flame_graph_describe_node   (SeismoFlameGraph      *self,
                                                       guint                  node);
 
-/* Draws the graph in the current view at cr's origin, in a set_size() area. */
+/* Draws the graph in the current view at cr's origin, in a set_size() area, the hovered node
+ * outlined. */
 void              seismo_flame_graph_draw            (SeismoFlameGraph      *self,
+                                                      cairo_t               *cr);
+/* Only the hovered node's outline: over a picture of the graph drawn without it (the pane keeps
+ * one, so moving the pointer does not draw every frame again). */
+void              seismo_flame_graph_draw_hover      (SeismoFlameGraph      *self,
                                                       cairo_t               *cr);
 /* The graph as a figure (title above, all rows), width CSS pixels wide, written atomically. */
 gboolean          seismo_flame_graph_export_to_file  (SeismoFlameGraph      *self,
