@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "seismo-stacks.h"
 #include "seismo-tep-convert.h"
 #include "seismo-tracepoints.h"
 
@@ -63,6 +64,10 @@ typedef struct {
   /* Fields the task code reads; size 0 when the format lacks them. */
   Loc       pid, comm, prev_pid, prev_comm, next_pid, next_comm;
   Loc       parent_pid, child_pid, child_comm, filename, newcomm;
+  /* ftrace:kernel_stack / ftrace:user_stack: SEISMO_FRAME_KERNEL + 1 or SEISMO_FRAME_USER + 1
+   * (0: not a stack event), and the op of their "caller" array. */
+  guint8    stack_space;
+  guint8    stack_op;
 } ConvType;
 
 /* Short strings (comms, names) repeat constantly: a direct-mapped cache avoids re-interning. */
@@ -123,6 +128,9 @@ struct _SeismoTepConverter
 
   guint64             n_skipped;
   GHashTable         *skipped_ids;  /* id without a usable format → guint64* records skipped */
+
+  /* Stack events belong to the event before them on their CPU: per CPU, its builder index + 1. */
+  GArray             *last_on_cpu;  /* gsize */
 };
 
 static inline guint16
@@ -951,6 +959,7 @@ seismo_tep_converter_free (SeismoTepConverter *self)
   g_hash_table_unref (self->task_ids);
   g_hash_table_unref (self->skipped_ids);
   g_free (self->array_tmp);
+  g_clear_pointer (&self->last_on_cpu, g_array_unref);
   g_free (self);
 }
 
@@ -1106,6 +1115,9 @@ seismo_tep_event_has_function_fields (struct tep_event *event)
 
   g_return_val_if_fail (event != NULL, FALSE);
 
+  /* Kernel stacks are named from kallsyms too (their frames become the stack of an event). */
+  if (g_strcmp0 (event->system, "ftrace") == 0 && g_strcmp0 (event->name, "kernel_stack") == 0)
+    return TRUE;
   hints = analyse_print_fmt (event);
   g_hash_table_iter_init (&iter, hints);
   while (g_hash_table_iter_next (&iter, &key, &value))
@@ -1204,6 +1216,19 @@ compile_type (SeismoTepConverter *self,
       ct->role = TASK_RENAME;
       ct->pid = find_loc (event, "pid");
       ct->newcomm = find_loc (event, "newcomm");
+    }
+  else if (g_strcmp0 (sys, "ftrace") == 0 &&
+           (g_strcmp0 (name, "kernel_stack") == 0 || g_strcmp0 (name, "user_stack") == 0))
+    {
+      guint i = 0;
+
+      for (struct tep_format_field *f = event->format.fields; f; f = f->next, i++)
+        if (g_strcmp0 (f->name, "caller") == 0 &&
+            (ct->ops[i].kind == OP_UARR || ct->ops[i].kind == OP_DUARR) && i < 256)
+          {
+            ct->stack_space = (name[0] == 'k' ? SEISMO_FRAME_KERNEL : SEISMO_FRAME_USER) + 1;
+            ct->stack_op = (guint8) i;
+          }
     }
   return ct;
 }
@@ -1446,6 +1471,96 @@ count_skipped_id (SeismoTepConverter *self,
   (*count)++;
 }
 
+/* The index of the event before a stack event on its CPU; FALSE when there is none. */
+static gboolean
+last_event_on_cpu (SeismoTepConverter *self,
+                   guint               cpu,
+                   gsize              *event)
+{
+  if (self->last_on_cpu == NULL || cpu >= self->last_on_cpu->len ||
+      g_array_index (self->last_on_cpu, gsize, cpu) == 0)
+    return FALSE;
+  *event = g_array_index (self->last_on_cpu, gsize, cpu) - 1;
+  return TRUE;
+}
+
+static void
+note_last_on_cpu (SeismoTepConverter *self,
+                  guint               cpu)
+{
+  gsize index = seismo_trace_builder_get_n_events (self->builder);
+
+  if (self->last_on_cpu == NULL)
+    self->last_on_cpu = g_array_new (FALSE, TRUE, sizeof (gsize));
+  if (cpu >= self->last_on_cpu->len)
+    g_array_set_size (self->last_on_cpu, cpu + 1);
+  g_array_index (self->last_on_cpu, gsize, cpu) = index;   /* the event just ended, + 1 */
+}
+
+/* A kernel_stack / user_stack record's caller array becomes the stack of the event before it on
+ * the same CPU (where the stacktrace option puts it). Kernel frames are named from the kallsyms
+ * the file (or /proc) gave. The stack event itself stays, as the file has it. */
+static void
+attach_stack (SeismoTepConverter *self,
+              const ConvType     *ct,
+              guint               cpu,
+              gint64              tid,
+              const guint8       *data,
+              guint               size)
+{
+  const Op *op = &ct->ops[ct->stack_op];
+  guint start = op->offset, len = op->len, esize = op->size;
+  g_autoptr(GArray) frames = NULL;
+  gsize event;
+  gint32 pid = (gint32) tid;
+
+  if (!last_event_on_cpu (self, cpu, &event))
+    return;
+  if (op->kind == OP_DUARR)
+    {
+      esize = op->size >> 1;
+      if (!dyn_range (self, op, data, size, &start, &len))
+        return;
+    }
+  if (esize == 0 || start > size)
+    return;
+  len = MIN (len, size - start);
+  if (ct->stack_space == SEISMO_FRAME_USER + 1 && tid_ok (tid))
+    {
+      const TaskIds *ids = g_hash_table_lookup (self->task_ids, GINT_TO_POINTER ((gint32) tid));
+
+      if (ids != NULL && ids->tgid > 0)
+        pid = ids->tgid;
+    }
+  frames = g_array_new (FALSE, TRUE, sizeof (SeismoFrame));
+  for (guint k = 0; k + esize <= len; k += esize)
+    {
+      guint64 addr = read_uint (self, data + start + k, esize);
+      SeismoFrame f = { 0 };
+
+      /* The kernel pads with zeros and ends user stacks with ULONG_MAX. */
+      if (addr == 0 || addr == G_MAXUINT64 || (esize == 4 && addr == G_MAXUINT32))
+        break;
+      f.address = addr;
+      f.space = ct->stack_space - 1;
+      f.pid = f.space == SEISMO_FRAME_USER ? pid : -1;
+      if (f.space == SEISMO_FRAME_KERNEL && self->have_ksyms)
+        {
+          const char *func = tep_find_function (self->tep, addr);
+
+          if (func != NULL)
+            {
+              f.function = func;
+              f.offset = (guint32) (addr - (guint64) tep_find_function_address (self->tep, addr));
+              f.module = "[kernel.kallsyms]";
+            }
+        }
+      g_array_append_val (frames, f);
+    }
+  seismo_trace_builder_attach_stack (self->builder, event, (const SeismoFrame *) (gpointer) frames->data,
+                                     frames->len);
+}
+
 gboolean
 seismo_tep_converter_push (SeismoTepConverter *self,
                            guint64             ts,
@@ -1474,6 +1589,14 @@ seismo_tep_converter_push (SeismoTepConverter *self,
     }
   if (G_UNLIKELY (size < ct->min_size))
     {
+      /* The kernel writes a kernel_stack record only as long as its frames, shorter than the
+       * caller[8] its format declares: the frames still make the stack of the event before. */
+      if (ct->stack_space != 0 && size >= (guint) ct->ops[ct->stack_op].offset)
+        {
+          attach_stack (self, ct, cpu, read_int (self, data + self->common_pid.offset,
+                                                 self->common_pid.size), data, size);
+          return TRUE;
+        }
       self->n_skipped++;
       return FALSE;
     }
@@ -1491,6 +1614,7 @@ seismo_tep_converter_push (SeismoTepConverter *self,
       seismo_trace_builder_push_uint (b, v[0]);
       seismo_trace_builder_push_uint_array (b, v + 1, 6);
       seismo_trace_builder_end_event (b);
+      note_last_on_cpu (self, cpu);
       return TRUE;
     }
   if (ct->fast == FAST_SYS_EXIT)
@@ -1502,6 +1626,7 @@ seismo_tep_converter_push (SeismoTepConverter *self,
       seismo_trace_builder_push_uint (b, nr);
       seismo_trace_builder_push_int (b, (gint64) ret);
       seismo_trace_builder_end_event (b);
+      note_last_on_cpu (self, cpu);
       return TRUE;
     }
 
@@ -1594,6 +1719,10 @@ seismo_tep_converter_push (SeismoTepConverter *self,
     }
   seismo_trace_builder_end_event (b);
 
+  if (G_UNLIKELY (ct->stack_space != 0))
+    attach_stack (self, ct, cpu, tid, data, size);
+  else
+    note_last_on_cpu (self, cpu);
   if (ct->role != TASK_NONE)
     task_effects (self, ct, data, size, ts);
   return TRUE;
