@@ -586,69 +586,20 @@ seismo_window_get_flame_graph_view (SeismoWindow *self)
   return self->analysis != NULL ? self->analysis->flame : NULL;
 }
 
-typedef struct {
-  SeismoTrace   *trace;
-  SeismoFrameId  frame;
-  GBytes        *mask;
-  char          *label;
-} FrameFilterJob;
-
-static void
-frame_filter_job_free (FrameFilterJob *job)
+/* "stack == \"name\"": quoted always, since frame names may hold spaces, brackets or '+'. */
+static char *
+stack_condition (const char *name)
 {
-  g_clear_object (&job->trace);
-  g_clear_pointer (&job->mask, g_bytes_unref);
-  g_free (job->label);
-  g_free (job);
-}
+  GString *out = g_string_new ("stack == \"");
 
-static void
-frame_filter_thread (GTask        *task,
-                     gpointer      source_object,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
-{
-  FrameFilterJob *job = task_data;
-
-  job->mask = seismo_stack_frame_mask (job->trace, job->frame, &job->label);
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-frame_filter_done (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  SeismoWindow *self = SEISMO_WINDOW (source);
-  FrameFilterJob *job = g_task_get_task_data (G_TASK (result));
-  SeismoFilterBar *bar;
-  GBytes *current;
-  g_autoptr(GBytes) mask = NULL;
-  g_autofree char *label = NULL;
-
-  if (!g_task_propagate_boolean (G_TASK (result), NULL) || self->analysis == NULL
-      || shown_trace (self) != job->trace)
-    return;
-  bar = self->analysis->filter_bar;
-  mask = g_bytes_ref (job->mask);
-  label = g_strdup (job->label);
-  current = seismo_filter_bar_get_mask (bar);
-  if (current != NULL && g_bytes_get_size (current) == g_bytes_get_size (mask))
+  for (const char *c = name; *c != '\0'; c++)
     {
-      /* Narrow the filter in force, as the quick filters do. */
-      gsize n_words = g_bytes_get_size (mask) / sizeof (guint64);
-      const guint64 *a = g_bytes_get_data (current, NULL);
-      const guint64 *b = g_bytes_get_data (mask, NULL);
-      guint64 *both = g_new (guint64, MAX (n_words, 1));
-
-      for (gsize i = 0; i < n_words; i++)
-        both[i] = a[i] & b[i];
-      g_bytes_unref (mask);
-      mask = g_bytes_new_take (both, n_words * sizeof (guint64));
-      g_free (label);
-      label = g_strdup_printf ("(%s) && %s", seismo_filter_bar_get_applied (bar), job->label);
+      if (*c == '"' || *c == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *c);
     }
-  seismo_filter_bar_apply_mask (bar, mask, label);
+  g_string_append_c (out, '"');
+  return g_string_free (out, FALSE);
 }
 
 void
@@ -656,21 +607,18 @@ seismo_window_filter_stack_frame (SeismoWindow  *self,
                                   SeismoFrameId  frame)
 {
   SeismoTrace *trace;
-  g_autoptr(GTask) task = NULL;
-  FrameFilterJob *job;
+  g_autofree char *name = NULL;
+  g_autofree char *condition = NULL;
+  g_autofree char *expression = NULL;
 
   g_return_if_fail (SEISMO_IS_WINDOW (self));
 
   trace = shown_trace (self);
   if (self->analysis == NULL || trace == NULL || frame >= seismo_trace_get_n_frames (trace))
     return;
-  /* No field in the filter language names stacks: filter by set, as histogram buckets do. The
-   * set takes a pass over every event: on a worker. */
-  job = g_new0 (FrameFilterJob, 1);
-  job->trace = g_object_ref (trace);
-  job->frame = frame;
-  task = g_task_new (self, NULL, frame_filter_done, NULL);
-  g_task_set_source_tag (task, seismo_window_filter_stack_frame);
-  g_task_set_task_data (task, job, (GDestroyNotify) frame_filter_job_free);
-  g_task_run_in_thread (task, frame_filter_thread);
+  /* By name, as flame graphs merge frames: every frame of that function. */
+  name = seismo_frame_display_name (seismo_trace_get_frame (trace, frame));
+  condition = stack_condition (name);
+  expression = combine (self, condition);
+  seismo_window_apply_filter (self, expression);
 }

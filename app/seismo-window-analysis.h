@@ -40,8 +40,8 @@ SeismoStatsView     *seismo_window_get_stats_view       (SeismoWindow *self);
 SeismoRateView      *seismo_window_get_rate_view        (SeismoWindow *self);
 SeismoFlameGraphView *seismo_window_get_flame_graph_view (SeismoWindow *self);
 /* Keeps the events whose call stack contains a frame named as frame is (narrowing the filter in
- * force): what a frame's filter button in the details pane and the flame graph's menu do. The
- * set is computed on a worker and applied when done. */
+ * force): applies 'stack == "NAME"', as a frame's filter button in the details pane and the flame
+ * graph's menu do. */
 void                 seismo_window_filter_stack_frame   (SeismoWindow *self,
                                                          SeismoFrameId frame);
 

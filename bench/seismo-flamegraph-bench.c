@@ -2,8 +2,8 @@
 /*
  * seismo-flamegraph-bench [N_EVENTS]: what the Flame Graph pane costs on a synthetic trace with a
  * stack per event (default 1M events, 5000 distinct stacks 8 to 40 frames deep over 600
- * functions): building the graph (the pane's worker), a frame at 1920 × 1000, a search, a hit
- * test and the set of events through one frame (the frame filter's worker). Prints figures in
+ * functions): building the graph (the pane's worker), a frame at 1920 × 1000, a search and a
+ * hit test. Prints figures in
  * CPU time of this thread, so a shared, loaded machine still gives comparable ones.
  */
 #include <stdlib.h>
@@ -81,14 +81,12 @@ main (int    argc,
   guint n = argc > 1 ? (guint) g_ascii_strtoull (argv[1], NULL, 10) : 1000000;
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(SeismoFlameGraph) graph = NULL;
-  g_autoptr(GBytes) mask = NULL;
-  g_autofree char *label = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
   gint64 t;
   gsize n_events;
   double share;
-  guint node, hits = 0;
+  guint hits = 0;
 
   t = cpu_now ();
   trace = make_trace (n);
@@ -120,11 +118,6 @@ main (int    argc,
     hits += seismo_flame_graph_node_at (graph, x, 1000 - 5.5 * SEISMO_FLAME_ROW_HEIGHT) != SEISMO_FLAME_NO_NODE;
   g_print ("hit test (main thread): %.2f us each (%u of 1920 columns on a frame)\n",
            (cpu_now () - t) / 1920.0, hits);
-
-  node = seismo_flame_graph_get_node (graph, 1) != NULL ? 1 : SEISMO_FLAME_ROOT;
-  t = cpu_now ();
-  mask = seismo_stack_frame_mask (trace, seismo_flame_graph_get_node (graph, node)->frame, &label);
-  g_print ("events through one frame (worker): %.0f ms\n", (cpu_now () - t) / 1e3);
 
   cairo_destroy (cr);
   cairo_surface_destroy (surface);

@@ -3,7 +3,6 @@
 
 #include <glib/gi18n.h>
 
-#include "seismo-filter.h"
 #include "seismo-flame-graph-trace.h"
 #include "seismo-stack-tree.h"
 
@@ -128,38 +127,4 @@ seismo_flame_graph_new_for_trace (SeismoTrace           *trace,
     }
   seismo_flame_graph_finish (fg);
   return fg;
-}
-
-GBytes *
-seismo_stack_frame_mask (SeismoTrace   *trace,
-                         SeismoFrameId  frame,
-                         char         **label)
-{
-  gsize n = seismo_trace_get_n_events (trace);
-  const SeismoStackId *stacks = seismo_trace_get_stack_ids (trace);
-  guint n_stacks = seismo_trace_get_n_stacks (trace);
-  gsize n_words = seismo_filter_mask_words (n);
-  guint64 *mask = g_new0 (guint64, MAX (n_words, 1));
-  /* Per distinct stack, once: 0 unknown, 1 contains, 2 does not. */
-  g_autofree guint8 *verdict = g_new0 (guint8, MAX (n_stacks, 1));
-  const SeismoFrame *f = seismo_trace_get_frame (trace, frame);
-
-  if (label != NULL)
-    {
-      g_autofree char *name = f != NULL ? seismo_frame_display_name (f) : g_strdup ("?");
-
-      *label = g_strdup_printf (_("stack contains %s"), name);
-    }
-  for (gsize i = 0; stacks != NULL && i < n; i++)
-    {
-      SeismoStackId s = stacks[i];
-
-      if (s == SEISMO_NO_STACK || s >= n_stacks)
-        continue;
-      if (verdict[s] == 0)
-        verdict[s] = seismo_trace_stack_contains (trace, s, frame) ? 1 : 2;
-      if (verdict[s] == 1)
-        mask[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
-    }
-  return g_bytes_new_take (mask, n_words * sizeof (guint64));
 }

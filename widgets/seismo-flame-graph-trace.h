@@ -26,10 +26,4 @@ SeismoFlameGraph *seismo_flame_graph_new_for_trace (SeismoTrace           *trace
                                                     gsize                 *n_events,
                                                     GCancellable          *cancellable);
 
-/* The events whose stack passes through a frame named as frame is (seismo_frame_display_name()),
- * as a filter mask (seismo_filter_mask_words() words); *label names it for the filter bar. */
-GBytes           *seismo_stack_frame_mask          (SeismoTrace           *trace,
-                                                    SeismoFrameId          frame,
-                                                    char                 **label);
-
 G_END_DECLS

@@ -37,11 +37,17 @@ flame_idle (gpointer w)
          && !seismo_flame_graph_view_get_busy (seismo_window_get_flame_graph_view (w));
 }
 
-/* The frame filter's set is computed on a worker, then applied. */
+/* A frame filter's result is in. */
 static gboolean
 frame_filter_applied (gpointer w)
 {
-  return seismo_filter_bar_get_mask (seismo_window_get_filter_bar (w)) != NULL;
+  return g_str_has_prefix (seismo_window_get_filter (w), "stack ==");
+}
+
+static gboolean
+frame_filter_narrowed (gpointer w)
+{
+  return g_str_has_prefix (seismo_window_get_filter (w), "(stack ==");
 }
 
 /* The node at the end of a path of names from the root, or SEISMO_FLAME_NO_NODE. */
@@ -168,9 +174,16 @@ check_flame_graph (SeismoWindow *window)
   wait_for (flame_idle, window);
   /* Stacks are on the enter events (strace -k unwinds at entry). */
   g_assert_cmpuint (seismo_filter_bar_get_n_matched (bar), ==, 14);
-  g_assert_nonnull (strstr (seismo_filter_bar_get_applied (bar), "write_log"));
+  g_assert_cmpstr (seismo_window_get_filter (window), ==, "stack == \"write_log\"");
   graph = seismo_flame_graph_view_get_graph (view);
   g_assert_cmpfloat (seismo_flame_graph_get_node (graph, SEISMO_FLAME_ROOT)->total, ==, 14);
+  /* Another frame's filter narrows the one in force: write_log's calls into __write. */
+  frame = seismo_flame_graph_get_node (graph, path_node (graph, MAIN ";write_log;__write"))->frame;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.filter-stack-frame", "u", frame));
+  wait_for (frame_filter_narrowed, window);
+  wait_for (flame_idle, window);
+  g_assert_cmpstr (seismo_window_get_filter (window), ==, "(stack == \"write_log\") && stack == \"__write\"");
+  g_assert_cmpuint (seismo_filter_bar_get_n_matched (bar), ==, 12);
   g_assert_true (seismo_window_apply_filter (window, ""));
   wait_for (flame_idle, window);
 }
