@@ -274,9 +274,10 @@ flame_thread (GTask        *task,
 static void
 remember_zoom (SeismoFlameGraphView *self)
 {
-  g_ptr_array_set_size (self->zoom_path, 0);
+  /* No graph (one is being built): keep what was remembered from the last one. */
   if (self->graph == NULL)
     return;
+  g_ptr_array_set_size (self->zoom_path, 0);
   for (guint n = seismo_flame_graph_get_zoom (self->graph); n != SEISMO_FLAME_ROOT;
        n = seismo_flame_graph_get_node (self->graph, n)->parent)
     g_ptr_array_insert (self->zoom_path, 0, g_strdup (seismo_flame_graph_get_node (self->graph, n)->name));
@@ -760,7 +761,8 @@ seismo_flame_graph_view_set_trace (SeismoFlameGraphView *self,
   if (!g_set_object (&self->trace, trace))
     return;
   seismo_pane_range_reset (&self->range);
-  g_ptr_array_set_size (self->zoom_path, 0);
+  /* A live recording is the same trace grown: stay zoomed where the user was. */
+  remember_zoom (self);
   g_clear_pointer (&self->graph, seismo_flame_graph_free);
   recompute (self);
 }

@@ -28,6 +28,7 @@ void               seismo_flame_graph_view_set_selection (SeismoFlameGraphView *
                                                           guint64               start_ns,
                                                           guint64               end_ns,
                                                           GBytes               *mask);
+/* TRUE while the graph is being built, or waits for the pane to be shown to be built. */
 gboolean           seismo_flame_graph_view_get_busy      (SeismoFlameGraphView *self);
 /* The graph shown, NULL when there is none. Borrowed; replaced when the selection changes. */
 SeismoFlameGraph  *seismo_flame_graph_view_get_graph     (SeismoFlameGraphView *self);
