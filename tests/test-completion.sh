@@ -62,6 +62,24 @@ else
 fi
 if command -v fish >/dev/null; then
   check "fish completions parse" fish --no-execute "$SRC/app/completions/seismo-cli.fish" "$SRC/app/completions/seismo.fish"
+  # Asked as fish asks them (complete -C), with the CLI on PATH as an installed one would be.
+  fish_complete() {
+    PATH="$(dirname "$CLI"):$PATH" fish --no-config -c \
+      "source '$SRC/app/completions/seismo-cli.fish'; complete -C '$1'" | cut -f1
+  }
+  out=$(fish_complete "seismo-cli in"); check "fish: 'in' gives info" has info "$out"
+  out=$(fish_complete "seismo-cli report --l"); check "fish: report --l gives --limit" has --limit "$out"
+  out=$(fish_complete "seismo-cli record -b p"); check "fish: -b p gives ptrace" has ptrace "$out"
+  out=$(fish_complete "seismo-cli record -b ptrace -e opena"); check "fish: -e opena gives openat" has openat "$out"
+  out=$(fish_complete "seismo-cli stats --by sy"); check "fish: --by sy gives syscall" has syscall "$out"
+  out=$(fish_complete "seismo-cli info $DIR/t/")
+  check "fish: info offers traces" bash -c "grep -qx '$DIR/t/a.seismo' <<<'$out' && ! grep -q photo.png <<<'$out'"
+  out=$(fish_complete "seismo-cli render $DIR/t/a.seismo -o $DIR/t/")
+  check "fish: render -o offers figures only" bash -c "grep -qx '$DIR/t/fig.svg' <<<'$out' && ! grep -q a.seismo <<<'$out'"
+  out=$(PATH="$(dirname "$CLI"):$PATH" fish --no-config -c \
+    "source '$SRC/app/completions/seismo.fish'; complete -C 'seismo $DIR/t/'" | cut -f1)
+  check "fish: seismo offers traces and folders only" \
+    bash -c "grep -qx '$DIR/t/trace.dat' <<<'$out' && grep -qx '$DIR/t/sub/' <<<'$out' && ! grep -q photo.png <<<'$out'"
 else
   skip "fish completions parse" "fish is not installed"
 fi

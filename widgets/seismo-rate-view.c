@@ -204,11 +204,11 @@ draw_counts (cairo_t          *cr,
 
     /* TRANSLATORS: "Events per 1.5 ms · peak 1,234" */
     if (timed)
-      title = g_strdup_printf (_("Events per %s · peak %'" G_GUINT64_FORMAT), per, peak);
+      title = g_strdup_printf (_("Events per %s · peak %'" PRIu64), per, (uint64_t) peak);
     else
       /* A log without clocks (seismo-timing.h): columns are stretches of its order. */
-      title = g_strdup_printf (_("Events per column (no timing) · peak %'" G_GUINT64_FORMAT),
-                               peak);
+      title = g_strdup_printf (_("Events per column (no timing) · peak %'" PRIu64),
+                               (uint64_t) peak);
   }
   pango_layout_set_width (layout, (SEISMO_TIMELINE_LABEL_WIDTH - 8) * PANGO_SCALE);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);

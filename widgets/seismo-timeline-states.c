@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-widgets"
 
+#include <inttypes.h>
 #include <math.h>
 
 #include <glib/gi18n-lib.h>
@@ -395,7 +396,7 @@ _seismo_timeline_renderer_describe_state (SeismoTimelineRenderer *self,
       if (seismo_trace_task_state_syscall (trace, task, i, &syscall))
         g_string_append_printf (out, _(" in %s()"), seismo_trace_get_syscall_name (trace, syscall));
       if (seismo_trace_task_state_blocked_caller (trace, task, i, &caller))
-        g_string_append_printf (out, _(", blocked at 0x%" G_GINT64_MODIFIER "x"), caller);
+        g_string_append_printf (out, _(", blocked at 0x%" PRIx64), (uint64_t) caller);
       break;
     case SEISMO_STATE_STOPPED:
       g_string_append_printf (out, _("\nStopped for %s"), dur);

@@ -22,12 +22,22 @@ function __seismo_cli_events
     end
 end
 
+# Folders and the files whose extension is one of the arguments. (fish's own
+# __fish_complete_suffix only sorts matching files first: it offers every file.)
+function __seismo_cli_files_ext
+    set -l cur (commandline -ct)
+    set -l pattern '\\.('(string join '|' -- $argv)')$'
+    for f in $cur*
+        if test -d "$f"
+            echo $f/
+        else if string match -qr -- $pattern $f
+            echo $f
+        end
+    end
+end
+
 function __seismo_cli_traces
-    __fish_complete_suffix .seismo
-    __fish_complete_suffix .dat
-    __fish_complete_suffix .strace
-    __fish_complete_suffix .ftrace
-    __fish_complete_suffix .txt
+    __seismo_cli_files_ext seismo dat strace ftrace txt log trace gz zst xz bz2
 end
 
 complete -c seismo-cli -f
@@ -49,7 +59,7 @@ complete -c seismo-cli -n "not __fish_seen_subcommand_from $commands" -a stacks 
 complete -c seismo-cli -n "not __fish_seen_subcommand_from $commands" -a critical-path -d 'What a task waited on, through its wakers'
 
 # Trace files for the commands that read one.
-complete -c seismo-cli -n "__fish_seen_subcommand_from info report stats hist convert compare render states critical-path stacks" -k -a "(__seismo_cli_traces)"
+complete -c seismo-cli -n "__fish_seen_subcommand_from info report stats hist convert compare render states critical-path stacks; and not __fish_prev_arg_in -o --output" -k -a "(__seismo_cli_traces)"
 complete -c seismo-cli -n "__fish_seen_subcommand_from info report stats hist convert states critical-path stacks" -s f -l filter -r -d 'Only events matching EXPR'
 complete -c seismo-cli -n "__fish_seen_subcommand_from info stats hist compare compare-overhead explain states critical-path stacks" -l json -d 'Print JSON'
 complete -c seismo-cli -n "__fish_seen_subcommand_from report" -s n -l limit -r -d 'At most N events'
@@ -72,7 +82,7 @@ complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l buffer-kb -r -
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l probe -r -d 'eBPF probe'
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l aggregate -d 'eBPF: in-kernel histograms only'
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l keep-running -d 'Leave a launched command running'
-complete -c seismo-cli -n "__fish_seen_subcommand_from record" -s o -l output -r -k -a '(__fish_complete_suffix .seismo)' -d 'Trace file to write'
+complete -c seismo-cli -n "__fish_seen_subcommand_from record" -s o -l output -x -k -a '(__seismo_cli_files_ext seismo)' -d 'Trace file to write'
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l list-backends -d 'Which backends can run here'
 complete -c seismo-cli -n "__fish_seen_subcommand_from record" -l list-events -d 'What the backend can record'
 
@@ -81,7 +91,7 @@ complete -c seismo-cli -n "__fish_seen_subcommand_from explain" -x -a "(seismo-c
 complete -c seismo-cli -n "__fish_seen_subcommand_from compare-overhead" -s n -l runs -r -d 'Runs per backend'
 complete -c seismo-cli -n "__fish_seen_subcommand_from compare-overhead" -s b -l backend -x -a 'ptrace ftrace ebpf' -d 'Only these backends'
 complete -c seismo-cli -n "__fish_seen_subcommand_from compare-overhead" -l show-output -d 'Let the command print'
-complete -c seismo-cli -n "__fish_seen_subcommand_from render" -s o -l output -r -k -a '(__fish_complete_suffix .svg; __fish_complete_suffix .pdf; __fish_complete_suffix .png)' -d 'Figure to write'
+complete -c seismo-cli -n "__fish_seen_subcommand_from render" -s o -l output -x -k -a '(__seismo_cli_files_ext svg pdf png)' -d 'Figure to write'
 complete -c seismo-cli -n "__fish_seen_subcommand_from render" -l from -r -d 'Start time'
 complete -c seismo-cli -n "__fish_seen_subcommand_from render" -l to -r -d 'End time'
 complete -c seismo-cli -n "__fish_seen_subcommand_from render" -l rows -x -a 'all cpus tasks' -d 'Rows to show'
@@ -99,7 +109,7 @@ complete -c seismo-cli -n "__fish_seen_subcommand_from render" -l weight -x -a '
 complete -c seismo-cli -n "__fish_seen_subcommand_from render" -l off-cpu -d 'Where tasks slept (with --flamegraph)'
 complete -c seismo-cli -n "__fish_seen_subcommand_from render" -l icicle -d 'Root at the top (with --flamegraph)'
 complete -c seismo-cli -n "__fish_seen_subcommand_from lesson; and not __fish_seen_subcommand_from check list" -x -a 'check list'
-complete -c seismo-cli -n "__fish_seen_subcommand_from check" -k -a '(__fish_complete_suffix .lesson)'
+complete -c seismo-cli -n "__fish_seen_subcommand_from check" -k -a '(__seismo_cli_files_ext lesson)'
 complete -c seismo-cli -n "__fish_seen_subcommand_from lesson" -l sample -r -d 'Check against this trace'
 
 
