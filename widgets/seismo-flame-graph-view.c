@@ -45,6 +45,7 @@ struct _SeismoFlameGraphView
   guint              menu_node;
   guint              scroll_idle;
   guint              hover;
+  double             pointer_x, pointer_y;
   /* The graph drawn without the hover outline, at the size, scale and style it was drawn for:
    * hovering only paints it and an outline. */
   cairo_surface_t   *picture;
@@ -465,9 +466,16 @@ on_motion (GtkEventControllerMotion *motion,
            double                    y,
            SeismoFlameGraphView     *self)
 {
-  guint node = node_at (self, x, y);
+  guint node;
 
-  if (self->graph == NULL || node == self->hover)
+  /* GTK repeats the last position after a redraw: only a real move takes the outline from the
+   * frame the keyboard walked to. */
+  if (self->graph == NULL || (x == self->pointer_x && y == self->pointer_y))
+    return;
+  self->pointer_x = x;
+  self->pointer_y = y;
+  node = node_at (self, x, y);
+  if (node == self->hover)
     return;
   self->hover = node;
   gtk_widget_queue_draw (GTK_WIDGET (self->area));
@@ -477,6 +485,7 @@ static void
 on_leave (GtkEventControllerMotion *motion,
           SeismoFlameGraphView     *self)
 {
+  self->pointer_x = self->pointer_y = -1;
   if (self->graph == NULL || self->hover == SEISMO_FLAME_NO_NODE)
     return;
   self->hover = SEISMO_FLAME_NO_NODE;
@@ -517,6 +526,98 @@ on_click (GtkGestureClick      *gesture,
     }
   if (button == GDK_BUTTON_PRIMARY && n_press == 1)
     seismo_flame_graph_view_zoom (self, node);
+}
+
+/* Keyboard: the arrows walk the frames (up and down the call path as drawn, left and right
+ * among siblings), Enter zooms, Menu or Shift+F10 opens the frame's menu; the frame walked to is
+ * outlined and described under the toolbar. */
+static void
+keyboard_to (SeismoFlameGraphView *self,
+             guint                 node)
+{
+  g_autofree char *markup = NULL;
+  g_autofree char *text = NULL;
+
+  if (node == SEISMO_FLAME_NO_NODE)
+    return;
+  self->hover = node;
+  markup = seismo_flame_graph_describe_node (self->graph, node);
+  if (pango_parse_markup (markup, -1, 0, NULL, &text, NULL, NULL))
+    {
+      g_strdelimit (text, "\n", ' ');
+      gtk_label_set_text (self->scope_label, text);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+}
+
+static guint
+previous_sibling (SeismoFlameGraph *graph,
+                  guint             node)
+{
+  guint parent = seismo_flame_graph_get_node (graph, node)->parent;
+  guint prev = SEISMO_FLAME_NO_NODE;
+
+  if (parent == SEISMO_FLAME_NO_NODE)
+    return SEISMO_FLAME_NO_NODE;
+  for (guint c = seismo_flame_graph_first_child (graph, parent); c != node && c != SEISMO_FLAME_NO_NODE;
+       c = seismo_flame_graph_next_sibling (graph, c))
+    prev = c;
+  return prev;
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                SeismoFlameGraphView  *self)
+{
+  guint node;
+  double x, y, w, h;
+  gboolean toward_leaves;
+
+  if (self->graph == NULL)
+    return FALSE;
+  node = self->hover != SEISMO_FLAME_NO_NODE ? self->hover : seismo_flame_graph_get_zoom (self->graph);
+  switch (keyval)
+    {
+    case GDK_KEY_Up:
+    case GDK_KEY_Down:
+      toward_leaves = (keyval == GDK_KEY_Up) != self->icicle;
+      if (self->hover == SEISMO_FLAME_NO_NODE)
+        keyboard_to (self, node);
+      else if (toward_leaves)
+        keyboard_to (self, seismo_flame_graph_first_child (self->graph, node));
+      else
+        keyboard_to (self, seismo_flame_graph_get_node (self->graph, node)->parent);
+      return TRUE;
+    case GDK_KEY_Left:
+      keyboard_to (self, self->hover == SEISMO_FLAME_NO_NODE ? node : previous_sibling (self->graph, node));
+      return TRUE;
+    case GDK_KEY_Right:
+      keyboard_to (self, self->hover == SEISMO_FLAME_NO_NODE ? node
+                                                             : seismo_flame_graph_next_sibling (self->graph, node));
+      return TRUE;
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_space:
+      seismo_flame_graph_view_zoom (self, node);
+      return TRUE;
+    case GDK_KEY_F10:
+      if (!(state & GDK_SHIFT_MASK))
+        return FALSE;
+      G_GNUC_FALLTHROUGH;
+    case GDK_KEY_Menu:
+      if (!seismo_flame_graph_node_rect (self->graph, node, &x, &y, &w, &h))
+        return TRUE;
+      self->menu_node = node;
+      update_menu_actions (self);
+      gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &(GdkRectangle) { (int) x, (int) y, (int) MAX (w, 1), (int) h });
+      gtk_popover_popup (GTK_POPOVER (self->menu));
+      return TRUE;
+    default:
+      return FALSE;
+    }
 }
 
 static void
@@ -711,13 +812,14 @@ seismo_flame_graph_view_class_init (SeismoFlameGraphViewClass *klass)
 static void
 seismo_flame_graph_view_init (SeismoFlameGraphView *self)
 {
-  GtkEventController *motion;
+  GtkEventController *motion, *key;
   GtkGesture *click;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->zoom_path = g_ptr_array_new_with_free_func (g_free);
   self->menu_node = SEISMO_FLAME_NO_NODE;
   self->hover = SEISMO_FLAME_NO_NODE;
+  self->pointer_x = self->pointer_y = -1;
   seismo_pane_range_reset (&self->range);
   gtk_drawing_area_set_draw_func (self->area, draw_area, self, NULL);
 
@@ -729,6 +831,9 @@ seismo_flame_graph_view_init (SeismoFlameGraphView *self)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);
   g_signal_connect (click, "pressed", G_CALLBACK (on_click), self);
   gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (click));
+  key = gtk_event_controller_key_new ();
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->area), key);
 
   self->menu = gtk_popover_menu_new_from_model (self->frame_menu);
   gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);

@@ -307,6 +307,22 @@ seismo_flame_graph_find_child (SeismoFlameGraph *self,
   return SEISMO_FLAME_NO_NODE;
 }
 
+guint
+seismo_flame_graph_first_child (SeismoFlameGraph *self,
+                                guint             node)
+{
+  g_return_val_if_fail (self != NULL && self->finished, SEISMO_FLAME_NO_NODE);
+  return node < self->nodes->len ? node_at_index (self, node)->first_child : SEISMO_FLAME_NO_NODE;
+}
+
+guint
+seismo_flame_graph_next_sibling (SeismoFlameGraph *self,
+                                 guint             node)
+{
+  g_return_val_if_fail (self != NULL && self->finished, SEISMO_FLAME_NO_NODE);
+  return node < self->nodes->len ? node_at_index (self, node)->next_sibling : SEISMO_FLAME_NO_NODE;
+}
+
 void
 seismo_flame_graph_node_span (SeismoFlameGraph *self,
                               guint             node,

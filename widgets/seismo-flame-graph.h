@@ -83,6 +83,11 @@ guint             seismo_flame_graph_get_depth       (SeismoFlameGraph      *sel
 guint             seismo_flame_graph_find_child      (SeismoFlameGraph      *self,
                                                       guint                  parent,
                                                       const char            *name);
+/* Children in drawing order (heaviest first): SEISMO_FLAME_NO_NODE past the last. */
+guint             seismo_flame_graph_first_child     (SeismoFlameGraph      *self,
+                                                      guint                  node);
+guint             seismo_flame_graph_next_sibling    (SeismoFlameGraph      *self,
+                                                      guint                  node);
 /* The span [x0, x1) of a node as fractions of the root's width (unzoomed). */
 void              seismo_flame_graph_node_span       (SeismoFlameGraph      *self,
                                                       guint                  node,
