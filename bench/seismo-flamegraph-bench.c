@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "seismo-flame-graph-trace.h"
+#include "seismo-stack-tree.h"
 #include "seismo-trace-builder.h"
 
 static const SeismoFieldInfo fields[] = { { "x", SEISMO_FIELD_UINT, 8, 0 } };
@@ -93,6 +94,10 @@ main (int    argc,
   g_print ("trace: %u events with stacks, %u distinct stacks, %u frames (%.0f ms to build)\n", n,
            seismo_trace_get_n_stacks (trace) - 1, seismo_trace_get_n_frames (trace),
            (cpu_now () - t) / 1e3);
+
+  t = cpu_now ();
+  seismo_stack_tree_free (seismo_stack_tree_new (trace, NULL, 0, SEISMO_STACK_WEIGHT_COUNT));
+  g_print ("stack tree alone (data layer, worker): %.0f ms\n", (cpu_now () - t) / 1e3);
 
   t = cpu_now ();
   graph = seismo_flame_graph_new_for_trace (trace, NULL, SEISMO_FLAME_SOURCE_EVENTS, SEISMO_FLAME_WEIGHT_COUNT,
