@@ -7,6 +7,9 @@
 #include "seismo-pane-range-private.h"
 #include "seismo-timeline-renderer.h"
 
+/* 64 MB of ARGB: a 4K screen's worth, twice. */
+#define MAX_PICTURE_PIXELS (16 * 1024 * 1024)
+
 struct _SeismoFlameGraphView
 {
   GtkWidget          parent_instance;
@@ -410,6 +413,13 @@ draw_area (GtkDrawingArea *area,
   if (self->picture != NULL && (self->picture_width != width || self->picture_height != height
                                 || self->picture_scale != scale || self->picture_dark != dark))
     g_clear_pointer (&self->picture, cairo_surface_destroy);
+  /* A graph thousands of frames deep is taller than a picture worth keeping: draw it each time. */
+  if (self->picture == NULL && (gint64) width * height * scale * scale > MAX_PICTURE_PIXELS)
+    {
+      seismo_flame_graph_set_hover (self->graph, self->hover);
+      seismo_flame_graph_draw (self->graph, cr);
+      return;
+    }
   if (self->picture == NULL)
     {
       cairo_t *pcr;
