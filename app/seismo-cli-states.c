@@ -7,11 +7,13 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 
 #include "seismo-cli.h"
 #include "seismo-cli-common.h"
 #include "seismo-critical-path.h"
 #include "seismo-filter.h"
+#include "seismo-runnable-latency.h"
 #include "seismo-thread-states.h"
 
 /* The interval and task options both commands share. */
@@ -22,6 +24,7 @@ typedef struct {
   char     *arch;
   gint      tid;
   gboolean  json;
+  gboolean  latency;   /* states: runnable-latency histograms too */
 } Options;
 
 static void
@@ -64,6 +67,10 @@ parse (const char      *who,
        guint64         *from,
        guint64         *to)
 {
+  GOptionEntry latency_entries[] = {
+    { "latency", 'l', 0, G_OPTION_ARG_NONE, &o->latency, "With each task, its runnable latency: how long it waited for a CPU each time it was ready (a histogram)", NULL },
+    { NULL }
+  };
   GOptionEntry entries[] = {
     { "task", 't', 0, G_OPTION_ARG_INT, &o->tid, "The task (thread id)", "TID" },
     { "from", 0, 0, G_OPTION_ARG_STRING, &o->from, "Start of the interval, from the trace start (default: the start)", "T" },
@@ -76,6 +83,8 @@ parse (const char      *who,
   g_autoptr(GOptionContext) context = g_option_context_new (params);
 
   g_option_context_add_main_entries (context, entries, NULL);
+  if (strcmp (who, "seismo-cli states") == 0)
+    g_option_context_add_main_entries (context, latency_entries, NULL);
   if (!seismo_cli_parse_options (context, argc, argv, who))
     return FALSE;
   if (*argc != 2)
@@ -163,12 +172,69 @@ compare_rows (gconstpointer a,
   return seismo_trace_get_task (trace, x->task)->tid - seismo_trace_get_task (trace, y->task)->tid;
 }
 
+/* "runnable_latency": {"count", "min_ns", "avg_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns",
+ * "buckets": [{"lower_ns", "upper_ns" (null: no bound), "count"}]}, the buckets from the first to
+ * the last non-empty one. */
+static void
+latency_json (JsonBuilder *b,
+              SeismoTrace *trace,
+              SeismoTaskId task,
+              guint64      from,
+              guint64      to)
+{
+  g_autoptr(SeismoLatencyHistogram) h = seismo_runnable_latency_histogram (trace, task, from, to);
+  SeismoLatencySummary sum;
+  guint n = seismo_latency_histogram_get_n_buckets (h), first = n, last = 0;
+
+  seismo_latency_histogram_get_summary (h, &sum);
+  json_builder_set_member_name (b, "runnable_latency");
+  json_builder_begin_object (b);
+  seismo_cli_json_int (b, "count", sum.count);
+  seismo_cli_json_int (b, "min_ns", sum.min);
+  seismo_cli_json_int (b, "avg_ns", sum.avg);
+  seismo_cli_json_int (b, "p50_ns", sum.p50);
+  seismo_cli_json_int (b, "p90_ns", sum.p90);
+  seismo_cli_json_int (b, "p99_ns", sum.p99);
+  seismo_cli_json_int (b, "max_ns", sum.max);
+  for (guint i = 0; i < n; i++)
+    {
+      SeismoLatencyBucket bucket;
+
+      seismo_latency_histogram_get_bucket (h, i, &bucket);
+      if (bucket.count > 0)
+        {
+          first = MIN (first, i);
+          last = i;
+        }
+    }
+  json_builder_set_member_name (b, "buckets");
+  json_builder_begin_array (b);
+  for (guint i = first; i <= last && first < n; i++)
+    {
+      SeismoLatencyBucket bucket;
+
+      seismo_latency_histogram_get_bucket (h, i, &bucket);
+      json_builder_begin_object (b);
+      seismo_cli_json_int (b, "lower_ns", bucket.lower);
+      json_builder_set_member_name (b, "upper_ns");
+      if (bucket.upper == G_MAXUINT64)
+        json_builder_add_null_value (b);
+      else
+        json_builder_add_int_value (b, (gint64) bucket.upper);
+      seismo_cli_json_int (b, "count", bucket.count);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
 static void
 print_states_json (SeismoTrace *trace,
                    GArray      *rows,
                    guint64      from,
                    guint64      to,
-                   const char  *filter)
+                   const char  *filter,
+                   gboolean     latency)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   static const struct {
@@ -206,11 +272,39 @@ print_states_json (SeismoTrace *trace,
         seismo_cli_json_int (b, keys[k].key, row->totals[keys[k].state]);
       seismo_cli_json_int (b, "wakeups", row->wakeups);
       seismo_cli_json_int (b, "longest_runnable_ns", row->longest_runnable);
+      if (latency)
+        latency_json (b, trace, row->task, from, to);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
   seismo_cli_print_json (b);
+}
+
+/* Each task's histogram as seismo-cli hist draws them, tasks that never waited for a CPU left out. */
+static void
+print_latency (SeismoTrace *trace,
+               GArray      *rows,
+               guint64      from,
+               guint64      to)
+{
+  for (guint r = 0; r < rows->len; r++)
+    {
+      const TaskRow *row = &g_array_index (rows, TaskRow, r);
+      const SeismoTask *task = seismo_trace_get_task (trace, row->task);
+      g_autoptr(SeismoLatencyHistogram) h = seismo_runnable_latency_histogram (trace, row->task, from, to);
+      g_autoptr(GString) out = g_string_new (NULL);
+      SeismoLatencySummary sum;
+
+      seismo_latency_histogram_get_summary (h, &sum);
+      if (sum.count == 0)
+        continue;
+      seismo_latency_histogram_format (h, FALSE, out);
+      g_print ("\nRunnable latency of %s-%d, ns: %" G_GUINT64_FORMAT " waits, p50 %.3f ms, "
+               "p99 %.3f ms, max %.3f ms\n%s",
+               seismo_trace_task_comm_at (trace, row->task, to), task->tid, sum.count, ms (sum.p50),
+               ms (sum.p99), ms (sum.max), out->str);
+    }
 }
 
 static void
@@ -299,9 +393,13 @@ seismo_cli_states (int    argc,
     }
   g_array_sort_with_data (rows, compare_rows, trace);
   if (o.json)
-    print_states_json (trace, rows, from, to, o.filter);
+    print_states_json (trace, rows, from, to, o.filter, o.latency);
   else
-    print_states_table (trace, rows, from, to);
+    {
+      print_states_table (trace, rows, from, to);
+      if (o.latency)
+        print_latency (trace, rows, from, to);
+    }
   status = SEISMO_EXIT_OK;
 
 out:

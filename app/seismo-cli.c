@@ -1269,7 +1269,7 @@ static const Command commands[] = {
   { "compare-overhead", "[--runs N] [--json] -- CMD ARGS…", N_("Run CMD bare and under each backend; show the slowdown"), seismo_cli_compare_overhead },
   { "render", "FILE -o OUT.svg|pdf|png [--from T --to T] [--rows …] [--width W]", N_("Draw the timeline as a figure (see render --help)"), seismo_cli_render },
   { "lesson", "check [--sample TRACE] FILE… | list", N_("Check a lesson file (line by line, then against its sample); list the lessons found"), seismo_cli_lesson },
-  { "states", "FILE [--task TID] [--from T --to T] [--json]", N_("Time per task running, runnable, sleeping, in D, unknown"), seismo_cli_states },
+  { "states", "FILE [--task TID] [--from T --to T] [--latency] [--json]", N_("Time per task running, runnable, sleeping, in D, unknown"), seismo_cli_states },
   { "critical-path", "FILE --task TID [--from T --to T] [--json]", N_("What a task waited on, followed back through its wakers"), seismo_cli_critical_path },
   { "stacks", "FILE [--filter EXPR] [--weight count|time] [--folded] [--json]", N_("Which code paths made the events: top stacks and frames, or folded stacks for flame graphs"), seismo_cli_stacks },
 };

@@ -4,6 +4,8 @@
 #include <glib/gi18n.h>
 
 #include "seismo-critical-path.h"
+#include "seismo-latency-bars.h"
+#include "seismo-runnable-latency.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-wait-dialog.h"
 #include "seismo-wait-summary.h"
@@ -84,6 +86,8 @@ struct _SeismoWaitDialog
   GtkLabel       *wakers_label;
   GtkLabel       *syscalls_label;
   GtkLabel       *runnable_label;
+  GtkLabel       *latency_label;
+  SeismoLatencyBars *latency_bars;
   GtkSpinner     *spinner;
   GtkLabel       *path_status;
   GtkColumnView  *path_view;
@@ -132,6 +136,37 @@ add_line (GString    *out,
 
   g_string_append_printf (out, "<tt>%12s %6.1f%%</tt>  %s%s%s\n", d, total ? 100.0 * ns / total : 0.0,
                           escaped, extra ? "  " : "", extra ? extra : "");
+}
+
+/* Each wait for a CPU that began and ended in the interval, as a histogram. */
+static void
+show_latency (SeismoWaitDialog *self)
+{
+  g_autoptr(SeismoLatencyHistogram) h = seismo_runnable_latency_histogram (self->trace, self->task,
+                                                                           self->from_ns, self->to_ns);
+  SeismoLatencySummary sum;
+
+  seismo_latency_histogram_get_summary (h, &sum);
+  if (sum.count == 0)
+    {
+      gtk_label_set_text (self->latency_label, _("No wait for a CPU began and ended in the interval."));
+      seismo_latency_bars_set_histogram (self->latency_bars, NULL);
+    }
+  else
+    {
+      g_autofree char *p50 = seismo_format_duration (sum.p50);
+      g_autofree char *p99 = seismo_format_duration (sum.p99);
+      g_autofree char *max = seismo_format_duration (sum.max);
+      g_autofree char *text = NULL;
+
+      /* Translators: runnable latency: %s are durations. */
+      text = g_strdup_printf (ngettext ("%u wait from ready to running: median %s, 99th percentile %s, longest %s",
+                                        "%u waits from ready to running: median %s, 99th percentile %s, longest %s",
+                                        (gulong) MIN (sum.count, G_MAXUINT)),
+                              (guint) MIN (sum.count, G_MAXUINT), p50, p99, max);
+      gtk_label_set_text (self->latency_label, text);
+      seismo_latency_bars_set_histogram (self->latency_bars, h);
+    }
 }
 
 static void
@@ -223,6 +258,7 @@ show_summary (SeismoWaitDialog *self)
   gtk_label_set_markup (self->wakers_label, g_strchomp (wakers->str));
   gtk_label_set_markup (self->syscalls_label, g_strchomp (syscalls->str));
   gtk_label_set_markup (self->runnable_label, g_strchomp (runnable->str));
+  show_latency (self);
 }
 
 static SeismoTimelineRenderer *
@@ -262,7 +298,16 @@ path_done (GObject      *source,
       guint64 d = seg->end_ns - seg->start_ns;
 
       row->text[0] = g_strdup_printf ("%u", i + 1);
-      row->text[1] = task_name (self->trace, seg->task, seg->start_ns);
+      if (seg->state == SEISMO_PATH_IRQ || seg->state == SEISMO_PATH_SOFTIRQ)
+        {
+          /* The interrupt, not the task it came in on, is what the path waited for. */
+          g_autofree char *in = task_name (self->trace, seg->task, seg->start_ns);
+
+          row->text[1] = g_strdup_printf (seg->state == SEISMO_PATH_IRQ ? _("an interrupt (in %s)")
+                                                                         : _("a softirq (in %s)"), in);
+        }
+      else
+        row->text[1] = task_name (self->trace, seg->task, seg->start_ns);
       row->text[2] = seg->cpu != SEISMO_STATE_NO_CPU
                      ? g_strdup_printf ("%s (CPU %u)", seismo_path_state_to_string (seg->state), seg->cpu)
                      : g_strdup (seismo_path_state_to_string (seg->state));
@@ -312,6 +357,7 @@ seismo_wait_dialog_class_init (SeismoWaitDialogClass *klass)
 
   object_class->dispose = seismo_wait_dialog_dispose;
   g_type_ensure (SEISMO_TYPE_WAIT_SEGMENT);
+  g_type_ensure (SEISMO_TYPE_LATENCY_BARS);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/seismo/Seismo/seismo-wait-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, SeismoWaitDialog, heading);
@@ -319,6 +365,8 @@ seismo_wait_dialog_class_init (SeismoWaitDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoWaitDialog, wakers_label);
   gtk_widget_class_bind_template_child (widget_class, SeismoWaitDialog, syscalls_label);
   gtk_widget_class_bind_template_child (widget_class, SeismoWaitDialog, runnable_label);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWaitDialog, latency_label);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWaitDialog, latency_bars);
   gtk_widget_class_bind_template_child (widget_class, SeismoWaitDialog, spinner);
   gtk_widget_class_bind_template_child (widget_class, SeismoWaitDialog, path_status);
   gtk_widget_class_bind_template_child (widget_class, SeismoWaitDialog, path_view);
@@ -382,4 +430,11 @@ seismo_wait_dialog_get_n_segments (SeismoWaitDialog *self)
 {
   g_return_val_if_fail (SEISMO_IS_WAIT_DIALOG (self), 0);
   return g_list_model_get_n_items (G_LIST_MODEL (self->segments));
+}
+
+guint
+seismo_wait_dialog_get_n_latency_bars (SeismoWaitDialog *self)
+{
+  g_return_val_if_fail (SEISMO_IS_WAIT_DIALOG (self), 0);
+  return seismo_latency_bars_get_n_bars (self->latency_bars);
 }

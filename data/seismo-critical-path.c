@@ -182,15 +182,16 @@ seismo_critical_path_compute (SeismoTrace   *trace,
           i + 1 < n && (spans[i + 1].flags & SEISMO_STATE_FLAG_WOKEN))
         {
           const SeismoStateSpan *woken = &spans[i + 1];
-          SeismoTaskId waker = seismo_trace_task_state_waker (trace, f->task, i + 1);
+          SeismoTaskId waker;
+          SeismoWakerKind source = seismo_trace_task_state_wake_source (trace, f->task, i + 1, &waker);
           guint64 hi = f->hi;
           guint depth = f->depth + 1;
 
-          if (woken->flags & (SEISMO_STATE_FLAG_IN_IRQ | SEISMO_STATE_FLAG_IN_SOFTIRQ))
+          if (source == SEISMO_WAKER_IRQ || source == SEISMO_WAKER_SOFTIRQ)
             emit (out, trace->task[woken->start],
-                  woken->flags & SEISMO_STATE_FLAG_IN_IRQ ? SEISMO_PATH_IRQ : SEISMO_PATH_SOFTIRQ,
+                  source == SEISMO_WAKER_IRQ ? SEISMO_PATH_IRQ : SEISMO_PATH_SOFTIRQ,
                   trace->cpu[woken->start], f->depth, s_start, hi);
-          else if (waker != SEISMO_NO_TASK && waker != f->task && waker_known (trace, waker, hi))
+          else if (source == SEISMO_WAKER_TASK && waker != f->task && waker_known (trace, waker, hi))
             {
               /* f is invalid once the stack grows. */
               f->hi = s_start;

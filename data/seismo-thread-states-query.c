@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-data"
 
+#include <errno.h>
 #include <string.h>
 
 #include "seismo-thread-states-private.h"
@@ -187,23 +188,20 @@ lower_bound (const SeismoEventId *ids,
   return lo;
 }
 
-gboolean
-seismo_trace_task_state_syscall (SeismoTrace  *self,
-                                 SeismoTaskId  task,
-                                 gsize         index,
-                                 guint        *syscall)
+/* The syscall span the task was in when it entered the state at index; NULL when none. */
+static const SeismoSyscallSpan *
+state_syscall_span (SeismoTrace  *self,
+                    SeismoTaskId  task,
+                    gsize         index)
 {
   gsize n, n_events, n_spans, k;
   const SeismoStateSpan *spans = seismo_trace_get_task_states (self, task, &n);
   const SeismoEventId *events;
   const SeismoSyscallSpan *sc;
 
-  g_return_val_if_fail (index < n, FALSE);
-  g_return_val_if_fail (syscall != NULL, FALSE);
-
   sc = seismo_trace_get_syscall_spans (self, &n_spans);
   if (n_spans == 0)
-    return FALSE;
+    return NULL;
   /* The switch that put it to sleep is the task's own event; the syscall it is in is its latest
    * enter before that, unless an exit came after. */
   events = seismo_trace_get_task_events (self, task, &n_events);
@@ -215,7 +213,7 @@ seismo_trace_task_state_syscall (SeismoTrace  *self,
       gsize lo = 0, hi = n_spans;
 
       if (type->kind == SEISMO_KIND_SYSCALL_EXIT)
-        return FALSE;
+        return NULL;
       if (type->kind != SEISMO_KIND_SYSCALL_ENTER)
         continue;
       /* Spans are in enter order. */
@@ -229,11 +227,103 @@ seismo_trace_task_state_syscall (SeismoTrace  *self,
             hi = mid;
         }
       if (lo == n_spans || sc[lo].enter != ev)
-        return FALSE;
-      *syscall = sc[lo].syscall;
-      return TRUE;
+        return NULL;
+      return &sc[lo];
     }
+  return NULL;
+}
+
+gboolean
+seismo_trace_task_state_syscall (SeismoTrace  *self,
+                                 SeismoTaskId  task,
+                                 gsize         index,
+                                 guint        *syscall)
+{
+  gsize n;
+  const SeismoSyscallSpan *sc;
+
+  seismo_trace_get_task_states (self, task, &n);
+  g_return_val_if_fail (index < n, FALSE);
+  g_return_val_if_fail (syscall != NULL, FALSE);
+
+  if ((sc = state_syscall_span (self, task, index)) == NULL)
+    return FALSE;
+  *syscall = sc->syscall;
+  return TRUE;
+}
+
+/* What a syscall returns when its timeout, and nothing else, ended its wait. */
+static const struct {
+  const char *name;
+  gint64      ret;
+} timeouts[] = {
+  { "nanosleep", 0 },
+  { "clock_nanosleep", 0 },
+  { "poll", 0 },
+  { "ppoll", 0 },
+  { "select", 0 },
+  { "pselect6", 0 },
+  { "epoll_wait", 0 },
+  { "epoll_pwait", 0 },
+  { "epoll_pwait2", 0 },
+  { "futex", -ETIMEDOUT },
+  { "rt_sigtimedwait", -EAGAIN },
+  { "semtimedop", -EAGAIN },
+  { "mq_timedreceive", -ETIMEDOUT },
+  { "mq_timedsend", -ETIMEDOUT },
+};
+
+static gboolean
+timed_out (const char *syscall,
+           gint64      ret)
+{
+  if (syscall == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (timeouts); i++)
+    if (ret == timeouts[i].ret && strcmp (syscall, timeouts[i].name) == 0)
+      return TRUE;
   return FALSE;
+}
+
+SeismoWakerKind
+seismo_trace_task_state_wake_source (SeismoTrace  *self,
+                                     SeismoTaskId  task,
+                                     gsize         index,
+                                     SeismoTaskId *waker)
+{
+  gsize n;
+  const SeismoStateSpan *spans = seismo_trace_get_task_states (self, task, &n);
+  SeismoTaskId by;
+  const SeismoSyscallSpan *sc;
+  gint64 ret;
+
+  if (waker != NULL)
+    *waker = SEISMO_NO_TASK;
+  g_return_val_if_fail (index < n, SEISMO_WAKER_NONE);
+  if (!(spans[index].flags & SEISMO_STATE_FLAG_WOKEN))
+    return SEISMO_WAKER_NONE;
+  if (spans[index].flags & SEISMO_STATE_FLAG_IN_IRQ)
+    return SEISMO_WAKER_IRQ;
+  if (spans[index].flags & SEISMO_STATE_FLAG_IN_SOFTIRQ)
+    return SEISMO_WAKER_SOFTIRQ;
+  by = self->task[spans[index].start];
+  if (by < self->n_tasks && self->tasks[by].tid == 0)
+    return SEISMO_WAKER_IRQ;
+  /* A sleep whose syscall returned what only its timeout returns ended on its timer, in the timer
+   * interrupt, whatever task that interrupted (a signal would have made it return EINTR, a ready
+   * file descriptor a count). Most recordings do not say where the wakeup ran: the local timer
+   * interrupt has no irq_handler event, timer events are not in the default set, and a recorder
+   * following some tasks drops those on the others. */
+  if (index > 0 && (sc = state_syscall_span (self, task, index - 1)) != NULL &&
+      seismo_trace_syscall_span_ret (self, sc, &ret) &&
+      timed_out (seismo_trace_get_syscall_name (self, sc->syscall), ret))
+    return SEISMO_WAKER_IRQ;
+  by = seismo_trace_task_state_waker (self, task, index);
+  if (by == SEISMO_NO_TASK)
+    return SEISMO_WAKER_NONE;
+  if (waker != NULL)
+    *waker = by;
+  return SEISMO_WAKER_TASK;
 }
 
 gboolean

@@ -80,6 +80,23 @@ void                   seismo_trace_task_state_totals   (SeismoTrace        *sel
 SeismoTaskId           seismo_trace_task_state_waker    (SeismoTrace        *self,
                                                          SeismoTaskId        task,
                                                          gsize               index);
+typedef enum {
+  SEISMO_WAKER_TASK = 0,
+  SEISMO_WAKER_IRQ,
+  SEISMO_WAKER_SOFTIRQ,
+  SEISMO_WAKER_NONE,     /* the wait had not ended, or its wakeup was not recorded */
+} SeismoWakerKind;
+
+/* What ended the wait before the state at index (a Runnable that began at a wakeup): the interrupt
+ * or softirq the wakeup ran in, even when it interrupted a task (the task is not the waker then);
+ * a wakeup made by the idle task, which only wakes from interrupts; the timer (IRQ) of a sleep whose
+ * syscall returned what only its timeout returns (nanosleep 0, poll 0, futex -ETIMEDOUT...); else
+ * the waker task (*waker, may be NULL). NONE when the
+ * state did not begin at a wakeup, or the trace does not have its waker. */
+SeismoWakerKind        seismo_trace_task_state_wake_source (SeismoTrace  *self,
+                                                         SeismoTaskId        task,
+                                                         gsize               index,
+                                                         SeismoTaskId       *waker);
 /* Sleeping or Uninterruptible: the syscall the task was in when it went to sleep (an index for
  * seismo_trace_get_syscall_name()); FALSE when the trace has no syscall events for it. */
 gboolean               seismo_trace_task_state_syscall  (SeismoTrace        *self,

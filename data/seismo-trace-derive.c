@@ -70,7 +70,34 @@ typedef struct {
   guint32       *cpu_softirq;      /* per cpu: slot in softirqs */
   SeismoStatesBuilder *states;     /* NULL: no sched_switch, no states */
   guint8        *wakeup_new;       /* per event type: it is sched_wakeup_new */
+  guint32       *cpu_ctx;          /* per cpu: interrupt contexts open, a bit each (1: hard) */
+  guint8        *cpu_ctx_depth;    /* per cpu: how many are open */
 } Derive;
+
+/* Event kinds of the derive alone: what opens and closes an interrupt context on a CPU, for
+ * charging a wakeup to the interrupt or softirq it ran in rather than to the task it interrupted.
+ * The local APIC timer (irq_vectors:local_timer_*) has no irq_handler_* events, and hrtimer
+ * callbacks (nanosleep, futex timeouts) run in it; timer-wheel callbacks run in the timer softirq. */
+enum {
+  DERIVE_KIND_HARDIRQ_ENTRY = SEISMO_KIND_N + 1,  /* irq_vectors:*_entry */
+  DERIVE_KIND_HARDIRQ_EXIT,
+  DERIVE_KIND_HRTIMER_ENTRY,                  /* timer:hrtimer_expire_entry: hard, or soft in HRTIMER_SOFTIRQ */
+  DERIVE_KIND_TIMER_ENTRY,                    /* timer:timer_expire_entry: the timer softirq */
+  DERIVE_KIND_TIMER_EXIT,                     /* timer:hrtimer_expire_exit, timer:timer_expire_exit */
+};
+
+#define CTX_MAX_DEPTH 32
+#define HRTIMER_SOFTIRQ_VEC 8
+
+static const struct {
+  const char *full_name;
+  guint8      kind;
+} context_kinds[] = {
+  { "timer:hrtimer_expire_entry", DERIVE_KIND_HRTIMER_ENTRY },
+  { "timer:hrtimer_expire_exit",  DERIVE_KIND_TIMER_EXIT },
+  { "timer:timer_expire_entry",   DERIVE_KIND_TIMER_ENTRY },
+  { "timer:timer_expire_exit",    DERIVE_KIND_TIMER_EXIT },
+};
 
 /* seismo_varint_get() with the one- and two-byte cases (syscall numbers, most pids and string ids)
  * taken first: this runs for nearly every event of a big trace. */
@@ -448,6 +475,50 @@ on_switch (Derive                *d,
     }
 }
 
+static inline gboolean
+ctx_top_is_hard (Derive *d,
+                 guint   cpu)
+{
+  guint depth = d->cpu_ctx_depth[cpu];
+
+  /* Deeper than the bits go (lost exits): count it as a hard interrupt. */
+  return depth > CTX_MAX_DEPTH || (d->cpu_ctx[cpu] >> (depth - 1)) & 1;
+}
+
+static inline void
+ctx_push (Derive   *d,
+          guint     cpu,
+          gboolean  hard)
+{
+  guint depth = d->cpu_ctx_depth[cpu];
+
+  if (depth >= 255)
+    return;
+  if (depth < CTX_MAX_DEPTH)
+    d->cpu_ctx[cpu] = (d->cpu_ctx[cpu] & ((1u << depth) - 1)) | ((guint32) hard << depth);
+  d->cpu_ctx_depth[cpu] = depth + 1;
+}
+
+static inline void
+ctx_pop (Derive *d,
+         guint   cpu)
+{
+  if (d->cpu_ctx_depth[cpu] > 0)
+    d->cpu_ctx_depth[cpu]--;
+}
+
+/* An hrtimer expires in the timer interrupt, unless it is a soft one, run by HRTIMER_SOFTIRQ. */
+static void
+on_hrtimer_entry (Derive *d,
+                  guint   cpu)
+{
+  gboolean soft = d->cpu_ctx_depth[cpu] > 0 && !ctx_top_is_hard (d, cpu) &&
+                  d->cpu_softirq[cpu] != NO_SLOT &&
+                  d->softirqs.v[d->cpu_softirq[cpu]].key == HRTIMER_SOFTIRQ_VEC;
+
+  ctx_push (d, cpu, !soft);
+}
+
 static void
 on_wakeup (Derive                *d,
            SeismoEventId          ev,
@@ -463,10 +534,9 @@ on_wakeup (Derive                *d,
     {
       guint8 flags = 0;
 
-      if (cpu < d->n_cpus && d->cpu_irq[cpu] != NO_SLOT)
-        flags |= SEISMO_STATE_FLAG_IN_IRQ;
-      else if (cpu < d->n_cpus && d->cpu_softirq[cpu] != NO_SLOT)
-        flags |= SEISMO_STATE_FLAG_IN_SOFTIRQ;
+      /* The innermost context open on the CPU: a timer interrupt during a softirq is the irq. */
+      if (cpu < d->n_cpus && d->cpu_ctx_depth[cpu] > 0)
+        flags |= ctx_top_is_hard (d, cpu) ? SEISMO_STATE_FLAG_IN_IRQ : SEISMO_STATE_FLAG_IN_SOFTIRQ;
       if (d->wakeup_new[type->id])
         flags |= SEISMO_STATE_FLAG_NEW;
       _seismo_states_wakeup (d->states, ev, task, target_cpu, flags);
@@ -511,7 +581,7 @@ derive_sched (Derive *d)
 
   for (gsize i = 0; i < self->n_events; i++)
     {
-      SeismoEventKind kind = kinds[types[i]];
+      guint kind = kinds[types[i]];  /* a SeismoEventKind or a DERIVE_KIND_ */
       const SeismoEventType *type;
       SeismoEventId ev = (SeismoEventId) i;
       guint cpu;
@@ -529,7 +599,11 @@ derive_sched (Derive *d)
         {
         case SEISMO_KIND_SCHED_SWITCH:
           if (cpu < n_cpus)
-            on_switch (d, ev, type, cpu);
+            {
+              /* No interrupt context spans a switch: what is still open lost its exit. */
+              d->cpu_ctx_depth[cpu] = 0;
+              on_switch (d, ev, type, cpu);
+            }
           break;
         case SEISMO_KIND_SCHED_WAKEUP:
         case SEISMO_KIND_SCHED_WAKING:
@@ -537,19 +611,48 @@ derive_sched (Derive *d)
           break;
         case SEISMO_KIND_IRQ_ENTRY:
           if (cpu < n_cpus)
-            on_irq_entry (&d->irqs, &d->cpu_irq[cpu], self, ev, type, SEISMO_ROLE_IRQ);
+            {
+              on_irq_entry (&d->irqs, &d->cpu_irq[cpu], self, ev, type, SEISMO_ROLE_IRQ);
+              ctx_push (d, cpu, TRUE);
+            }
           break;
         case SEISMO_KIND_IRQ_EXIT:
           if (cpu < n_cpus)
-            on_irq_exit (&d->irqs, &d->cpu_irq[cpu], ev);
+            {
+              on_irq_exit (&d->irqs, &d->cpu_irq[cpu], ev);
+              ctx_pop (d, cpu);
+            }
           break;
         case SEISMO_KIND_SOFTIRQ_ENTRY:
           if (cpu < n_cpus)
-            on_irq_entry (&d->softirqs, &d->cpu_softirq[cpu], self, ev, type, SEISMO_ROLE_VEC);
+            {
+              on_irq_entry (&d->softirqs, &d->cpu_softirq[cpu], self, ev, type, SEISMO_ROLE_VEC);
+              ctx_push (d, cpu, FALSE);
+            }
           break;
         case SEISMO_KIND_SOFTIRQ_EXIT:
           if (cpu < n_cpus)
-            on_irq_exit (&d->softirqs, &d->cpu_softirq[cpu], ev);
+            {
+              on_irq_exit (&d->softirqs, &d->cpu_softirq[cpu], ev);
+              ctx_pop (d, cpu);
+            }
+          break;
+        case DERIVE_KIND_HARDIRQ_ENTRY:
+          if (cpu < n_cpus)
+            ctx_push (d, cpu, TRUE);
+          break;
+        case DERIVE_KIND_HRTIMER_ENTRY:
+          if (cpu < n_cpus)
+            on_hrtimer_entry (d, cpu);
+          break;
+        case DERIVE_KIND_TIMER_ENTRY:
+          if (cpu < n_cpus)
+            ctx_push (d, cpu, FALSE);
+          break;
+        case DERIVE_KIND_HARDIRQ_EXIT:
+        case DERIVE_KIND_TIMER_EXIT:
+          if (cpu < n_cpus)
+            ctx_pop (d, cpu);
           break;
         case SEISMO_KIND_SYSCALL_ENTER:
         case SEISMO_KIND_SYSCALL_EXIT:
@@ -651,6 +754,16 @@ _seismo_trace_derive (SeismoTrace *self)
 
       kinds[t] = type->kind;
       wakeup_new[t] = strcmp (type->full_name, "sched:sched_wakeup_new") == 0;
+      if (type->kind == SEISMO_KIND_GENERIC && g_str_has_prefix (type->full_name, "irq_vectors:"))
+        {
+          if (g_str_has_suffix (type->full_name, "_entry"))
+            kinds[t] = DERIVE_KIND_HARDIRQ_ENTRY;
+          else if (g_str_has_suffix (type->full_name, "_exit"))
+            kinds[t] = DERIVE_KIND_HARDIRQ_EXIT;
+        }
+      for (guint k = 0; k < G_N_ELEMENTS (context_kinds); k++)
+        if (type->kind == SEISMO_KIND_GENERIC && strcmp (type->full_name, context_kinds[k].full_name) == 0)
+          kinds[t] = context_kinds[k].kind;
     }
 
   /* A reader counted while decoding, in parallel; a builder's trace is counted here. */
@@ -699,6 +812,8 @@ _seismo_trace_derive (SeismoTrace *self)
   d.cpu_run_task = g_new (SeismoTaskId, n_cpus);
   d.cpu_irq = g_new (guint32, n_cpus);
   d.cpu_softirq = g_new (guint32, n_cpus);
+  d.cpu_ctx = g_new0 (guint32, n_cpus);
+  d.cpu_ctx_depth = g_new0 (guint8, n_cpus);
   for (guint c = 0; c < n_cpus; c++)
     {
       d.cpu_run_start[c] = SEISMO_NO_EVENT;
@@ -759,4 +874,6 @@ _seismo_trace_derive (SeismoTrace *self)
   g_free (d.cpu_run_task);
   g_free (d.cpu_irq);
   g_free (d.cpu_softirq);
+  g_free (d.cpu_ctx);
+  g_free (d.cpu_ctx_depth);
 }

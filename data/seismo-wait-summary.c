@@ -127,12 +127,7 @@ seismo_wait_summary_compute (SeismoTrace  *trace,
               seismo_trace_task_state_start_ns (trace, task, i + 1) <= s->end_ns)
             {
               woken = TRUE;
-              if (spans[i + 1].flags & SEISMO_STATE_FLAG_IN_IRQ)
-                kind = SEISMO_WAKER_IRQ;
-              else if (spans[i + 1].flags & SEISMO_STATE_FLAG_IN_SOFTIRQ)
-                kind = SEISMO_WAKER_SOFTIRQ;
-              else if ((waker = seismo_trace_task_state_waker (trace, task, i + 1)) != SEISMO_NO_TASK)
-                kind = SEISMO_WAKER_TASK;
+              kind = seismo_trace_task_state_wake_source (trace, task, i + 1, &waker);
             }
           add_waker (s->wakers, kind, kind == SEISMO_WAKER_TASK ? waker : SEISMO_NO_TASK, d, woken);
         }

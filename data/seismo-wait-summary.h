@@ -11,13 +11,6 @@ G_BEGIN_DECLS
  * an interrupt, or nothing recorded); the longest waits for a CPU.
  */
 
-typedef enum {
-  SEISMO_WAKER_TASK = 0,
-  SEISMO_WAKER_IRQ,
-  SEISMO_WAKER_SOFTIRQ,
-  SEISMO_WAKER_NONE,     /* the wait had not ended, or its wakeup was not recorded */
-} SeismoWakerKind;
-
 typedef struct {
   SeismoWakerKind kind;
   SeismoTaskId    task;   /* TASK: the waker */

@@ -32,6 +32,15 @@ gen_init (Gen *g)
   const SeismoFieldInfo irq[] = {
     { "irq", SEISMO_FIELD_INT, 4, 0 },
   };
+  const SeismoFieldInfo vec[] = {
+    { "vec", SEISMO_FIELD_UINT, 4, 0 },
+  };
+  const SeismoFieldInfo timer[] = {
+    { "hrtimer", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_HEX },
+  };
+  const SeismoFieldInfo vector[] = {
+    { "vector", SEISMO_FIELD_INT, 4, 0 },
+  };
   const SeismoFieldInfo blocked[] = {
     { "pid", SEISMO_FIELD_INT, 4, 0 },
     { "caller", SEISMO_FIELD_POINTER, 8, 0 },
@@ -49,6 +58,18 @@ gen_init (Gen *g)
   g->exit = seismo_trace_builder_add_event_type (g->b, "raw_syscalls", "sys_exit", exit_, 2, NULL);
   g->irq_in = seismo_trace_builder_add_event_type (g->b, "irq", "irq_handler_entry", irq, 1, NULL);
   g->irq_out = seismo_trace_builder_add_event_type (g->b, "irq", "irq_handler_exit", irq, 1, NULL);
+  g->soft_in = seismo_trace_builder_add_event_type (g->b, "irq", "softirq_entry", vec, 1, NULL);
+  g->soft_out = seismo_trace_builder_add_event_type (g->b, "irq", "softirq_exit", vec, 1, NULL);
+  g->hrtimer_in = seismo_trace_builder_add_event_type (g->b, "timer", "hrtimer_expire_entry", timer, 1,
+                                                       NULL);
+  g->hrtimer_out = seismo_trace_builder_add_event_type (g->b, "timer", "hrtimer_expire_exit", timer, 1,
+                                                        NULL);
+  g->timer_in = seismo_trace_builder_add_event_type (g->b, "timer", "timer_expire_entry", timer, 1, NULL);
+  g->timer_out = seismo_trace_builder_add_event_type (g->b, "timer", "timer_expire_exit", timer, 1, NULL);
+  g->apic_in = seismo_trace_builder_add_event_type (g->b, "irq_vectors", "local_timer_entry", vector, 1,
+                                                    NULL);
+  g->apic_out = seismo_trace_builder_add_event_type (g->b, "irq_vectors", "local_timer_exit", vector, 1,
+                                                     NULL);
   g->blocked = seismo_trace_builder_add_event_type (g->b, "sched", "sched_blocked_reason", blocked,
                                                     3, NULL);
 }
@@ -93,10 +114,30 @@ sys (Gen *g, gboolean enter, guint64 t, guint cpu, gint tid, guint64 nr)
 }
 
 void
+sys_ret (Gen *g, guint64 t, guint cpu, gint tid, guint64 nr, gint64 ret)
+{
+  seismo_trace_builder_begin_event (g->b, t, cpu, tid, g->exit);
+  seismo_trace_builder_push_uint (g->b, nr);
+  seismo_trace_builder_push_int (g->b, ret);
+  seismo_trace_builder_end_event (g->b);
+}
+
+void
 irq (Gen *g, gboolean entry, guint64 t, guint cpu, gint tid)
 {
   seismo_trace_builder_begin_event (g->b, t, cpu, tid, entry ? g->irq_in : g->irq_out);
   seismo_trace_builder_push_int (g->b, 24);
+  seismo_trace_builder_end_event (g->b);
+}
+
+void
+ctx (Gen *g, guint type, guint64 t, guint cpu, gint tid, gint64 value)
+{
+  seismo_trace_builder_begin_event (g->b, t, cpu, tid, type);
+  if (type == g->apic_in || type == g->apic_out)
+    seismo_trace_builder_push_int (g->b, value);
+  else
+    seismo_trace_builder_push_uint (g->b, (guint64) value);
   seismo_trace_builder_end_event (g->b);
 }
 

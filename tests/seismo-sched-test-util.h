@@ -18,6 +18,8 @@ G_BEGIN_DECLS
 typedef struct {
   SeismoTraceBuilder *b;
   guint sw, waking, wakeup, wakeup_new, enter, exit, irq_in, irq_out, blocked;
+  /* Interrupt and timer contexts, for ctx(); not in a trace until used. */
+  guint soft_in, soft_out, hrtimer_in, hrtimer_out, timer_in, timer_out, apic_in, apic_out;
 } Gen;
 
 void         gen_init (Gen *g);
@@ -26,7 +28,12 @@ void         sw       (Gen *g, guint64 t, guint cpu, gint prev, gint64 state, gi
 /* type: g->waking, g->wakeup or g->wakeup_new, made by waker on cpu. */
 void         wake     (Gen *g, guint type, guint64 t, guint cpu, gint waker, gint pid, gint target);
 void         sys      (Gen *g, gboolean enter, guint64 t, guint cpu, gint tid, guint64 nr);
+/* A sys_exit returning ret. */
+void         sys_ret  (Gen *g, guint64 t, guint cpu, gint tid, guint64 nr, gint64 ret);
 void         irq      (Gen *g, gboolean entry, guint64 t, guint cpu, gint tid);
+/* One of the context types above (soft_in...apic_out) on cpu at t, interrupting tid; value: the
+ * softirq vector (soft_in, soft_out), else any. */
+void         ctx      (Gen *g, guint type, guint64 t, guint cpu, gint tid, gint64 value);
 /* The task with this tid (the test fails when there is none). */
 SeismoTaskId sched_test_task (SeismoTrace *trace, gint tid);
 

@@ -57,6 +57,27 @@ PY
 "$CLI" states "$DIR/t.seismo" > "$DIR/states.txt"
 check "states prints a table" grep -q "RUNNING" "$DIR/states.txt"
 
+"$CLI" states --latency --json "$DIR/t.seismo" > "$DIR/latency.json"
+check "states --latency --json: a runnable-latency histogram per task, as many waits as buckets hold" python3 - "$DIR/latency.json" "$DIR/states.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+plain = json.load(open(sys.argv[2]))
+assert [t["tid"] for t in d["tasks"]] == [t["tid"] for t in plain["tasks"]]
+assert not any("runnable_latency" in t for t in plain["tasks"])
+waited = 0
+for t in d["tasks"]:
+    l = t["runnable_latency"]
+    assert sum(b["count"] for b in l["buckets"]) == l["count"], l
+    assert l["count"] == 0 or l["min_ns"] <= l["p50_ns"] <= l["p99_ns"] <= l["max_ns"] <= t["runnable_ns"], l
+    assert l["max_ns"] <= t["longest_runnable_ns"], (l, t)
+    for b in l["buckets"]:
+        assert b["upper_ns"] is None or b["lower_ns"] < b["upper_ns"]
+    waited += l["count"] > 0
+assert waited > 0
+PY
+"$CLI" states --latency --task "$tid" "$DIR/t.seismo" > "$DIR/latency.txt"
+check "states --latency prints histograms" grep -q "Runnable latency of .*-$tid" "$DIR/latency.txt"
+
 "$CLI" critical-path --task "$tid" --json "$DIR/t.seismo" > "$DIR/path.json"
 check "critical-path --json: contract keys, segments tile the interval" python3 - "$DIR/path.json" "$tid" <<'PY'
 import json, sys

@@ -36,6 +36,8 @@ check_sample cpu-fight.seismo ftrace $((2 * 1024 * 1024)) \
   "t.get('sched:sched_switch', 0) > 20 and 'raw_syscalls:sys_enter' not in t"
 check_sample pipe-pingpong.seismo ebpf $((2 * 1024 * 1024)) \
   "t.get('sched:sched_wakeup', 0) > 100 and t.get('raw_syscalls:sys_enter', 0) > 500"
+check_sample why-slow.seismo ftrace $((512 * 1024)) \
+  "t.get('sched:sched_switch', 0) > 20 and t.get('sched:sched_waking', 0) > 5 and t.get('raw_syscalls:sys_enter', 0) > 100 and t.get('timer:hrtimer_expire_entry', 0) > 0"
 
 # The copy's paths are decoded: the source file name is in the trace.
 if "$CLI" report "$SAMPLES/file-copy.seismo" | grep -q 'source.bin'; then ok "file-copy has decoded paths"
@@ -43,5 +45,23 @@ else not_ok "file-copy has decoded paths"; fi
 # Two spinners shared one CPU: both ran there.
 if [[ $("$CLI" stats --by task "$SAMPLES/cpu-fight.seismo" | awk '$3 == "spin"' | wc -l) -ge 2 ]]; then
   ok "cpu-fight has two spin tasks"; else not_ok "cpu-fight has two spin tasks"; fi
+
+# why-slow: the main thread's long read waited for the worker, the worker for the lock holder, and
+# the holder for the timer ending its 50 ms sleep (an irq, not the task the timer interrupted).
+main_tid=$("$CLI" states --json "$SAMPLES/why-slow.seismo" | python3 -c "
+import json, sys
+print([t['tid'] for t in json.load(sys.stdin)['tasks'] if t['comm'] == 'slow' and t['tid'] == t['pid']][0])")
+if "$CLI" critical-path --json "$SAMPLES/why-slow.seismo" --task "$main_tid" \
+     --filter 'comm == slow && syscall == read && duration > 20ms' | python3 -c "
+import json, sys
+p = json.load(sys.stdin)
+segs = p['segments']
+comms = [s['comm'] for s in segs]
+irq = sum(s['duration_ns'] for s in segs if s['state'] == 'irq')
+assert 'worker' in comms and 'holder' in comms, comms
+assert irq >= 45000000, irq
+assert sum(s['duration_ns'] for s in segs) == p['end_ns'] - p['start_ns']
+"; then ok "why-slow: the read's critical path goes worker → holder → timer irq"
+else not_ok "why-slow: the read's critical path goes worker → holder → timer irq"; fi
 
 tap_end

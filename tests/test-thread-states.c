@@ -8,6 +8,7 @@
  * the idle task, idle kernel threads and exits, wakeups from interrupts.
  */
 
+#include "seismo-runnable-latency.h"
 #include "seismo-sched-test-util.h"
 #include "seismo-test-util.h"
 #include "seismo-thread-states.h"
@@ -130,6 +131,34 @@ test_sleep_wake_preempt_migrate (void)
   g_assert_cmpuint (totals[SEISMO_STATE_UNINTERRUPTIBLE], ==, 5);
   assert_totals_add_up (trace, 0, G_MAXUINT64);
   assert_totals_add_up (trace, 33, 77);
+
+  /* Runnable latencies: woken at 50, ran at 60; preempted at 80, ran at 90. B, runnable until the
+   * trace ends, measured none; an interval takes the waits that begin and end in it. */
+  {
+    g_autoptr(GArray) all = seismo_runnable_latency_collect (trace, a, 0, G_MAXUINT64);
+    g_autoptr(GArray) late = seismo_runnable_latency_collect (trace, a, 55, G_MAXUINT64);
+    g_autoptr(GArray) early = seismo_runnable_latency_collect (trace, a, 0, 85);
+    g_autoptr(GArray) none = seismo_runnable_latency_collect (trace, sched_test_task (trace, B), 0,
+                                                              G_MAXUINT64);
+    g_autoptr(SeismoLatencyHistogram) h = seismo_runnable_latency_histogram (trace, a, 0, G_MAXUINT64);
+    SeismoLatencySummary summary;
+    SeismoLatencyBucket bucket;
+
+    g_assert_cmpuint (all->len, ==, 2);
+    g_assert_cmpuint (g_array_index (all, SeismoLatencySample, 0).value, ==, 10);
+    g_assert_cmpuint (seismo_trace_event_time (trace, g_array_index (all, SeismoLatencySample, 0).start), ==, 50);
+    g_assert_cmpuint (seismo_trace_event_time (trace, g_array_index (all, SeismoLatencySample, 1).end), ==, 90);
+    g_assert_cmpuint (late->len, ==, 1);
+    g_assert_cmpuint (seismo_trace_event_time (trace, g_array_index (late, SeismoLatencySample, 0).start), ==, 80);
+    g_assert_cmpuint (early->len, ==, 1);
+    g_assert_cmpuint (seismo_trace_event_time (trace, g_array_index (early, SeismoLatencySample, 0).start), ==, 50);
+    g_assert_cmpuint (none->len, ==, 0);
+    seismo_latency_histogram_get_summary (h, &summary);
+    g_assert_cmpuint (summary.count, ==, 2);
+    g_assert_cmpuint (summary.max, ==, 10);
+    seismo_latency_histogram_get_bucket (h, seismo_latency_histogram_bucket_of (h, 10), &bucket);
+    g_assert_cmpuint (bucket.count, ==, 2);
+  }
 }
 
 /* Lost events on CPU 1 after t=40: tasks known before then become Unknown from the gap until they

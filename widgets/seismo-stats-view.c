@@ -9,13 +9,14 @@
 
 #include "seismo-filter.h"
 #include "seismo-pane-range-private.h"
+#include "seismo-runnable-latency.h"
 #include "seismo-stats.h"
 #include "seismo-stats-view.h"
 #include "seismo-thread-states.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-timing.h"
 
-#define MAX_VALUES 8
+#define MAX_VALUES 9
 
 /* One row of a table: a name, its figures and the filter that keeps its events. A table has at
  * most a few thousand rows (tasks), so an object per row is fine here. */
@@ -99,6 +100,8 @@ static const ColumnSpec task_columns[] = {
   { N_("Runnable"), "runnable_ns", FORMAT_DURATION, 5 },
   { N_("Sleeping"), "sleeping_ns", FORMAT_DURATION, 6 },
   { N_("D"), "uninterruptible_ns", FORMAT_DURATION, 7 },
+  /* Runnable latency: how long it waited for a CPU when ready, 99th percentile. */
+  { N_("Runnable p99"), "runnable_latency_p99_ns", FORMAT_DURATION, 8 },
   { N_("Switches"), "switches", FORMAT_COUNT, 1 },
   { N_("Wakeups"), "wakeups", FORMAT_COUNT, 2 },
   { N_("Syscalls"), "syscalls", FORMAT_COUNT, 3 },
@@ -381,6 +384,13 @@ stats_thread (GTask        *task,
       row->values[5] = (double) states[SEISMO_STATE_RUNNABLE];
       row->values[6] = (double) (states[SEISMO_STATE_SLEEPING] + states[SEISMO_STATE_STOPPED]);
       row->values[7] = (double) states[SEISMO_STATE_UNINTERRUPTIBLE];
+      {
+        g_autoptr(SeismoLatencyHistogram) h = seismo_runnable_latency_histogram (trace, s->task, first, last);
+        SeismoLatencySummary latency;
+
+        seismo_latency_histogram_get_summary (h, &latency);
+        row->values[8] = (double) latency.p99;
+      }
       g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_TASK], row);
     }
   if (g_cancellable_is_cancelled (cancellable))

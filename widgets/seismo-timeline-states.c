@@ -239,9 +239,10 @@ draw_wakeup_arrows (SeismoTimelineRenderer *self,
       xw = _seismo_timeline_abs_to_x (self, ts[spans[i].start]);
       xr = _seismo_timeline_abs_to_x (self, i + 1 < n ? ts[spans[i + 1].start]
                                                       : seismo_trace_get_end_ns (trace));
-      waker = seismo_trace_task_state_waker (trace, task, i);
-      /* Waker → wakeup: from the waker's row (or a stub from above when it is not shown). */
-      if (waker != task && task_row (cache, waker, &wy, &wh))
+      /* Waker → wakeup: from the waker's row (or a stub from above when it is not shown, or the
+       * wakeup came from an interrupt, whatever task it interrupted). */
+      if (seismo_trace_task_state_wake_source (trace, task, i, &waker) == SEISMO_WAKER_TASK &&
+          waker != task && task_row (cache, waker, &wy, &wh))
         {
           double from = wy + wh / 2, to = from < lane ? ty + 1 : ty + th - 1;
 
@@ -291,7 +292,11 @@ draw_path (SeismoTimelineRenderer *self,
           last_y = -1;
           continue;
         }
-      if (!task_row (cache, seg->task, &y, &h))
+      /* An interrupt waited for is the CPU's, not the task's it happened to interrupt: on the CPU
+       * row when it is shown. */
+      if (!((seg->state == SEISMO_PATH_IRQ || seg->state == SEISMO_PATH_SOFTIRQ) &&
+            seismo_timeline_renderer_row_y (self, (SeismoRowKey) { SEISMO_ROW_CPU, seg->cpu }, &y, &h)) &&
+          !task_row (cache, seg->task, &y, &h))
         {
           last_y = -1;
           continue;
@@ -374,10 +379,11 @@ _seismo_timeline_renderer_describe_state (SeismoTimelineRenderer *self,
     case SEISMO_STATE_RUNNABLE:
       if (span->flags & SEISMO_STATE_FLAG_WOKEN)
         {
-          SeismoTaskId waker = seismo_trace_task_state_waker (trace, task, i);
+          SeismoTaskId waker;
+          SeismoWakerKind source = seismo_trace_task_state_wake_source (trace, task, i, &waker);
           const SeismoTask *w = seismo_trace_get_task (trace, waker);
 
-          if (span->flags & (SEISMO_STATE_FLAG_IN_IRQ | SEISMO_STATE_FLAG_IN_SOFTIRQ))
+          if (source == SEISMO_WAKER_IRQ || source == SEISMO_WAKER_SOFTIRQ)
             g_string_append_printf (out, _("\nRunnable for %s: woken by an interrupt, waiting for a CPU"), dur);
           else if (w != NULL)
             g_string_append_printf (out, _("\nRunnable for %s: woken by %s-%d, waiting for a CPU"), dur,

@@ -18,6 +18,7 @@
 #include "seismo-window-analysis.h"
 #include "seismo-thread-states.h"
 #include "seismo-timeline-renderer-private.h"
+#include "seismo-runnable-latency.h"
 #include "seismo-wait-dialog.h"
 #include "seismo-window-private.h"
 
@@ -84,8 +85,10 @@ check_stats (SeismoWindow *window,
                                              seismo_trace_get_string (trace, seismo_trace_get_task (trace, task)->comm),
                                              seismo_trace_get_task (trace, task)->tid);
   guint64 totals[SEISMO_STATE_N];
-  int runnable = -1, sleeping = -1;
+  int runnable = -1, sleeping = -1, p99 = -1;
   gboolean found = FALSE;
+  g_autoptr(SeismoLatencyHistogram) latency = NULL;
+  SeismoLatencySummary summary;
 
   g_assert_true (seismo_gui_test_wait_for (stats_idle, stats, 60000));
   csv = seismo_stats_view_to_csv (stats, SEISMO_STATS_TABLE_TASK);
@@ -97,11 +100,17 @@ check_stats (SeismoWindow *window,
         runnable = c;
       if (strstr (header[c], "sleeping_ns") || g_str_has_prefix (header[c], "Sleeping"))
         sleeping = c;
+      if (strcmp (header[c], "runnable_latency_p99_ns") == 0)
+        p99 = c;
     }
   g_test_message ("stats header: %s", lines[0]);
   g_assert_cmpint (runnable, >, 0);
   g_assert_cmpint (sleeping, >, 0);
+  g_assert_cmpint (p99, >, 0);
   seismo_trace_task_state_totals (trace, task, 0, G_MAXUINT64, totals);
+  latency = seismo_runnable_latency_histogram (trace, task, 0, G_MAXUINT64);
+  seismo_latency_histogram_get_summary (latency, &summary);
+  g_assert_cmpuint (summary.count, >, 0);
   for (guint i = 1; lines[i] != NULL; i++)
     {
       g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
@@ -111,6 +120,7 @@ check_stats (SeismoWindow *window,
       found = TRUE;
       g_assert_cmpuint (g_ascii_strtoull (cells[sleeping], NULL, 10), ==, totals[SEISMO_STATE_SLEEPING]);
       g_assert_cmpuint (g_ascii_strtoull (cells[runnable], NULL, 10), ==, totals[SEISMO_STATE_RUNNABLE]);
+      g_assert_cmpuint (g_ascii_strtoull (cells[p99], NULL, 10), ==, summary.p99);
     }
   g_assert_true (found);
 }
@@ -216,6 +226,8 @@ checks (SeismoApplication *app)
   dialog = find_wait_dialog ();
   g_assert_nonnull (r->critical_path);
   g_assert_cmpuint (r->critical_path->len, ==, seismo_wait_dialog_get_n_segments (dialog));
+  /* The read ended with a wakeup and a wait for the CPU: its runnable latency has a bar. */
+  g_assert_cmpuint (seismo_wait_dialog_get_n_latency_bars (dialog), >, 0);
   /* The path of a read in a ping-pong leaves the task: its partner wrote. */
   {
     gboolean other = FALSE;

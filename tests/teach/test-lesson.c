@@ -19,7 +19,7 @@
 static const char *const bundled[] = { "hello-syscalls", "cpu-fight", "pipe-pingpong", "file-copy",
                                        "why-slow" };
 static const char *const bundled_samples[] = { "hello-syscalls", "cpu-fight", "pipe-pingpong",
-                                               "file-copy", "pipe-pingpong" };
+                                               "file-copy", "why-slow" };
 
 static SeismoLesson *
 load_source (const char *id)

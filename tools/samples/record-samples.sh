@@ -15,6 +15,7 @@ trap 'rm -rf "$work"' EXIT
 for prog in hello pingpong spin; do
   cc -O1 -o "$work/$prog" "$here/$prog.c"
 done
+cc -O1 -pthread -o "$work/slow" "$here/slow.c"
 mkdir -p "$out"
 
 # The default sample (the quick start opens it): the default ftrace event set (scheduler, IRQs,
@@ -46,5 +47,11 @@ wait "$first" "$recorder"
 
 # "pipe ping-pong wakeups": eBPF scheduler events and syscalls of two processes passing a byte.
 "$cli" record -b ebpf -o "$out/pipe-pingpong.seismo" -- "$work/pingpong" 300
+
+# "Why is my program slow?": a program that waits for a lock holder's 50 ms sleep through a pipe,
+# then computes beside a busy thread on one CPU. ftrace, only its tasks: scheduler, syscalls, IRQs
+# and timer expiries (what woke each sleeper).
+"$cli" record -b ftrace -e 'sched:sched_switch,sched:sched_waking,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_process_fork,sched:sched_process_exec,sched:sched_process_exit,raw_syscalls:*,irq:*,timer:hrtimer_expire_entry,timer:hrtimer_expire_exit,timer:timer_expire_entry,timer:timer_expire_exit' \
+  -o "$out/why-slow.seismo" -- "$work/slow"
 
 ls -l "$out"
