@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "seismo-app-test-util.h"
+#include "seismo-export-dialog.h"
 #include "seismo-gui-test-util.h"
 #include "seismo-importer.h"
 #include "seismo-widgets.h"
@@ -186,6 +187,28 @@ check_flame_graph (SeismoWindow *window)
   g_assert_cmpuint (seismo_filter_bar_get_n_matched (bar), ==, 12);
   g_assert_true (seismo_window_apply_filter (window, ""));
   wait_for (flame_idle, window);
+
+  /* Export Figure: the pane as shown, zoomed into read_config. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("seismo-flame-export-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "fg.svg", NULL);
+    g_autofree char *svg = NULL;
+    g_autoptr(GError) error = NULL;
+
+    graph = seismo_flame_graph_view_get_graph (view);
+    seismo_flame_graph_view_zoom (view, path_node (graph, MAIN ";read_config"));
+    g_assert_true (seismo_export_pane (window, SEISMO_EXPORT_CONTENT_FLAME_GRAPH, SEISMO_IMAGE_FORMAT_SVG, FALSE,
+                                       1000, 600, 1, path, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+    g_assert_nonnull (strstr (svg, ">parse_config</text>"));
+    g_assert_null (strstr (svg, ">write_log</text>"));
+    g_assert_false (seismo_export_pane (window, SEISMO_EXPORT_CONTENT_FLAME_GRAPH, SEISMO_IMAGE_FORMAT_SVG, TRUE,
+                                        1000, 600, 1, path, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+    seismo_flame_graph_view_zoom (view, SEISMO_FLAME_ROOT);
+    seismo_gui_test_remove_dir (dir);
+  }
 }
 
 static void
