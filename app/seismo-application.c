@@ -164,6 +164,7 @@ seismo_application_startup (GApplication *app)
     { "win.show-pane::details", { "<Alt>1", NULL } },
     { "win.show-pane::histogram", { "<Alt>2", NULL } },
     { "win.show-pane::stats", { "<Alt>3", NULL } },
+    { "win.show-pane::flamegraph", { "<Alt>4", NULL } },
   };
 
   G_APPLICATION_CLASS (seismo_application_parent_class)->startup (app);

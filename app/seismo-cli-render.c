@@ -11,6 +11,7 @@
 #include "seismo-importer.h"
 
 #ifdef SEISMO_HAVE_RENDER
+#include "seismo-flame-graph-trace.h"
 #include "seismo-session-timeline.h"
 #include "seismo-timeline-export.h"
 #endif
@@ -36,9 +37,69 @@ static const char *const render_description =
      "range, hidden and pinned rows and selected event are drawn, and its zoom range is used unless\n"
      "--from or --to is given; --no-session ignores it.\n"
      "\n"
-     "Example: seismo-cli render trace.seismo -o fig.svg --from 1ms --to 3ms --rows cpus,comm:bash");
+     "--flamegraph draws, instead of the timeline, a flame graph of the call stacks of the events\n"
+     "(of those --filter keeps, between --from and --to) as the Flame Graph pane does; --weight\n"
+     "count|time weighs each event as one or by its time (syscall duration, time off CPU),\n"
+     "--off-cpu draws where tasks slept (sched_switch stacks by time off CPU), --icicle puts the\n"
+     "root at the top.\n"
+     "\n"
+     "Example: seismo-cli render trace.seismo -o fig.svg --from 1ms --to 3ms --rows cpus,comm:bash\n"
+     "         seismo-cli render trace.seismo --flamegraph -o fg.svg --filter 'syscall == write'");
 
 #ifdef SEISMO_HAVE_RENDER
+
+typedef struct {
+  const char        *output;
+  SeismoImageFormat  format;
+  const char        *filter;
+  const char        *title;
+  int                width;
+  gboolean           dark;
+  gboolean           icicle;
+  gboolean           off_cpu;
+  SeismoFlameWeight  weight;
+  guint64            from;     /* absolute; 0 */
+  guint64            to;       /* absolute; G_MAXUINT64 */
+} FlameOptions;
+
+static int
+render_flamegraph (SeismoTrace        *trace,
+                   const FlameOptions *o)
+{
+  g_autofree guint64 *mask = NULL;
+  g_autoptr(SeismoFlameGraph) graph = NULL;
+  g_autoptr(GError) error = NULL;
+  SeismoSelection sel;
+  gsize n_matched = 0, n_events = 0;
+
+  if (!seismo_trace_has_stacks (trace))
+    {
+      g_printerr (_("seismo-cli render: this trace has no call stacks: record with --stacks "
+                    "(or import strace -k output or ftrace stack traces)\n"));
+      return SEISMO_EXIT_FAILED;
+    }
+  if (!seismo_cli_run_filter (trace, o->filter, &mask, &n_matched))
+    return SEISMO_EXIT_USAGE;
+  sel = (SeismoSelection) { o->from, o->to, mask };
+  graph = seismo_flame_graph_new_for_trace (trace, &sel,
+                                            o->off_cpu ? SEISMO_FLAME_SOURCE_OFF_CPU : SEISMO_FLAME_SOURCE_EVENTS,
+                                            o->weight, &n_events, NULL);
+  if (graph == NULL)
+    {
+      g_printerr (o->weight == SEISMO_FLAME_WEIGHT_TIME
+                  ? _("seismo-cli render: no selected event with a call stack has a time to weigh by\n")
+                  : _("seismo-cli render: no selected event has a call stack\n"));
+      return SEISMO_EXIT_FAILED;
+    }
+  seismo_flame_graph_set_icicle (graph, o->icicle);
+  seismo_flame_graph_set_dark (graph, o->dark);
+  if (!seismo_flame_graph_export_to_file (graph, o->format, o->width, o->title, o->output, &error))
+    {
+      g_printerr ("seismo-cli: %s\n", error->message);
+      return SEISMO_EXIT_FAILED;
+    }
+  return SEISMO_EXIT_OK;
+}
 
 static gboolean
 parse_time (const char *option,
@@ -67,7 +128,8 @@ seismo_cli_render (int    argc,
   gint width = 1600, height = 0;
   double scale = 1.0;
   gboolean no_legend = FALSE, no_session = FALSE, dark = FALSE;
-  g_autofree char *arch = NULL;
+  gboolean flamegraph = FALSE, off_cpu = FALSE, icicle = FALSE;
+  g_autofree char *arch = NULL, *filter = NULL, *weight = NULL;
   GOptionEntry entries[] = {
     SEISMO_CLI_ARCH_ENTRY (arch),
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the figure to OUT (.svg, .pdf or .png)"), "OUT" },
@@ -82,6 +144,11 @@ seismo_cli_render (int    argc,
     { "no-legend", 0, 0, G_OPTION_ARG_NONE, &no_legend, N_("Leave out the legend"), NULL },
     { "no-session", 0, 0, G_OPTION_ARG_NONE, &no_session, N_("Ignore FILE.seismo-session"), NULL },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Dark colors"), NULL },
+    { "flamegraph", 0, 0, G_OPTION_ARG_NONE, &flamegraph, N_("Draw a flame graph of the call stacks instead of the timeline"), NULL },
+    { "filter", 0, 0, G_OPTION_ARG_STRING, &filter, N_("With --flamegraph: only the events this filter keeps"), "EXPR" },
+    { "weight", 0, 0, G_OPTION_ARG_STRING, &weight, N_("With --flamegraph: weigh events by count (default) or time"), "count|time" },
+    { "off-cpu", 0, 0, G_OPTION_ARG_NONE, &off_cpu, N_("With --flamegraph: where tasks slept, by time off CPU"), NULL },
+    { "icicle", 0, 0, G_OPTION_ARG_NONE, &icicle, N_("With --flamegraph: the root at the top"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (N_("FILE -o OUT.svg|pdf|png"));
@@ -121,6 +188,21 @@ seismo_cli_render (int    argc,
     }
   if ((from != NULL && !parse_time ("--from", from, &t0)) || (to != NULL && !parse_time ("--to", to, &t1)))
     return SEISMO_EXIT_USAGE;
+  if (!flamegraph && (filter != NULL || weight != NULL || off_cpu || icicle))
+    {
+      g_printerr (_("seismo-cli render: --filter, --weight, --off-cpu and --icicle go with --flamegraph\n"));
+      return SEISMO_EXIT_USAGE;
+    }
+  if (flamegraph && (rows != NULL || markers != NULL || height != 0 || no_legend))
+    {
+      g_printerr (_("seismo-cli render: --rows, --markers, --height and --no-legend draw timelines, not --flamegraph\n"));
+      return SEISMO_EXIT_USAGE;
+    }
+  if (weight != NULL && !g_str_equal (weight, "count") && !g_str_equal (weight, "time"))
+    {
+      g_printerr (_("seismo-cli render: --weight takes count or time, not “%s”\n"), weight);
+      return SEISMO_EXIT_USAGE;
+    }
 
   trace = seismo_trace_open (argv[1], NULL, NULL, NULL, &error);
   if (trace == NULL)
@@ -130,6 +212,26 @@ seismo_cli_render (int    argc,
     }
   if (!seismo_cli_apply_arch (trace, arch, "seismo-cli render"))
     return SEISMO_EXIT_USAGE;
+  if (flamegraph)
+    {
+      guint64 start = seismo_trace_get_start_ns (trace);
+      FlameOptions fo = {
+        .output = output, .format = options.format, .filter = filter, .title = title, .width = width,
+        .dark = dark, .icicle = icicle, .off_cpu = off_cpu,
+        /* Off the CPU, time is what matters; a count of switches says little. */
+        .weight = (weight != NULL ? g_str_equal (weight, "time") : off_cpu) ? SEISMO_FLAME_WEIGHT_TIME
+                                                                            : SEISMO_FLAME_WEIGHT_COUNT,
+        .from = from != NULL ? start + t0 : 0,
+        .to = to != NULL ? start + t1 : G_MAXUINT64,
+      };
+
+      if (from != NULL && to != NULL && t1 <= t0)
+        {
+          g_printerr (_("seismo-cli render: --to must be after --from\n"));
+          return SEISMO_EXIT_USAGE;
+        }
+      return render_flamegraph (trace, &fo);
+    }
   data = seismo_timeline_data_new (trace, NULL);
   renderer = seismo_timeline_renderer_new (data);
   seismo_timeline_renderer_set_dark (renderer, dark);

@@ -114,7 +114,28 @@ seismo_export_pane (SeismoWindow        *window,
   cairo_t *cr;
 
   g_return_val_if_fail (SEISMO_IS_WINDOW (window), FALSE);
-  g_return_val_if_fail (content == SEISMO_EXPORT_CONTENT_HISTOGRAM || content == SEISMO_EXPORT_CONTENT_STATS, FALSE);
+  g_return_val_if_fail (content == SEISMO_EXPORT_CONTENT_HISTOGRAM || content == SEISMO_EXPORT_CONTENT_STATS
+                        || content == SEISMO_EXPORT_CONTENT_FLAME_GRAPH, FALSE);
+
+  if (content == SEISMO_EXPORT_CONTENT_FLAME_GRAPH)
+    {
+      SeismoFlameGraphView *view = seismo_window_get_flame_graph_view (window);
+      SeismoFlameGraph *graph = view != NULL ? seismo_flame_graph_view_get_graph (view) : NULL;
+
+      if (csv)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       _("%s: the flame graph exports as PNG, SVG or PDF"), path);
+          return FALSE;
+        }
+      if (graph == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: the pane has nothing to export yet"), path);
+          return FALSE;
+        }
+      return seismo_flame_graph_export_to_file (graph, format, CLAMP (width, 200, SEISMO_TIMELINE_EXPORT_MAX_SIZE),
+                                                NULL, path, error);
+    }
 
   histogram = seismo_window_get_histogram_view (window);
   stats = seismo_window_get_stats_view (window);
@@ -193,13 +214,15 @@ on_what_changed (SeismoExportDialog *self)
   SeismoExportContent content = get_content (self);
   guint format = adw_combo_row_get_selected (self->format_row);
   gboolean timeline = content == SEISMO_EXPORT_CONTENT_TIMELINE;
-  gboolean ok = timeline ? format != FORMAT_CSV : format != FORMAT_PDF;
+  gboolean flame = content == SEISMO_EXPORT_CONTENT_FLAME_GRAPH;
+  gboolean ok = timeline || flame ? format != FORMAT_CSV : format != FORMAT_PDF;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->timeline_group), timeline);
   gtk_widget_set_sensitive (self->export_button, ok);
   gtk_widget_set_tooltip_text (self->export_button,
                                ok ? NULL : timeline ? _("The timeline exports as PNG, SVG or PDF")
-                                                    : _("Panes export as PNG, SVG or CSV"));
+                                         : flame ? _("The flame graph exports as PNG, SVG or PDF")
+                                                 : _("Panes export as PNG, SVG or CSV"));
 }
 
 static const char *
@@ -263,7 +286,8 @@ on_file_response (GtkNativeDialog    *chooser,
     }
   else
     ok = seismo_export_pane (self->window, get_content (self),
-                             format == FORMAT_SVG ? SEISMO_IMAGE_FORMAT_SVG : SEISMO_IMAGE_FORMAT_PNG,
+                             format == FORMAT_SVG ? SEISMO_IMAGE_FORMAT_SVG
+                             : format == FORMAT_PDF ? SEISMO_IMAGE_FORMAT_PDF : SEISMO_IMAGE_FORMAT_PNG,
                              format == FORMAT_CSV, gtk_spin_button_get_value_as_int (self->width_spin),
                              MAX (gtk_spin_button_get_value_as_int (self->height_spin), 600),
                              gtk_spin_button_get_value (self->scale_spin), path, &error);
@@ -304,7 +328,8 @@ on_export_clicked (SeismoExportDialog *self)
     }
   name = g_strdup_printf ("%s%s.%s", base != NULL ? base : "trace",
                           content == SEISMO_EXPORT_CONTENT_HISTOGRAM ? "-histogram"
-                          : content == SEISMO_EXPORT_CONTENT_STATS ? "-statistics" : "",
+                          : content == SEISMO_EXPORT_CONTENT_STATS ? "-statistics"
+                          : content == SEISMO_EXPORT_CONTENT_FLAME_GRAPH ? "-flamegraph" : "",
                           format_extension (format));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   g_signal_connect (chooser, "response", G_CALLBACK (on_file_response), self);
@@ -376,6 +401,13 @@ seismo_export_dialog_new (SeismoWindow *window)
       gtk_spin_button_set_value (self->height_spin, r->height);
       if (seismo_timeline_renderer_get_range (r, &a, &b))
         adw_combo_row_set_selected (self->range_row, SEISMO_EXPORT_SPAN_RANGE);
+    }
+  /* A flame graph on screen is what a slide is wanted of. */
+  if (g_strcmp0 (seismo_window_get_pane (window), "flamegraph") == 0
+      && seismo_flame_graph_view_get_graph (seismo_window_get_flame_graph_view (window)) != NULL)
+    {
+      adw_combo_row_set_selected (self->what_row, SEISMO_EXPORT_CONTENT_FLAME_GRAPH);
+      adw_combo_row_set_selected (self->format_row, FORMAT_SVG);
     }
   on_what_changed (self);
   return GTK_WIDGET (self);

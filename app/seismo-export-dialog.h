@@ -29,6 +29,7 @@ typedef enum {
   SEISMO_EXPORT_CONTENT_TIMELINE,
   SEISMO_EXPORT_CONTENT_HISTOGRAM,
   SEISMO_EXPORT_CONTENT_STATS,
+  SEISMO_EXPORT_CONTENT_FLAME_GRAPH,
 } SeismoExportContent;
 
 GtkWidget *seismo_export_dialog_new       (SeismoWindow                      *window);
@@ -45,7 +46,8 @@ gboolean   seismo_export_timeline_figure  (SeismoTimeline                    *ti
                                            const char                        *path,
                                            GError                           **error);
 /* A pane of the window (HISTOGRAM or STATS) as PNG, SVG or (csv TRUE) CSV; width × height in
- * pixels (points for SVG), scale for PNG. */
+ * pixels (points for SVG), scale for PNG. FLAME_GRAPH: the graph as shown (zoom, search) as PNG,
+ * SVG or PDF, width wide and as tall as its rows. */
 gboolean   seismo_export_pane             (SeismoWindow                      *window,
                                            SeismoExportContent                content,
                                            SeismoImageFormat                  format,

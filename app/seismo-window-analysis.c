@@ -20,6 +20,7 @@ struct _SeismoWindowAnalysis
   GtkStack            *panes;
   SeismoHistogramView *histogram;
   SeismoStatsView     *stats;
+  SeismoFlameGraphView *flame;
 
   /* owned */
   GtkWidget           *list_menu;   /* parented to the event list; unparented in dispose */
@@ -55,6 +56,7 @@ update_panes (SeismoWindow *self)
   seismo_view_get_count_span (self->view, &start, &end);
   seismo_histogram_view_set_selection (an->histogram, start, end, mask);
   seismo_stats_view_set_selection (an->stats, start, end, mask);
+  seismo_flame_graph_view_set_selection (an->flame, start, end, mask);
 }
 
 static void
@@ -295,6 +297,21 @@ action_focus_filter (GtkWidget  *widget,
 }
 
 static void
+on_frame_filter_requested (SeismoWindow *self,
+                           guint         frame)
+{
+  seismo_window_filter_stack_frame (self, frame);
+}
+
+static void
+action_filter_stack_frame (GtkWidget  *widget,
+                           const char *name,
+                           GVariant   *param)
+{
+  seismo_window_filter_stack_frame (SEISMO_WINDOW (widget), g_variant_get_uint32 (param));
+}
+
+static void
 action_show_pane (GtkWidget  *widget,
                   const char *name,
                   GVariant   *param)
@@ -352,6 +369,7 @@ _seismo_window_init_analysis (SeismoWindow *self)
   an->panes = self->panes;
   an->histogram = self->histogram;
   an->stats = self->stats;
+  an->flame = self->flame;
 
   seismo_rate_view_set_timeline (an->rate_view, self->timeline);
   /* The open pane is view state (sessions, lessons); the stack shows it. */
@@ -365,6 +383,7 @@ _seismo_window_init_analysis (SeismoWindow *self)
   g_signal_connect_swapped (an->stats, "filter-requested", G_CALLBACK (on_filter_requested), self);
   g_signal_connect_swapped (an->histogram, "bucket-activated", G_CALLBACK (on_bucket_activated), self);
   g_signal_connect_swapped (self->view, "notify::selected-event", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect_swapped (an->flame, "frame-filter-requested", G_CALLBACK (on_frame_filter_requested), self);
 
   /* Quick filters: noted from a right click on the timeline (its row menu has the items), and a
    * menu of their own on the list. */
@@ -394,6 +413,7 @@ _seismo_window_class_init_analysis (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.filter-clear", NULL, action_filter_clear);
   gtk_widget_class_install_action (widget_class, "win.focus-filter", NULL, action_focus_filter);
   gtk_widget_class_install_action (widget_class, "win.show-pane", "s", action_show_pane);
+  gtk_widget_class_install_action (widget_class, "win.filter-stack-frame", "u", action_filter_stack_frame);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.focus-filter", NULL);
 }
 
@@ -412,6 +432,7 @@ _seismo_window_analysis_set_trace (SeismoWindow *self)
   g_set_object (&an->trace, trace);
   seismo_histogram_view_set_trace (an->histogram, trace);
   seismo_stats_view_set_trace (an->stats, trace);
+  seismo_flame_graph_view_set_trace (an->flame, trace);
   seismo_view_set_trace (self->view, trace);
 }
 
@@ -499,4 +520,48 @@ seismo_window_get_rate_view (SeismoWindow *self)
 {
   g_return_val_if_fail (SEISMO_IS_WINDOW (self), NULL);
   return self->analysis != NULL ? self->analysis->rate_view : NULL;
+}
+
+SeismoFlameGraphView *
+seismo_window_get_flame_graph_view (SeismoWindow *self)
+{
+  g_return_val_if_fail (SEISMO_IS_WINDOW (self), NULL);
+  return self->analysis != NULL ? self->analysis->flame : NULL;
+}
+
+/* "stack == \"name\"": quoted always, since frame names may hold spaces, brackets or '+'. */
+static char *
+stack_condition (const char *name)
+{
+  GString *out = g_string_new ("stack == \"");
+
+  for (const char *c = name; *c != '\0'; c++)
+    {
+      if (*c == '"' || *c == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *c);
+    }
+  g_string_append_c (out, '"');
+  return g_string_free (out, FALSE);
+}
+
+void
+seismo_window_filter_stack_frame (SeismoWindow  *self,
+                                  SeismoFrameId  frame)
+{
+  SeismoTrace *trace;
+  g_autofree char *name = NULL;
+  g_autofree char *condition = NULL;
+  g_autofree char *expression = NULL;
+
+  g_return_if_fail (SEISMO_IS_WINDOW (self));
+
+  trace = shown_trace (self);
+  if (self->analysis == NULL || trace == NULL || frame >= seismo_trace_get_n_frames (trace))
+    return;
+  /* By name, as flame graphs merge frames: every frame of that function. */
+  name = seismo_frame_display_name (seismo_trace_get_frame (trace, frame));
+  condition = stack_condition (name);
+  expression = combine (self, condition);
+  seismo_window_apply_filter (self, expression);
 }

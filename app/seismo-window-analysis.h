@@ -2,6 +2,7 @@
 #pragma once
 
 #include "seismo-filter-bar.h"
+#include "seismo-flame-graph-view.h"
 #include "seismo-histogram-view.h"
 #include "seismo-rate-view.h"
 #include "seismo-stats-view.h"
@@ -28,7 +29,7 @@ gboolean             seismo_window_apply_filter         (SeismoWindow *self,
 /* The expression whose result is shown ("" when none): it changes when an evaluation started
  * by seismo_window_apply_filter() has finished. */
 const char          *seismo_window_get_filter           (SeismoWindow *self);
-/* Shows one of the bottom-right panes: "details", "histogram" or "stats". */
+/* Shows one of the bottom-right panes: "details", "histogram", "stats" or "flamegraph". */
 void                 seismo_window_show_pane            (SeismoWindow *self,
                                                          const char   *name);
 const char          *seismo_window_get_pane             (SeismoWindow *self);
@@ -37,5 +38,11 @@ SeismoFilterBar     *seismo_window_get_filter_bar       (SeismoWindow *self);
 SeismoHistogramView *seismo_window_get_histogram_view   (SeismoWindow *self);
 SeismoStatsView     *seismo_window_get_stats_view       (SeismoWindow *self);
 SeismoRateView      *seismo_window_get_rate_view        (SeismoWindow *self);
+SeismoFlameGraphView *seismo_window_get_flame_graph_view (SeismoWindow *self);
+/* Keeps the events whose call stack contains a frame named as frame is (narrowing the filter in
+ * force): applies 'stack == "NAME"', as a frame's filter button in the details pane and the flame
+ * graph's menu do. */
+void                 seismo_window_filter_stack_frame   (SeismoWindow *self,
+                                                         SeismoFrameId frame);
 
 G_END_DECLS

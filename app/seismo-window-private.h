@@ -34,6 +34,7 @@ struct _SeismoWindow
   SeismoEventDetails   *details;
   SeismoHistogramView  *histogram;
   SeismoStatsView      *stats;
+  SeismoFlameGraphView *flame;
   SeismoExplainView    *explain_view;
   GtkRevealer          *sidebar;          /* the lesson panel */
   SeismoLessonView     *lesson_view;

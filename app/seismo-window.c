@@ -581,6 +581,7 @@ seismo_window_class_init (SeismoWindowClass *klass)
   g_type_ensure (SEISMO_TYPE_FILTER_OVERLAY);
   g_type_ensure (SEISMO_TYPE_HISTOGRAM_VIEW);
   g_type_ensure (SEISMO_TYPE_STATS_VIEW);
+  g_type_ensure (SEISMO_TYPE_FLAME_GRAPH_VIEW);
   g_type_ensure (SEISMO_TYPE_EXPLAIN_VIEW);
   g_type_ensure (SEISMO_TYPE_LESSON_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/seismo/Seismo/seismo-window.ui");
@@ -601,6 +602,7 @@ seismo_window_class_init (SeismoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, panes);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, histogram);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, stats);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, flame);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, explain_view);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, lesson_view);

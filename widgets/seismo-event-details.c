@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "seismo-event-details.h"
+#include "seismo-stack-view.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-timing.h"
 
@@ -19,6 +20,7 @@ struct _SeismoEventDetails
   GtkWidget          *syscall_box;
   GtkLabel           *syscall_label;
   GtkButton          *other_half;
+  SeismoStackView    *stack_view;
 
   /* owned */
   SeismoTimelineData *data;
@@ -69,6 +71,7 @@ seismo_event_details_class_init (SeismoEventDetailsClass *klass)
                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                            G_TYPE_NONE, 1, G_TYPE_UINT);
 
+  g_type_ensure (SEISMO_TYPE_STACK_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/seismo/widgets/seismo-event-details.ui");
   gtk_widget_class_bind_template_child (widget_class, SeismoEventDetails, stack);
@@ -78,6 +81,7 @@ seismo_event_details_class_init (SeismoEventDetailsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoEventDetails, syscall_box);
   gtk_widget_class_bind_template_child (widget_class, SeismoEventDetails, syscall_label);
   gtk_widget_class_bind_template_child (widget_class, SeismoEventDetails, other_half);
+  gtk_widget_class_bind_template_child (widget_class, SeismoEventDetails, stack_view);
   gtk_widget_class_bind_template_callback (widget_class, on_other_half_clicked);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "seismo-event-details");
@@ -229,6 +233,27 @@ show_syscall (SeismoEventDetails *self,
   gtk_widget_set_visible (self->syscall_box, TRUE);
 }
 
+/* The event's call stack; for a syscall half without one, the other half's (ptrace unwinds at
+ * entry, an ftrace stack may follow either). */
+static SeismoStackId
+event_stack (SeismoEventDetails *self,
+             SeismoTrace        *trace)
+{
+  SeismoStackId stack = seismo_trace_event_stack (trace, self->event);
+  const SeismoSyscallSpan *span;
+
+  if (stack != SEISMO_NO_STACK)
+    return stack;
+  span = seismo_timeline_data_find_span (self->data, self->event);
+  if (span == NULL)
+    return SEISMO_NO_STACK;
+  if (span->enter != self->event && span->enter != SEISMO_NO_EVENT)
+    stack = seismo_trace_event_stack (trace, span->enter);
+  if (stack == SEISMO_NO_STACK && span->exit != self->event && span->exit != SEISMO_NO_EVENT)
+    stack = seismo_trace_event_stack (trace, span->exit);
+  return stack;
+}
+
 void
 seismo_event_details_set_event (SeismoEventDetails *self,
                                 guint               event)
@@ -251,6 +276,7 @@ seismo_event_details_set_event (SeismoEventDetails *self,
   if (trace == NULL || event >= seismo_trace_get_n_events (trace))
     {
       self->event = SEISMO_NO_EVENT;
+      seismo_stack_view_set_stack (self->stack_view, NULL, SEISMO_NO_STACK);
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
@@ -309,6 +335,7 @@ seismo_event_details_set_event (SeismoEventDetails *self,
   if (n == 0)
     add_field (self, row++, "", _("No fields"));
   show_syscall (self, trace);
+  seismo_stack_view_set_stack (self->stack_view, trace, event_stack (self, trace));
 }
 
 guint

@@ -84,7 +84,7 @@ _seismo_cli()
     compare) opts="--json --help" ;;
     compare-overhead) opts="--runs -n --backend -b --show-output --json --help" ;;
     render) opts="--output -o --from --to --rows --width -w --height --scale --title --markers
-                  --no-legend --no-session --dark --help" ;;
+                  --no-legend --no-session --dark --flamegraph --filter --weight --off-cpu --icicle --help" ;;
     lesson) opts="--sample --help" ;;
     states|critical-path) opts="--task -t --from --to --json --filter -f --arch --help" ;;
     stacks) opts="--filter -f --weight -w --folded --limit -n --json --arch --help" ;;
