@@ -55,6 +55,7 @@ struct _SeismoWindow
   SeismoTrace          *trace;
   SeismoTimelineData   *data;
   GCancellable         *load_cancellable;
+  GCancellable         *window_cancellable; /* seismo-window-window-load.c */
   GCancellable         *search_cancellable;
   GPtrArray            *empty_rows;       /* rows added to the empty page's groups */
   GSubprocess          *recorder;
@@ -78,6 +79,14 @@ struct _SeismoWindow
   struct _SeismoWindowTeach *teach;      /* seismo-window-teach.c */
   struct _SeismoWindowShare *share;      /* seismo-window-share.c */
 };
+
+/* Events of a trace too large to load shown at once (a window of it over its summary): ~170 MB
+ * loaded, read in about a second. */
+#define SEISMO_WINDOW_PART_MAX_EVENTS (64u << 16)
+
+/* seismo-window-window-load.c */
+void     _seismo_window_init_window_load    (SeismoWindow       *self);
+void     _seismo_window_dispose_window_load (SeismoWindow       *self);
 
 /* seismo-window.c */
 void     _seismo_window_show_trace        (SeismoWindow       *self,

@@ -23,6 +23,7 @@ typedef struct {
   gint               *permille;
   SeismoTrace        *trace;
   SeismoTimelineData *data;
+  SeismoFileSummary  *summary;   /* a trace larger than memory: its summary */
 } LoadJob;
 
 static void
@@ -31,6 +32,7 @@ load_job_free (LoadJob *job)
   g_free (job->path);
   g_clear_object (&job->trace);
   g_clear_pointer (&job->data, seismo_timeline_data_unref);
+  g_clear_pointer (&job->summary, seismo_file_summary_free);
   g_free (job);
 }
 
@@ -45,9 +47,6 @@ load_progress (double   fraction,
     g_atomic_int_set (job->permille, (int) (CLAMP (fraction, 0, 1) * 900));
 }
 
-/* Events of a trace too large to load shown at once, around its middle: ~170 MB loaded, launch in
- * seconds. */
-#define PART_MAX_EVENTS (64u << 16)
 
 static void
 load_thread (GTask        *task,
@@ -59,7 +58,17 @@ load_thread (GTask        *task,
   GError *error = NULL;
 
   if (seismo_file_summary_too_large (job->path))
-    job->trace = seismo_file_load_part (job->path, PART_MAX_EVENTS, cancellable, &error);
+    {
+      /* Its middle window over its summary (seismo-window-window-load.c loads the others). */
+      job->summary = seismo_file_summary_open (job->path, NULL);
+      if (job->summary != NULL)
+        job->trace = seismo_file_summary_load_window (job->summary, 0, G_MAXUINT64,
+                                                      SEISMO_WINDOW_PART_MAX_EVENTS, cancellable,
+                                                      &error);
+      else
+        job->trace = seismo_file_load_part (job->path, SEISMO_WINDOW_PART_MAX_EVENTS, cancellable,
+                                            &error);
+    }
   else
     job->trace = seismo_trace_open (job->path, cancellable, load_progress, job, &error);
   if (job->trace == NULL)
@@ -84,6 +93,8 @@ load_thread (GTask        *task,
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Opening was cancelled"));
       return;
     }
+  if (job->summary != NULL)
+    seismo_timeline_data_set_summary (job->data, job->summary);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -548,6 +559,7 @@ seismo_window_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (self->view, self);
       seismo_view_cancel_filter (self->view);
     }
+  _seismo_window_dispose_window_load (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_WINDOW);
   _seismo_window_dispose_teach (self);
   _seismo_window_dispose_share (self);
@@ -652,6 +664,7 @@ seismo_window_init (SeismoWindow *self)
   _seismo_window_init_analysis (self);
   _seismo_window_init_teach (self);
   _seismo_window_init_share (self);
+  _seismo_window_init_window_load (self);
   fill_empty_page (self);
   _seismo_window_update_actions (self);
 }

@@ -207,29 +207,38 @@ seismo_file_summary_task_row (SeismoFileSummary *self,
 
 /* ---- events of a window ---- */
 
-SeismoTrace *
-seismo_file_summary_load_window (SeismoFileSummary *self,
-                                 guint64            start_ns,
-                                 guint64            end_ns,
-                                 guint64            max_events,
-                                 GCancellable      *cancellable,
-                                 GError           **error)
+guint64
+seismo_file_summary_count_window (SeismoFileSummary *self,
+                                  guint64            start_ns,
+                                  guint64            end_ns)
 {
-  guint first, count, max_chunks;
+  guint first, count;
+  guint64 n = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  seismo_file_summary_find_chunks (self, start_ns, end_ns, &first, &count);
+  for (guint i = first; i < first + count; i++)
+    n += g_array_index (self->chunks, SeismoIndexEntry, i).n_events;
+  return n;
+}
+
+static SeismoTrace *
+load_chunks (SeismoFileSummary *self,
+             guint              first,
+             guint              count,
+             GCancellable      *cancellable,
+             GError           **error)
+{
   SeismoTrace *trace;
 
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  seismo_file_summary_find_chunks (self, start_ns, end_ns, &first, &count);
-  max_chunks = (guint) MAX (max_events / SEISMO_BLOCK_EVENTS, 1);
-  if (count > max_chunks)
-    {
-      first += (count - max_chunks) / 2;
-      count = max_chunks;
-    }
+  g_mutex_lock (&self->window_lock);
   if (self->window != NULL && first == self->win_first && count == self->win_count)
-    return g_object_ref (self->window);
+    {
+      trace = g_object_ref (self->window);
+      g_mutex_unlock (&self->window_lock);
+      return trace;
+    }
+  g_mutex_unlock (&self->window_lock);
   trace = _seismo_file_read_part (self->path, first, count, cancellable, NULL, error);
   if (trace == NULL)
     return NULL;
@@ -244,10 +253,70 @@ seismo_file_summary_load_window (SeismoFileSummary *self,
                                  "seismo-cli stats)", self->info.n_events, n,
                                  (guint64) first * SEISMO_BLOCK_EVENTS);
       _seismo_trace_set_metadata (trace, SEISMO_META_LOAD_WARNING, warning);
+      _seismo_trace_set_span (trace, self->info.start_ns, self->info.end_ns);
     }
+  g_mutex_lock (&self->window_lock);
   g_clear_object (&self->window);
   self->window = g_object_ref (trace);
   self->win_first = first;
   self->win_count = count;
+  g_mutex_unlock (&self->window_lock);
   return trace;
+}
+
+SeismoTrace *
+seismo_file_summary_load_window (SeismoFileSummary *self,
+                                 guint64            start_ns,
+                                 guint64            end_ns,
+                                 guint64            max_events,
+                                 GCancellable      *cancellable,
+                                 GError           **error)
+{
+  guint first, count, max_chunks;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  seismo_file_summary_find_chunks (self, start_ns, end_ns, &first, &count);
+  max_chunks = (guint) MAX (max_events / SEISMO_BLOCK_EVENTS, 1);
+  if (count > max_chunks)
+    {
+      first += (count - max_chunks) / 2;
+      count = max_chunks;
+    }
+  return load_chunks (self, first, count, cancellable, error);
+}
+
+SeismoTrace *
+seismo_file_summary_load_around (SeismoFileSummary *self,
+                                 guint64            start_ns,
+                                 guint64            end_ns,
+                                 guint64            max_events,
+                                 GCancellable      *cancellable,
+                                 GError           **error)
+{
+  guint first, count, max_chunks, n_chunks;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  n_chunks = self->info.n_chunks;
+  seismo_file_summary_find_chunks (self, start_ns, end_ns, &first, &count);
+  max_chunks = (guint) MIN (MAX (max_events / SEISMO_BLOCK_EVENTS, 1), n_chunks);
+  if (count >= max_chunks)
+    {
+      first += (count - max_chunks) / 2;
+      count = max_chunks;
+    }
+  else
+    {
+      /* As many neighbours before as after; at an end of the trace, all on the other side. */
+      guint extra = max_chunks - count, before = MIN (extra / 2, first);
+
+      if (first + count + (extra - before) > n_chunks)
+        before = MIN (extra - (n_chunks - first - count), first);
+      first -= before;
+      count = MIN (max_chunks, n_chunks - first);
+    }
+  return load_chunks (self, first, count, cancellable, error);
 }

@@ -35,6 +35,8 @@ typedef struct {
 
 struct _SeismoFileSummary
 {
+  gatomicrefcount    ref_count;
+  GMutex             window_lock;    /* load_window's cache: one window read at a time */
   char              *path;
   char              *display;
   SeismoTrace       *tables;

@@ -58,11 +58,20 @@ level_free (gpointer p)
   g_free (l);
 }
 
+SeismoFileSummary *
+seismo_file_summary_ref (SeismoFileSummary *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
 void
 seismo_file_summary_free (SeismoFileSummary *self)
 {
-  if (self == NULL)
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
+  g_mutex_clear (&self->window_lock);
   g_free (self->path);
   g_free (self->display);
   g_clear_object (&self->tables);
@@ -501,6 +510,9 @@ seismo_file_summary_open (const char  *path,
 {
   g_autoptr(SeismoFileSummary) self = g_new0 (SeismoFileSummary, 1);
   SeismoFilePart part;
+
+  g_atomic_ref_count_init (&self->ref_count);
+  g_mutex_init (&self->window_lock);
   Cursor c;
   gsize len;
   guint64 off;

@@ -52,6 +52,9 @@ gboolean           seismo_file_summary_too_large        (const char          *pa
  * time order) is an error SEISMO_ERROR_UNSUPPORTED: load it with seismo_file_load(). */
 SeismoFileSummary *seismo_file_summary_open             (const char          *path,
                                                          GError             **error);
+/* A summary is shared between the window's timeline and the thread loading the next window of
+ * events: ref adds an owner, free drops one. Everything but load_window() only reads it. */
+SeismoFileSummary *seismo_file_summary_ref              (SeismoFileSummary   *self);
 void               seismo_file_summary_free             (SeismoFileSummary   *self);
 
 /* The trace's tables with no events (borrowed): event types, tasks, comms, metadata, CPUs. */
@@ -101,12 +104,26 @@ void               seismo_file_summary_find_chunks      (SeismoFileSummary   *se
                                                          guint64              end_ns,
                                                          guint               *first,
                                                          guint               *count);
+/* How many events the chunks overlapping [start_ns, end_ns] hold: what loading that window reads. */
+guint64            seismo_file_summary_count_window     (SeismoFileSummary   *self,
+                                                         guint64              start_ns,
+                                                         guint64              end_ns);
 /* Reads the events of the chunks overlapping [start_ns, end_ns] (at most max_events of them, the
  * window's middle ones when there are more) into a new trace with the whole trace's tables,
  * decompressing the chunks on all cores. Its metadata "load_warning" says which part of the trace
  * it is. The last window read is kept: asking for the same chunks again returns it (a new
  * reference). */
 SeismoTrace       *seismo_file_summary_load_window      (SeismoFileSummary   *self,
+                                                         guint64              start_ns,
+                                                         guint64              end_ns,
+                                                         guint64              max_events,
+                                                         GCancellable        *cancellable,
+                                                         GError             **error);
+
+/* Like load_window(), but fills max_events with the chunks around [start_ns, end_ns] as evenly
+ * before as after it (all on one side at an end of the trace): what a view of a trace larger than
+ * memory loads so that panning on finds events loaded. */
+SeismoTrace       *seismo_file_summary_load_around      (SeismoFileSummary   *self,
                                                          guint64              start_ns,
                                                          guint64              end_ns,
                                                          guint64              max_events,

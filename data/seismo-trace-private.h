@@ -21,6 +21,12 @@ struct _SeismoTrace
 {
   GObject            parent_instance;
 
+  /* A window of a larger trace (seismo-file-summary.h) spans the whole trace's time: its clock
+   * starts where the whole trace's does, so times read the same in every window. */
+  gboolean           has_span;
+  guint64            span_start_ns;
+  guint64            span_end_ns;
+
   /* Event columns, sorted by time (stable). */
   gsize              n_events;
   guint64           *ts;
@@ -109,6 +115,9 @@ void             _seismo_event_type_free        (SeismoEventType       *type);
 /* Appends a copy to the trace's type table; the type's id must equal the table length. */
 void             _seismo_trace_add_event_type   (SeismoTrace           *self,
                                                  SeismoEventType       *type);
+void             _seismo_trace_set_span         (SeismoTrace           *self,
+                                                 guint64                start_ns,
+                                                 guint64                end_ns);
 void             _seismo_trace_set_metadata     (SeismoTrace           *self,
                                                  const char            *key,
                                                  const char            *value);

@@ -390,6 +390,8 @@ guint64
 seismo_trace_get_start_ns (SeismoTrace *self)
 {
   g_return_val_if_fail (SEISMO_IS_TRACE (self), 0);
+  if (self->has_span)
+    return self->span_start_ns;
   return self->n_events ? self->ts[0] : 0;
 }
 
@@ -397,7 +399,27 @@ guint64
 seismo_trace_get_end_ns (SeismoTrace *self)
 {
   g_return_val_if_fail (SEISMO_IS_TRACE (self), 0);
+  if (self->has_span)
+    return self->span_end_ns;
   return self->n_events ? self->ts[self->n_events - 1] : 0;
+}
+
+void
+_seismo_trace_set_span (SeismoTrace *self,
+                        guint64      start_ns,
+                        guint64      end_ns)
+{
+  g_return_if_fail (SEISMO_IS_TRACE (self));
+  g_return_if_fail (start_ns <= end_ns);
+  /* Never narrower than the events themselves. */
+  if (self->n_events > 0)
+    {
+      start_ns = MIN (start_ns, self->ts[0]);
+      end_ns = MAX (end_ns, self->ts[self->n_events - 1]);
+    }
+  self->has_span = TRUE;
+  self->span_start_ns = start_ns;
+  self->span_end_ns = end_ns;
 }
 
 const guint64 *

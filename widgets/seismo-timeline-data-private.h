@@ -77,6 +77,12 @@ struct _SeismoTimelineData
   SeismoTaskId            *process_tasks;
   SeismoLostEvents        *lost;          /* sorted by time */
   guint                    n_lost;
+
+  /* A trace larger than memory: its summary, and the span its loaded events cover (start_ns and
+   * end_ns are then the whole trace's). */
+  SeismoFileSummary       *summary;
+  guint64                  loaded_start_ns;
+  guint64                  loaded_end_ns;
 };
 
 #define SEISMO_TIMELINE_SOFTIRQ_BIT 0x80000000u

@@ -688,6 +688,9 @@ seismo_timeline_data_new (SeismoTrace  *trace,
   d->n_events = seismo_trace_get_n_events (trace);
   d->start_ns = seismo_trace_get_start_ns (trace);
   d->end_ns = MAX (seismo_trace_get_end_ns (trace), d->start_ns);
+  /* A window of a larger trace spans all of its time; its events, only a part. */
+  d->loaded_start_ns = d->n_events > 0 ? d->ts[0] : d->start_ns;
+  d->loaded_end_ns = d->n_events > 0 ? d->ts[d->n_events - 1] : d->end_ns;
   d->n_tasks = seismo_trace_get_n_tasks (trace);
   d->tasks = g_new0 (SeismoTimelineTask, MAX (d->n_tasks, 1));
   for (guint t = 0; t < d->n_tasks; t++)
@@ -721,6 +724,7 @@ seismo_timeline_data_unref (SeismoTimelineData *self)
   g_return_if_fail (self != NULL);
   if (!g_atomic_ref_count_dec (&self->ref_count))
     return;
+  g_clear_pointer (&self->summary, seismo_file_summary_free);
   for (guint c = 0; c < self->n_cpus; c++)
     {
       seq_clear (&self->cpu_runs[c]);
@@ -847,4 +851,34 @@ seismo_timeline_data_span_end_ns (SeismoTimelineData      *self,
   while (i < s->n && &self->spans[s->idx[i]] != span)
     i++;
   return i < s->n ? _seismo_seq_end (self, s, i) : self->ts[span->enter];
+}
+
+void
+seismo_timeline_data_set_summary (SeismoTimelineData *self,
+                                  SeismoFileSummary  *summary)
+{
+  g_return_if_fail (self != NULL && summary != NULL);
+  g_return_if_fail (self->summary == NULL);
+  self->summary = seismo_file_summary_ref (summary);
+  self->start_ns = MIN (self->loaded_start_ns, seismo_file_summary_get_start_ns (summary));
+  self->end_ns = MAX (self->loaded_end_ns, seismo_file_summary_get_end_ns (summary));
+}
+
+SeismoFileSummary *
+seismo_timeline_data_get_summary (SeismoTimelineData *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->summary;
+}
+
+void
+seismo_timeline_data_get_loaded_span (SeismoTimelineData *self,
+                                      guint64            *start_ns,
+                                      guint64            *end_ns)
+{
+  g_return_if_fail (self != NULL);
+  if (start_ns != NULL)
+    *start_ns = self->loaded_start_ns;
+  if (end_ns != NULL)
+    *end_ns = self->loaded_end_ns;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "seismo-file-summary.h"
 #include "seismo-trace.h"
 
 G_BEGIN_DECLS
@@ -47,6 +48,21 @@ const SeismoSyscallSpan     *seismo_timeline_data_span_at         (SeismoTimelin
 /* End of a span: its exit, else where the task went on without it. */
 guint64                      seismo_timeline_data_span_end_ns     (SeismoTimelineData  *self,
                                                                    const SeismoSyscallSpan *span);
+
+/*
+ * A trace too large to load is shown as one window of its events plus its file's summary
+ * (seismo-file-summary.h): the timeline then spans the whole trace, and draws the level-of-detail
+ * cells of the summary wherever the loaded events do not reach. Call once, before the data is
+ * shown; the data keeps a reference.
+ */
+void                         seismo_timeline_data_set_summary     (SeismoTimelineData  *self,
+                                                                   SeismoFileSummary   *summary);
+/* Borrowed; NULL when the whole trace is loaded. */
+SeismoFileSummary           *seismo_timeline_data_get_summary     (SeismoTimelineData  *self);
+/* The time the loaded events cover (the whole trace when there is no summary). */
+void                         seismo_timeline_data_get_loaded_span (SeismoTimelineData  *self,
+                                                                   guint64             *start_ns,
+                                                                   guint64             *end_ns);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SeismoTimelineData, seismo_timeline_data_unref)
 

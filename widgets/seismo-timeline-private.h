@@ -32,6 +32,9 @@ struct _SeismoTimeline
   /* Presenter mode: the renderer works in view pixels, widget pixels / scale. */
   gboolean                presenter;
   double                  scale;
+  /* A trace larger than memory: asks for the events of a view outside the loaded ones once the
+   * view has rested (seismo-timeline-data.h). */
+  guint                   load_window_source;
 };
 
 /* seismo-timeline.c */

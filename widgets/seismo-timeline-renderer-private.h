@@ -164,6 +164,12 @@ void   _seismo_timeline_renderer_describe_state (SeismoTimelineRenderer *self,
 void   _seismo_timeline_renderer_draw_wait_chain (SeismoTimelineRenderer *self,
                                                const SeismoCanvas     *canvas,
                                                gpointer                canvas_data);
+/* seismo-timeline-lod.c: a row outside the loaded events of a trace larger than memory, from its
+ * file summary. */
+void   _seismo_timeline_renderer_draw_lod     (SeismoTimelineRenderer *self,
+                                               const SeismoTimelineRow *row,
+                                               double                  y,
+                                               double                  h);
 /* seismo-timeline-notes.c: the notes' flags, drawn with the overlays. */
 void   _seismo_timeline_renderer_draw_notes   (SeismoTimelineRenderer *self,
                                                const SeismoCanvas     *canvas,

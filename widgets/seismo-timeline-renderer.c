@@ -927,6 +927,7 @@ draw_row_content (SeismoTimelineRenderer  *self,
   switch (row->kind)
     {
     case SEISMO_ROW_CPU:
+      _seismo_timeline_renderer_draw_lod (self, row, y + 2, 17);
       draw_intervals (self, &d->cpu_runs[row->id], y + 2, 17, C_TASK, G_MAXUINT, NULL, run_label,
                       y + 2 + text_dy);
       draw_intervals (self, &d->cpu_irqs[row->id], y + 20, 3, C_IRQ, G_MAXUINT, NULL, NULL, 0);
@@ -936,6 +937,7 @@ draw_row_content (SeismoTimelineRenderer  *self,
       {
         const SeismoTimelineTask *tt = &d->tasks[row->id];
 
+        _seismo_timeline_renderer_draw_lod (self, row, y + 2, 22);
         if (seismo_trace_has_states (d->trace))
           {
             /* The state lane on top, the syscalls as a second lane below it. */
@@ -963,6 +965,7 @@ draw_row_content (SeismoTimelineRenderer  *self,
       }
       break;
     case SEISMO_ROW_PROCESS:
+      _seismo_timeline_renderer_draw_lod (self, row, y + 7, 10);
       draw_intervals (self, &d->process_activity[row->id], y + 7, 10, C_TASK, G_MAXUINT, NULL, NULL, 0);
       break;
     case SEISMO_ROW_CPU_GROUP:

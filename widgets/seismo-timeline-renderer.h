@@ -96,6 +96,9 @@ void                    seismo_timeline_renderer_set_view        (SeismoTimeline
                                                                   double                  ns_per_px);
 double                  seismo_timeline_renderer_get_view_start  (SeismoTimelineRenderer *self);
 double                  seismo_timeline_renderer_get_ns_per_px   (SeismoTimelineRenderer *self);
+/* FALSE when the data is a window of a trace larger than memory and the view reaches past the
+ * loaded events (seismo-timeline-lod.c draws those parts from the file summary). */
+gboolean                seismo_timeline_renderer_view_loaded     (SeismoTimelineRenderer *self);
 /* ns per pixel that shows the whole trace; the most zoomed-out scale. */
 double                  seismo_timeline_renderer_get_fit_ns_per_px (SeismoTimelineRenderer *self);
 double                  seismo_timeline_renderer_get_duration    (SeismoTimelineRenderer *self);

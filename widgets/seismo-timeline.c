@@ -33,6 +33,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  SIGNAL_LOAD_WINDOW,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE_WITH_CODE (SeismoTimeline, seismo_timeline, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, NULL))
 
@@ -220,6 +227,36 @@ configure_adjustments (SeismoTimeline *self)
   self->updating_adjustments = FALSE;
 }
 
+/* Quiet time after a zoom or pan before the events of the view are asked for: a drag or a run
+ * of wheel steps asks once, at its end. */
+#define LOAD_WINDOW_DELAY_MS 250
+
+static gboolean
+load_window_timeout (gpointer user_data)
+{
+  SeismoTimeline *self = user_data;
+  int width = gtk_widget_get_width (GTK_WIDGET (self)) / self->scale;
+
+  self->load_window_source = 0;
+  if (self->renderer != NULL && !seismo_timeline_renderer_view_loaded (self->renderer))
+    g_signal_emit (self, signals[SIGNAL_LOAD_WINDOW], 0,
+                   (guint64) MAX (seismo_timeline_renderer_x_to_ns (self->renderer,
+                                                                    SEISMO_TIMELINE_LABEL_WIDTH), 0),
+                   (guint64) MAX (seismo_timeline_renderer_x_to_ns (self->renderer, width), 0));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+check_view_loaded (SeismoTimeline *self)
+{
+  if (self->renderer == NULL
+      || seismo_timeline_data_get_summary (seismo_timeline_renderer_get_data (self->renderer)) == NULL)
+    return;
+  g_clear_handle_id (&self->load_window_source, g_source_remove);
+  if (!seismo_timeline_renderer_view_loaded (self->renderer))
+    self->load_window_source = g_timeout_add (LOAD_WINDOW_DELAY_MS, load_window_timeout, self);
+}
+
 /* Call after anything changed the view: adjustments follow, a frame is queued. */
 void
 _seismo_timeline_view_changed (SeismoTimeline *self)
@@ -235,6 +272,7 @@ _seismo_timeline_view_changed (SeismoTimeline *self)
       seismo_view_set_visible_span (self->view, (guint64) start, (guint64) end);
     }
   configure_adjustments (self);
+  check_view_loaded (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -248,6 +286,7 @@ hadjustment_value_changed (SeismoTimeline *self,
                                      gtk_adjustment_get_value (adj)
                                      * seismo_timeline_renderer_get_ns_per_px (self->renderer),
                                      seismo_timeline_renderer_get_ns_per_px (self->renderer));
+  check_view_loaded (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -767,6 +806,7 @@ seismo_timeline_dispose (GObject *object)
 
   seismo_timeline_set_view (self, NULL);
   g_clear_pointer (&self->row_menu, gtk_widget_unparent);
+  g_clear_handle_id (&self->load_window_source, g_source_remove);
   if (self->hadjustment != NULL)
     g_signal_handlers_disconnect_by_func (self->hadjustment, hadjustment_value_changed, self);
   if (self->vadjustment != NULL)
@@ -859,6 +899,18 @@ seismo_timeline_class_init (SeismoTimelineClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = seismo_timeline_dispose;
+
+  /**
+   * SeismoTimeline::load-window:
+   * @start_ns: where the view starts (trace time)
+   * @end_ns: where it ends
+   *
+   * The view of a trace larger than memory rests outside its loaded events: whoever loaded them
+   * may load this window's (and set new data; the view stays where it is).
+   */
+  signals[SIGNAL_LOAD_WINDOW] = g_signal_new ("load-window", G_TYPE_FROM_CLASS (klass),
+                                              G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                              G_TYPE_NONE, 2, G_TYPE_UINT64, G_TYPE_UINT64);
   object_class->get_property = seismo_timeline_get_property;
   object_class->set_property = seismo_timeline_set_property;
 
