@@ -86,6 +86,11 @@ struct _SeismoWindow
 
 /* seismo-window-window-load.c */
 void     _seismo_window_init_window_load    (SeismoWindow       *self);
+/* Reads the events around [start_ns, end_ns] of the trace larger than memory shown, in a worker,
+ * and shows them in place of the loaded ones. */
+void     _seismo_window_load_window         (SeismoWindow       *self,
+                                             guint64             start_ns,
+                                             guint64             end_ns);
 void     _seismo_window_dispose_window_load (SeismoWindow       *self);
 
 /* seismo-window.c */

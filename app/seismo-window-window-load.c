@@ -56,13 +56,12 @@ window_load_thread (GTask        *task,
       g_task_return_boolean (task, TRUE);
       return;
     }
-  job->data = seismo_timeline_data_new (job->trace, cancellable);
+  job->data = seismo_timeline_data_new_for_window (job->trace, job->summary, cancellable);
   if (job->data == NULL)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Opening was cancelled"));
       return;
     }
-  seismo_timeline_data_set_summary (job->data, job->summary);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -90,21 +89,16 @@ window_load_done (GObject      *source,
   _seismo_window_show_trace (self, job->trace, job->data);
 }
 
-static void
-on_load_window (SeismoWindow *self,
-                guint64       start_ns,
-                guint64       end_ns)
+void
+_seismo_window_load_window (SeismoWindow *self,
+                            guint64       start_ns,
+                            guint64       end_ns)
 {
   g_autoptr(GTask) task = NULL;
   SeismoFileSummary *summary;
   WindowJob *job;
-  guint64 n;
 
   if (self->data == NULL || (summary = seismo_timeline_data_get_summary (self->data)) == NULL)
-    return;
-  n = seismo_file_summary_count_window (summary, start_ns, end_ns);
-  /* Nothing there, or wider than a window: the summary draws it. */
-  if (end_ns <= start_ns || n == 0 || n > SEISMO_WINDOW_PART_MAX_EVENTS)
     return;
   if (self->window_cancellable != NULL)
     g_cancellable_cancel (self->window_cancellable);
@@ -116,9 +110,26 @@ on_load_window (SeismoWindow *self,
   job->end_ns = end_ns;
   job->shown = g_object_ref (self->trace);
   task = g_task_new (self, self->window_cancellable, window_load_done, NULL);
-  g_task_set_source_tag (task, on_load_window);
+  g_task_set_source_tag (task, _seismo_window_load_window);
   g_task_set_task_data (task, job, (GDestroyNotify) window_job_free);
   g_task_run_in_thread (task, window_load_thread);
+}
+
+static void
+on_load_window (SeismoWindow *self,
+                guint64       start_ns,
+                guint64       end_ns)
+{
+  SeismoFileSummary *summary;
+  guint64 n;
+
+  if (self->data == NULL || (summary = seismo_timeline_data_get_summary (self->data)) == NULL)
+    return;
+  n = seismo_file_summary_count_window (summary, start_ns, end_ns);
+  /* Nothing there, or wider than a window: the summary draws it. */
+  if (end_ns <= start_ns || n == 0 || n > SEISMO_WINDOW_PART_MAX_EVENTS)
+    return;
+  _seismo_window_load_window (self, start_ns, end_ns);
 }
 
 void

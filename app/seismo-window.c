@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-app"
 
+#include <inttypes.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -59,12 +60,11 @@ load_thread (GTask        *task,
 
   if (seismo_file_summary_too_large (job->path))
     {
-      /* Its middle window over its summary (seismo-window-window-load.c loads the others). */
+      /* Its summary first: the whole trace is drawn from it at once, and the events of its
+       * middle follow (seismo-window-window-load.c), read while the timeline is already up. */
       job->summary = seismo_file_summary_open (job->path, NULL);
       if (job->summary != NULL)
-        job->trace = seismo_file_summary_load_window (job->summary, 0, G_MAXUINT64,
-                                                      SEISMO_WINDOW_PART_MAX_EVENTS, cancellable,
-                                                      &error);
+        job->trace = g_object_ref (seismo_file_summary_get_tables (job->summary));
       else
         job->trace = seismo_file_load_part (job->path, SEISMO_WINDOW_PART_MAX_EVENTS, cancellable,
                                             &error);
@@ -87,14 +87,12 @@ load_thread (GTask        *task,
     seismo_trace_get_cpu_events (job->trace, 0, &n);
     seismo_trace_find_task (job->trace, 0, 0);
   }
-  job->data = seismo_timeline_data_new (job->trace, cancellable);
+  job->data = seismo_timeline_data_new_for_window (job->trace, job->summary, cancellable);
   if (job->data == NULL)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Opening was cancelled"));
       return;
     }
-  if (job->summary != NULL)
-    seismo_timeline_data_set_summary (job->data, job->summary);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -176,6 +174,22 @@ open_done (GObject      *source,
   g_set_object (&self->file, file);
   self->unsaved = FALSE;
   _seismo_window_show_trace (self, trace, data);
+  if (seismo_timeline_data_get_summary (data) != NULL)
+    {
+      SeismoFileSummary *summary = seismo_timeline_data_get_summary (data);
+      guint64 middle = seismo_file_summary_get_start_ns (summary)
+                       + (seismo_file_summary_get_end_ns (summary)
+                          - seismo_file_summary_get_start_ns (summary)) / 2;
+      g_autofree char *text = NULL;
+
+      /* The events of the middle, read while the whole trace is already drawn. */
+      _seismo_window_load_window (self, middle, middle + 1);
+      text = g_strdup_printf (_("This trace has %'" PRIu64 " events, more than memory holds: the "
+                                "timeline draws all of it from the file's summary, and the events "
+                                "around the view are read as you zoom in"),
+                              (uint64_t) seismo_file_summary_get_n_events (summary));
+      _seismo_window_toast (self, text);
+    }
   _seismo_window_share_trace_opened (self);
   {
     g_autofree char *uri = g_file_get_uri (file);

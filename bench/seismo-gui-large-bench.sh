@@ -6,7 +6,8 @@
 # Xvfb with real input from xdotool: launch → trace shown (the window title becomes the file's
 # name), then zoom in three times and out once (Ctrl+plus / Ctrl+minus), each input → the next
 # frame idle (xdotool waits for the key; GTK draws before it takes more input), and the window's
-# peak RSS (VmHWM). With SHOTS_DIR, a screenshot after launch and after each of two zoom steps.
+# peak RSS (VmHWM). With SHOTS_DIR, a screenshot after launch, after each of two zoom steps, and
+# zoomed in to where a window of events is read (large-4-events.png).
 # Set SEISMO_SUMMARY_MIN_EVENTS to open smaller files the same way.
 set -euo pipefail
 
@@ -51,6 +52,12 @@ inner() {
   xdotool getwindowname "$win" > /dev/null
   t1=$(date +%s.%N)
   printf 'zoom out: %.3f s\n' "$(echo "$t1 - $t0" | bc)"
+  if [[ -n $shots ]]; then
+    # Zoomed in far enough for one window of events: they are read while the summary is drawn.
+    xdotool key --window "$win" ctrl+plus ctrl+plus ctrl+plus ctrl+plus ctrl+plus ctrl+plus
+    sleep "${SEISMO_BENCH_WINDOW_WAIT:-20}"
+    import -window root "$shots/large-4-events.png"
+  fi
   printf 'peak RSS: %s\n' "$(grep VmHWM /proc/$pid/status | awk '{printf "%.0f MiB", $2 / 1024}')"
   kill $pid
 }

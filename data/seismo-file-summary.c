@@ -556,6 +556,8 @@ seismo_file_summary_open (const char  *path,
     }
   self->n_cpus = MAX (self->info.n_cpus, self->tables->n_cpus);
   self->tables->n_cpus = self->n_cpus;
+  /* The tables stand for the whole trace, events or not: its clock, as every window's. */
+  _seismo_trace_set_span (self->tables, self->info.start_ns, self->info.end_ns);
 
   if (!parse_chunks (self, &c, off, error) || !parse_totals (self, &c, off, error) ||
       !parse_buckets (self, &c, off, error) || !parse_task_buckets (self, &c, off, error))

@@ -350,6 +350,10 @@ build_cpus (SeismoTimelineData *d)
         }
     }
   d->n_cpus = any ? last_busy : 0;
+  /* A window of a larger trace has rows for every CPU of the whole, drawn from its summary where
+   * the window has no events. */
+  if (d->summary != NULL)
+    d->n_cpus = MAX (d->n_cpus, seismo_file_summary_get_n_cpus (d->summary));
   d->cpu_runs = g_new0 (SeismoSeq, MAX (d->n_cpus, 1));
   d->cpu_irqs = g_new0 (SeismoSeq, MAX (d->n_cpus, 1));
   for (guint c = 0; c < d->n_cpus; c++)
@@ -593,7 +597,8 @@ build_processes (SeismoTimelineData *d)
       if (task->tid == 0 && tt->n_call_levels == 0)
         continue;
       seismo_trace_get_task_events (d->trace, t, &n_task_events);
-      if (n_task_events == 0 && tt->runs.n == 0 && tt->wakeups.n == 0)
+      /* In a window of a larger trace, every task of the whole has a row. */
+      if (n_task_events == 0 && tt->runs.n == 0 && tt->wakeups.n == 0 && d->summary == NULL)
         continue;
       pid = task->pid > 0 ? task->pid : task->tid;
       if (!g_hash_table_lookup_extended (by_pid, GINT_TO_POINTER (pid), NULL, &found))
@@ -675,6 +680,14 @@ SeismoTimelineData *
 seismo_timeline_data_new (SeismoTrace  *trace,
                           GCancellable *cancellable)
 {
+  return seismo_timeline_data_new_for_window (trace, NULL, cancellable);
+}
+
+SeismoTimelineData *
+seismo_timeline_data_new_for_window (SeismoTrace       *trace,
+                                     SeismoFileSummary *summary,
+                                     GCancellable      *cancellable)
+{
   g_autoptr(SeismoTimelineData) d = NULL;
   guint n_lost = 0;
   const SeismoLostEvents *lost;
@@ -684,13 +697,20 @@ seismo_timeline_data_new (SeismoTrace  *trace,
   d = g_new0 (SeismoTimelineData, 1);
   g_atomic_ref_count_init (&d->ref_count);
   d->trace = g_object_ref (trace);
+  if (summary != NULL)
+    d->summary = seismo_file_summary_ref (summary);
   d->ts = seismo_trace_get_times (trace);
   d->n_events = seismo_trace_get_n_events (trace);
   d->start_ns = seismo_trace_get_start_ns (trace);
   d->end_ns = MAX (seismo_trace_get_end_ns (trace), d->start_ns);
   /* A window of a larger trace spans all of its time; its events, only a part. */
   d->loaded_start_ns = d->n_events > 0 ? d->ts[0] : d->start_ns;
-  d->loaded_end_ns = d->n_events > 0 ? d->ts[d->n_events - 1] : d->end_ns;
+  d->loaded_end_ns = d->n_events > 0 ? d->ts[d->n_events - 1] : d->start_ns;
+  if (summary != NULL)
+    {
+      d->start_ns = MIN (d->start_ns, seismo_file_summary_get_start_ns (summary));
+      d->end_ns = MAX (d->end_ns, seismo_file_summary_get_end_ns (summary));
+    }
   d->n_tasks = seismo_trace_get_n_tasks (trace);
   d->tasks = g_new0 (SeismoTimelineTask, MAX (d->n_tasks, 1));
   for (guint t = 0; t < d->n_tasks; t++)
@@ -851,17 +871,6 @@ seismo_timeline_data_span_end_ns (SeismoTimelineData      *self,
   while (i < s->n && &self->spans[s->idx[i]] != span)
     i++;
   return i < s->n ? _seismo_seq_end (self, s, i) : self->ts[span->enter];
-}
-
-void
-seismo_timeline_data_set_summary (SeismoTimelineData *self,
-                                  SeismoFileSummary  *summary)
-{
-  g_return_if_fail (self != NULL && summary != NULL);
-  g_return_if_fail (self->summary == NULL);
-  self->summary = seismo_file_summary_ref (summary);
-  self->start_ns = MIN (self->loaded_start_ns, seismo_file_summary_get_start_ns (summary));
-  self->end_ns = MAX (self->loaded_end_ns, seismo_file_summary_get_end_ns (summary));
 }
 
 SeismoFileSummary *

@@ -50,13 +50,14 @@ guint64                      seismo_timeline_data_span_end_ns     (SeismoTimelin
                                                                    const SeismoSyscallSpan *span);
 
 /*
- * A trace too large to load is shown as one window of its events plus its file's summary
- * (seismo-file-summary.h): the timeline then spans the whole trace, and draws the level-of-detail
- * cells of the summary wherever the loaded events do not reach. Call once, before the data is
- * shown; the data keeps a reference.
+ * A trace too large to load is shown as one window of its events (trace: perhaps none) over its
+ * file's summary (seismo-file-summary.h): the timeline then spans the whole trace, has a row for
+ * each of its CPUs and tasks, and draws the level-of-detail cells of the summary wherever the
+ * loaded events do not reach. The data keeps a reference to the summary.
  */
-void                         seismo_timeline_data_set_summary     (SeismoTimelineData  *self,
-                                                                   SeismoFileSummary   *summary);
+SeismoTimelineData          *seismo_timeline_data_new_for_window  (SeismoTrace         *trace,
+                                                                   SeismoFileSummary   *summary,
+                                                                   GCancellable        *cancellable);
 /* Borrowed; NULL when the whole trace is loaded. */
 SeismoFileSummary           *seismo_timeline_data_get_summary     (SeismoTimelineData  *self);
 /* The time the loaded events cover (the whole trace when there is no summary). */

@@ -6,7 +6,7 @@
 #include "seismo-timeline-renderer-private.h"
 
 /*
- * A trace larger than memory (seismo-timeline-data.h, set_summary): outside the loaded events a
+ * A trace larger than memory (seismo_timeline_data_new_for_window()): outside the loaded events a
  * row is drawn from the file summary's level-of-detail cells, read per frame at the resolution of
  * the screen, so the whole trace is on screen at any zoom without reading one event. A cell is a
  * bar as tall as the share of its time the CPU (or task) was busy, in the color of the task that
