@@ -25,6 +25,7 @@ static const FilterBuiltin builtins[] = {
   { "duration", N_("time from syscall enter to exit, on both events: duration > 10us"), "10us" },
   { "ret",      N_("syscall return value on enter and exit (else the event's ret field)"), "-ENOENT" },
   { "errno",    N_("error of a failed syscall (errno == ENOENT); 0 when it succeeded"), "ENOENT" },
+  { "stack",    N_("a frame of the event's call stack: stack == do_sys_openat2, stack ~ \"ext4_*\""), "main" },
 };
 
 const FilterBuiltin *
@@ -149,6 +150,24 @@ str_pred_init (Parser          *p,
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+_seismo_filter_str_pred_init (Parser          *p,
+                              StrPred         *pred,
+                              FilterOp         op,
+                              const FilterTok *value)
+{
+  return str_pred_init (p, pred, op, value);
+}
+
+static FilterNode *leaf_node (Parser *p, FilterLeaf *leaf);
+
+FilterNode *
+_seismo_filter_leaf_node (Parser     *p,
+                          FilterLeaf *leaf)
+{
+  return leaf_node (p, leaf);
 }
 
 static FilterNode *
@@ -1041,6 +1060,8 @@ _seismo_filter_compile_comparison (Parser          *p,
             return compile_event (p, op_tok, value);
           if (strcmp (name, "syscall") == 0)
             return compile_syscall (p, op_tok, value);
+          if (strcmp (name, "stack") == 0)
+            return _seismo_filter_compile_stack (p, field, op_tok, value);
           return compile_span_number (p, name, field, op_tok, value);
         }
     }

@@ -184,6 +184,12 @@ leaf_eval1 (const Ctx        *ctx,
 
         return v == 2 ? comm_segment_bit (ctx->filter, leaf, ctx->task[i], ctx->ts[i]) : v;
       }
+    case LEAF_STACK:
+      {
+        const guint32 *stack_of = ctx->trace->stack_of;
+
+        return stack_of != NULL && stack_of[i] < leaf->n_stack_table && leaf->stack_table[stack_of[i]];
+      }
     case LEAF_TYPE:
     default:
       return type_rule_eval (ctx, leaf, i);
@@ -297,6 +303,27 @@ leaf_words (const Ctx        *ctx,
                 if (G_UNLIKELY (v == 2))
                   v = comm_segment_bit (ctx->filter, leaf, t[j], ctx->ts[i0 + j]);
                 bits |= v << j;
+              }
+            out[w] = bits;
+          }
+        break;
+      }
+
+    case LEAF_STACK:
+      {
+        const guint32 *stack_of = ctx->trace->stack_of;
+
+        for (guint w = 0; w < nw; w++)
+          {
+            gsize i0 = (w0 + w) * 64;
+            guint cnt = (guint) MIN (64, n - i0);
+            guint64 bits = 0;
+
+            for (guint j = 0; stack_of != NULL && j < cnt; j++)
+              {
+                guint32 s = stack_of[i0 + j];
+
+                bits |= (guint64) (s < leaf->n_stack_table && leaf->stack_table[s]) << j;
               }
             out[w] = bits;
           }

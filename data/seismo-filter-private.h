@@ -108,6 +108,7 @@ typedef enum {
   LEAF_CPU,    /* range on the cpu column */
   LEAF_TASK,   /* task_table per task; 2 = the comm changes over time, see comm segments */
   LEAF_TYPE,   /* rules per event type */
+  LEAF_STACK,  /* stack_table per stack id (seismo-filter-stack.c) */
 } LeafKind;
 
 typedef enum {
@@ -138,6 +139,8 @@ typedef struct {
   /* Filled by _seismo_filter_prepare(). */
   guint64   *string_bits;  /* over the trace's string ids */
   guint64   *span_mask;    /* over events */
+  guint8    *stack_table;  /* STACK: 0/1 per stack id (id 0, no stack: 0) */
+  guint      n_stack_table;
 } FilterLeaf;
 
 typedef enum {
@@ -244,6 +247,17 @@ FilterNode *_seismo_filter_compile_comparison (Parser          *p,
                                                const FilterTok *value);
 FilterNode *_seismo_filter_compile_event_word (Parser          *p,
                                                const FilterTok *tok);
+/* "stack OP value": events whose stack has a frame named so (seismo-filter-stack.c). */
+FilterNode *_seismo_filter_compile_stack      (Parser          *p,
+                                               const FilterTok *field,
+                                               const FilterTok *op_tok,
+                                               const FilterTok *value);
+gboolean    _seismo_filter_str_pred_init      (Parser          *p,
+                                               StrPred         *pred,
+                                               FilterOp         op,
+                                               const FilterTok *value);
+FilterNode *_seismo_filter_leaf_node          (Parser          *p,
+                                               FilterLeaf      *leaf);
 
 /* The candidate with the smallest edit distance to word, or NULL when none is close. */
 const char *_seismo_filter_suggest      (const char         *word,

@@ -89,6 +89,7 @@ _seismo_filter_leaf_free (FilterLeaf *leaf)
   g_free (leaf->syscall_bits);
   g_free (leaf->string_bits);
   g_free (leaf->span_mask);
+  g_free (leaf->stack_table);
   g_free (leaf);
 }
 

@@ -45,6 +45,44 @@ frame_key_equal (gconstpointer a,
          x->space == y->space && x->inlined == y->inlined;
 }
 
+#define ADDR_CACHE_BITS 16
+
+typedef struct _SeismoAddrSlot {
+  guint64       address;
+  gint32        pid;
+  guint32       id_space;    /* frame id + 1 (0: empty) << 1 | space */
+} AddrSlot;
+
+SeismoFrameId
+_seismo_stack_table_add_address (SeismoStackTable *self,
+                                 SeismoFrameSpace  space,
+                                 gint32            pid,
+                                 guint64           address)
+{
+  SeismoFrame f = { 0 };
+  guint64 h;
+  AddrSlot *slot;
+  SeismoFrameId id;
+
+  if (space != SEISMO_FRAME_USER)
+    pid = -1;
+  if (self->addr_cache == NULL)
+    self->addr_cache = g_new0 (AddrSlot, 1u << ADDR_CACHE_BITS);
+  h = (address ^ ((guint64) (guint32) pid << 40) ^ space) * 0x9E3779B97F4A7C15ull;
+  slot = &self->addr_cache[h >> (64 - ADDR_CACHE_BITS)];
+  if (slot->id_space != 0 && slot->address == address && slot->pid == pid &&
+      (slot->id_space & 1) == (guint32) space)
+    return (slot->id_space >> 1) - 1;
+  f.address = address;
+  f.space = space;
+  f.pid = pid;
+  id = _seismo_stack_table_add_frame (self, &f);
+  slot->address = address;
+  slot->pid = pid;
+  slot->id_space = ((id + 1) << 1) | (guint32) space;
+  return id;
+}
+
 SeismoStackTable *
 _seismo_stack_table_new (void)
 {
@@ -81,6 +119,7 @@ _seismo_stack_table_free (SeismoStackTable *self)
   g_array_unref (self->mappings);
   g_array_unref (self->ksyms);
   g_ptr_array_unref (self->blobs);
+  g_free (self->addr_cache);
   g_free (self);
 }
 
@@ -349,7 +388,10 @@ _seismo_stack_table_resolve_kernel (SeismoStackTable *self)
     }
   /* Names changed the frames' keys. */
   if (n > 0)
-    g_clear_pointer (&self->frame_ids, g_hash_table_unref);
+    {
+      g_clear_pointer (&self->frame_ids, g_hash_table_unref);
+      g_clear_pointer (&self->addr_cache, g_free);
+    }
   return n;
 }
 
@@ -410,6 +452,7 @@ _seismo_stack_table_trim (SeismoStackTable *self)
 {
   g_clear_pointer (&self->frame_ids, g_hash_table_unref);
   g_clear_pointer (&self->slots, g_free);
+  g_clear_pointer (&self->addr_cache, g_free);
   self->n_slots = 0;
 }
 

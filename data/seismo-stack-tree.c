@@ -129,22 +129,56 @@ struct _SeismoStackTree
   SeismoTrace       *trace;
   SeismoStackWeight  weight;
   GArray            *nodes;        /* SeismoStackNode */
-  GHashTable        *child_of;     /* "parent\x1fname" → node + 1, while building */
+  GHashTable        *child_of;     /* (parent << 32 | name index) → node + 1, while building */
   GStringChunk      *names;
+  GHashTable        *name_index;   /* name (in names) → index + 1, while building */
+  guint32           *frame_name;   /* per frame id: name index + 1 (0: not named yet) */
+  GPtrArray         *name_of;      /* name index → name (in names) */
   guint32           *child_off;    /* n_nodes + 1, into children */
   guint32           *children;
   guint32           *stack_node;   /* per stack id: its leaf node */
   guint              n_stacks;
 };
 
+/* Frames merge by display name: each frame's name is made once. */
+static guint32
+frame_name (SeismoStackTree *self,
+            SeismoFrameId    frame)
+{
+  g_autofree char *name = NULL;
+  gpointer idx;
+  const char *pooled;
+
+  if (self->frame_name[frame] != 0)
+    return self->frame_name[frame] - 1;
+  name = seismo_frame_display_name (seismo_trace_get_frame (self->trace, frame));
+  idx = g_hash_table_lookup (self->name_index, name);
+  if (idx == NULL)
+    {
+      pooled = g_string_chunk_insert_const (self->names, name);
+      g_ptr_array_add (self->name_of, (gpointer) pooled);
+      idx = GUINT_TO_POINTER (self->name_of->len);
+      g_hash_table_insert (self->name_index, (gpointer) pooled, idx);
+    }
+  self->frame_name[frame] = GPOINTER_TO_UINT (idx);
+  return self->frame_name[frame] - 1;
+}
+
+static guint
+child_key_hash (gconstpointer key)
+{
+  guint64 k = GPOINTER_TO_SIZE (key) * 0x9E3779B97F4A7C15ull;
+
+  return (guint) (k >> 32);
+}
+
 static guint32
 child_node (SeismoStackTree *self,
             guint32          parent,
             SeismoFrameId    frame)
 {
-  const SeismoFrame *f = seismo_trace_get_frame (self->trace, frame);
-  g_autofree char *name = seismo_frame_display_name (f);
-  g_autofree char *key = g_strdup_printf ("%u\x1f%s", parent, name);
+  guint32 name = frame_name (self, frame);
+  gpointer key = GSIZE_TO_POINTER (((gsize) parent << 32) | name);
   guint32 id = GPOINTER_TO_UINT (g_hash_table_lookup (self->child_of, key));
   SeismoStackNode node = { 0 };
   const SeismoStackNode *p;
@@ -153,12 +187,12 @@ child_node (SeismoStackTree *self,
     return id - 1;
   p = &g_array_index (self->nodes, SeismoStackNode, parent);
   node.frame = frame;
-  node.name = g_string_chunk_insert_const (self->names, name);
+  node.name = g_ptr_array_index (self->name_of, name);
   node.parent = parent;
   node.depth = p->depth + 1;
   id = self->nodes->len;
   g_array_append_val (self->nodes, node);
-  g_hash_table_insert (self->child_of, g_steal_pointer (&key), GUINT_TO_POINTER (id + 1));
+  g_hash_table_insert (self->child_of, key, GUINT_TO_POINTER (id + 1));
   return id;
 }
 
@@ -215,7 +249,12 @@ seismo_stack_tree_new (SeismoTrace         *trace,
   self->weight = weight;
   self->nodes = g_array_new (FALSE, TRUE, sizeof (SeismoStackNode));
   self->names = g_string_chunk_new (4096);
-  self->child_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* Keys pack a parent node and a name index: 64-bit pointers hold both. */
+  G_STATIC_ASSERT (sizeof (gpointer) >= 8);
+  self->child_of = g_hash_table_new (child_key_hash, g_direct_equal);
+  self->name_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->name_of = g_ptr_array_new ();
+  self->frame_name = g_new0 (guint32, MAX (seismo_trace_get_n_frames (trace), 1));
   root.name = "";
   root.parent = SEISMO_STACK_NODE_NONE;
   g_array_append_val (self->nodes, root);
@@ -258,6 +297,8 @@ seismo_stack_tree_new (SeismoTrace         *trace,
         }
     }
   g_clear_pointer (&self->child_of, g_hash_table_unref);
+  g_clear_pointer (&self->name_index, g_hash_table_unref);
+  g_clear_pointer (&self->frame_name, g_free);
 
   /* Children lists: every node but the root, grouped by parent, by name. */
   n_nodes = self->nodes->len;
@@ -286,6 +327,9 @@ seismo_stack_tree_free (SeismoStackTree *self)
   g_array_unref (self->nodes);
   g_string_chunk_free (self->names);
   g_clear_pointer (&self->child_of, g_hash_table_unref);
+  g_clear_pointer (&self->name_index, g_hash_table_unref);
+  g_clear_pointer (&self->name_of, g_ptr_array_unref);
+  g_free (self->frame_name);
   g_free (self->child_off);
   g_free (self->children);
   g_free (self->stack_node);

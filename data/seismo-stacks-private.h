@@ -30,7 +30,17 @@ struct _SeismoStackTable
   GArray        *mappings;       /* SeismoMapping (path and build_id pooled) */
   GArray        *ksyms;          /* SeismoKernelSymbol, sorted by address */
   GPtrArray     *blobs;          /* guint8*: the mappings' build-ids */
+
+  /* Raw addresses repeat (the same call sites, event after event): frames by (space, pid,
+   * address), direct-mapped, in front of frame_ids. NULL until needed. */
+  struct _SeismoAddrSlot *addr_cache;
 };
+
+/* The frame of a raw address (no symbol yet), interned. */
+SeismoFrameId     _seismo_stack_table_add_address  (SeismoStackTable        *self,
+                                                    SeismoFrameSpace         space,
+                                                    gint32                   pid,
+                                                    guint64                  address);
 
 SeismoStackTable *_seismo_stack_table_new          (void);
 void              _seismo_stack_table_free         (SeismoStackTable        *self);

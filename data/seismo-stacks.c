@@ -10,6 +10,18 @@
 
 /* ---- Builder ---- */
 
+/* Stacks of raw addresses by a hash of the addresses, direct-mapped. */
+#define RAW_CACHE_BITS 14
+
+typedef struct _SeismoRawStackSlot {
+  guint64       hash;
+  SeismoStackId stack;
+  gint32        pid;
+  guint32       nk;
+  guint32       nu;
+  guint64      *addrs;    /* nk kernel then nu user addresses: compared sequentially */
+} RawSlot;
+
 static void
 ensure_stacks (SeismoTraceBuilder *self)
 {
@@ -18,6 +30,74 @@ ensure_stacks (SeismoTraceBuilder *self)
   self->stacks = _seismo_stack_table_new ();
   self->cur_kernel = g_array_new (FALSE, FALSE, sizeof (SeismoFrameId));
   self->cur_user = g_array_new (FALSE, FALSE, sizeof (SeismoFrameId));
+  self->raw_kernel = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->raw_user = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->raw_cache = g_new0 (RawSlot, 1u << RAW_CACHE_BITS);
+}
+
+/* Interns the raw addresses gathered so far (before frames of another kind are added). */
+static void
+intern_raw (SeismoTraceBuilder *self)
+{
+  for (guint k = 0; k < 2; k++)
+    {
+      GArray *raw = k == 0 ? self->raw_kernel : self->raw_user;
+      GArray *out = k == 0 ? self->cur_kernel : self->cur_user;
+      SeismoFrameSpace space = k == 0 ? SEISMO_FRAME_KERNEL : SEISMO_FRAME_USER;
+
+      for (guint i = 0; i < raw->len; i++)
+        {
+          SeismoFrameId id = _seismo_stack_table_add_address (self->stacks, space, self->raw_pid,
+                                                              g_array_index (raw, guint64, i));
+
+          g_array_append_val (out, id);
+        }
+      g_array_set_size (raw, 0);
+    }
+}
+
+static guint64
+raw_hash (SeismoTraceBuilder *self)
+{
+  guint64 h = 0xcbf29ce484222325ull ^ ((guint64) (guint32) self->raw_pid << 16) ^
+              ((guint64) self->raw_kernel->len << 8) ^ self->raw_user->len;
+
+  for (guint i = 0; i < self->raw_kernel->len; i++)
+    h = (h ^ g_array_index (self->raw_kernel, guint64, i)) * 0x100000001b3ull;
+  for (guint i = 0; i < self->raw_user->len; i++)
+    h = (h ^ g_array_index (self->raw_user, guint64, i)) * 0x100000001b3ull;
+  return h ^ (h >> 29);
+}
+
+/* Whether the slot holds exactly the raw addresses gathered (spaces, addresses, pid). */
+static gboolean
+raw_equals (SeismoTraceBuilder *self,
+            const RawSlot      *slot)
+{
+  guint nk = self->raw_kernel->len, nu = self->raw_user->len;
+
+  return slot->stack != 0 && slot->nk == nk && slot->nu == nu &&
+         (nu == 0 || slot->pid == self->raw_pid) &&
+         memcmp (slot->addrs, self->raw_kernel->data, nk * sizeof (guint64)) == 0 &&
+         memcmp (slot->addrs + nk, self->raw_user->data, nu * sizeof (guint64)) == 0;
+}
+
+static void
+raw_store (SeismoTraceBuilder *self,
+           RawSlot            *slot,
+           guint64             hash,
+           SeismoStackId       stack)
+{
+  guint nk = self->raw_kernel->len, nu = self->raw_user->len;
+
+  slot->hash = hash;
+  slot->stack = stack;
+  slot->pid = self->raw_pid;
+  slot->nk = nk;
+  slot->nu = nu;
+  slot->addrs = g_renew (guint64, slot->addrs, MAX (nk + nu, 1));
+  memcpy (slot->addrs, self->raw_kernel->data, nk * sizeof (guint64));
+  memcpy (slot->addrs + nk, self->raw_user->data, nu * sizeof (guint64));
 }
 
 static void
@@ -35,6 +115,12 @@ _seismo_trace_builder_free_stacks (SeismoTraceBuilder *self)
   g_clear_pointer (&self->stack_of, g_free);
   g_clear_pointer (&self->cur_kernel, g_array_unref);
   g_clear_pointer (&self->cur_user, g_array_unref);
+  g_clear_pointer (&self->raw_kernel, g_array_unref);
+  g_clear_pointer (&self->raw_user, g_array_unref);
+  if (self->raw_cache != NULL)
+    for (guint k = 0; k < (1u << RAW_CACHE_BITS); k++)
+      g_free (self->raw_cache[k].addrs);
+  g_clear_pointer (&self->raw_cache, g_free);
 }
 
 gboolean
@@ -58,23 +144,26 @@ seismo_trace_builder_set_stack_addrs (SeismoTraceBuilder *self,
   g_return_if_fail (ips != NULL || n_ips == 0);
 
   ensure_stacks (self);
-  out = space == SEISMO_FRAME_USER ? self->cur_user : self->cur_kernel;
+  /* Raw addresses wait, to be found as a whole stack at the end of the event; a second pid (not
+   * expected) or frames given already interned make them interned now. */
+  if (self->cur_kernel->len > 0 || self->cur_user->len > 0 ||
+      (space == SEISMO_FRAME_USER && self->raw_user->len > 0 && pid != self->raw_pid))
+    intern_raw (self);
+  if (space == SEISMO_FRAME_USER)
+    self->raw_pid = pid;
+  out = space == SEISMO_FRAME_USER ? self->raw_user : self->raw_kernel;
   for (guint i = 0; i < n_ips; i++)
     {
-      SeismoFrame f = { 0 };
-      SeismoFrameId id;
-
       /* ftrace ends user stacks with ULONG_MAX; unwinders pad with zeros. */
       if (ips[i] == G_MAXUINT64)
         break;
       if (ips[i] == 0)
         continue;
-      f.address = ips[i];
-      f.space = space == SEISMO_FRAME_USER ? SEISMO_FRAME_USER : SEISMO_FRAME_KERNEL;
-      f.pid = f.space == SEISMO_FRAME_USER ? pid : -1;
-      id = _seismo_stack_table_add_frame (self->stacks, &f);
-      g_array_append_val (out, id);
+      g_array_append_val (out, ips[i]);
     }
+  /* Already interned frames of the event stay before these: keep the order by interning. */
+  if (self->cur_kernel->len > 0 || self->cur_user->len > 0)
+    intern_raw (self);
 }
 
 void
@@ -87,6 +176,7 @@ seismo_trace_builder_set_stack_frames (SeismoTraceBuilder *self,
   g_return_if_fail (frames != NULL || n_frames == 0);
 
   ensure_stacks (self);
+  intern_raw (self);
   for (guint i = 0; i < n_frames; i++)
     {
       SeismoFrameId id = _seismo_stack_table_add_frame (self->stacks, &frames[i]);
@@ -101,7 +191,47 @@ _seismo_trace_builder_end_stack (SeismoTraceBuilder *self)
 {
   gsize i = self->n_events;
 
-  if (self->stacks == NULL || (self->cur_kernel->len == 0 && self->cur_user->len == 0))
+  if (self->stacks == NULL)
+    return;
+  /* Only raw addresses: a stack seen before is found whole. */
+  if (self->cur_kernel->len == 0 && self->cur_user->len == 0 &&
+      (self->raw_kernel->len > 0 || self->raw_user->len > 0))
+    {
+      guint64 h = raw_hash (self);
+      RawSlot *slot = &self->raw_cache[h >> (64 - RAW_CACHE_BITS)];
+
+      ensure_column (self);
+      if (slot->hash != h || !raw_equals (self, slot))
+        {
+          SeismoStackId stack;
+
+          /* Kept for the slot: intern_raw empties them. */
+          g_autoptr(GArray) keep_k = g_array_copy (self->raw_kernel);
+          g_autoptr(GArray) keep_u = g_array_copy (self->raw_user);
+
+          intern_raw (self);
+          g_array_append_vals (self->cur_kernel, self->cur_user->data, self->cur_user->len);
+          stack = _seismo_stack_table_add_stack (self->stacks,
+                                                 (const SeismoFrameId *) (gpointer) self->cur_kernel->data,
+                                                 self->cur_kernel->len);
+          g_array_set_size (self->cur_kernel, 0);
+          g_array_set_size (self->cur_user, 0);
+          g_array_append_vals (self->raw_kernel, keep_k->data, keep_k->len);
+          g_array_append_vals (self->raw_user, keep_u->data, keep_u->len);
+          raw_store (self, slot, h, stack);
+          g_array_set_size (self->raw_kernel, 0);
+          g_array_set_size (self->raw_user, 0);
+        }
+      else
+        {
+          g_array_set_size (self->raw_kernel, 0);
+          g_array_set_size (self->raw_user, 0);
+        }
+      self->stack_of[i] = slot->stack;
+      return;
+    }
+  intern_raw (self);
+  if (self->cur_kernel->len == 0 && self->cur_user->len == 0)
     return;
   ensure_column (self);
   /* Kernel frames are innermost: the user part goes after them. */
@@ -485,6 +615,7 @@ seismo_trace_resolve_user_frames (SeismoTrace           *self,
         }
     }
   g_clear_pointer (&t->frame_ids, g_hash_table_unref);
+  g_clear_pointer (&t->addr_cache, g_free);
 
   /* Inline chains lengthen stacks: intern every stack again and renumber the events. */
   if (any_expanded && self->stack_of)

@@ -57,6 +57,12 @@ struct _SeismoTraceBuilder
   SeismoStackId    *stack_of;
   GArray           *cur_kernel;   /* SeismoFrameId: the event being built's kernel frames */
   GArray           *cur_user;     /* SeismoFrameId: its user frames */
+  /* Raw addresses not interned yet: a stack seen before is found whole (raw_cache) without
+   * looking up each frame. */
+  GArray           *raw_kernel;   /* guint64 */
+  GArray           *raw_user;     /* guint64 */
+  gint32            raw_pid;
+  struct _SeismoRawStackSlot *raw_cache;
 };
 
 /* seismo-stacks.c: the builder's stack hooks. */

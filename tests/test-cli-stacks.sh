@@ -56,6 +56,20 @@ check "flamegraph.pl syntax: frames;… then one integer" bash -c \
 "$CLI" convert "$ST" "$DIR/st.seismo" >/dev/null
 "$CLI" stacks --folded "$DIR/st.seismo" > "$DIR/out"; check ".seismo keeps strace's stacks" diff -u "$DIR/st-count" "$DIR/out"
 
+# The filter language's stack field: a frame of the event's stack.
+"$CLI" stacks --folded --filter 'stack == do_write' "$ST" > "$DIR/out"
+check "filter stack == do_write: the write path only" diff -u <(sed -n 2p "$DIR/st-count") "$DIR/out"
+"$CLI" stacks --folded --filter 'stack ~ "read_*" || stack =~ "^_exit$"' "$ST" > "$DIR/out"
+check "filter stack ~ glob, =~ regex" diff -u <(sed -n '1p;3p' "$DIR/st-count") "$DIR/out"
+"$CLI" stacks --folded --filter 'stack != do_write' "$ST" > "$DIR/out"
+check "filter stack != do_write: stacks without it" diff -u <(sed -n '1p;3p' "$DIR/st-count") "$DIR/out"
+cnt=$("$CLI" report --filter 'stack == __schedule' "$FT" | grep -c sched_switch)
+check "filter stack == __schedule on ftrace text: the sched_switch" test "$cnt" -eq 1
+"$CLI" report --filter 'stack < 3' "$FT" > /dev/null 2> "$DIR/err"
+check "stack < 3 is a usage error that says why" bash -c "grep -q 'frame names' '$DIR/err'"
+cnt=$("$CLI" report --filter 'stack == main' "$DATA/strace/durations-only.strace" | wc -l)
+check "a trace without stacks: stack == main matches nothing" test "$cnt" -eq 0
+
 "$CLI" stacks "$ST" > "$DIR/table"; check "the table exits 0" test $? -eq 0
 check "the table: 4 of 4 calls have a stack, 3 distinct" grep -q "^4 of .* events have a stack; 3 distinct stacks" "$DIR/table"
 check "the table: the top stack is the write path, 2 events, 50%" grep -qE "^#1  2  +50.0%  \(2 events\)" "$DIR/table"

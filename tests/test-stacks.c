@@ -297,6 +297,74 @@ test_many (void)
     }
 }
 
+static void assert_same_stacks (SeismoTrace *a, SeismoTrace *b, gsize b_first);
+
+/* The builder finds repeated raw stacks whole: the cache must tell pids, spaces and lengths apart,
+ * and a snapshot (live views) holds the same stacks as the finished trace. */
+static void
+test_raw_cache (void)
+{
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  guint type = seismo_trace_builder_add_event_type (b, "test", "ev", no_fields, 1, NULL);
+  const guint64 a[] = { 0x1000, 0x2000, 0x3000 };
+  g_autoptr(SeismoTrace) snap = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+  SeismoStackId ids[7];
+  const SeismoFrameId *f;
+
+  for (guint round = 0; round < 2; round++)
+    for (guint k = 0; k < 7; k++)
+      {
+        seismo_trace_builder_begin_event (b, 10 * (round * 7 + k), 0, 1, type);
+        switch (k)
+          {
+          case 0: seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_USER, 1, a, 3); break;
+          case 1: seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_USER, 2, a, 3); break;
+          case 2: seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_KERNEL, 1, a, 3); break;
+          case 3: seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_USER, 1, a, 2); break;
+          case 4:
+            seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_KERNEL, 1, a, 1);
+            seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_USER, 1, a + 1, 2);
+            break;
+          case 5:
+            seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_KERNEL, 1, a, 2);
+            seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_USER, 1, a + 2, 1);
+            break;
+          default:
+            {
+              /* Raw and symbolized frames on one event keep their order (kernel inside user). */
+              const SeismoFrame main_frame = { 0, "main", "prog", NULL, 0, 0, 1, SEISMO_FRAME_USER, FALSE };
+
+              seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_USER, 1, a, 1);
+              seismo_trace_builder_set_stack_frames (b, &main_frame, 1);
+              seismo_trace_builder_set_stack_addrs (b, SEISMO_FRAME_KERNEL, 1, a + 2, 1);
+            }
+          }
+        seismo_trace_builder_push_uint (b, k);
+        seismo_trace_builder_end_event (b);
+      }
+  snap = seismo_trace_builder_snapshot (b);
+  trace = seismo_trace_builder_finish (b);
+  for (guint k = 0; k < 7; k++)
+    {
+      ids[k] = seismo_trace_event_stack (trace, k);
+      g_assert_cmpuint (ids[k], !=, 0);
+      /* The second round found the same stacks. */
+      g_assert_cmpuint (seismo_trace_event_stack (trace, 7 + k), ==, ids[k]);
+      for (guint j = 0; j < k; j++)
+        g_assert_cmpuint (ids[j], !=, ids[k]);
+    }
+  assert_same_stacks (trace, snap, 0);
+  g_assert_cmpuint (seismo_trace_stack_frames (trace, ids[6], &f), ==, 3);
+  g_assert_cmpuint (seismo_trace_get_frame (trace, f[0])->address, ==, 0x3000);
+  g_assert_cmpint (seismo_trace_get_frame (trace, f[0])->space, ==, SEISMO_FRAME_KERNEL);
+  g_assert_cmpuint (seismo_trace_get_frame (trace, f[1])->address, ==, 0x1000);
+  g_assert_cmpstr (seismo_trace_get_frame (trace, f[2])->function, ==, "main");
+  g_assert_cmpint (seismo_trace_get_frame (trace, f[1])->pid, ==, 1);
+  seismo_trace_stack_frames (trace, ids[1], &f);
+  g_assert_cmpint (seismo_trace_get_frame (trace, f[0])->pid, ==, 2);
+}
+
 /* Time weights: a syscall's duration, off-CPU time of sched_switch. */
 static void
 test_time_weight (void)
@@ -585,6 +653,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stacks/interning", test_interning);
   g_test_add_func ("/stacks/resolve-and-tree", test_resolve_and_tree);
   g_test_add_func ("/stacks/many", test_many);
+  g_test_add_func ("/stacks/raw-cache", test_raw_cache);
   g_test_add_func ("/stacks/time-weight-empty", test_time_weight);
   g_test_add_func ("/stacks/file-roundtrip", test_file_roundtrip);
   g_test_add_func ("/stacks/file-streamed", test_file_streamed);

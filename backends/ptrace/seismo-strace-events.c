@@ -3,8 +3,8 @@
 
 /*
  * The events an strace line makes, the same a live ptrace recording makes: syscall enter and
- * exit, process fork/exec/exit, signal deliveries, and -k's stacks (a ptrace:user_stack event
- * right after the call they belong to).
+ * exit, process fork/exec/exit, signal deliveries, and -k's stacks (the interned stack of the
+ * call's enter event, or of the signal, seismo-stacks.h).
  */
 
 #include <stdio.h>
