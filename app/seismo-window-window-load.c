@@ -5,6 +5,8 @@
 
 #include "seismo-error.h"
 #include "seismo-file-summary.h"
+#include "seismo-stacks.h"
+#include "seismo-symbolizer.h"
 #include "seismo-window-private.h"
 
 /*
@@ -56,6 +58,8 @@ window_load_thread (GTask        *task,
       g_task_return_boolean (task, TRUE);
       return;
     }
+  if (seismo_trace_has_stacks (job->trace))
+    seismo_symbolize_trace (job->trace, NULL, NULL);
   job->data = seismo_timeline_data_new_for_window (job->trace, job->summary, cancellable);
   if (job->data == NULL)
     {

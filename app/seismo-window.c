@@ -9,6 +9,8 @@
 #include "seismo-error.h"
 #include "seismo-file-summary.h"
 #include "seismo-importer.h"
+#include "seismo-stacks.h"
+#include "seismo-symbolizer.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-timing.h"
 #include "seismo-window-private.h"
@@ -76,6 +78,10 @@ load_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
+  /* User stack frames recorded as addresses are named here, from the files they were in (before
+   * anything else reads the trace). */
+  if (seismo_trace_has_stacks (job->trace))
+    seismo_symbolize_trace (job->trace, NULL, NULL);
   if (job->permille != NULL)
     g_atomic_int_set (job->permille, 920);
   /* Every index the window reads is built here, not at its first use on the main thread (the
