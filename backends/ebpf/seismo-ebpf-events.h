@@ -219,10 +219,27 @@ struct seismo_ebpf_batch {
  * the kernel never runs one program twice at once on a CPU, so the state needs no lock. There is
  * always room for the largest record behind len.
  */
+/* --stacks: the words last read from a user stack on this CPU. A loop's syscalls come from the
+ * same place: same thread, instruction, stack and frame pointers and frame-pointer chain (stack
+ * id) mean the same return addresses between sp and bp, so they are copied from here instead of
+ * read from user memory again. (Two frameless callers of equal frame size between the same leaf
+ * and the same framed function could be mistaken for each other: rare, and it costs a name.) */
+struct seismo_ebpf_words_cache {
+  seismo_s32 tid;
+  seismo_s32 user_stack_id;
+  seismo_u64 ip;
+  seismo_u64 sp;
+  seismo_u64 bp;
+  seismo_u32 n_words;
+  seismo_u32 pad;
+  seismo_u64 words[SEISMO_EBPF_STACK_WORDS];
+};
+
 struct seismo_ebpf_cpu_state {
   seismo_s32 tid;      /* the thread whose syscall is in progress at batch.data + batch.len */
   seismo_u32 size;     /* that record's size; 0: none in progress */
   struct seismo_ebpf_batch batch;
+  struct seismo_ebpf_words_cache words;
 };
 
 /*
@@ -269,7 +286,9 @@ _Static_assert (sizeof (struct seismo_ebpf_batch) == 32 + SEISMO_EBPF_BATCH_BYTE
 _Static_assert (sizeof (struct seismo_ebpf_syscall) % 8 == 0
                 && sizeof (struct seismo_ebpf_syscall_path) % 8 == 0,
                 "batched records stay aligned");
-_Static_assert (sizeof (struct seismo_ebpf_cpu_state) == 8 + sizeof (struct seismo_ebpf_batch),
+_Static_assert (sizeof (struct seismo_ebpf_words_cache) == 88, "words cache layout");
+_Static_assert (sizeof (struct seismo_ebpf_cpu_state) == 8 + sizeof (struct seismo_ebpf_batch)
+                                                         + sizeof (struct seismo_ebpf_words_cache),
                 "cpu state layout");
 _Static_assert (sizeof (struct seismo_ebpf_thread) == 40, "thread layout");
 _Static_assert (sizeof (struct seismo_ebpf_syscall_stats) == 528, "syscall stats layout");

@@ -15,6 +15,29 @@ typedef struct {
   gboolean machinery;
 } KernelSymbol;
 
+/* A word of the user stack that points into a process's code. */
+typedef struct {
+  gint32  pid;
+  guint64 word;
+} CodeWord;
+
+static guint
+code_word_hash (gconstpointer key)
+{
+  const CodeWord *w = key;
+
+  return g_int64_hash (&w->word) ^ (guint) w->pid;
+}
+
+static gboolean
+code_word_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  const CodeWord *x = a, *y = b;
+
+  return x->pid == y->pid && x->word == y->word;
+}
+
 /* Ids with no frames (lookup failed): an empty entry, so each id is looked up once. */
 typedef struct {
   guint   n;
@@ -28,6 +51,7 @@ struct _SeismoEbpfStacks {
   SeismoProcMaps     *maps;
   GHashTable         *frames;     /* stack id + 1 → Frames */
   GArray             *ksyms;      /* KernelSymbol, by address; empty without kernel stacks */
+  GHashTable         *calls;      /* CodeWord → verdict + 1: is this word of code a return address */
 
   /* What prepare() gathered for apply(). */
   gint32              pid;
@@ -49,6 +73,7 @@ seismo_ebpf_stacks_new (SeismoTraceBuilder *builder,
   self->maps = seismo_proc_maps_new (builder);
   self->frames = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->ksyms = g_array_new (FALSE, FALSE, sizeof (KernelSymbol));
+  self->calls = g_hash_table_new_full (code_word_hash, code_word_equal, g_free, NULL);
   return self;
 }
 
@@ -121,6 +146,7 @@ seismo_ebpf_stacks_free (SeismoEbpfStacks *self)
   seismo_proc_maps_free (self->maps);
   g_hash_table_unref (self->frames);
   g_array_unref (self->ksyms);
+  g_hash_table_unref (self->calls);
   g_free (self);
 }
 
@@ -170,6 +196,27 @@ follows_call (gint32  pid,
   return FALSE;
 }
 
+/* A word in pid's code just behind a call. Cached once in code: a loop's every syscall has the
+ * same words, and reading the process's memory for each would cost a syscall per word. */
+static gboolean
+is_return_address (SeismoEbpfStacks *self,
+                   gint32            pid,
+                   guint64           word,
+                   guint64           time_ns)
+{
+  CodeWord key = { pid, word };
+  gpointer verdict = g_hash_table_lookup (self->calls, &key);
+  gboolean yes;
+
+  if (verdict != NULL)
+    return GPOINTER_TO_INT (verdict) - 1;
+  if (!seismo_proc_maps_is_code (self->maps, pid, word, time_ns))
+    return FALSE;   /* not cached: its mapping may not be known yet */
+  yes = follows_call (pid, word);
+  g_hash_table_insert (self->calls, g_memdup2 (&key, sizeof key), GINT_TO_POINTER (yes + 1));
+  return yes;
+}
+
 void
 seismo_ebpf_stacks_prepare (SeismoEbpfStacks                    *self,
                             gint32                               pid,
@@ -214,7 +261,7 @@ seismo_ebpf_stacks_prepare (SeismoEbpfStacks                    *self,
             break;
           if (f->n > 1 && word == f->ips[1])
             break;
-          if (seismo_proc_maps_is_code (self->maps, pid, word, time_ns) && follows_call (pid, word))
+          if (is_return_address (self, pid, word, time_ns))
             self->user[self->n_user++] = word;
         }
       memcpy (self->user + self->n_user, f->ips + 1, (f->n - 1) * sizeof (guint64));

@@ -190,6 +190,43 @@ fill_stack_tail (void                          *ctx,
     t->n_words = SEISMO_EBPF_STACK_WORDS;
 }
 
+/* fill_stack_tail() for a syscall enter, with the words from this CPU's cache when the thread
+ * calls again from the same place (struct seismo_ebpf_words_cache). */
+static __always_inline void
+fill_stack_tail_cached (void                           *ctx,
+                        struct seismo_ebpf_stack_tail  *t,
+                        const struct pt_regs           *regs,
+                        struct seismo_ebpf_words_cache *c,
+                        __s32                           tid)
+{
+  __u64 ip = regs->ip, sp = regs->sp, bp = regs->bp;
+
+  t->user_stack_id = stacks_user ? bpf_get_stackid (ctx, &stack_traces, BPF_F_USER_STACK) : -1;
+  t->kernel_stack_id = stacks_kernel ? bpf_get_stackid (ctx, &stack_traces, 0) : -1;
+  t->n_words = 0;
+  t->pad = 0;
+  t->sp = sp;
+  t->bp = bp;
+  if (!stacks_user || sp == 0)
+    return;
+  if (c->tid == tid && c->ip == ip && c->sp == sp && c->bp == bp &&
+      c->user_stack_id == t->user_stack_id && t->user_stack_id >= 0)
+    {
+      __builtin_memcpy (t->words, c->words, sizeof t->words);
+      t->n_words = c->n_words;
+      return;
+    }
+  if (bpf_probe_read_user (t->words, sizeof t->words, (const void *) sp) == 0)
+    t->n_words = SEISMO_EBPF_STACK_WORDS;
+  c->tid = tid;
+  c->user_stack_id = t->user_stack_id;
+  c->ip = ip;
+  c->sp = sp;
+  c->bp = bp;
+  c->n_words = t->n_words;
+  __builtin_memcpy (c->words, t->words, sizeof c->words);
+}
+
 /* The current task's user registers, saved at the top of its kernel stack (x86-64: THREAD_SIZE
  * 16 KiB, no padding), for programs whose context is not them (sched_switch). */
 static __always_inline const struct pt_regs *
@@ -616,8 +653,8 @@ BPF_PROG (seismo_sys_enter, struct pt_regs *regs, long id)
 
       if (off <= SEISMO_EBPF_BATCH_BYTES - sizeof (struct seismo_ebpf_stack_tail))
         {
-          fill_stack_tail (ctx, (struct seismo_ebpf_stack_tail *) (st->batch.data + off),
-                           regs->sp, regs->bp);
+          fill_stack_tail_cached (ctx, (struct seismo_ebpf_stack_tail *) (st->batch.data + off),
+                                  regs, &st->words, (__s32) pid_tgid);
           r->sc.flags |= SEISMO_EBPF_SYSCALL_STACK;
           st->size += sizeof (struct seismo_ebpf_stack_tail);
         }
