@@ -38,6 +38,8 @@ check_sample pipe-pingpong.seismo ebpf $((2 * 1024 * 1024)) \
   "t.get('sched:sched_wakeup', 0) > 100 and t.get('raw_syscalls:sys_enter', 0) > 500"
 check_sample why-slow.seismo ftrace $((512 * 1024)) \
   "t.get('sched:sched_switch', 0) > 20 and t.get('sched:sched_waking', 0) > 5 and t.get('raw_syscalls:sys_enter', 0) > 100 and t.get('timer:hrtimer_expire_entry', 0) > 0"
+check_sample which-code.seismo ptrace $((100 * 1024)) \
+  "t.get('syscalls:sys_enter_write', 0) == 5 and t.get('syscalls:sys_enter_clock_nanosleep', 0) == 3"
 
 # The copy's paths are decoded: the source file name is in the trace.
 if "$CLI" report "$SAMPLES/file-copy.seismo" | grep -q 'source.bin'; then ok "file-copy has decoded paths"
@@ -63,5 +65,27 @@ assert irq >= 45000000, irq
 assert sum(s['duration_ns'] for s in segs) == p['end_ns'] - p['start_ns']
 "; then ok "why-slow: the read's critical path goes worker → holder → timer irq"
 else not_ok "why-slow: the read's critical path goes worker → holder → timer irq"; fi
+
+# which-code: the syscalls carry their call stacks, with the program's functions named from the
+# sample alone (the program it was recorded from is gone), on the paths tools/samples/which-code.c
+# takes; weighed by time, the naps are nearly everything.
+folded=$("$CLI" stacks --folded "$SAMPLES/which-code.seismo")
+for path in ';main;load_config;read_file;__read [0-9]*$' ';main;save_report;write_line;write 5$' \
+            ';main;take_a_nap;__nanosleep;[^ ;]* 3$'; do
+  if grep -q -- "$path" <<<"$folded"; then ok "which-code has the named stack …$path"
+  else not_ok "which-code has the named stack …$path"; fi
+done
+writes=$("$CLI" stacks --filter 'stack == "save_report"' --folded "$SAMPLES/which-code.seismo" | grep -c ';save_report;')
+if [[ $writes -ge 3 ]] && ! "$CLI" stacks --filter 'stack == "save_report"' --folded "$SAMPLES/which-code.seismo" | grep -q load_config
+then ok "which-code: stack == save_report keeps save_report's paths only"
+else not_ok "which-code: stack == save_report keeps save_report's paths only"; fi
+if "$CLI" stacks --weight time --json "$SAMPLES/which-code.seismo" | python3 -c "
+import json, sys
+j = json.load(sys.stdin)
+top = j['stacks'][0]
+assert 'take_a_nap' in [f['function'] for f in top['frames']], top
+assert top['weight'] > 0.9 * j['total'], (top['weight'], j['total'])
+"; then ok "which-code: weighed by time, take_a_nap's sleeps are the top stack"
+else not_ok "which-code: weighed by time, take_a_nap's sleeps are the top stack"; fi
 
 tap_end

@@ -17,9 +17,9 @@
 /* The four bundled samples the issue names, each with its lesson, then the lessons on a sample of
  * another (by Order). */
 static const char *const bundled[] = { "hello-syscalls", "cpu-fight", "pipe-pingpong", "file-copy",
-                                       "why-slow" };
+                                       "why-slow", "which-code" };
 static const char *const bundled_samples[] = { "hello-syscalls", "cpu-fight", "pipe-pingpong",
-                                               "file-copy", "why-slow" };
+                                               "file-copy", "why-slow", "which-code" };
 
 static SeismoLesson *
 load_source (const char *id)

@@ -16,6 +16,9 @@ for prog in hello pingpong spin; do
   cc -O1 -o "$work/$prog" "$here/$prog.c"
 done
 cc -O1 -pthread -o "$work/slow" "$here/slow.c"
+# Every function keeps its frame and its name; built from the source root, so that frames say
+# tools/samples/which-code.c:LINE.
+(cd "$here/../.." && cc -O0 -g -fno-omit-frame-pointer -o "$work/which-code" tools/samples/which-code.c)
 mkdir -p "$out"
 
 # The default sample (the quick start opens it): the default ftrace event set (scheduler, IRQs,
@@ -53,5 +56,12 @@ wait "$first" "$recorder"
 # and timer expiries (what woke each sleeper).
 "$cli" record -b ftrace -e 'sched:sched_switch,sched:sched_waking,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_process_fork,sched:sched_process_exec,sched:sched_process_exit,raw_syscalls:*,irq:*,timer:hrtimer_expire_entry,timer:hrtimer_expire_exit,timer:timer_expire_entry,timer:timer_expire_exit' \
   -o "$out/why-slow.seismo" -- "$work/slow"
+
+# "Which code made this syscall?": every syscall of a program with known call paths, each with
+# the call stack it was made from (ptrace, unwound with libdw). Frames are named when a trace is
+# opened, from the recorded mappings; the conversion saves them named while the program still
+# exists, so that the sample names them anywhere.
+"$cli" record -b ptrace --stacks -o "$work/which-code.seismo" -- "$work/which-code"
+"$cli" convert "$work/which-code.seismo" "$out/which-code.seismo"
 
 ls -l "$out"
