@@ -129,7 +129,10 @@ join_stacks_argument (int    *argc,
       if (!g_str_equal (args[i + 1], "user") && !g_str_equal (args[i + 1], "kernel") &&
           !g_str_equal (args[i + 1], "both"))
         continue;
-      args[i] = g_strconcat ("--stacks=", args[i + 1], NULL);   /* argv lives as long as we do */
+      g_autofree char *joined = g_strconcat ("--stacks=", args[i + 1], NULL);
+
+      /* Interned: argv lives as long as we do, and option parsing may drop it from argv. */
+      args[i] = (char *) g_intern_string (joined);
       memmove (&args[i + 1], &args[i + 2], (*argc - i - 2 + 1) * sizeof (char *));
       (*argc)--;
     }

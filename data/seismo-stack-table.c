@@ -290,7 +290,7 @@ _seismo_stack_table_add_stack (SeismoStackTable    *self,
       const SeismoFrameId *f;
       guint n = _seismo_stack_table_stack (self, self->slots[s], &f);
 
-      if (n == n_frames && memcmp (f, frames, n * sizeof *f) == 0)
+      if (n == n_frames && (n == 0 || memcmp (f, frames, n * sizeof *f) == 0))
         return self->slots[s];
     }
   g_return_val_if_fail (self->stack_frames->len + (guint64) n_frames < G_MAXUINT32, SEISMO_NO_STACK);

@@ -78,8 +78,8 @@ raw_equals (SeismoTraceBuilder *self,
 
   return slot->stack != 0 && slot->nk == nk && slot->nu == nu &&
          (nu == 0 || slot->pid == self->raw_pid) &&
-         memcmp (slot->addrs, self->raw_kernel->data, nk * sizeof (guint64)) == 0 &&
-         memcmp (slot->addrs + nk, self->raw_user->data, nu * sizeof (guint64)) == 0;
+         (nk == 0 || memcmp (slot->addrs, self->raw_kernel->data, nk * sizeof (guint64)) == 0) &&
+         (nu == 0 || memcmp (slot->addrs + nk, self->raw_user->data, nu * sizeof (guint64)) == 0);
 }
 
 static void
@@ -96,8 +96,11 @@ raw_store (SeismoTraceBuilder *self,
   slot->nk = nk;
   slot->nu = nu;
   slot->addrs = g_renew (guint64, slot->addrs, MAX (nk + nu, 1));
-  memcpy (slot->addrs, self->raw_kernel->data, nk * sizeof (guint64));
-  memcpy (slot->addrs + nk, self->raw_user->data, nu * sizeof (guint64));
+  /* An empty GArray's data may be NULL, which memcpy may not be given even for 0 bytes. */
+  if (nk > 0)
+    memcpy (slot->addrs, self->raw_kernel->data, nk * sizeof (guint64));
+  if (nu > 0)
+    memcpy (slot->addrs + nk, self->raw_user->data, nu * sizeof (guint64));
 }
 
 static void
