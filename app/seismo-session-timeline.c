@@ -4,60 +4,11 @@
 #include "seismo-session-timeline.h"
 #include "seismo-timeline-notes.h"
 #include "seismo-timeline-renderer-private.h"
+#include "seismo-timeline-view-rows.h"
 
-static gboolean
-row_to_key (SeismoTimelineRenderer *r,
-            const SeismoSessionRow *row,
-            SeismoRowKey           *key)
-{
-  const SeismoTimelineData *d = r->data;
-
-  switch (row->kind)
-    {
-    case SEISMO_SESSION_ROW_CPUS:
-      *key = (SeismoRowKey) { SEISMO_ROW_CPU_GROUP, 0 };
-      return d->n_cpus > 0;
-    case SEISMO_SESSION_ROW_CPU:
-      *key = (SeismoRowKey) { SEISMO_ROW_CPU, (guint) row->id };
-      return row->id >= 0 && row->id < d->n_cpus;
-    case SEISMO_SESSION_ROW_PROCESS:
-      for (guint p = 0; p < d->n_processes; p++)
-        if (d->processes[p].pid == row->id)
-          {
-            *key = (SeismoRowKey) { SEISMO_ROW_PROCESS, p };
-            return TRUE;
-          }
-      return FALSE;
-    case SEISMO_SESSION_ROW_TASK:
-      for (guint t = 0; t < d->n_tasks; t++)
-        if (d->tasks[t].process != G_MAXUINT && seismo_trace_get_task (d->trace, t)->tid == row->id)
-          {
-            *key = (SeismoRowKey) { SEISMO_ROW_TASK, t };
-            return TRUE;
-          }
-      return FALSE;
-    default:
-      return FALSE;
-    }
-}
-
-static SeismoSessionRow
-key_to_row (SeismoTimelineRenderer *r,
-            SeismoRowKey            key)
-{
-  switch (key.kind)
-    {
-    case SEISMO_ROW_CPU:
-      return (SeismoSessionRow) { SEISMO_SESSION_ROW_CPU, key.id };
-    case SEISMO_ROW_PROCESS:
-      return (SeismoSessionRow) { SEISMO_SESSION_ROW_PROCESS, r->data->processes[key.id].pid };
-    case SEISMO_ROW_TASK:
-      return (SeismoSessionRow) { SEISMO_SESSION_ROW_TASK, seismo_trace_get_task (r->data->trace, key.id)->tid };
-    case SEISMO_ROW_CPU_GROUP:
-    default:
-      return (SeismoSessionRow) { SEISMO_SESSION_ROW_CPUS, 0 };
-    }
-}
+/* A session names rows as a view does (seismo-session-view.c relies on it too). */
+G_STATIC_ASSERT ((int) SEISMO_VIEW_ROW_TASK == (int) SEISMO_SESSION_ROW_TASK);
+G_STATIC_ASSERT (sizeof (SeismoViewRow) == sizeof (SeismoSessionRow));
 
 void
 seismo_session_apply_to_renderer (const SeismoSession    *session,
@@ -65,25 +16,13 @@ seismo_session_apply_to_renderer (const SeismoSession    *session,
                                   gboolean                with_view)
 {
   g_autofree SeismoTimelineNote *notes = NULL;
-  SeismoRowKey key;
 
   g_return_if_fail (session != NULL && r != NULL);
 
-  seismo_timeline_renderer_show_all_rows (r);
-  for (guint i = 0; i < session->hidden_rows->len; i++)
-    if (row_to_key (r, &g_array_index (session->hidden_rows, SeismoSessionRow, i), &key))
-      seismo_timeline_renderer_hide_row (r, key);
-  for (guint i = 0; i < r->pinned_keys->len;)
-    {
-      guint before = r->pinned_keys->len;
-
-      seismo_timeline_renderer_set_pinned (r, g_array_index (r->pinned_keys, SeismoRowKey, i), FALSE);
-      if (r->pinned_keys->len == before)
-        i++;
-    }
-  for (guint i = 0; i < session->pinned_rows->len; i++)
-    if (row_to_key (r, &g_array_index (session->pinned_rows, SeismoSessionRow, i), &key))
-      seismo_timeline_renderer_set_pinned (r, key, TRUE);
+  seismo_timeline_renderer_set_rows (r, (const SeismoViewRow *) session->hidden_rows->data,
+                                     session->hidden_rows->len,
+                                     (const SeismoViewRow *) session->pinned_rows->data,
+                                     session->pinned_rows->len);
 
   for (guint m = 0; m < 2; m++)
     if (session->has_marker[m])
@@ -110,31 +49,15 @@ seismo_session_apply_to_renderer (const SeismoSession    *session,
     seismo_timeline_renderer_zoom_to (r, session->view_start_ns, session->view_end_ns);
 }
 
-static void
-add_flagged (SeismoSession          *session,
-             SeismoTimelineRenderer *r,
-             SeismoRowKey            key,
-             guint8                  flags)
-{
-  if (flags & ROW_FLAG_HIDDEN)
-    {
-      SeismoSessionRow row = key_to_row (r, key);
-
-      g_array_append_val (session->hidden_rows, row);
-    }
-}
-
 void
 seismo_session_update_from_renderer (SeismoSession          *session,
                                      SeismoTimelineRenderer *r)
 {
-  const SeismoTimelineData *d;
   const SeismoTimelineNote *notes;
   guint n_notes;
   guint64 start, end;
 
   g_return_if_fail (session != NULL && r != NULL);
-  d = r->data;
 
   session->has_view = TRUE;
   session->view_start_ns = (guint64) MAX (0.0, seismo_timeline_renderer_x_to_ns (r, SEISMO_TIMELINE_LABEL_WIDTH));
@@ -146,22 +69,7 @@ seismo_session_update_from_renderer (SeismoSession          *session,
   session->range_end_ns = session->has_range ? end : 0;
   session->selected_event = r->selected != SEISMO_NO_EVENT ? (gint64) r->selected : -1;
 
-  g_array_set_size (session->hidden_rows, 0);
-  add_flagged (session, r, (SeismoRowKey) { SEISMO_ROW_CPU_GROUP, 0 }, r->cpu_group_flags);
-  for (guint c = 0; c < d->n_cpus; c++)
-    add_flagged (session, r, (SeismoRowKey) { SEISMO_ROW_CPU, c }, r->cpu_flags[c]);
-  for (guint p = 0; p < d->n_processes; p++)
-    add_flagged (session, r, (SeismoRowKey) { SEISMO_ROW_PROCESS, p }, r->proc_flags[p]);
-  for (guint t = 0; t < d->n_tasks; t++)
-    if (d->tasks[t].process != G_MAXUINT)
-      add_flagged (session, r, (SeismoRowKey) { SEISMO_ROW_TASK, t }, r->task_flags[t]);
-  g_array_set_size (session->pinned_rows, 0);
-  for (guint k = 0; k < r->pinned_keys->len; k++)
-    {
-      SeismoSessionRow row = key_to_row (r, g_array_index (r->pinned_keys, SeismoRowKey, k));
-
-      g_array_append_val (session->pinned_rows, row);
-    }
+  seismo_timeline_renderer_get_rows (r, session->hidden_rows, session->pinned_rows);
 
   g_array_set_size (session->notes, 0);
   notes = seismo_timeline_renderer_get_notes (r, &n_notes);

@@ -74,16 +74,17 @@ add_hidden (GArray                 *rows,
 }
 
 void
-seismo_timeline_renderer_rows_to_view (SeismoTimelineRenderer *r,
-                                       SeismoView             *view)
+seismo_timeline_renderer_get_rows (SeismoTimelineRenderer *r,
+                                   GArray                 *hidden,
+                                   GArray                 *pinned)
 {
   const SeismoTimelineData *d;
-  g_autoptr(GArray) hidden = g_array_new (FALSE, FALSE, sizeof (SeismoViewRow));
-  g_autoptr(GArray) pinned = g_array_new (FALSE, FALSE, sizeof (SeismoViewRow));
 
-  g_return_if_fail (r != NULL && SEISMO_IS_VIEW (view));
+  g_return_if_fail (r != NULL && hidden != NULL && pinned != NULL);
 
   d = r->data;
+  g_array_set_size (hidden, 0);
+  g_array_set_size (pinned, 0);
   add_hidden (hidden, r, (SeismoRowKey) { SEISMO_ROW_CPU_GROUP, 0 }, r->cpu_group_flags);
   for (guint c = 0; c < d->n_cpus; c++)
     add_hidden (hidden, r, (SeismoRowKey) { SEISMO_ROW_CPU, c }, r->cpu_flags[c]);
@@ -98,24 +99,22 @@ seismo_timeline_renderer_rows_to_view (SeismoTimelineRenderer *r,
 
       g_array_append_val (pinned, row);
     }
-  seismo_view_set_rows (view, (SeismoViewRow *) hidden->data, hidden->len,
-                        (SeismoViewRow *) pinned->data, pinned->len);
 }
 
 void
-seismo_timeline_renderer_rows_from_view (SeismoTimelineRenderer *r,
-                                         SeismoView             *view)
+seismo_timeline_renderer_set_rows (SeismoTimelineRenderer *r,
+                                   const SeismoViewRow    *hidden,
+                                   guint                   n_hidden,
+                                   const SeismoViewRow    *pinned,
+                                   guint                   n_pinned)
 {
-  const SeismoViewRow *rows;
-  guint n;
   SeismoRowKey key;
 
-  g_return_if_fail (r != NULL && SEISMO_IS_VIEW (view));
+  g_return_if_fail (r != NULL);
 
   seismo_timeline_renderer_show_all_rows (r);
-  rows = seismo_view_get_hidden_rows (view, &n);
-  for (guint i = 0; i < n; i++)
-    if (row_to_key (r, &rows[i], &key))
+  for (guint i = 0; i < n_hidden; i++)
+    if (row_to_key (r, &hidden[i], &key))
       seismo_timeline_renderer_hide_row (r, key);
   /* Unpinning reorders the pinned keys: start over after each one that went. */
   for (guint i = 0; i < r->pinned_keys->len;)
@@ -126,10 +125,37 @@ seismo_timeline_renderer_rows_from_view (SeismoTimelineRenderer *r,
       if (r->pinned_keys->len == before)
         i++;
     }
-  rows = seismo_view_get_pinned_rows (view, &n);
-  for (guint i = 0; i < n; i++)
-    if (row_to_key (r, &rows[i], &key))
+  for (guint i = 0; i < n_pinned; i++)
+    if (row_to_key (r, &pinned[i], &key))
       seismo_timeline_renderer_set_pinned (r, key, TRUE);
+}
+
+void
+seismo_timeline_renderer_rows_to_view (SeismoTimelineRenderer *r,
+                                       SeismoView             *view)
+{
+  g_autoptr(GArray) hidden = g_array_new (FALSE, FALSE, sizeof (SeismoViewRow));
+  g_autoptr(GArray) pinned = g_array_new (FALSE, FALSE, sizeof (SeismoViewRow));
+
+  g_return_if_fail (r != NULL && SEISMO_IS_VIEW (view));
+
+  seismo_timeline_renderer_get_rows (r, hidden, pinned);
+  seismo_view_set_rows (view, (SeismoViewRow *) hidden->data, hidden->len,
+                        (SeismoViewRow *) pinned->data, pinned->len);
+}
+
+void
+seismo_timeline_renderer_rows_from_view (SeismoTimelineRenderer *r,
+                                         SeismoView             *view)
+{
+  const SeismoViewRow *hidden, *pinned;
+  guint n_hidden, n_pinned;
+
+  g_return_if_fail (r != NULL && SEISMO_IS_VIEW (view));
+
+  hidden = seismo_view_get_hidden_rows (view, &n_hidden);
+  pinned = seismo_view_get_pinned_rows (view, &n_pinned);
+  seismo_timeline_renderer_set_rows (r, hidden, n_hidden, pinned, n_pinned);
 }
 
 void
