@@ -7,7 +7,7 @@ between (the app logs its stalls when SEISMO_STALL_LOG is set), and peak memory.
 Usage (from the project root, after building ./build):
   GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1920x1200x24" \
       python3 bench/gui-interact-bench.py build/app/seismo FILE [--shots DIR] [--cli build/app/seismo-cli]
-      [--no-cursor-blink]
+      [--no-cursor-blink] [--perf DIR]
 
 "Idle": the last moment the process used CPU before it stayed (almost) quiet for 0.6 s after an
 interaction, 1.5 s at launch (see wait_idle).
@@ -18,6 +18,8 @@ private XDG_CONFIG_HOME with gtk-cursor-blink=false) so that the figures are Sei
 The load average is printed before and after: the machine may be shared. So is the CPU time each
 step took on the main thread and on all threads, which a busy machine does not inflate the way it
 inflates wall-clock time.
+--perf DIR records each interaction's main thread with `perf record --call-graph dwarf` into
+DIR/NN-step.data (for `perf report -i`; the figures of a profiled run are not the product's).
 Prints one line per interaction and a JSON summary.
 """
 import json, os, shutil, subprocess, sys, tempfile, time
@@ -99,6 +101,10 @@ def main():
         os.makedirs(shots, exist_ok=True)
     if "--cli" in args:
         cli = args[args.index("--cli") + 1]
+    perf_dir = None
+    if "--perf" in args:
+        perf_dir = args[args.index("--perf") + 1]
+        os.makedirs(perf_dir, exist_ok=True)
 
     log = tempfile.mktemp(prefix="seismo-stalls-")
     env = {**os.environ, "SEISMO_STALL_LOG": log,
@@ -133,6 +139,14 @@ def main():
                 # comes up half a second later (over the timeline one would, and count as work).
                 xdo("mousemove", "--sync", "1300", "12")
                 wait_idle(proc.pid, time.monotonic(), idle)
+            recorder = None
+            if perf_dir:
+                name = "".join(c if c.isalnum() else "-" for c in what).strip("-")
+                recorder = subprocess.Popen(
+                    ["perf", "record", "-q", "-F", "499", "--call-graph", "dwarf,16384", "-t", str(proc.pid),
+                     "-o", os.path.join(perf_dir, f"{len(results) + 1:02d}-{name}.data")],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                time.sleep(0.3)
             main0, all0 = main_cpu_s(proc.pid), cpu_s(proc.pid)
             t = time.monotonic()
             if click is not None:
@@ -146,6 +160,9 @@ def main():
                 t = time.monotonic()
                 xdo("key", "Return")
             took = wait_idle(proc.pid, t, idle)
+            if recorder is not None:
+                recorder.send_signal(2)
+                recorder.wait()
             r = {"what": what, "s": took, "freeze_s": stalls(log, t, t + took),
                  "main_cpu_s": round(main_cpu_s(proc.pid) - main0, 3),
                  "cpu_s": round(cpu_s(proc.pid) - all0, 3)}
