@@ -8,10 +8,19 @@
 
 struct _SeismoEventItem
 {
-  GObject        parent_instance;
-  SeismoTrace   *trace;   /* owned */
-  SeismoEventId  event;
+  GObject               parent_instance;
+  SeismoTrace          *trace;      /* owned */
+  SeismoEventId         event;
+  guint                 position;   /* where the model lists it; G_MAXUINT: no longer listed */
+  SeismoEventListModel *model;      /* not owned: it forgets its items when it goes */
 };
+
+enum {
+  ITEM_CHANGED,
+  ITEM_N_SIGNALS
+};
+
+static guint item_signals[ITEM_N_SIGNALS];
 
 enum {
   ITEM_PROP_0,
@@ -88,11 +97,16 @@ seismo_event_item_get_property (GObject    *object,
     }
 }
 
+static void forget_item (SeismoEventListModel *model,
+                         SeismoEventItem      *item);
+
 static void
 seismo_event_item_finalize (GObject *object)
 {
   SeismoEventItem *self = SEISMO_EVENT_ITEM (object);
 
+  if (self->model != NULL)
+    forget_item (self->model, self);
   g_clear_object (&self->trace);
   G_OBJECT_CLASS (seismo_event_item_parent_class)->finalize (object);
 }
@@ -111,6 +125,10 @@ seismo_event_item_class_init (SeismoEventItemClass *klass)
                                               NULL, NULL, NULL,
                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, ITEM_N_PROPS, item_properties);
+
+  /* The row now shows another event (the model's list changed under it): its cells reread it. */
+  item_signals[ITEM_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                             0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -141,7 +159,20 @@ struct _SeismoEventListModel
   GBytes        *subset_bytes;   /* owned; holds subset */
   const SeismoEventId *subset;   /* NULL: every event */
   gsize          n_subset;
+  /* The items alive (a view holds them: its rows, its selection), not owned: a change of the
+   * list re-points them instead of replacing them (seismo_event_list_model_replace_subset). */
+  GHashTable    *live;
+  /* While replace_subset tells a view of its changes one at a time: the length the view has been
+   * told so far (it asks in between), or -1. */
+  gint64         n_told;
 };
+
+static void
+forget_item (SeismoEventListModel *model,
+             SeismoEventItem      *item)
+{
+  g_hash_table_remove (model->live, item);
+}
 
 static GType
 seismo_event_list_model_get_item_type (GListModel *model)
@@ -149,11 +180,22 @@ seismo_event_list_model_get_item_type (GListModel *model)
   return SEISMO_TYPE_EVENT_ITEM;
 }
 
+/* How many rows the list has (in the middle of replace_subset: has when it ends). */
+static guint
+n_rows (SeismoEventListModel *self)
+{
+  if (self->subset != NULL)
+    return (guint) self->n_subset;
+  return (guint) MIN (seismo_trace_get_n_events (self->trace), G_MAXUINT);
+}
+
 static guint
 seismo_event_list_model_get_n_items (GListModel *model)
 {
   SeismoEventListModel *self = SEISMO_EVENT_LIST_MODEL (model);
 
+  if (self->n_told >= 0)
+    return (guint) self->n_told;
   if (self->subset != NULL)
     return (guint) self->n_subset;
   return (guint) MIN (seismo_trace_get_n_events (self->trace), G_MAXUINT);
@@ -170,7 +212,13 @@ seismo_event_list_model_get_item (GListModel *model,
     return NULL;
   item = g_object_new (SEISMO_TYPE_EVENT_ITEM, NULL);
   item->trace = g_object_ref (self->trace);
-  item->event = self->subset != NULL ? self->subset[position] : position;
+  item->event = seismo_event_list_model_get_event (self, position);
+  /* Asked for in the middle of replace_subset: any event, re-pointed at its end. */
+  if (item->event == SEISMO_NO_EVENT)
+    item->event = self->subset != NULL && self->n_subset > 0 ? self->subset[0] : 0;
+  item->position = position;
+  item->model = self;
+  g_hash_table_add (self->live, item);
   return item;
 }
 
@@ -189,7 +237,13 @@ static void
 seismo_event_list_model_finalize (GObject *object)
 {
   SeismoEventListModel *self = SEISMO_EVENT_LIST_MODEL (object);
+  GHashTableIter iter;
+  gpointer item;
 
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, &item, NULL))
+    ((SeismoEventItem *) item)->model = NULL;
+  g_clear_pointer (&self->live, g_hash_table_unref);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->subset_bytes, g_bytes_unref);
   G_OBJECT_CLASS (seismo_event_list_model_parent_class)->finalize (object);
@@ -204,6 +258,8 @@ seismo_event_list_model_class_init (SeismoEventListModelClass *klass)
 static void
 seismo_event_list_model_init (SeismoEventListModel *self)
 {
+  self->live = g_hash_table_new (NULL, NULL);
+  self->n_told = -1;
 }
 
 /**
@@ -241,16 +297,13 @@ seismo_event_list_model_set_subset (SeismoEventListModel *self,
  * @ids: (nullable): the event ids listed (guint32, ascending), kept by reference, not copied;
  *   NULL: every event
  */
-void
-seismo_event_list_model_set_subset_bytes (SeismoEventListModel *self,
-                                          GBytes               *ids)
+static void
+store_subset (SeismoEventListModel *self,
+              GBytes               *ids)
 {
   static const SeismoEventId none = 0;
-  guint old_n;
   gsize size = 0;
 
-  g_return_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self));
-  old_n = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
   if (ids != NULL)
     g_bytes_ref (ids);
   g_clear_pointer (&self->subset_bytes, g_bytes_unref);
@@ -264,8 +317,159 @@ seismo_event_list_model_set_subset_bytes (SeismoEventListModel *self,
         self->subset = &none;   /* an empty subset, not every event */
       self->n_subset = MIN (size / sizeof (SeismoEventId), G_MAXUINT);
     }
+}
+
+void
+seismo_event_list_model_set_subset_bytes (SeismoEventListModel *self,
+                                          GBytes               *ids)
+{
+  guint old_n;
+  GHashTableIter iter;
+  gpointer item;
+
+  g_return_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self));
+  old_n = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
+  store_subset (self, ids);
+  /* Every row is replaced: the items handed out so far are not listed any more. */
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, &item, NULL))
+    {
+      ((SeismoEventItem *) item)->model = NULL;
+      ((SeismoEventItem *) item)->position = G_MAXUINT;
+      g_hash_table_iter_remove (&iter);
+    }
   g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n,
                               seismo_event_list_model_get_n_items (G_LIST_MODEL (self)));
+}
+
+/* Moves the live items at or after position from by delta (they stay the same rows). */
+static void
+shift_live (SeismoEventListModel *self,
+            guint                 from,
+            gint64                delta)
+{
+  GHashTableIter iter;
+  gpointer p;
+
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, &p, NULL))
+    {
+      SeismoEventItem *item = p;
+
+      if (item->position != G_MAXUINT && item->position >= from)
+        item->position = (guint) (item->position + delta);
+    }
+}
+
+/* Emits that n rows at position were removed (n < 0) or inserted (n > 0), after moving the live
+ * items after them and dropping those inside a removed range. */
+static void
+splice_rows (SeismoEventListModel *self,
+             guint                 position,
+             gint64                n)
+{
+  if (n == 0)
+    return;
+  if (n < 0)
+    {
+      GHashTableIter iter;
+      gpointer p;
+
+      g_hash_table_iter_init (&iter, self->live);
+      while (g_hash_table_iter_next (&iter, &p, NULL))
+        {
+          SeismoEventItem *item = p;
+
+          if (item->position != G_MAXUINT && item->position >= position && item->position < position - n)
+            item->position = G_MAXUINT;
+        }
+      shift_live (self, position - n, n);
+      self->n_told += n;
+      g_list_model_items_changed (G_LIST_MODEL (self), position, (guint) -n, 0);
+    }
+  else
+    {
+      shift_live (self, position, n);
+      self->n_told += n;
+      g_list_model_items_changed (G_LIST_MODEL (self), position, 0, (guint) n);
+    }
+}
+
+/**
+ * seismo_event_list_model_replace_subset:
+ * @ids: (nullable): the event ids to list (guint32, ascending), kept by reference; NULL: every
+ *   event
+ * @anchor_from: a position listed now (the row a view keeps in place, e.g. its top row), or
+ *   G_MAXUINT
+ * @anchor_to: the position that row's place takes in the new list
+ *
+ * Lists @ids instead, keeping the rows a view holds: their items are re-pointed at the events now
+ * at their positions (and emit "changed"), and the difference in length is inserted or removed
+ * around them, first before them (so that the row at @anchor_from ends at @anchor_to), then after
+ * them. GTK 4.8 searches every added item for a removed row it still shows (O(events): seconds for
+ * millions) and remakes every row widget for a new model; here it does neither, unless the rows
+ * it holds span more than the new list keeps around them.
+ */
+void
+seismo_event_list_model_replace_subset (SeismoEventListModel *self,
+                                        GBytes               *ids,
+                                        guint                 anchor_from,
+                                        guint                 anchor_to)
+{
+  guint old_n, new_n, lo = G_MAXUINT, hi = 0;
+  gint64 before = 0, after;
+  GHashTableIter iter;
+  gpointer p;
+
+  g_return_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self));
+  old_n = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, &p, NULL))
+    {
+      SeismoEventItem *item = p;
+
+      if (item->position == G_MAXUINT || item->position >= old_n)
+        continue;
+      lo = MIN (lo, item->position);
+      hi = MAX (hi, item->position);
+    }
+  store_subset (self, ids);
+  new_n = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
+
+  /* Rows held [lo, hi]: before them, as many rows go or come as bring anchor_from to anchor_to
+   * (no more than there are before them, and leaving the new list's end after them); the rest
+   * of the difference at the end. */
+  if (lo != G_MAXUINT && anchor_from != G_MAXUINT && anchor_from < old_n && anchor_to < new_n)
+    {
+      gint64 lower = -(gint64) lo, upper = (gint64) new_n - 1 - hi;
+
+      before = MAX (MIN ((gint64) anchor_to - (gint64) anchor_from, upper), lower);
+    }
+  if (lo == G_MAXUINT)
+    lo = 0;
+  after = (gint64) new_n - old_n - before;
+  self->n_told = old_n;
+  splice_rows (self, before < 0 ? (guint) (lo + before) : lo, before);
+  /* At the end: when the rows held reach into a removed end, GTK remakes what it held there. */
+  splice_rows (self, after < 0 ? new_n : (guint) (old_n + before), after);
+  self->n_told = -1;
+
+  /* The rows kept now show the events at their positions. */
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, &p, NULL))
+    {
+      SeismoEventItem *item = p;
+      SeismoEventId event;
+
+      if (item->position == G_MAXUINT || item->position >= new_n)
+        continue;
+      event = self->subset != NULL ? self->subset[item->position] : item->position;
+      if (event != item->event)
+        {
+          item->event = event;
+          g_signal_emit (item, item_signals[ITEM_CHANGED], 0);
+        }
+    }
 }
 
 SeismoTrace *
@@ -280,7 +484,7 @@ seismo_event_list_model_get_event (SeismoEventListModel *self,
                                    guint                 position)
 {
   g_return_val_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self), SEISMO_NO_EVENT);
-  if (position >= seismo_event_list_model_get_n_items (G_LIST_MODEL (self)))
+  if (position >= n_rows (self))
     return SEISMO_NO_EVENT;
   return self->subset != NULL ? self->subset[position] : position;
 }

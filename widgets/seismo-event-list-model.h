@@ -33,6 +33,10 @@ void                  seismo_event_list_model_set_subset    (SeismoEventListMode
 /* The same, sharing ids (guint32, ascending) by reference instead of copying them. */
 void                  seismo_event_list_model_set_subset_bytes (SeismoEventListModel *self,
                                                                 GBytes               *ids);
+void                  seismo_event_list_model_replace_subset (SeismoEventListModel *self,
+                                                              GBytes               *ids,
+                                                              guint                 anchor_from,
+                                                              guint                 anchor_to);
 /* Borrowed. */
 SeismoTrace          *seismo_event_list_model_get_trace     (SeismoEventListModel *self);
 SeismoEventId         seismo_event_list_model_get_event     (SeismoEventListModel *self,

@@ -108,7 +108,21 @@ cell_setup (GtkSignalListItemFactory *factory,
     gtk_widget_add_css_class (label, "numeric");
   else
     gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  g_object_set_data (G_OBJECT (label), "seismo-cell-spec", (gpointer) spec);
   gtk_list_item_set_child (list_item, label);
+}
+
+static void
+cell_refresh (GObject     *item,
+              GtkListItem *list_item)
+{
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  const CellSpec *spec = g_object_get_data (G_OBJECT (label), "seismo-cell-spec");
+  g_autofree char *text = NULL;
+
+  if (item != NULL)
+    g_object_get (item, spec->property, &text, NULL);
+  gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
 }
 
 static void
@@ -117,11 +131,22 @@ cell_bind (GtkSignalListItemFactory *factory,
            const CellSpec           *spec)
 {
   GObject *item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = NULL;
+
+  /* A changed list re-points the rows it keeps (seismo_event_list_model_replace_subset). */
+  if (item != NULL)
+    g_signal_connect (item, "changed", G_CALLBACK (cell_refresh), list_item);
+  cell_refresh (item, list_item);
+}
+
+static void
+cell_unbind (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             const CellSpec           *spec)
+{
+  GObject *item = gtk_list_item_get_item (list_item);
 
   if (item != NULL)
-    g_object_get (item, spec->property, &text, NULL);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text != NULL ? text : "");
+    g_signal_handlers_disconnect_by_func (item, cell_refresh, list_item);
 }
 
 static void
@@ -213,6 +238,7 @@ seismo_event_list_init (SeismoEventList *self)
 
       g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), (gpointer) &cell_specs[c]);
       g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), (gpointer) &cell_specs[c]);
+      g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind), (gpointer) &cell_specs[c]);
       gtk_column_view_column_set_factory (self->columns[c], factory);
     }
 }
@@ -286,11 +312,43 @@ seismo_event_list_set_trace (SeismoEventList *self,
   show_model (self, model);
 }
 
+/* The position of event in ids (ascending), or of the nearest following one (clamped to the
+ * last); G_MAXUINT when ids is empty. NULL ids: every event of a trace of n events. */
+static guint
+position_in (GBytes        *ids,
+             gsize          n,
+             SeismoEventId  event)
+{
+  const SeismoEventId *v;
+  gsize lo = 0, hi, size = 0;
+
+  if (ids == NULL)
+    return n == 0 ? G_MAXUINT : (guint) MIN (event, n - 1);
+  v = g_bytes_get_data (ids, &size);
+  hi = size / sizeof (SeismoEventId);
+  if (hi == 0)
+    return G_MAXUINT;
+  n = hi;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (v[mid] < event)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return (guint) MIN (lo, n - 1);
+}
+
 void
 seismo_event_list_set_subset (SeismoEventList *self,
                               GBytes          *matches)
 {
-  g_autoptr(SeismoEventListModel) model = NULL;
+  GtkAdjustment *adjustment;
+  SeismoTrace *trace;
+  guint old_n, top = G_MAXUINT, n_shown = 0, old_selected, anchor_from = G_MAXUINT, anchor_to = G_MAXUINT;
+  guint pos = G_MAXUINT;
 
   g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
   G_STATIC_ASSERT (sizeof (SeismoEventId) == sizeof (guint32));
@@ -300,12 +358,47 @@ seismo_event_list_set_subset (SeismoEventList *self,
     return;   /* nothing changed: the list stays as it is, scrolled where it was */
   g_clear_pointer (&self->subset, g_bytes_unref);
   self->subset = matches != NULL ? g_bytes_ref (matches) : NULL;
-  model = seismo_event_list_model_new (seismo_event_list_model_get_trace (self->model));
-  /* A model nobody watches yet: its change notification costs nothing. The ids are shared with
-   * the filter's result, not copied. */
-  if (matches != NULL)
-    seismo_event_list_model_set_subset_bytes (model, matches);
-  show_model (self, model);
+  trace = seismo_event_list_model_get_trace (self->model);
+
+  /* The rows on screen (all rows are one line high): the selected one, when shown, keeps its
+   * place on screen; otherwise the top row's place goes to its event or the next one listed. */
+  old_n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+  if (old_n > 0 && adjustment != NULL && gtk_adjustment_get_upper (adjustment) > 0)
+    {
+      double row = gtk_adjustment_get_upper (adjustment) / old_n;
+
+      top = MIN ((guint) (gtk_adjustment_get_value (adjustment) / row), old_n - 1);
+      n_shown = (guint) (gtk_adjustment_get_page_size (adjustment) / row);
+    }
+  old_selected = self->selection != NULL ? gtk_single_selection_get_selected (self->selection)
+                                         : GTK_INVALID_LIST_POSITION;
+  if (self->selected != SEISMO_NO_EVENT)
+    {
+      guint found = position_in (matches, seismo_trace_get_n_events (trace), self->selected);
+
+      if (found != G_MAXUINT &&
+          (matches == NULL || ((const SeismoEventId *) g_bytes_get_data (matches, NULL))[found] == self->selected))
+        pos = found;
+    }
+  if (pos != G_MAXUINT && old_selected != GTK_INVALID_LIST_POSITION && top != G_MAXUINT &&
+      old_selected >= top && old_selected <= top + n_shown)
+    anchor_from = old_selected, anchor_to = pos;
+  else if (top != G_MAXUINT)
+    {
+      anchor_from = top;
+      anchor_to = position_in (matches, seismo_trace_get_n_events (trace),
+                               seismo_event_list_model_get_event (self->model, top));
+    }
+
+  /* Unselected first: GtkSingleSelection would search every added row for a removed selection. */
+  self->syncing = TRUE;
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  seismo_event_list_model_replace_subset (self->model, matches, anchor_from, anchor_to);
+  gtk_single_selection_set_selected (self->selection, pos == G_MAXUINT ? GTK_INVALID_LIST_POSITION : pos);
+  self->syncing = FALSE;
+  if (pos != G_MAXUINT && anchor_from != old_selected)
+    scroll_to (self, pos);
 }
 
 SeismoEventListModel *

@@ -600,6 +600,107 @@ test_view_binding (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+collect_labels (GtkWidget *widget,
+                GPtrArray *labels)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LABEL (child) && gtk_widget_get_ancestor (child, GTK_TYPE_LIST_VIEW) != NULL)
+        g_ptr_array_add (labels, child);
+      collect_labels (child, labels);
+    }
+}
+
+static GtkWidget *
+label_showing (GPtrArray  *labels,
+               const char *text)
+{
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_equal (gtk_label_get_text (labels->pdata[i]), text))
+      return labels->pdata[i];
+  return NULL;
+}
+
+/* A new list of events (a filter applied or cleared) keeps the list's row widgets, shows the new
+ * events in them, and keeps the selected row where it was on screen: GTK 4.8 would remake every
+ * row for a new model, and search every added row of a whole-list change. */
+static void
+test_event_list_keeps_rows (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (200000);
+  SeismoEventList *list = SEISMO_EVENT_LIST (seismo_event_list_new ());
+  GtkWidget *window = gtk_window_new ();
+  g_autoptr(GPtrArray) before = g_ptr_array_new ();
+  g_autoptr(GPtrArray) after = g_ptr_array_new ();
+  g_autoptr(GArray) even = g_array_new (FALSE, FALSE, sizeof (SeismoEventId));
+  g_autoptr(GBytes) matches = NULL;
+  GtkWidget *selected_label;
+  graphene_point_t at_before, at_after;
+  guint kept = 0;
+
+  gtk_widget_set_size_request (GTK_WIDGET (list), 600, 300);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (list));
+  gtk_window_present (GTK_WINDOW (window));
+  seismo_event_list_set_trace (list, trace);
+  seismo_gui_test_spin (200);
+  seismo_event_list_set_selected_event (list, 100000);
+  seismo_gui_test_spin (300);
+  collect_labels (GTK_WIDGET (list), before);
+  g_assert_cmpuint (before->len, >, 7 * 5);
+  selected_label = label_showing (before, "100000");
+  g_assert_nonnull (selected_label);
+  g_assert_true (gtk_widget_compute_point (selected_label, GTK_WIDGET (list), &GRAPHENE_POINT_INIT (0, 0), &at_before));
+  for (guint i = 0; i < before->len; i++)
+    g_object_add_weak_pointer (before->pdata[i], &before->pdata[i]);
+
+  for (SeismoEventId e = 0; e < seismo_trace_get_n_events (trace); e += 2)
+    g_array_append_val (even, e);
+  matches = g_bytes_new (even->data, even->len * sizeof (SeismoEventId));
+  seismo_event_list_set_subset (list, matches);
+  seismo_gui_test_spin (300);
+
+  /* The same widgets, now showing even events only; the selected one in its place. */
+  for (guint i = 0; i < before->len; i++)
+    if (before->pdata[i] != NULL)
+      {
+        kept++;
+        g_object_remove_weak_pointer (before->pdata[i], &before->pdata[i]);
+      }
+  g_assert_cmpuint (kept, >=, before->len * 9 / 10);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (seismo_event_list_get_model (list))), ==, even->len);
+  g_assert_cmpuint (seismo_event_list_get_selected_event (list), ==, 100000);
+  collect_labels (GTK_WIDGET (list), after);
+  g_assert_null (label_showing (after, "100001"));
+  g_assert_null (label_showing (after, "99999"));
+  g_assert_nonnull (label_showing (after, "100002"));
+  selected_label = label_showing (after, "100000");
+  g_assert_nonnull (selected_label);
+  g_assert_true (gtk_widget_compute_point (selected_label, GTK_WIDGET (list), &GRAPHENE_POINT_INIT (0, 0), &at_after));
+  g_assert_cmpfloat_with_epsilon (at_after.y, at_before.y, 1.0);
+  {
+    GtkSelectionModel *selection =
+      gtk_column_view_get_model (GTK_COLUMN_VIEW (find_child (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW)));
+
+    g_assert_true (gtk_selection_model_is_selected (selection, 50000));
+  }
+
+  /* Back to every event: the selected event is where it was, the odd ones are back. */
+  seismo_event_list_set_subset (list, NULL);
+  seismo_gui_test_spin (300);
+  g_ptr_array_set_size (after, 0);
+  collect_labels (GTK_WIDGET (list), after);
+  g_assert_nonnull (label_showing (after, "100001"));
+  selected_label = label_showing (after, "100000");
+  g_assert_nonnull (selected_label);
+  g_assert_true (gtk_widget_compute_point (selected_label, GTK_WIDGET (list), &GRAPHENE_POINT_INIT (0, 0), &at_after));
+  g_assert_cmpfloat_with_epsilon (at_after.y, at_before.y, 1.0);
+  g_assert_cmpuint (seismo_event_list_get_selected_event (list), ==, 100000);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -623,6 +724,7 @@ main (int    argc,
   g_test_add_func ("/analysis/rate", test_rate);
   g_test_add_func ("/analysis/filter-bar", test_filter_bar);
   g_test_add_func ("/analysis/view-binding", test_view_binding);
+  g_test_add_func ("/analysis/event-list-keeps-rows", test_event_list_keeps_rows);
   ret = g_test_run ();
   {
     g_autofree char *history = g_build_filename (state_dir, "seismo", "filter-history", NULL);
