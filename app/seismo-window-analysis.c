@@ -41,54 +41,6 @@ shown_trace (SeismoWindow *self)
 }
 
 static void
-update_panes (SeismoWindow *self)
-{
-  SeismoWindowAnalysis *an = self->analysis;
-  GBytes *mask;
-  guint64 start, end;
-
-  if (self->analysis == NULL)   /* signals may still come while the window is torn down */
-    return;
-  mask = seismo_view_get_mask (self->view);
-  if (shown_trace (self) == NULL)
-    return;
-  /* The timeline's selection, else the span between markers A and B, else everything. */
-  seismo_view_get_count_span (self->view, &start, &end);
-  seismo_histogram_view_set_selection (an->histogram, start, end, mask);
-  seismo_stats_view_set_selection (an->stats, start, end, mask);
-  seismo_flame_graph_view_set_selection (an->flame, start, end, mask);
-}
-
-static void
-on_filter_applied (SeismoWindow *self)
-{
-  SeismoWindowAnalysis *an = self->analysis;
-  SeismoTrace *trace = shown_trace (self);
-
-  if (self->analysis == NULL)   /* signals may still come while the window is torn down */
-    return;
-  /* The list follows the view itself (it always narrows to the matches: dimming millions of
-   * rows helps nobody read them). */
-  seismo_filter_overlay_set_filter (SEISMO_FILTER_OVERLAY (an->overlay), trace,
-                                    seismo_view_get_matches (self->view),
-                                    seismo_view_get_dim (self->view));
-  seismo_rate_view_set_mask (an->rate_view, seismo_view_get_mask (self->view));
-  update_panes (self);
-}
-
-static void
-on_dim_changed (SeismoWindow *self)
-{
-  SeismoWindowAnalysis *an = self->analysis;
-
-  if (self->analysis == NULL)   /* signals may still come while the window is torn down */
-    return;
-  seismo_filter_overlay_set_filter (SEISMO_FILTER_OVERLAY (an->overlay), shown_trace (self),
-                                    seismo_view_get_matches (self->view),
-                                    seismo_view_get_dim (self->view));
-}
-
-static void
 on_filter_requested (SeismoWindow *self,
                      const char   *expression)
 {
@@ -376,10 +328,13 @@ _seismo_window_init_analysis (SeismoWindow *self)
   g_signal_connect_swapped (self->view, "notify::pane", G_CALLBACK (on_view_pane), self);
   g_signal_connect_swapped (an->panes, "notify::visible-child-name", G_CALLBACK (on_stack_pane), self);
   on_view_pane (self);
+  /* Each follows the view itself: its trace, its filter's result, its markers and range. */
   seismo_filter_bar_set_view (an->filter_bar, self->view);
-  g_signal_connect_swapped (self->view, "result-changed", G_CALLBACK (on_filter_applied), self);
-  g_signal_connect_swapped (self->view, "notify::dim", G_CALLBACK (on_dim_changed), self);
-  g_signal_connect_swapped (self->view, "markers-changed", G_CALLBACK (update_panes), self);
+  seismo_filter_overlay_set_view (SEISMO_FILTER_OVERLAY (an->overlay), self->view);
+  seismo_rate_view_set_view (an->rate_view, self->view);
+  seismo_histogram_view_set_view (an->histogram, self->view);
+  seismo_stats_view_set_view (an->stats, self->view);
+  seismo_flame_graph_view_set_view (an->flame, self->view);
   g_signal_connect_swapped (an->stats, "filter-requested", G_CALLBACK (on_filter_requested), self);
   g_signal_connect_swapped (an->histogram, "bucket-activated", G_CALLBACK (on_bucket_activated), self);
   g_signal_connect_swapped (self->view, "notify::selected-event", G_CALLBACK (on_selection_changed), self);
@@ -430,9 +385,6 @@ _seismo_window_analysis_set_trace (SeismoWindow *self)
   if (trace == an->trace)
     return;
   g_set_object (&an->trace, trace);
-  seismo_histogram_view_set_trace (an->histogram, trace);
-  seismo_stats_view_set_trace (an->stats, trace);
-  seismo_flame_graph_view_set_trace (an->flame, trace);
   seismo_view_set_trace (self->view, trace);
 }
 

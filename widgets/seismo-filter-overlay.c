@@ -85,6 +85,7 @@ struct _SeismoFilterOverlay
   SeismoTimeline *timeline;
 
   /* owned */
+  SeismoView     *view;           /* followed: its matches shaded, dimmed or hidden */
   SeismoTrace    *trace;
   RowIndex       *index;
   GCancellable   *cancellable;
@@ -330,6 +331,7 @@ seismo_filter_overlay_dispose (GObject *object)
 {
   SeismoFilterOverlay *self = SEISMO_FILTER_OVERLAY (object);
 
+  seismo_filter_overlay_set_view (self, NULL);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -449,4 +451,45 @@ seismo_filter_overlay_get_busy (SeismoFilterOverlay *self)
 {
   g_return_val_if_fail (SEISMO_IS_FILTER_OVERLAY (self), FALSE);
   return self->cancellable != NULL;
+}
+
+static void
+on_view_result (SeismoFilterOverlay *self)
+{
+  seismo_filter_overlay_set_filter (self, seismo_view_get_trace (self->view),
+                                    seismo_view_get_matches (self->view),
+                                    seismo_view_get_dim (self->view));
+}
+
+static void
+on_view_dim (SeismoFilterOverlay *self)
+{
+  /* The same matches, drawn otherwise: no new index. */
+  if (self->dim == seismo_view_get_dim (self->view))
+    return;
+  self->dim = seismo_view_get_dim (self->view);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * seismo_filter_overlay_set_view:
+ * @view: (nullable): the view whose filter result the overlay shows
+ */
+void
+seismo_filter_overlay_set_view (SeismoFilterOverlay *self,
+                                SeismoView          *view)
+{
+  g_return_if_fail (SEISMO_IS_FILTER_OVERLAY (self));
+  g_return_if_fail (view == NULL || SEISMO_IS_VIEW (view));
+
+  if (view == self->view)
+    return;
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_data (self->view, self);
+  g_set_object (&self->view, view);
+  if (view == NULL)
+    return;
+  g_signal_connect_swapped (view, "result-changed", G_CALLBACK (on_view_result), self);
+  g_signal_connect_swapped (view, "notify::dim", G_CALLBACK (on_view_dim), self);
+  on_view_result (self);
 }

@@ -26,4 +26,8 @@ void       seismo_filter_overlay_set_filter  (SeismoFilterOverlay *self,
                                               gboolean             dim);
 gboolean   seismo_filter_overlay_get_busy    (SeismoFilterOverlay *self);
 
+/* Shows the view's filter result (and follows its dim setting); NULL stops. */
+void seismo_filter_overlay_set_view (SeismoFilterOverlay *self,
+                                     SeismoView          *view);
+
 G_END_DECLS

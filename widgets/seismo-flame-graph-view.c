@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "seismo-flame-graph-view.h"
+#include "seismo-view-follower.h"
 #include "seismo-pane-range-private.h"
 #include "seismo-timeline-renderer.h"
 
@@ -13,6 +14,7 @@
 struct _SeismoFlameGraphView
 {
   GtkWidget          parent_instance;
+  SeismoViewFollower      follower;   /* the view it shows, when it follows one */
 
   /* template widgets */
   GtkToggleButton   *events_button;
@@ -727,6 +729,7 @@ seismo_flame_graph_view_dispose (GObject *object)
 {
   SeismoFlameGraphView *self = SEISMO_FLAME_GRAPH_VIEW (object);
 
+  seismo_view_follower_clear (&self->follower);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
@@ -742,7 +745,6 @@ seismo_flame_graph_view_dispose (GObject *object)
   seismo_pane_range_reset (&self->range);
   G_OBJECT_CLASS (seismo_flame_graph_view_parent_class)->dispose (object);
 }
-
 static void
 seismo_flame_graph_view_get_property (GObject    *object,
                                       guint       prop_id,
@@ -757,6 +759,23 @@ seismo_flame_graph_view_get_property (GObject    *object,
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* Following a view (seismo-view-follower.h). */
+static void
+follow_trace (gpointer     pane,
+              SeismoTrace *trace)
+{
+  seismo_flame_graph_view_set_trace (pane, trace);
+}
+
+static void
+follow_span (gpointer  pane,
+             guint64   start_ns,
+             guint64   end_ns,
+             GBytes   *mask)
+{
+  seismo_flame_graph_view_set_selection (pane, start_ns, end_ns, mask);
 }
 
 static void
@@ -856,6 +875,7 @@ seismo_flame_graph_view_init (SeismoFlameGraphView *self)
   show_empty (self, _("Open a trace to see which code made its events"));
   update_breadcrumb (self);
   update_menu_actions (self);
+  seismo_view_follower_init (&self->follower, self, follow_trace, follow_span);
 }
 
 /* Public API */
@@ -1007,4 +1027,16 @@ seismo_flame_graph_view_get_match_text (SeismoFlameGraphView *self)
 {
   g_return_val_if_fail (SEISMO_IS_FLAME_GRAPH_VIEW (self), "");
   return gtk_label_get_text (self->match_label);
+}
+
+/**
+ * seismo_flame_graph_view_set_view:
+ * @view: (nullable): the view to follow: its trace, and its span and filter in force
+ */
+void
+seismo_flame_graph_view_set_view (SeismoFlameGraphView *self,
+                                   SeismoView *view)
+{
+  g_return_if_fail (SEISMO_IS_FLAME_GRAPH_VIEW (self));
+  seismo_view_follower_set_view (&self->follower, view);
 }

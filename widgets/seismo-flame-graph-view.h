@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "seismo-flame-graph-trace.h"
+#include "seismo-view.h"
 
 G_BEGIN_DECLS
 
@@ -47,5 +48,9 @@ void               seismo_flame_graph_view_zoom          (SeismoFlameGraphView *
                                                           guint                 node);
 /* What the status line under the toolbar says (the search share), for tests. Borrowed. */
 const char        *seismo_flame_graph_view_get_match_text (SeismoFlameGraphView *self);
+
+/* Follows view: its trace, and what it counts (range, markers, filter); NULL stops. */
+void seismo_flame_graph_view_set_view (SeismoFlameGraphView *self,
+                                       SeismoView *view);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include "seismo-filter.h"
 #include "seismo-histogram-view.h"
+#include "seismo-view-follower.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-cairo-private.h"
 #include "seismo-pane-range-private.h"
@@ -21,6 +22,7 @@
 struct _SeismoHistogramView
 {
   GtkWidget               parent_instance;
+  SeismoViewFollower      follower;   /* the view it shows, when it follows one */
 
   /* child widgets */
   GtkDropDown            *of_dropdown;
@@ -665,6 +667,7 @@ seismo_histogram_view_dispose (GObject *object)
   SeismoHistogramView *self = SEISMO_HISTOGRAM_VIEW (object);
   GtkWidget *child;
 
+  seismo_view_follower_clear (&self->follower);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -677,6 +680,23 @@ seismo_histogram_view_dispose (GObject *object)
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->type_ids, g_free);
   G_OBJECT_CLASS (seismo_histogram_view_parent_class)->dispose (object);
+}
+
+/* Following a view (seismo-view-follower.h). */
+static void
+follow_trace (gpointer     pane,
+              SeismoTrace *trace)
+{
+  seismo_histogram_view_set_trace (pane, trace);
+}
+
+static void
+follow_span (gpointer  pane,
+             guint64   start_ns,
+             guint64   end_ns,
+             GBytes   *mask)
+{
+  seismo_histogram_view_set_selection (pane, start_ns, end_ns, mask);
 }
 
 static void
@@ -766,6 +786,7 @@ seismo_histogram_view_init (SeismoHistogramView *self)
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->area);
   gtk_widget_set_parent (scroller, GTK_WIDGET (self));
+  seismo_view_follower_init (&self->follower, self, follow_trace, follow_span);
 }
 
 /* Public API */
@@ -981,4 +1002,16 @@ seismo_histogram_view_to_csv (SeismoHistogramView *self)
       g_string_append_printf (out, ",%" PRIu64 "\n", b.count);
     }
   return g_string_free (out, FALSE);
+}
+
+/**
+ * seismo_histogram_view_set_view:
+ * @view: (nullable): the view to follow: its trace, and its span and filter in force
+ */
+void
+seismo_histogram_view_set_view (SeismoHistogramView *self,
+                                 SeismoView *view)
+{
+  g_return_if_fail (SEISMO_IS_HISTOGRAM_VIEW (self));
+  seismo_view_follower_set_view (&self->follower, view);
 }

@@ -5,6 +5,7 @@
 #include <gtk/gtk.h>
 
 #include "seismo-histogram.h"
+#include "seismo-view.h"
 
 G_BEGIN_DECLS
 
@@ -76,5 +77,9 @@ void                 seismo_histogram_view_render         (SeismoHistogramView *
 /* One line per bucket: "lower_ns,upper_ns,count" after a header and a line of figures.
  * Caller owns the string. */
 char                *seismo_histogram_view_to_csv         (SeismoHistogramView *self);
+
+/* Follows view: its trace, and what it counts (range, markers, filter); NULL stops. */
+void seismo_histogram_view_set_view (SeismoHistogramView *self,
+                                     SeismoView *view);
 
 G_END_DECLS

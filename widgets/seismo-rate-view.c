@@ -11,6 +11,7 @@
 
 #include "seismo-filter.h"
 #include "seismo-rate-view.h"
+#include "seismo-view-follower.h"
 #include "seismo-timing.h"
 #include "seismo-cairo-private.h"
 
@@ -243,6 +244,7 @@ draw_counts (cairo_t          *cr,
 struct _SeismoRateView
 {
   GtkWidget       parent_instance;
+  SeismoViewFollower follower;    /* the view whose filter it counts, when it follows one */
 
   /* borrowed */
   SeismoTimeline *timeline;
@@ -546,6 +548,7 @@ seismo_rate_view_dispose (GObject *object)
 {
   SeismoRateView *self = SEISMO_RATE_VIEW (object);
 
+  seismo_view_follower_clear (&self->follower);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -555,6 +558,17 @@ seismo_rate_view_dispose (GObject *object)
   categories_clear (&self->categories);
   self->timeline = NULL;
   G_OBJECT_CLASS (seismo_rate_view_parent_class)->dispose (object);
+}
+
+/* Following a view (seismo-view-follower.h): the strip spans the whole trace (the timeline
+ * gives it), so only the filter's mask is taken. */
+static void
+follow_span (gpointer  view,
+             guint64   start_ns,
+             guint64   end_ns,
+             GBytes   *mask)
+{
+  seismo_rate_view_set_mask (view, mask);
 }
 
 static void
@@ -581,6 +595,7 @@ seismo_rate_view_init (SeismoRateView *self)
   g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  seismo_view_follower_init (&self->follower, self, NULL, follow_span);
 }
 
 GtkWidget *
@@ -674,4 +689,16 @@ seismo_rate_view_render (SeismoTrace    *trace,
   draw_counts (cr, width, height, counts, n_cols, &c, ns_per_px,
                seismo_trace_has_timestamps (trace), FALSE, TRUE);
   categories_clear (&c);
+}
+
+/**
+ * seismo_rate_view_set_view:
+ * @view: (nullable): the view whose filter in force the strip counts
+ */
+void
+seismo_rate_view_set_view (SeismoRateView *self,
+                           SeismoView     *view)
+{
+  g_return_if_fail (SEISMO_IS_RATE_VIEW (self));
+  seismo_view_follower_set_view (&self->follower, view);
 }

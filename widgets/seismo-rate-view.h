@@ -50,4 +50,8 @@ void       seismo_rate_view_render       (SeismoTrace    *trace,
                                           int             width,
                                           int             height);
 
+/* Counts the events the view's filter keeps; NULL stops following. */
+void       seismo_rate_view_set_view     (SeismoRateView *self,
+                                          SeismoView     *view);
+
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "seismo-runnable-latency.h"
 #include "seismo-stats.h"
 #include "seismo-stats-view.h"
+#include "seismo-view-follower.h"
 #include "seismo-thread-states.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-timing.h"
@@ -140,6 +141,7 @@ static const guint default_sort[SEISMO_STATS_TABLE_N] = { 2, 1, 1, 1 };
 struct _SeismoStatsView
 {
   GtkWidget      parent_instance;
+  SeismoViewFollower      follower;   /* the view it shows, when it follows one */
 
   /* template widgets */
   GtkSpinner    *spinner;
@@ -615,6 +617,7 @@ seismo_stats_view_dispose (GObject *object)
 {
   SeismoStatsView *self = SEISMO_STATS_VIEW (object);
 
+  seismo_view_follower_clear (&self->follower);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_STATS_VIEW);
@@ -630,7 +633,6 @@ seismo_stats_view_dispose (GObject *object)
     }
   G_OBJECT_CLASS (seismo_stats_view_parent_class)->dispose (object);
 }
-
 static void
 seismo_stats_view_get_property (GObject    *object,
                                 guint       prop_id,
@@ -645,6 +647,23 @@ seismo_stats_view_get_property (GObject    *object,
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* Following a view (seismo-view-follower.h). */
+static void
+follow_trace (gpointer     pane,
+              SeismoTrace *trace)
+{
+  seismo_stats_view_set_trace (pane, trace);
+}
+
+static void
+follow_span (gpointer  pane,
+             guint64   start_ns,
+             guint64   end_ns,
+             GBytes   *mask)
+{
+  seismo_stats_view_set_selection (pane, start_ns, end_ns, mask);
 }
 
 static void
@@ -693,6 +712,7 @@ seismo_stats_view_init (SeismoStatsView *self)
   seismo_pane_range_reset (&self->range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     build_columns (self, t);
+  seismo_view_follower_init (&self->follower, self, follow_trace, follow_span);
 }
 
 /* Public API */
@@ -955,4 +975,16 @@ seismo_stats_view_render (SeismoStatsView  *self,
   pango_font_description_free (font);
   g_object_unref (layout);
   cairo_restore (cr);
+}
+
+/**
+ * seismo_stats_view_set_view:
+ * @view: (nullable): the view to follow: its trace, and its span and filter in force
+ */
+void
+seismo_stats_view_set_view (SeismoStatsView *self,
+                             SeismoView *view)
+{
+  g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
+  seismo_view_follower_set_view (&self->follower, view);
 }

@@ -5,6 +5,7 @@
 #include <gtk/gtk.h>
 
 #include "seismo-trace.h"
+#include "seismo-view.h"
 
 G_BEGIN_DECLS
 
@@ -64,5 +65,9 @@ void             seismo_stats_view_render         (SeismoStatsView  *self,
                                                    int               width,
                                                    int               height,
                                                    gboolean          large);
+
+/* Follows view: its trace, and what it counts (range, markers, filter); NULL stops. */
+void seismo_stats_view_set_view (SeismoStatsView *self,
+                                 SeismoView *view);
 
 G_END_DECLS

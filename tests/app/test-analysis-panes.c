@@ -646,7 +646,16 @@ test_event_list_keeps_rows (void)
   seismo_event_list_set_trace (list, trace);
   seismo_gui_test_spin (200);
   seismo_event_list_set_selected_event (list, 100000);
-  seismo_gui_test_spin (300);
+  /* Until the list has laid the selected row out (its scroll position follows at layout). */
+  {
+    GtkAdjustment *adjustment =
+      gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (find_child (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW)));
+
+    for (guint i = 0; i < 100 && gtk_adjustment_get_value (adjustment) == 0; i++)
+      seismo_gui_test_spin (50);
+    g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >, 0);
+  }
+  seismo_gui_test_spin (100);
   collect_labels (GTK_WIDGET (list), before);
   g_assert_cmpuint (before->len, >, 7 * 5);
   selected_label = label_showing (before, "100000");
