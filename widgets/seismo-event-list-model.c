@@ -143,6 +143,13 @@ seismo_event_item_get_trace (SeismoEventItem *self)
   return self->trace;
 }
 
+guint
+seismo_event_item_get_position (SeismoEventItem *self)
+{
+  g_return_val_if_fail (SEISMO_IS_EVENT_ITEM (self), G_MAXUINT);
+  return self->model != NULL ? self->position : G_MAXUINT;
+}
+
 SeismoEventId
 seismo_event_item_get_event (SeismoEventItem *self)
 {
@@ -416,6 +423,8 @@ seismo_event_list_model_replace_subset (SeismoEventListModel *self,
                                         guint                 anchor_from,
                                         guint                 anchor_to)
 {
+  g_autoptr(GBytes) old_bytes = NULL;
+  const SeismoEventId *old_subset;
   guint old_n, new_n, lo = G_MAXUINT, hi = 0;
   gint64 before = 0, after;
   GHashTableIter iter;
@@ -433,12 +442,34 @@ seismo_event_list_model_replace_subset (SeismoEventListModel *self,
       lo = MIN (lo, item->position);
       hi = MAX (hi, item->position);
     }
+  /* The ids listed until now, alive until the end (the caller may hold the only other ref). */
+  old_bytes = self->subset_bytes != NULL ? g_bytes_ref (self->subset_bytes) : NULL;
+  old_subset = self->subset;
   store_subset (self, ids);
   new_n = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
 
   /* Rows held [lo, hi]: before them, as many rows go or come as bring anchor_from to anchor_to
    * (no more than there are before them, and leaving the new list's end after them); the rest
    * of the difference at the end. */
+  /* No row named: the middle of those held, to the event it shows or the next one listed. */
+  if (lo != G_MAXUINT && (anchor_from == G_MAXUINT || anchor_from >= old_n))
+    {
+      SeismoEventId middle;
+      gsize a = 0, b = new_n;
+
+      anchor_from = lo + (hi - lo) / 2;
+      middle = old_subset != NULL ? old_subset[anchor_from] : anchor_from;
+      while (a < b)
+        {
+          gsize mid = a + (b - a) / 2;
+
+          if ((self->subset != NULL ? self->subset[mid] : (SeismoEventId) mid) < middle)
+            a = mid + 1;
+          else
+            b = mid;
+        }
+      anchor_to = (guint) MIN (a, new_n > 0 ? new_n - 1 : 0);
+    }
   if (lo != G_MAXUINT && anchor_from != G_MAXUINT && anchor_from < old_n && anchor_to < new_n)
     {
       gint64 lower = -(gint64) lo, upper = (gint64) new_n - 1 - hi;

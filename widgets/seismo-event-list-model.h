@@ -17,6 +17,8 @@ G_DECLARE_FINAL_TYPE (SeismoEventItem, seismo_event_item, SEISMO, EVENT_ITEM, GO
 /* Borrowed. */
 SeismoTrace   *seismo_event_item_get_trace (SeismoEventItem *self);
 SeismoEventId  seismo_event_item_get_event (SeismoEventItem *self);
+/* Where its model lists it now; G_MAXUINT when it does not any more. */
+guint          seismo_event_item_get_position (SeismoEventItem *self);
 
 /*
  * SeismoEventListModel: a GListModel of a trace's events in time order (or of a given subset),

@@ -135,6 +135,8 @@ cell_bind (GtkSignalListItemFactory *factory,
   /* A changed list re-points the rows it keeps (seismo_event_list_model_replace_subset). */
   if (item != NULL)
     g_signal_connect (item, "changed", G_CALLBACK (cell_refresh), list_item);
+  /* Which row is where on screen (row_at). */
+  g_object_set_data (G_OBJECT (gtk_list_item_get_child (list_item)), "seismo-item", item);
   cell_refresh (item, list_item);
 }
 
@@ -147,6 +149,7 @@ cell_unbind (GtkSignalListItemFactory *factory,
 
   if (item != NULL)
     g_signal_handlers_disconnect_by_func (item, cell_refresh, list_item);
+  g_object_set_data (G_OBJECT (gtk_list_item_get_child (list_item)), "seismo-item", NULL);
 }
 
 static void
@@ -312,6 +315,25 @@ seismo_event_list_set_trace (SeismoEventList *self,
   show_model (self, model);
 }
 
+/* The position of the row at y in the list view, G_MAXUINT when none is there. */
+static guint
+row_at (GtkWidget *list_view,
+        double     y,
+        int       *height)
+{
+  GtkWidget *widget = gtk_widget_pick (list_view, 4, y, GTK_PICK_INSENSITIVE | GTK_PICK_NON_TARGETABLE);
+
+  /* The label of a cell, or a cell or row around it: down to the first label. */
+  while (widget != NULL && g_object_get_data (G_OBJECT (widget), "seismo-item") == NULL
+         && gtk_widget_get_first_child (widget) != NULL && !GTK_IS_LABEL (widget))
+    widget = gtk_widget_get_first_child (widget);
+  if (widget == NULL || g_object_get_data (G_OBJECT (widget), "seismo-item") == NULL)
+    return G_MAXUINT;
+  if (height != NULL)
+    *height = gtk_widget_get_height (gtk_widget_get_parent (widget));
+  return seismo_event_item_get_position (g_object_get_data (G_OBJECT (widget), "seismo-item"));
+}
+
 /* The position of event in ids (ascending), or of the nearest following one (clamped to the
  * last); G_MAXUINT when ids is empty. NULL ids: every event of a trace of n events. */
 static guint
@@ -345,7 +367,7 @@ void
 seismo_event_list_set_subset (SeismoEventList *self,
                               GBytes          *matches)
 {
-  GtkAdjustment *adjustment;
+  GtkWidget *list_view;
   SeismoTrace *trace;
   guint old_n, top = G_MAXUINT, n_shown = 0, old_selected, anchor_from = G_MAXUINT, anchor_to = G_MAXUINT;
   guint pos = G_MAXUINT;
@@ -360,16 +382,21 @@ seismo_event_list_set_subset (SeismoEventList *self,
   self->subset = matches != NULL ? g_bytes_ref (matches) : NULL;
   trace = seismo_event_list_model_get_trace (self->model);
 
-  /* The rows on screen (all rows are one line high): the selected one, when shown, keeps its
-   * place on screen; otherwise the top row's place goes to its event or the next one listed. */
+  /* The rows on screen: the selected one, when shown, keeps its place on screen; otherwise the
+   * top row's place goes to its event or the next one listed. */
   old_n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
-  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
-  if (old_n > 0 && adjustment != NULL && gtk_adjustment_get_upper (adjustment) > 0)
+  if (old_n > 0 && (list_view = find_list_view (GTK_WIDGET (self->column_view))) != NULL)
     {
-      double row = gtk_adjustment_get_upper (adjustment) / old_n;
+      int row_height = 0;
 
-      top = MIN ((guint) (gtk_adjustment_get_value (adjustment) / row), old_n - 1);
-      n_shown = (guint) (gtk_adjustment_get_page_size (adjustment) / row);
+      /* All rows are one line high: the rows shown follow from the top one's height. A row
+       * without height is one GTK has not laid out again since it scrolled away. */
+      for (int y = 1; y < gtk_widget_get_height (list_view) && row_height <= 0; y += 4)
+        top = row_at (list_view, y, &row_height);
+      if (top != G_MAXUINT && row_height > 0)
+        n_shown = (guint) (gtk_widget_get_height (list_view) / row_height);
+      else
+        top = G_MAXUINT;
     }
   old_selected = self->selection != NULL ? gtk_single_selection_get_selected (self->selection)
                                          : GTK_INVALID_LIST_POSITION;
@@ -381,8 +408,9 @@ seismo_event_list_set_subset (SeismoEventList *self,
           (matches == NULL || ((const SeismoEventId *) g_bytes_get_data (matches, NULL))[found] == self->selected))
         pos = found;
     }
-  if (pos != G_MAXUINT && old_selected != GTK_INVALID_LIST_POSITION && top != G_MAXUINT &&
-      old_selected >= top && old_selected <= top + n_shown)
+  /* Not laid out yet (top unknown): the selected row, which was just scrolled to. */
+  if (pos != G_MAXUINT && old_selected != GTK_INVALID_LIST_POSITION &&
+      (top == G_MAXUINT || (old_selected >= top && old_selected <= top + n_shown)))
     anchor_from = old_selected, anchor_to = pos;
   else if (top != G_MAXUINT)
     {

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-widgets"
 
+#include <math.h>
+
 #include "seismo-timeline-private.h"
 #include "seismo-timeline-view-rows.h"
 
@@ -90,6 +92,34 @@ on_view_notes (SeismoTimeline *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* A visible span set in the view elsewhere (a lesson, a session, a test, another widget): the
+ * timeline zooms to it. Its own span, written back by _seismo_timeline_view_changed(), differs
+ * from it by rounding only and is left alone. */
+static void
+on_view_span (SeismoTimeline *self)
+{
+  SeismoTimelineRenderer *r = self->renderer;
+  SeismoTrace *trace;
+  guint64 start, end;
+  double now_start, now_end, ns_per_px;
+
+  if (self->syncing_view || r == NULL || seismo_timeline_renderer_get_area_width (r) <= 0)
+    return;
+  seismo_view_get_visible_span (self->view, &start, &end);
+  if (end <= start)
+    return;
+  trace = seismo_timeline_data_get_trace (seismo_timeline_renderer_get_data (r));
+  ns_per_px = seismo_timeline_renderer_get_ns_per_px (r);
+  now_start = (double) seismo_trace_get_start_ns (trace) + MAX (seismo_timeline_renderer_get_view_start (r), 0);
+  now_end = now_start + ns_per_px * seismo_timeline_renderer_get_area_width (r);
+  if (fabs ((double) start - now_start) <= ns_per_px && fabs ((double) end - now_end) <= ns_per_px)
+    return;
+  self->syncing_view = TRUE;
+  seismo_timeline_renderer_zoom_to (r, start, end);
+  self->syncing_view = FALSE;
+  _seismo_timeline_view_changed (self);
+}
+
 static void
 on_view_selected (SeismoTimeline *self)
 {
@@ -114,6 +144,8 @@ seismo_timeline_set_view (SeismoTimeline *self,
   g_signal_connect_swapped (view, "notify::selected-event", G_CALLBACK (on_view_selected), self);
   g_signal_connect_swapped (view, "rows-changed", G_CALLBACK (on_view_rows), self);
   g_signal_connect_swapped (view, "notes-changed", G_CALLBACK (on_view_notes), self);
+  /* Both ends change together (one notification each, held until both are set). */
+  g_signal_connect_swapped (view, "notify::visible-end", G_CALLBACK (on_view_span), self);
   /* What the timeline shows now is what the view holds from here on. */
   _seismo_timeline_push_markers (self);
   _seismo_timeline_push_rows (self);
