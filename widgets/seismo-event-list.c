@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "seismo-widgets"
 
 #include "seismo-event-list.h"
+#include "seismo-reveal-model.h"
 
 struct _SeismoEventList
 {
@@ -14,13 +15,20 @@ struct _SeismoEventList
 
   /* owned */
   SeismoEventListModel *model;
+  SeismoRevealModel    *reveal;     /* model, its rows shown a few a frame at first */
   GtkSingleSelection   *selection;
   GBytes               *subset;     /* the ids listed (guint32, ascending); NULL: every event */
   SeismoView           *view;       /* followed: its result is listed, its selection selected */
 
   SeismoEventId         selected;
   gboolean              syncing;
+  guint                 reveal_tick;   /* raising reveal's limit a frame at a time */
 };
+
+/* A new trace's rows come ROWS_PER_FRAME a frame until GTK 4.8 holds its 200 around the top
+ * (each row is ~0.5 ms of widgets to make: all at once is a frozen frame of over 100 ms). */
+#define ROWS_PER_FRAME 40
+#define ROWS_REVEALED 240
 
 enum {
   PROP_0,
@@ -158,8 +166,12 @@ seismo_event_list_dispose (GObject *object)
   SeismoEventList *self = SEISMO_EVENT_LIST (object);
 
   seismo_event_list_set_view (self, NULL);
+  if (self->reveal_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->column_view), self->reveal_tick);
+  self->reveal_tick = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), SEISMO_TYPE_EVENT_LIST);
   g_clear_object (&self->selection);
+  g_clear_object (&self->reveal);
   g_clear_object (&self->model);
   g_clear_pointer (&self->subset, g_bytes_unref);
   G_OBJECT_CLASS (seismo_event_list_parent_class)->dispose (object);
@@ -257,6 +269,34 @@ seismo_event_list_new (void)
   return g_object_new (SEISMO_TYPE_EVENT_LIST, NULL);
 }
 
+static void
+stop_reveal (SeismoEventList *self)
+{
+  if (self->reveal_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->column_view), self->reveal_tick);
+  self->reveal_tick = 0;
+  if (self->reveal != NULL)
+    seismo_reveal_model_set_limit (self->reveal, G_MAXUINT);
+}
+
+static gboolean
+reveal_rows (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       user_data)
+{
+  SeismoEventList *self = user_data;
+  guint limit = seismo_reveal_model_get_limit (self->reveal) + ROWS_PER_FRAME;
+
+  if (limit < ROWS_REVEALED)
+    {
+      seismo_reveal_model_set_limit (self->reveal, limit);
+      return G_SOURCE_CONTINUE;
+    }
+  self->reveal_tick = 0;
+  seismo_reveal_model_set_limit (self->reveal, G_MAXUINT);
+  return G_SOURCE_REMOVE;
+}
+
 /* Shows model, with the selected event (kept by id) selected in it when it lists it. The view is
  * given a whole new model: GTK 4.8 takes items-changed over millions of rows by asking for every
  * one, while a new model costs only the rows on screen. */
@@ -266,9 +306,11 @@ show_model (SeismoEventList      *self,
 {
   guint pos = GTK_INVALID_LIST_POSITION;
 
+  stop_reveal (self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_func (self->selection, on_selected_changed, self);
   g_clear_object (&self->selection);
+  g_clear_object (&self->reveal);
   g_set_object (&self->model, model);
   if (model != NULL)
     {
@@ -279,7 +321,12 @@ show_model (SeismoEventList      *self,
           if (found != G_MAXUINT && seismo_event_list_model_get_event (model, found) == self->selected)
             pos = found;
         }
-      self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (model)));
+      /* Without a selection to show, a new trace's rows come a few a frame (reveal_rows). */
+      self->reveal = seismo_reveal_model_new (G_LIST_MODEL (model),
+                                              pos == GTK_INVALID_LIST_POSITION
+                                              && g_list_model_get_n_items (G_LIST_MODEL (model)) > ROWS_REVEALED
+                                              ? ROWS_PER_FRAME : G_MAXUINT);
+      self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->reveal)));
       gtk_single_selection_set_autoselect (self->selection, FALSE);
       gtk_single_selection_set_can_unselect (self->selection, TRUE);
       gtk_single_selection_set_selected (self->selection, pos);
@@ -289,6 +336,8 @@ show_model (SeismoEventList      *self,
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   if (pos != GTK_INVALID_LIST_POSITION)
     scroll_to (self, pos);
+  if (self->reveal != NULL && seismo_reveal_model_get_limit (self->reveal) != G_MAXUINT)
+    self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->column_view), reveal_rows, self, NULL);
 }
 
 void
@@ -378,6 +427,7 @@ seismo_event_list_set_subset (SeismoEventList *self,
   if (self->model == NULL || matches == self->subset ||
       (matches != NULL && self->subset != NULL && g_bytes_equal (matches, self->subset)))
     return;   /* nothing changed: the list stays as it is, scrolled where it was */
+  stop_reveal (self);
   g_clear_pointer (&self->subset, g_bytes_unref);
   self->subset = matches != NULL ? g_bytes_ref (matches) : NULL;
   trace = seismo_event_list_model_get_trace (self->model);
@@ -452,6 +502,8 @@ seismo_event_list_set_selected_event (SeismoEventList *self,
   g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
   if (event == self->selected)
     return;
+  if (event != SEISMO_NO_EVENT)
+    stop_reveal (self);
   if (self->model != NULL && event != SEISMO_NO_EVENT)
     pos = seismo_event_list_model_find_event (self->model, event);
   self->selected = event;
