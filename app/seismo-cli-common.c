@@ -128,8 +128,7 @@ seismo_cli_open_trace (const char *path,
       return NULL;
     }
   /* User stack frames recorded as addresses are named here, from the files they were in. */
-  if (seismo_trace_has_stacks (trace))
-    seismo_symbolize_trace (trace, NULL, NULL);
+  seismo_symbolize_opened_trace (trace);
   {
     g_autofree char *skipped = seismo_trace_describe_skipped (trace);
 

@@ -58,8 +58,7 @@ window_load_thread (GTask        *task,
       g_task_return_boolean (task, TRUE);
       return;
     }
-  if (seismo_trace_has_stacks (job->trace))
-    seismo_symbolize_trace (job->trace, NULL, NULL);
+  seismo_symbolize_opened_trace (job->trace);
   job->data = seismo_timeline_data_new_for_window (job->trace, job->summary, cancellable);
   if (job->data == NULL)
     {

@@ -80,8 +80,7 @@ load_thread (GTask        *task,
     }
   /* User stack frames recorded as addresses are named here, from the files they were in (before
    * anything else reads the trace). */
-  if (seismo_trace_has_stacks (job->trace))
-    seismo_symbolize_trace (job->trace, NULL, NULL);
+  seismo_symbolize_opened_trace (job->trace);
   if (job->permille != NULL)
     g_atomic_int_set (job->permille, 920);
   /* Every index the window reads is built here, not at its first use on the main thread (the

@@ -530,3 +530,12 @@ seismo_symbolize_trace (SeismoTrace  *trace,
 }
 
 #endif
+
+void
+seismo_symbolize_opened_trace (SeismoTrace *trace)
+{
+  g_return_if_fail (trace != NULL);
+  /* No libdw: frames stay addresses, which the stack views show as such. */
+  if (seismo_trace_has_stacks (trace))
+    seismo_symbolize_trace (trace, NULL, NULL);
+}

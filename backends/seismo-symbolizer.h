@@ -34,6 +34,11 @@ gboolean          seismo_symbolize_trace    (SeismoTrace         *trace,
                                              guint               *n_resolved,
                                              GError             **error);
 
+/* What every reader of a trace does before anything reads its stacks (the CLI and both of the
+ * window's load threads): names the user frames of a trace that has stacks, as well as this build
+ * can; a trace without stacks is left alone at no cost. */
+void              seismo_symbolize_opened_trace (SeismoTrace     *trace);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SeismoSymbolizer, seismo_symbolizer_free)
 
 G_END_DECLS
