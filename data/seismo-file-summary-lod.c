@@ -119,6 +119,51 @@ cell_of (guint64 t,
   return MIN (i, n_cells - 1);
 }
 
+/* Adds a bucket covering [b_start, b_end) to the cells it overlaps within [start_ns, end_ns),
+ * shared in proportion to the overlap; its counts stay whole (each cell gets the rounded running
+ * share, so the bucket's total is exact). Counting a bucket in the one cell where it starts gave a
+ * comb when cells hold one or two buckets in turn. The cell's task is the one whose share of busy
+ * time there is largest (best holds that share per cell). */
+static void
+spread_bucket (SeismoLodCell *cells,
+               guint          n_cells,
+               guint64        start_ns,
+               guint64        end_ns,
+               guint64        b_start,
+               guint64        b_end,
+               guint64        events,
+               guint64        busy_ns,
+               SeismoTaskId   task,
+               guint64       *best)
+{
+  guint64 last = MIN (MAX (b_end, b_start + 1), end_ns);
+  guint i0 = cell_of (b_start, start_ns, end_ns, n_cells);
+  guint i1 = cell_of (last - 1, start_ns, end_ns, n_cells);
+  double span = (double) (last - b_start), covered = 0;
+  guint64 given_events = 0, given_busy = 0;
+
+  for (guint i = i0; i <= i1; i++)
+    {
+      guint64 a = MAX (b_start, cells[i].start_ns), b = i == i1 ? last : MIN (last, cells[i].end_ns);
+      guint64 e, busy;
+
+      covered += b > a ? (double) (b - a) : 0;
+      if (i == i1)
+        covered = span;
+      e = (guint64) ((double) events * covered / span + 0.5) - given_events;
+      busy = (guint64) ((double) busy_ns * covered / span + 0.5) - given_busy;
+      given_events += e;
+      given_busy += busy;
+      cells[i].events += e;
+      cells[i].busy_ns += busy;
+      if (task != SEISMO_NO_TASK && busy > 0 && busy > best[i])
+        {
+          best[i] = busy;
+          cells[i].task = task;
+        }
+    }
+}
+
 gboolean
 seismo_file_summary_cpu_row (SeismoFileSummary *self,
                              guint              cpu,
@@ -150,15 +195,10 @@ seismo_file_summary_cpu_row (SeismoFileSummary *self,
   for (guint b = first; b < last; b++)
     {
       const Cell *cell = &level->cells[(gsize) b * self->n_cpus + cpu];
-      guint i = cell_of (level->start[b], start_ns, end_ns, n_cells);
+      guint64 b_end = b + 1 < level->n ? level->start[b + 1] : end_ns;
 
-      cells[i].events += cell->events;
-      cells[i].busy_ns += cell->busy_ns;
-      if (cell->task != SEISMO_NO_TASK && cell->busy_ns > best[i])
-        {
-          best[i] = cell->busy_ns;
-          cells[i].task = cell->task;
-        }
+      spread_bucket (cells, n_cells, start_ns, end_ns, level->start[b], b_end, cell->events,
+                     cell->busy_ns, cell->task, best);
     }
   /* Fewer level-0 buckets than cells: the summary is too coarse here, the events are needed. */
   return last0 - first0 >= n_cells;
@@ -173,6 +213,7 @@ seismo_file_summary_task_row (SeismoFileSummary *self,
                               SeismoLodCell     *cells)
 {
   guint first_b, last_b, lo, hi;
+  g_autofree guint64 *best = NULL;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (n_cells > 0 && end_ns > start_ns, FALSE);
@@ -193,15 +234,17 @@ seismo_file_summary_task_row (SeismoFileSummary *self,
       else
         hi = mid;
     }
+  best = g_new0 (guint64, n_cells);
   for (guint j = lo; j < self->task_off[task + 1] && self->task_entries[j].bucket < last_b; j++)
     {
       const TaskEntry *e = &self->task_entries[j];
-      guint i = cell_of (self->tb_start[e->bucket], start_ns, end_ns, n_cells);
 
-      cells[i].events += e->events;
-      cells[i].busy_ns += e->busy_ns;
-      cells[i].task = task;
+      spread_bucket (cells, n_cells, start_ns, end_ns, self->tb_start[e->bucket],
+                     self->tb_start[e->bucket + 1], e->events, e->busy_ns, SEISMO_NO_TASK, best);
     }
+  for (guint i = 0; i < n_cells; i++)
+    if (cells[i].events > 0 || cells[i].busy_ns > 0)
+      cells[i].task = task;
   return last_b - first_b >= n_cells;
 }
 

@@ -155,6 +155,30 @@ test_lod_rows (void)
         }
     }
 
+  /* No comb where cells hold one or two buckets in turn (192 buckets in 100 cells): a bucket is
+   * shared among the cells it overlaps, so an even stretch of events draws even. */
+  {
+    guint n_cells = 100;
+    g_autofree SeismoLodCell *cells = g_new (SeismoLodCell, n_cells);
+    g_autofree guint64 *exact = g_new0 (guint64, n_cells);
+    const guint64 *ts = seismo_trace_get_times (trace);
+    const guint16 *cpu = seismo_trace_get_cpus (trace);
+    guint64 worst = 0, total = 0;
+
+    seismo_file_summary_cpu_row (s, 0, start, end, n_cells, cells);
+    for (gsize e = 0; e < seismo_trace_get_n_events (trace); e++)
+      if (cpu[e] == 0)
+        exact[MIN ((guint) ((double) (ts[e] - start) * n_cells / (double) (end - start)), n_cells - 1)]++;
+    for (guint i = 0; i < n_cells; i++)
+      {
+        worst = MAX (worst, cells[i].events > exact[i] ? cells[i].events - exact[i] : exact[i] - cells[i].events);
+        total += exact[i];
+      }
+    /* Off by less than half a bucket's events (a bucket is 1024 events of all CPUs). */
+    g_test_message ("worst cell off by %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " per cell", worst, total / n_cells);
+    g_assert_cmpuint (worst, <, total / n_cells / 2);
+  }
+
   /* A CPU cell's events are the events of that CPU from the start of the first bucket in it. */
   {
     guint n_cells = 50;
