@@ -296,9 +296,19 @@ update_status (SeismoWindow *self)
          ? seismo_format_duration ((double) (seismo_trace_get_end_ns (self->trace)
                                              - seismo_trace_get_start_ns (self->trace)))
          : g_strdup (_("no timing (events in the order of the log)"));
-  events = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'zu event", "%'zu events",
-                                         seismo_trace_get_n_events (self->trace)),
-                            seismo_trace_get_n_events (self->trace));
+  if (self->data != NULL && seismo_timeline_data_get_summary (self->data) != NULL)
+    {
+      /* A trace larger than memory: all of its events, and how many around the view are read. */
+      guint64 n = seismo_file_summary_get_n_events (seismo_timeline_data_get_summary (self->data));
+      g_autofree char *all = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" G_GUINT64_FORMAT " event",
+                                                           "%'" G_GUINT64_FORMAT " events", n), n);
+
+      events = g_strdup_printf (_("%s (%'zu read)"), all, seismo_trace_get_n_events (self->trace));
+    }
+  else
+    events = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'zu event", "%'zu events",
+                                           seismo_trace_get_n_events (self->trace)),
+                              seismo_trace_get_n_events (self->trace));
   lost = seismo_trace_get_n_lost_events (self->trace);
   status = g_strdup_printf (_("%s · %u CPUs · %u tasks · %s%s"), events,
                             seismo_trace_get_n_cpus (self->trace), seismo_trace_get_n_tasks (self->trace),
