@@ -7,15 +7,6 @@
 #include "seismo-stats.h"
 #include "seismo-timing.h"
 
-static int
-compare_u64 (gconstpointer a,
-             gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 guint64
 seismo_stats_percentile (const guint64 *sorted,
                          gsize          n,
@@ -28,6 +19,87 @@ seismo_stats_percentile (const guint64 *sorted,
   rank = (gsize) ceil (q * (double) n);
   rank = CLAMP (rank, 1, n);
   return sorted[rank - 1];
+}
+
+static inline void
+swap_u64 (guint64 *a,
+          guint64 *b)
+{
+  guint64 t = *a;
+
+  *a = *b;
+  *b = t;
+}
+
+/* The k-th smallest of v[lo, hi) put at v[k], smaller ones before it, larger after: quickselect
+ * with a three-way partition, since durations repeat a lot (an untimed trace's are all 0), and a
+ * median of three pseudo-random pivots so sorted input is no worse case. */
+static void
+select_kth (guint64 *v,
+            gsize    lo,
+            gsize    hi,
+            gsize    k)
+{
+  guint32 seed = 2463534242u;
+
+  while (hi - lo > 1)
+    {
+      gsize n = hi - lo, lt = lo, gt = hi, i = lo;
+      guint64 a, b, c, pivot;
+
+      seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5;
+      a = v[lo + seed % n];
+      seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5;
+      b = v[lo + seed % n];
+      seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5;
+      c = v[lo + seed % n];
+      pivot = MAX (MIN (a, b), MIN (MAX (a, b), c));
+      /* [lo, lt) < pivot, [lt, i) == pivot, [gt, hi) > pivot */
+      while (i < gt)
+        {
+          if (v[i] < pivot)
+            swap_u64 (&v[i++], &v[lt++]);
+          else if (v[i] > pivot)
+            swap_u64 (&v[i], &v[--gt]);
+          else
+            i++;
+        }
+      if (k < lt)
+        hi = lt;
+      else if (k >= gt)
+        lo = gt;
+      else
+        return;
+    }
+}
+
+void
+seismo_stats_percentiles_select (guint64      *values,
+                                 gsize         n,
+                                 const double *qs,
+                                 guint         n_qs,
+                                 guint64      *out)
+{
+  gsize lo = 0;
+
+  g_return_if_fail (n == 0 || values != NULL);
+  for (guint i = 0; i < n_qs; i++)
+    {
+      gsize rank;
+
+      if (n == 0)
+        {
+          out[i] = 0;
+          continue;
+        }
+      rank = (gsize) ceil (qs[i] * (double) n);
+      rank = CLAMP (rank, 1, n);
+      /* Everything before the previous rank is no larger than it: an ascending rank is looked
+       * for after it only. */
+      select_kth (values, rank - 1 >= lo ? lo : 0, n, rank - 1);
+      lo = rank - 1;
+      out[i] = values[rank - 1];
+    }
 }
 
 static int
@@ -159,11 +231,14 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
         {
           GArray *d = durations[i];
 
+          static const double qs[] = { 0.50, 0.90, 0.99 };
+          guint64 p[G_N_ELEMENTS (qs)];
+
           st->avg_ns = st->total_ns / st->calls;
-          g_array_sort (d, compare_u64);
-          st->p50_ns = seismo_stats_percentile ((guint64 *) d->data, d->len, 0.50);
-          st->p90_ns = seismo_stats_percentile ((guint64 *) d->data, d->len, 0.90);
-          st->p99_ns = seismo_stats_percentile ((guint64 *) d->data, d->len, 0.99);
+          seismo_stats_percentiles_select ((guint64 *) d->data, d->len, qs, G_N_ELEMENTS (qs), p);
+          st->p50_ns = p[0];
+          st->p90_ns = p[1];
+          st->p99_ns = p[2];
         }
       g_array_append_val (result, *st);
     }

@@ -97,5 +97,12 @@ GArray *seismo_stats_by_type    (SeismoTrace           *trace,
 guint64 seismo_stats_percentile (const guint64 *sorted,
                                  gsize          n,
                                  double         q);
+/* What seismo_stats_percentile() of the sorted values gives for each fraction of qs (ascending),
+ * without sorting them: a selection in O(n), which reorders values. */
+void    seismo_stats_percentiles_select (guint64       *values,
+                                         gsize          n,
+                                         const double  *qs,
+                                         guint          n_qs,
+                                         guint64       *out);
 
 G_END_DECLS

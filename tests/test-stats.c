@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
+#include <string.h>
+
 #include "seismo-stats.h"
 #include "seismo-test-util.h"
 
@@ -91,6 +94,48 @@ test_percentile (void)
   g_assert_cmpuint (seismo_stats_percentile (v, 0, 0.5), ==, 0);
 }
 
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Selection gives what sorting gives, on few distinct values, sorted and reversed input, and in
+ * any order of the fractions asked. */
+static void
+test_percentiles_select (void)
+{
+  static const double qs[] = { 0.0, 0.01, 0.5, 0.9, 0.99, 1.0 };
+  static const double unordered[] = { 0.99, 0.5, 0.9, 0.01 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 200; round++)
+    {
+      gsize n = round < 20 ? round : (gsize) g_rand_int_range (rand, 1, 5000);
+      guint kind = round % 4;
+      g_autofree guint64 *v = g_new (guint64, MAX (n, 1));
+      g_autofree guint64 *sorted = g_new (guint64, MAX (n, 1));
+      guint64 got[G_N_ELEMENTS (qs)], got2[G_N_ELEMENTS (unordered)];
+
+      for (gsize i = 0; i < n; i++)
+        v[i] = kind == 0 ? (guint64) g_rand_int_range (rand, 0, 4)                   /* repeats */
+               : kind == 1 ? i                                                 /* sorted */
+               : kind == 2 ? n - i                                             /* reversed */
+               : ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);      /* wide */
+      memcpy (sorted, v, n * sizeof *v);
+      qsort (sorted, n, sizeof *sorted, compare_u64);
+      seismo_stats_percentiles_select (v, n, qs, G_N_ELEMENTS (qs), got);
+      for (guint q = 0; q < G_N_ELEMENTS (qs); q++)
+        g_assert_cmpuint (got[q], ==, seismo_stats_percentile (sorted, n, qs[q]));
+      seismo_stats_percentiles_select (v, n, unordered, G_N_ELEMENTS (unordered), got2);
+      for (guint q = 0; q < G_N_ELEMENTS (unordered); q++)
+        g_assert_cmpuint (got2[q], ==, seismo_stats_percentile (sorted, n, unordered[q]));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -98,5 +143,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/syscalls-brute", test_syscalls_brute);
   g_test_add_func ("/stats/selection", test_selection);
   g_test_add_func ("/stats/percentile", test_percentile);
+  g_test_add_func ("/stats/percentiles-select", test_percentiles_select);
   return g_test_run ();
 }
