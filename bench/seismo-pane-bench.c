@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-bench"
+
+/*
+ * seismo-pane-bench FILE [RUNS]: what the Histogram and Statistics panes compute when opened on
+ * the whole trace, the worker's part (the GUI benchmark, bench/gui-interact-bench.py, times the
+ * whole interaction): each pane's computation run to its end (the same path an export takes),
+ * wall and CPU time, best of RUNS. Needs a display (run under xvfb-run).
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include <gtk/gtk.h>
+
+#include "seismo-backend.h"
+#include "seismo-histogram-view.h"
+#include "seismo-importer.h"
+#include "seismo-stats-view.h"
+#include "seismo-trace.h"
+
+static double
+cpu_now (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  static const char *phases[] = { "histogram: syscall durations, log2", "histogram: linear",
+                                  "histogram: wakeup latency", "statistics: every table" };
+  double best_wall[4] = { 1e9, 1e9, 1e9, 1e9 }, best_cpu[4] = { 1e9, 1e9, 1e9, 1e9 };
+  int runs = argc > 2 ? atoi (argv[2]) : 3;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) trace = NULL;
+
+  if (argc < 2)
+    {
+      fprintf (stderr, "usage: seismo-pane-bench FILE [RUNS]\n");
+      return 2;
+    }
+  gtk_init ();
+  seismo_backends_init ();
+  if (!(trace = seismo_trace_open (argv[1], NULL, NULL, NULL, &error)))
+    {
+      fprintf (stderr, "seismo-pane-bench: %s\n", error->message);
+      return 1;
+    }
+  for (int r = 0; r < runs; r++)
+    {
+      GtkWidget *histogram = g_object_ref_sink (seismo_histogram_view_new ());
+      GtkWidget *stats = g_object_ref_sink (seismo_stats_view_new ());
+      double wall[5], cpu[5];
+
+      wall[0] = g_get_monotonic_time () / 1e6, cpu[0] = cpu_now ();
+      seismo_histogram_view_set_trace (SEISMO_HISTOGRAM_VIEW (histogram), trace);
+      seismo_histogram_view_get_histogram (SEISMO_HISTOGRAM_VIEW (histogram));
+      wall[1] = g_get_monotonic_time () / 1e6, cpu[1] = cpu_now ();
+      seismo_histogram_view_set_scale (SEISMO_HISTOGRAM_VIEW (histogram), SEISMO_HISTOGRAM_LINEAR);
+      seismo_histogram_view_get_histogram (SEISMO_HISTOGRAM_VIEW (histogram));
+      wall[2] = g_get_monotonic_time () / 1e6, cpu[2] = cpu_now ();
+      seismo_histogram_view_set_measure (SEISMO_HISTOGRAM_VIEW (histogram), SEISMO_HISTOGRAM_OF_WAKEUP, -1, 0, 0);
+      seismo_histogram_view_get_histogram (SEISMO_HISTOGRAM_VIEW (histogram));
+      wall[3] = g_get_monotonic_time () / 1e6, cpu[3] = cpu_now ();
+      seismo_stats_view_set_trace (SEISMO_STATS_VIEW (stats), trace);
+      for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+        seismo_stats_view_get_rows (SEISMO_STATS_VIEW (stats), t);
+      wall[4] = g_get_monotonic_time () / 1e6, cpu[4] = cpu_now ();
+      for (int p = 0; p < 4; p++)
+        {
+          best_wall[p] = MIN (best_wall[p], wall[p + 1] - wall[p]);
+          best_cpu[p] = MIN (best_cpu[p], cpu[p + 1] - cpu[p]);
+        }
+      g_object_unref (histogram);
+      g_object_unref (stats);
+    }
+  printf ("%s: %" G_GSIZE_FORMAT " events, best of %d\n", argv[1], seismo_trace_get_n_events (trace), runs);
+  for (int p = 0; p < 4; p++)
+    printf ("  %-36s %7.3f s wall %7.3f s CPU\n", phases[p], best_wall[p], best_cpu[p]);
+  return 0;
+}
