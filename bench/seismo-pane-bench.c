@@ -19,6 +19,7 @@
 #include "seismo-importer.h"
 #include "seismo-stats-view.h"
 #include "seismo-trace.h"
+#include "seismo-widgets.h"
 
 static double
 cpu_now (void)
@@ -46,6 +47,7 @@ main (int   argc,
       return 2;
     }
   gtk_init ();
+  seismo_widgets_init ();
   seismo_backends_init ();
   if (!(trace = seismo_trace_open (argv[1], NULL, NULL, NULL, &error)))
     {
