@@ -73,6 +73,33 @@ select_kth (guint64 *v,
     }
 }
 
+/* Log-linear bins: values below 256 each have their own, and each power of two above is cut in
+ * 256, so one bin holds a sliver of a long run of similar durations. */
+#define FINE_SUB_BITS 8
+#define FINE_BINS ((64 - FINE_SUB_BITS + 1) << FINE_SUB_BITS)
+/* Below this many values, selecting in place costs less than counting bins. */
+#define FINE_MIN_VALUES 8192
+
+static inline guint
+fine_bin (guint64 v)
+{
+  guint e;
+
+  if (v < (1u << FINE_SUB_BITS))
+    return (guint) v;
+  e = 63 - __builtin_clzll (v);
+  return ((e - FINE_SUB_BITS + 1) << FINE_SUB_BITS) | (guint) ((v >> (e - FINE_SUB_BITS)) & ((1u << FINE_SUB_BITS) - 1));
+}
+
+static gsize
+nearest_rank (gsize  n,
+              double q)
+{
+  gsize rank = (gsize) ceil (q * (double) n);
+
+  return CLAMP (rank, 1, n);
+}
+
 void
 seismo_stats_percentiles_select (guint64      *values,
                                  gsize         n,
@@ -80,26 +107,80 @@ seismo_stats_percentiles_select (guint64      *values,
                                  guint         n_qs,
                                  guint64      *out)
 {
-  gsize lo = 0;
+  g_autofree gsize *counts = NULL;
 
   g_return_if_fail (n == 0 || values != NULL);
-  for (guint i = 0; i < n_qs; i++)
+  if (n == 0)
     {
-      gsize rank;
-
-      if (n == 0)
-        {
-          out[i] = 0;
-          continue;
-        }
-      rank = (gsize) ceil (qs[i] * (double) n);
-      rank = CLAMP (rank, 1, n);
-      /* Everything before the previous rank is no larger than it: an ascending rank is looked
-       * for after it only. */
-      select_kth (values, rank - 1 >= lo ? lo : 0, n, rank - 1);
-      lo = rank - 1;
-      out[i] = values[rank - 1];
+      for (guint i = 0; i < n_qs; i++)
+        out[i] = 0;
+      return;
     }
+  if (n < FINE_MIN_VALUES)
+    {
+      gsize lo = 0;
+
+      for (guint i = 0; i < n_qs; i++)
+        {
+          gsize k = nearest_rank (n, qs[i]) - 1;
+
+          /* Everything before the previous rank is no larger than it: an ascending rank is
+           * looked for after it only. */
+          select_kth (values, k >= lo ? lo : 0, n, k);
+          lo = k;
+          out[i] = values[k];
+        }
+      return;
+    }
+
+  /* Count the values per bin, find the bin each rank falls in, then select among that bin's
+   * values only: two passes over the values whatever their number, nothing sorted. */
+  counts = g_new0 (gsize, FINE_BINS);
+  for (gsize i = 0; i < n; i++)
+    counts[fine_bin (values[i])]++;
+  {
+    g_autofree guint *bins = g_new (guint, n_qs);
+    g_autofree guint *which = g_new (guint, n_qs);
+    g_autofree gsize *ks = g_new (gsize, n_qs);
+    g_autofree GArray **in_bin = g_new (GArray *, n_qs);
+    guint n_bins = 0;
+
+    for (guint i = 0; i < n_qs; i++)
+      {
+        gsize below = 0;
+        guint bin = 0, b;
+
+        ks[i] = nearest_rank (n, qs[i]) - 1;
+        while (below + counts[bin] <= ks[i])
+          below += counts[bin++];
+        ks[i] -= below;
+        for (b = 0; b < n_bins && bins[b] != bin; b++)
+          ;
+        if (b == n_bins)
+          {
+            bins[n_bins] = bin;
+            in_bin[n_bins++] = g_array_sized_new (FALSE, FALSE, sizeof (guint64), counts[bin]);
+          }
+        which[i] = b;
+      }
+    for (gsize i = 0; i < n; i++)
+      {
+        guint bin = fine_bin (values[i]);
+
+        for (guint b = 0; b < n_bins; b++)
+          if (bins[b] == bin)
+            g_array_append_val (in_bin[b], values[i]);
+      }
+    for (guint i = 0; i < n_qs; i++)
+      {
+        GArray *a = in_bin[which[i]];
+
+        select_kth ((guint64 *) a->data, 0, a->len, ks[i]);
+        out[i] = g_array_index (a, guint64, ks[i]);
+      }
+    for (guint b = 0; b < n_bins; b++)
+      g_array_unref (in_bin[b]);
+  }
 }
 
 static int

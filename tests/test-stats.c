@@ -114,16 +114,20 @@ test_percentiles_select (void)
 
   for (guint round = 0; round < 200; round++)
     {
-      gsize n = round < 20 ? round : (gsize) g_rand_int_range (rand, 1, 5000);
-      guint kind = round % 4;
+      /* Small inputs are selected in place, large ones through bins. */
+      gsize n = round < 20 ? round
+                : round % 3 == 0 ? (gsize) g_rand_int_range (rand, 9000, 60000)
+                : (gsize) g_rand_int_range (rand, 1, 5000);
+      guint kind = round % 5;
       g_autofree guint64 *v = g_new (guint64, MAX (n, 1));
       g_autofree guint64 *sorted = g_new (guint64, MAX (n, 1));
       guint64 got[G_N_ELEMENTS (qs)], got2[G_N_ELEMENTS (unordered)];
 
       for (gsize i = 0; i < n; i++)
-        v[i] = kind == 0 ? (guint64) g_rand_int_range (rand, 0, 4)                   /* repeats */
+        v[i] = kind == 0 ? (guint64) g_rand_int_range (rand, 0, 4)      /* repeats */
                : kind == 1 ? i                                                 /* sorted */
                : kind == 2 ? n - i                                             /* reversed */
+               : kind == 3 ? (guint64) 1000 + g_rand_int_range (rand, 0, 3000) /* durations */
                : ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);      /* wide */
       memcpy (sorted, v, n * sizeof *v);
       qsort (sorted, n, sizeof *sorted, compare_u64);
