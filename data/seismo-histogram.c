@@ -108,11 +108,48 @@ void
 seismo_latency_histogram_add_samples (SeismoLatencyHistogram *self,
                                       GArray                 *samples)
 {
+  const SeismoLatencySample *s;
+  guint64 *values;
+  guint old_len;
+
   g_return_if_fail (self != NULL);
   g_return_if_fail (samples != NULL);
 
+  /* Grown once, not doubling its way up through millions of values. */
+  old_len = self->values->len;
+  g_array_set_size (self->values, old_len + samples->len);
+  values = &g_array_index (self->values, guint64, old_len);
+  s = (const SeismoLatencySample *) samples->data;
   for (guint i = 0; i < samples->len; i++)
-    seismo_latency_histogram_add (self, g_array_index (samples, SeismoLatencySample, i).value);
+    {
+      values[i] = s[i].value;
+      self->counts[seismo_latency_histogram_bucket_of (self, s[i].value)]++;
+    }
+  self->summarized = FALSE;
+}
+
+SeismoLatencyHistogram *
+seismo_latency_histogram_new_linear_from (SeismoLatencyHistogram *other,
+                                          guint64                 min,
+                                          guint64                 max,
+                                          guint64                 step)
+{
+  SeismoLatencyHistogram *self;
+  const guint64 *v;
+
+  g_return_val_if_fail (other != NULL, NULL);
+  self = seismo_latency_histogram_new_linear (min, max, step);
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_array_set_size (self->values, other->values->len);
+  memcpy (self->values->data, other->values->data, (gsize) other->values->len * sizeof (guint64));
+  v = (const guint64 *) self->values->data;
+  for (guint i = 0; i < self->values->len; i++)
+    self->counts[seismo_latency_histogram_bucket_of (self, v[i])]++;
+  /* The same values: the same figures, not computed again. */
+  self->summarized = other->summarized;
+  self->summary = other->summary;
+  return self;
 }
 
 guint
@@ -407,13 +444,16 @@ seismo_latency_collect (SeismoTrace           *trace,
   g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
   g_return_val_if_fail (kind < SEISMO_LATENCY_N, NULL);
 
-  out = g_array_new (FALSE, FALSE, sizeof (SeismoLatencySample));
   if (!seismo_latency_kind_measured (trace, kind))
-    return out;
+    return g_array_new (FALSE, FALSE, sizeof (SeismoLatencySample));
   ts = seismo_trace_get_times (trace);
   if (kind == SEISMO_LATENCY_SYSCALL)
     {
       const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n);
+
+      /* Room for every span at once: growing by doubling copies millions of samples. Pages
+       * never written are never touched. */
+      out = g_array_sized_new (FALSE, FALSE, sizeof (SeismoLatencySample), (guint) n);
 
       for (gsize s = 0; s < n; s++)
         if (spans[s].exit != SEISMO_NO_EVENT && (syscall < 0 || spans[s].syscall == syscall) &&
@@ -431,6 +471,7 @@ seismo_latency_collect (SeismoTrace           *trace,
       };
       const SeismoInterval *iv = seismo_trace_get_intervals (trace, interval[kind], &n);
 
+      out = g_array_sized_new (FALSE, FALSE, sizeof (SeismoLatencySample), (guint) n);
       for (gsize k = 0; k < n; k++)
         {
           SeismoEventId by;

@@ -50,6 +50,12 @@ SeismoLatencyHistogram *seismo_latency_histogram_new_log2    (void);
 SeismoLatencyHistogram *seismo_latency_histogram_new_linear  (guint64                 min,
                                                               guint64                 max,
                                                               guint64                 step);
+/* The values of other in linear buckets (as seismo_latency_histogram_new_linear()); its figures
+ * are other's, computed once. */
+SeismoLatencyHistogram *seismo_latency_histogram_new_linear_from (SeismoLatencyHistogram *other,
+                                                              guint64                 min,
+                                                              guint64                 max,
+                                                              guint64                 step);
 void                    seismo_latency_histogram_free        (SeismoLatencyHistogram *self);
 
 SeismoHistogramScale    seismo_latency_histogram_get_scale   (SeismoLatencyHistogram *self);

@@ -252,7 +252,8 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
   const SeismoSyscallSpan *spans;
   const guint64 *ts;
   g_autofree SeismoSyscallStats *acc = NULL;
-  g_autofree GArray **durations = NULL;
+  g_autofree gsize *offsets = NULL;
+  g_autofree guint64 *durations = NULL;
   GArray *result;
   gboolean timed;
 
@@ -268,7 +269,6 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
     }
   timed = seismo_trace_has_durations (trace);
   acc = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
-  durations = g_new0 (GArray *, MAX (n_names, 1));
 
   for (gsize s = 0; s < n_spans; s++)
     {
@@ -293,9 +293,35 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
       st->max_ns = MAX (st->max_ns, dur);
       if (seismo_trace_syscall_span_ret (trace, span, &ret) && ret < 0 && ret >= -4095)
         st->errors++;
-      if (durations[span->syscall] == NULL)
-        durations[span->syscall] = g_array_new (FALSE, FALSE, sizeof (guint64));
-      g_array_append_val (durations[span->syscall], dur);
+    }
+
+  /* Every syscall's durations side by side in one array, counted first so that it is allocated
+   * once: the percentiles need them, and millions of appends to growing arrays cost more than
+   * a second pass. */
+  if (timed)
+    {
+      gsize total = 0;
+
+      offsets = g_new (gsize, MAX (n_names, 1) + 1);
+      for (guint i = 0; i < n_names; i++)
+        {
+          offsets[i] = total;
+          total += acc[i].calls;
+        }
+      offsets[n_names] = total;
+      durations = g_new (guint64, MAX (total, 1));
+      {
+        g_autofree gsize *next = g_memdup2 (offsets, (MAX (n_names, 1) + 1) * sizeof (gsize));
+
+        for (gsize s = 0; s < n_spans; s++)
+          {
+            const SeismoSyscallSpan *span = &spans[s];
+
+            if (span->exit == SEISMO_NO_EVENT || !seismo_selection_has (selection, span->enter, ts[span->enter]))
+              continue;
+            durations[next[span->syscall]++] = ts[span->exit] - ts[span->enter];
+          }
+      }
     }
 
   result = g_array_new (FALSE, TRUE, sizeof (SeismoSyscallStats));
@@ -310,22 +336,18 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
         st->unknown = SEISMO_STATS_UNKNOWN_TIME | SEISMO_STATS_UNKNOWN_DISTRIBUTION;
       else if (st->calls > 0)
         {
-          GArray *d = durations[i];
-
           static const double qs[] = { 0.50, 0.90, 0.99 };
           guint64 p[G_N_ELEMENTS (qs)];
 
           st->avg_ns = st->total_ns / st->calls;
-          seismo_stats_percentiles_select ((guint64 *) d->data, d->len, qs, G_N_ELEMENTS (qs), p);
+          seismo_stats_percentiles_select (durations + offsets[i], offsets[i + 1] - offsets[i], qs,
+                                           G_N_ELEMENTS (qs), p);
           st->p50_ns = p[0];
           st->p90_ns = p[1];
           st->p99_ns = p[2];
         }
       g_array_append_val (result, *st);
     }
-  for (guint i = 0; i < n_names; i++)
-    if (durations[i])
-      g_array_unref (durations[i]);
   g_array_sort (result, compare_syscall_stats);
   return result;
 }

@@ -207,9 +207,7 @@ hist_thread (GTask        *task,
     guint64 low = summary.min / step * step;
     guint64 n = MAX ((summary.p99 - low) / step + 1, 1);
 
-    job->histogram = seismo_latency_histogram_new_linear (low, low + n * step, step);
-    seismo_latency_histogram_add_samples (job->histogram, job->samples);
-    seismo_latency_histogram_get_summary (job->histogram, &summary);
+    job->histogram = seismo_latency_histogram_new_linear_from (log2, low, low + n * step, step);
   }
   g_task_return_boolean (task, TRUE);
 }
