@@ -489,6 +489,95 @@ seismo_latency_collect (SeismoTrace           *trace,
   return out;
 }
 
+/* One half of the spans of seismo_latency_histogram_add_syscalls(): their durations written
+ * from out on, counted per bucket into counts. */
+typedef struct {
+  SeismoLatencyHistogram  *hist;
+  const SeismoSyscallSpan *spans;
+  gsize                    n_spans;
+  const guint64           *ts;
+  const SeismoSelection   *selection;
+  int                      syscall;
+  guint64                 *out;
+  guint64                 *counts;
+  gsize                    n_out;
+} SyscallPass;
+
+static gpointer
+syscall_pass (gpointer data)
+{
+  SyscallPass *p = data;
+  guint64 *out = p->out;
+
+  for (gsize s = 0; s < p->n_spans; s++)
+    {
+      const SeismoSyscallSpan *span = &p->spans[s];
+      guint64 v;
+
+      if (span->exit == SEISMO_NO_EVENT || (p->syscall >= 0 && span->syscall != p->syscall) ||
+          !seismo_selection_has (p->selection, span->enter, p->ts[span->enter]))
+        continue;
+      v = p->ts[span->exit] - p->ts[span->enter];
+      *out++ = v;
+      p->counts[seismo_latency_histogram_bucket_of (p->hist, v)]++;
+    }
+  p->n_out = (gsize) (out - p->out);
+  return NULL;
+}
+
+/* Below this many spans a second thread costs more than it saves. */
+#define SYSCALL_PASS_SPLIT 262144
+
+void
+seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
+                                       SeismoTrace            *trace,
+                                       const SeismoSelection  *selection,
+                                       int                     syscall)
+{
+  SyscallPass half[2];
+  const SeismoSyscallSpan *spans;
+  gsize n, old_len, first_half;
+  guint64 *values;
+  GThread *helper = NULL;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (SEISMO_IS_TRACE (trace));
+
+  if (!seismo_latency_kind_measured (trace, SEISMO_LATENCY_SYSCALL))
+    return;
+  spans = seismo_trace_get_syscall_spans (trace, &n);
+  g_return_if_fail (self->values->len + n <= G_MAXUINT);
+
+  /* Room for every span; each half writes its own part, the second moved down after. */
+  old_len = self->values->len;
+  g_array_set_size (self->values, old_len + n);
+  values = &g_array_index (self->values, guint64, old_len);
+  first_half = n >= SYSCALL_PASS_SPLIT ? n / 2 : n;
+  for (guint h = 0; h < 2; h++)
+    {
+      half[h] = (SyscallPass) {
+        self, spans + (h ? first_half : 0), h ? n - first_half : first_half,
+        seismo_trace_get_times (trace), selection, syscall,
+        values + (h ? first_half : 0), g_new0 (guint64, self->n_buckets), 0
+      };
+    }
+  /* The whole-trace pass on both cores: it is what opening the Histogram pane waits for. */
+  if (half[1].n_spans > 0)
+    helper = g_thread_new ("seismo-histogram", syscall_pass, &half[1]);
+  syscall_pass (&half[0]);
+  if (helper != NULL)
+    g_thread_join (helper);
+  memmove (values + half[0].n_out, half[1].out, half[1].n_out * sizeof (guint64));
+  g_array_set_size (self->values, (guint) (old_len + half[0].n_out + half[1].n_out));
+  for (guint h = 0; h < 2; h++)
+    {
+      for (guint b = 0; b < self->n_buckets; b++)
+        self->counts[b] += half[h].counts[b];
+      g_free (half[h].counts);
+    }
+  self->summarized = FALSE;
+}
+
 GArray *
 seismo_latency_collect_gaps (SeismoTrace           *trace,
                              const guint64         *from_mask,

@@ -139,6 +139,14 @@ GArray     *seismo_latency_collect_gaps     (SeismoTrace           *trace,
                                              SeismoGapScope         scope,
                                              const SeismoSelection *selection);
 
+/* Adds the values of seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, selection, syscall)
+ * without making the samples: what a histogram of millions of syscalls needs, in one pass over
+ * the spans (on two threads when there are many). */
+void        seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
+                                                   SeismoTrace            *trace,
+                                                   const SeismoSelection  *selection,
+                                                   int                     syscall);
+
 /* A mask (seismo_filter_mask_words() words, bit i = event i) of both ends of the samples whose
  * value is in [lower, upper): what a click on a bucket filters to. Caller frees with g_free(). */
 guint64    *seismo_latency_samples_mask     (SeismoTrace           *trace,

@@ -162,7 +162,9 @@ hist_thread (GTask        *task,
   switch (job->of)
     {
     case SEISMO_HISTOGRAM_OF_SYSCALL:
-      job->samples = seismo_latency_collect (job->trace, SEISMO_LATENCY_SYSCALL, &sel, job->syscall);
+      /* Millions of syscalls: their durations go straight into the histogram (a bucket is
+       * filtered to by expression, seismo_histogram_view_bucket_filter(), not by samples). */
+      seismo_latency_histogram_add_syscalls (log2, job->trace, &sel, job->syscall);
       job->title = job->syscall >= 0
                    ? g_strdup_printf (_("Syscall duration: %s"),
                                       seismo_trace_get_syscall_name (job->trace, (guint) job->syscall))
@@ -202,11 +204,12 @@ hist_thread (GTask        *task,
       return;
     }
 
-  seismo_latency_histogram_add_samples (log2, job->samples);
+  if (job->samples != NULL)
+    seismo_latency_histogram_add_samples (log2, job->samples);
   if (job->scale == SEISMO_HISTOGRAM_LOG2)
     {
       job->histogram = g_steal_pointer (&log2);
-      /* The summary sorts the values once (millions of syscalls): here, not at the first draw. */
+      /* The figures of millions of values: computed here, not at the first draw. */
       seismo_latency_histogram_get_summary (job->histogram, &summary);
       g_task_return_boolean (task, TRUE);
       return;
@@ -995,6 +998,14 @@ seismo_histogram_view_bucket_mask (SeismoHistogramView *self,
   g_return_val_if_fail (bucket < seismo_latency_histogram_get_n_buckets (self->histogram), NULL);
 
   seismo_latency_histogram_get_bucket (self->histogram, bucket, &b);
+  if (self->samples == NULL)
+    {
+      /* Syscall durations are not kept as samples (see hist_thread): taken again for this
+       * rare request. */
+      SeismoSelection sel = seismo_pane_range_selection (&self->shown_range);
+
+      self->samples = seismo_latency_collect (self->trace, SEISMO_LATENCY_SYSCALL, &sel, self->shown_syscall);
+    }
   mask = seismo_latency_samples_mask (self->trace, self->samples, b.lower, b.upper);
   words = seismo_filter_mask_words (seismo_trace_get_n_events (self->trace));
   range = seismo_latency_histogram_bucket_label (self->histogram, bucket, TRUE);
