@@ -6,6 +6,8 @@
  * the whole trace, the worker's part (the GUI benchmark, bench/gui-interact-bench.py, times the
  * whole interaction): each pane's computation run to its end (the same path an export takes),
  * wall and CPU time, best of RUNS. Needs a display (run under xvfb-run).
+ * With --csv DIR, also writes each figure the panes show as their CSV exports (hist-*.csv,
+ * stats-*.csv), to compare two versions' numbers.
  */
 
 #include <stdio.h>
@@ -37,7 +39,8 @@ main (int   argc,
   static const char *phases[] = { "histogram: syscall durations, log2", "histogram: linear",
                                   "histogram: wakeup latency", "statistics: every table" };
   double best_wall[4] = { 1e9, 1e9, 1e9, 1e9 }, best_cpu[4] = { 1e9, 1e9, 1e9, 1e9 };
-  int runs = argc > 2 ? atoi (argv[2]) : 3;
+  int runs = argc > 2 && g_ascii_isdigit (argv[2][0]) ? atoi (argv[2]) : 3;
+  const char *csv_dir = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(SeismoTrace) trace = NULL;
 
@@ -46,6 +49,9 @@ main (int   argc,
       fprintf (stderr, "usage: seismo-pane-bench FILE [RUNS]\n");
       return 2;
     }
+  for (int i = 2; i + 1 < argc; i++)
+    if (g_str_equal (argv[i], "--csv"))
+      csv_dir = argv[i + 1];
   gtk_init ();
   seismo_widgets_init ();
   seismo_backends_init ();
@@ -78,6 +84,36 @@ main (int   argc,
         {
           best_wall[p] = MIN (best_wall[p], wall[p + 1] - wall[p]);
           best_cpu[p] = MIN (best_cpu[p], cpu[p + 1] - cpu[p]);
+        }
+      if (csv_dir != NULL && r == 0)
+        {
+          static const char *const tables[] = { "syscall", "task", "cpu", "event" };
+          static const struct { SeismoHistogramOf of; SeismoHistogramScale scale; const char *name; } hists[] = {
+            { SEISMO_HISTOGRAM_OF_SYSCALL, SEISMO_HISTOGRAM_LOG2, "syscall-log2" },
+            { SEISMO_HISTOGRAM_OF_SYSCALL, SEISMO_HISTOGRAM_LINEAR, "syscall-linear" },
+            { SEISMO_HISTOGRAM_OF_WAKEUP, SEISMO_HISTOGRAM_LOG2, "wakeup-log2" },
+            { SEISMO_HISTOGRAM_OF_WAKEUP, SEISMO_HISTOGRAM_LINEAR, "wakeup-linear" },
+            { SEISMO_HISTOGRAM_OF_RUNTIME, SEISMO_HISTOGRAM_LOG2, "runtime-log2" },
+          };
+
+          g_mkdir_with_parents (csv_dir, 0755);
+          for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+            {
+              g_autofree char *csv = seismo_stats_view_to_csv (SEISMO_STATS_VIEW (stats), t);
+              g_autofree char *name = g_strdup_printf ("%s/stats-%s.csv", csv_dir, tables[t]);
+
+              g_file_set_contents (name, csv, -1, NULL);
+            }
+          for (guint h = 0; h < G_N_ELEMENTS (hists); h++)
+            {
+              g_autofree char *csv = NULL;
+              g_autofree char *name = g_strdup_printf ("%s/hist-%s.csv", csv_dir, hists[h].name);
+
+              seismo_histogram_view_set_measure (SEISMO_HISTOGRAM_VIEW (histogram), hists[h].of, -1, 0, 0);
+              seismo_histogram_view_set_scale (SEISMO_HISTOGRAM_VIEW (histogram), hists[h].scale);
+              csv = seismo_histogram_view_to_csv (SEISMO_HISTOGRAM_VIEW (histogram));
+              g_file_set_contents (name, csv, -1, NULL);
+            }
         }
       g_object_unref (histogram);
       g_object_unref (stats);

@@ -259,6 +259,7 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
 
   g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
 
+  selection = seismo_selection_or_null (selection);
   n_names = seismo_trace_get_n_syscall_names (trace);
   spans = seismo_trace_get_syscall_spans (trace, &n_spans);
   ts = seismo_trace_get_times (trace);
@@ -392,6 +393,7 @@ seismo_stats_by_task (SeismoTrace           *trace,
   const SeismoSyscallSpan *spans;
   GArray *result;
 
+  selection = seismo_selection_or_null (selection);
   for (gsize i = 0; i < n_events; i++)
     if (seismo_selection_has (selection, (SeismoEventId) i, ts[i]))
       acc[tasks[i]].events++;
@@ -444,6 +446,7 @@ seismo_stats_by_cpu (SeismoTrace           *trace,
   const guint16 *cpus = seismo_trace_get_cpus (trace);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SeismoCpuStats));
 
+  selection = seismo_selection_or_null (selection);
   g_array_set_size (result, n_cpus);
   for (guint c = 0; c < n_cpus; c++)
     {
@@ -485,6 +488,7 @@ seismo_stats_by_type (SeismoTrace           *trace,
   guint n_types = seismo_trace_get_n_event_types (trace);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SeismoTypeStats));
 
+  selection = seismo_selection_or_null (selection);
   if (selection == NULL)
     {
       const guint64 *counts = seismo_trace_get_type_counts (trace);

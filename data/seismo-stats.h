@@ -27,6 +27,15 @@ seismo_selection_has (const SeismoSelection *sel,
   return sel->mask == NULL || (sel->mask[event >> 6] >> (event & 63)) & 1;
 }
 
+/* NULL for a selection of everything (no window, no mask), which statistics then read without
+ * looking at each event's time. */
+static inline const SeismoSelection *
+seismo_selection_or_null (const SeismoSelection *sel)
+{
+  return sel != NULL && sel->start_ns == 0 && sel->end_ns == G_MAXUINT64 && sel->mask == NULL
+         ? NULL : sel;
+}
+
 /* Figures of a SeismoSyscallStats row that were never measured: shown as "—" (JSON null), and
  * left 0 in the struct. */
 typedef enum {
