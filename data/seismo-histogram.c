@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "seismo-histogram.h"
+#include "seismo-percentile-private.h"
 #include "seismo-timing.h"
 
 /* bpftrace draws bars 52 characters wide; keeping it makes outputs easy to compare side by side. */
@@ -19,6 +20,11 @@ struct _SeismoLatencyHistogram {
   guint                n_buckets;
   guint64             *counts;
   GArray              *values;   /* guint64, every value added */
+  guint64              value_min;   /* of values; G_MAXUINT64 when none */
+  guint64              value_max;
+  guint64              value_sum;   /* saturates */
+  gsize               *fine;     /* seismo_percentile_bin() counts of values, when a bulk add
+                                  * counted them; NULL: counted when the summary is asked for */
   gboolean             summarized;   /* summary holds the figures of values */
   SeismoLatencySummary summary;
 };
@@ -32,6 +38,7 @@ seismo_latency_histogram_new_log2 (void)
   self->n_buckets = LOG2_BUCKETS;
   self->counts = g_new0 (guint64, self->n_buckets);
   self->values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->value_min = G_MAXUINT64;
   return self;
 }
 
@@ -58,6 +65,7 @@ seismo_latency_histogram_new_linear (guint64 min,
   self->n_buckets = (guint) n + 2;
   self->counts = g_new0 (guint64, self->n_buckets);
   self->values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->value_min = G_MAXUINT64;
   return self;
 }
 
@@ -67,6 +75,7 @@ seismo_latency_histogram_free (SeismoLatencyHistogram *self)
   if (self == NULL)
     return;
   g_free (self->counts);
+  g_free (self->fine);
   g_array_unref (self->values);
   g_free (self);
 }
@@ -93,6 +102,24 @@ seismo_latency_histogram_bucket_of (SeismoLatencyHistogram *self,
   return 1 + (guint) ((value - self->min) / self->step);
 }
 
+static inline guint64
+add_saturating (guint64 sum,
+                guint64 v)
+{
+  return v > G_MAXUINT64 - sum ? G_MAXUINT64 : sum + v;
+}
+
+static inline void
+note_value (SeismoLatencyHistogram *self,
+            guint64                 value)
+{
+  self->value_min = MIN (self->value_min, value);
+  self->value_max = MAX (self->value_max, value);
+  self->value_sum = add_saturating (self->value_sum, value);
+  if (self->fine != NULL)
+    self->fine[seismo_percentile_bin (value)]++;
+}
+
 void
 seismo_latency_histogram_add (SeismoLatencyHistogram *self,
                               guint64                 value)
@@ -101,6 +128,7 @@ seismo_latency_histogram_add (SeismoLatencyHistogram *self,
 
   self->counts[seismo_latency_histogram_bucket_of (self, value)]++;
   g_array_append_val (self->values, value);
+  note_value (self, value);
   self->summarized = FALSE;
 }
 
@@ -124,6 +152,7 @@ seismo_latency_histogram_add_samples (SeismoLatencyHistogram *self,
     {
       values[i] = s[i].value;
       self->counts[seismo_latency_histogram_bucket_of (self, s[i].value)]++;
+      note_value (self, s[i].value);
     }
   self->summarized = FALSE;
 }
@@ -146,6 +175,11 @@ seismo_latency_histogram_new_linear_from (SeismoLatencyHistogram *other,
   v = (const guint64 *) self->values->data;
   for (guint i = 0; i < self->values->len; i++)
     self->counts[seismo_latency_histogram_bucket_of (self, v[i])]++;
+  self->value_min = other->value_min;
+  self->value_max = other->value_max;
+  self->value_sum = other->value_sum;
+  if (other->fine != NULL)
+    self->fine = g_memdup2 (other->fine, SEISMO_PERCENTILE_BINS * sizeof (gsize));
   /* The same values: the same figures, not computed again. */
   self->summarized = other->summarized;
   self->summary = other->summary;
@@ -197,7 +231,6 @@ seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
 {
   static const double qs[] = { 0.50, 0.90, 0.99 };
   guint64 p[G_N_ELEMENTS (qs)];
-  guint64 *v;
   gsize n;
 
   g_return_if_fail (self != NULL);
@@ -211,7 +244,6 @@ seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
       return;
     }
   self->summarized = TRUE;
-  v = (guint64 *) self->values->data;
   n = self->values->len;
   if (n == 0)
     {
@@ -219,16 +251,16 @@ seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
       return;
     }
   summary->count = n;
-  summary->min = G_MAXUINT64;
-  for (gsize i = 0; i < n; i++)
-    {
-      summary->min = MIN (summary->min, v[i]);
-      summary->max = MAX (summary->max, v[i]);
-      summary->sum = v[i] > G_MAXUINT64 - summary->sum ? G_MAXUINT64 : summary->sum + v[i];
-    }
+  summary->min = self->value_min;
+  summary->max = self->value_max;
+  summary->sum = self->value_sum;
   summary->avg = summary->sum / n;
   /* Exact nearest-rank percentiles by selection, not by sorting millions of values. */
-  seismo_stats_percentiles_select (v, n, qs, G_N_ELEMENTS (qs), p);
+  if (self->fine != NULL)
+    _seismo_percentiles_from_bins ((const guint64 *) self->values->data, n, self->fine, qs,
+                                   G_N_ELEMENTS (qs), p);
+  else
+    seismo_stats_percentiles_select ((guint64 *) self->values->data, n, qs, G_N_ELEMENTS (qs), p);
   summary->p50 = p[0];
   summary->p90 = p[1];
   summary->p99 = p[2];
@@ -500,6 +532,10 @@ typedef struct {
   int                      syscall;
   guint64                 *out;
   guint64                 *counts;
+  gsize                   *fine;      /* seismo_percentile_bin() counts */
+  guint64                  min;
+  guint64                  max;
+  guint64                  sum;
   gsize                    n_out;
 } SyscallPass;
 
@@ -520,6 +556,11 @@ syscall_pass (gpointer data)
       v = p->ts[span->exit] - p->ts[span->enter];
       *out++ = v;
       p->counts[seismo_latency_histogram_bucket_of (p->hist, v)]++;
+      /* The summary's figures counted on the way: no pass of their own over the values. */
+      p->fine[seismo_percentile_bin (v)]++;
+      p->min = MIN (p->min, v);
+      p->max = MAX (p->max, v);
+      p->sum = add_saturating (p->sum, v);
     }
   p->n_out = (gsize) (out - p->out);
   return NULL;
@@ -558,8 +599,16 @@ seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
       half[h] = (SyscallPass) {
         self, spans + (h ? first_half : 0), h ? n - first_half : first_half,
         seismo_trace_get_times (trace), selection, syscall,
-        values + (h ? first_half : 0), g_new0 (guint64, self->n_buckets), 0
+        values + (h ? first_half : 0), g_new0 (guint64, self->n_buckets),
+        g_new0 (gsize, SEISMO_PERCENTILE_BINS), G_MAXUINT64, 0, 0, 0
       };
+    }
+  /* Bins for the values already there, unless a previous bulk add counted them. */
+  if (self->fine == NULL)
+    {
+      self->fine = g_new0 (gsize, SEISMO_PERCENTILE_BINS);
+      for (gsize i = 0; i < old_len; i++)
+        self->fine[seismo_percentile_bin (g_array_index (self->values, guint64, i))]++;
     }
   /* The whole-trace pass on both cores: it is what opening the Histogram pane waits for. */
   if (half[1].n_spans > 0)
@@ -573,7 +622,13 @@ seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
     {
       for (guint b = 0; b < self->n_buckets; b++)
         self->counts[b] += half[h].counts[b];
+      for (guint b = 0; b < SEISMO_PERCENTILE_BINS; b++)
+        self->fine[b] += half[h].fine[b];
+      self->value_min = MIN (self->value_min, half[h].min);
+      self->value_max = MAX (self->value_max, half[h].max);
+      self->value_sum = add_saturating (self->value_sum, half[h].sum);
       g_free (half[h].counts);
+      g_free (half[h].fine);
     }
   self->summarized = FALSE;
 }

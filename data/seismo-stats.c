@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "seismo-percentile-private.h"
 #include "seismo-stats.h"
 #include "seismo-timing.h"
 
@@ -73,23 +74,8 @@ select_kth (guint64 *v,
     }
 }
 
-/* Log-linear bins: values below 256 each have their own, and each power of two above is cut in
- * 256, so one bin holds a sliver of a long run of similar durations. */
-#define FINE_SUB_BITS 8
-#define FINE_BINS ((64 - FINE_SUB_BITS + 1) << FINE_SUB_BITS)
 /* Below this many values, selecting in place costs less than counting bins. */
 #define FINE_MIN_VALUES 8192
-
-static inline guint
-fine_bin (guint64 v)
-{
-  guint e;
-
-  if (v < (1u << FINE_SUB_BITS))
-    return (guint) v;
-  e = 63 - __builtin_clzll (v);
-  return ((e - FINE_SUB_BITS + 1) << FINE_SUB_BITS) | (guint) ((v >> (e - FINE_SUB_BITS)) & ((1u << FINE_SUB_BITS) - 1));
-}
 
 static gsize
 nearest_rank (gsize  n,
@@ -133,54 +119,68 @@ seismo_stats_percentiles_select (guint64      *values,
       return;
     }
 
-  /* Count the values per bin, find the bin each rank falls in, then select among that bin's
-   * values only: two passes over the values whatever their number, nothing sorted. */
-  counts = g_new0 (gsize, FINE_BINS);
+  /* Count the values per bin, then select among the values of the bin each rank falls in. */
+  counts = g_new0 (gsize, SEISMO_PERCENTILE_BINS);
   for (gsize i = 0; i < n; i++)
-    counts[fine_bin (values[i])]++;
-  {
-    g_autofree guint *bins = g_new (guint, n_qs);
-    g_autofree guint *which = g_new (guint, n_qs);
-    g_autofree gsize *ks = g_new (gsize, n_qs);
-    g_autofree GArray **in_bin = g_new (GArray *, n_qs);
-    guint n_bins = 0;
+    counts[seismo_percentile_bin (values[i])]++;
+  _seismo_percentiles_from_bins (values, n, counts, qs, n_qs, out);
+}
 
-    for (guint i = 0; i < n_qs; i++)
-      {
-        gsize below = 0;
-        guint bin = 0, b;
+void
+_seismo_percentiles_from_bins (const guint64 *values,
+                               gsize          n,
+                               const gsize   *counts,
+                               const double  *qs,
+                               guint          n_qs,
+                               guint64       *out)
+{
+  g_autofree guint *bins = g_new (guint, MAX (n_qs, 1));
+  g_autofree guint *which = g_new (guint, MAX (n_qs, 1));
+  g_autofree gsize *ks = g_new (gsize, MAX (n_qs, 1));
+  g_autofree GArray **in_bin = g_new (GArray *, MAX (n_qs, 1));
+  guint n_bins = 0;
 
-        ks[i] = nearest_rank (n, qs[i]) - 1;
-        while (below + counts[bin] <= ks[i])
-          below += counts[bin++];
-        ks[i] -= below;
-        for (b = 0; b < n_bins && bins[b] != bin; b++)
-          ;
-        if (b == n_bins)
-          {
-            bins[n_bins] = bin;
-            in_bin[n_bins++] = g_array_sized_new (FALSE, FALSE, sizeof (guint64), counts[bin]);
-          }
-        which[i] = b;
-      }
-    for (gsize i = 0; i < n; i++)
-      {
-        guint bin = fine_bin (values[i]);
+  if (n == 0)
+    {
+      for (guint i = 0; i < n_qs; i++)
+        out[i] = 0;
+      return;
+    }
+  for (guint i = 0; i < n_qs; i++)
+    {
+      gsize below = 0;
+      guint bin = 0, b;
 
-        for (guint b = 0; b < n_bins; b++)
-          if (bins[b] == bin)
-            g_array_append_val (in_bin[b], values[i]);
-      }
-    for (guint i = 0; i < n_qs; i++)
-      {
-        GArray *a = in_bin[which[i]];
+      ks[i] = nearest_rank (n, qs[i]) - 1;
+      while (below + counts[bin] <= ks[i])
+        below += counts[bin++];
+      ks[i] -= below;
+      for (b = 0; b < n_bins && bins[b] != bin; b++)
+        ;
+      if (b == n_bins)
+        {
+          bins[n_bins] = bin;
+          in_bin[n_bins++] = g_array_sized_new (FALSE, FALSE, sizeof (guint64), counts[bin]);
+        }
+      which[i] = b;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      guint bin = seismo_percentile_bin (values[i]);
 
-        select_kth ((guint64 *) a->data, 0, a->len, ks[i]);
-        out[i] = g_array_index (a, guint64, ks[i]);
-      }
-    for (guint b = 0; b < n_bins; b++)
-      g_array_unref (in_bin[b]);
-  }
+      for (guint b = 0; b < n_bins; b++)
+        if (bins[b] == bin)
+          g_array_append_val (in_bin[b], values[i]);
+    }
+  for (guint i = 0; i < n_qs; i++)
+    {
+      GArray *a = in_bin[which[i]];
+
+      select_kth ((guint64 *) a->data, 0, a->len, ks[i]);
+      out[i] = g_array_index (a, guint64, ks[i]);
+    }
+  for (guint b = 0; b < n_bins; b++)
+    g_array_unref (in_bin[b]);
 }
 
 static int
