@@ -243,17 +243,96 @@ stats_from_summary (SeismoTrace *trace)
   return result;
 }
 
+/* One half of the spans of seismo_stats_by_syscall(): its counts per syscall (pass 1), then its
+ * durations placed from next[] on (pass 2). The halves only read the trace. */
+typedef struct {
+  SeismoTrace             *trace;
+  const SeismoSyscallSpan *spans;
+  gsize                    n_spans;
+  const guint64           *ts;
+  const SeismoSelection   *selection;
+  gboolean                 timed;
+  SeismoSyscallStats      *acc;
+  gsize                   *next;        /* pass 2 */
+  guint64                 *durations;   /* pass 2 */
+} SyscallHalf;
+
+static gpointer
+syscall_half_count (gpointer data)
+{
+  SyscallHalf *h = data;
+
+  for (gsize s = 0; s < h->n_spans; s++)
+    {
+      const SeismoSyscallSpan *span = &h->spans[s];
+      SeismoSyscallStats *st = &h->acc[span->syscall];
+      guint64 dur;
+      gint64 ret;
+
+      if (!seismo_selection_has (h->selection, span->enter, h->ts[span->enter]))
+        continue;
+      if (span->exit == SEISMO_NO_EVENT)
+        {
+          st->unfinished++;
+          continue;
+        }
+      /* Without measured durations the gap between enter and exit is line order, not time. */
+      dur = h->timed ? h->ts[span->exit] - h->ts[span->enter] : 0;
+      if (st->calls == 0 || dur < st->min_ns)
+        st->min_ns = dur;
+      st->calls++;
+      st->total_ns += dur;
+      st->max_ns = MAX (st->max_ns, dur);
+      if (seismo_trace_syscall_span_ret (h->trace, span, &ret) && ret < 0 && ret >= -4095)
+        st->errors++;
+    }
+  return NULL;
+}
+
+static gpointer
+syscall_half_place (gpointer data)
+{
+  SyscallHalf *h = data;
+
+  for (gsize s = 0; s < h->n_spans; s++)
+    {
+      const SeismoSyscallSpan *span = &h->spans[s];
+
+      if (span->exit == SEISMO_NO_EVENT || !seismo_selection_has (h->selection, span->enter, h->ts[span->enter]))
+        continue;
+      h->durations[h->next[span->syscall]++] = h->ts[span->exit] - h->ts[span->enter];
+    }
+  return NULL;
+}
+
+/* Runs func over both halves, the second on another thread when it has any spans. */
+static void
+run_halves (GThreadFunc  func,
+            SyscallHalf *halves)
+{
+  GThread *helper = halves[1].n_spans > 0 ? g_thread_new ("seismo-stats", func, &halves[1]) : NULL;
+
+  func (&halves[0]);
+  if (helper != NULL)
+    g_thread_join (helper);
+}
+
+/* Below this many spans a second thread costs more than it saves. */
+#define SYSCALL_SPLIT 262144
+
 GArray *
 seismo_stats_by_syscall (SeismoTrace           *trace,
                          const SeismoSelection *selection)
 {
   guint n_names;
-  gsize n_spans;
+  gsize n_spans, first_half;
   const SeismoSyscallSpan *spans;
   const guint64 *ts;
   g_autofree SeismoSyscallStats *acc = NULL;
+  g_autofree SeismoSyscallStats *acc2 = NULL;
   g_autofree gsize *offsets = NULL;
   g_autofree guint64 *durations = NULL;
+  SyscallHalf halves[2];
   GArray *result;
   gboolean timed;
 
@@ -270,59 +349,54 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
     }
   timed = seismo_trace_has_durations (trace);
   acc = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
+  acc2 = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
 
-  for (gsize s = 0; s < n_spans; s++)
-    {
-      const SeismoSyscallSpan *span = &spans[s];
-      SeismoSyscallStats *st = &acc[span->syscall];
-      guint64 dur;
-      gint64 ret;
-
-      if (!seismo_selection_has (selection, span->enter, ts[span->enter]))
-        continue;
-      if (span->exit == SEISMO_NO_EVENT)
-        {
-          st->unfinished++;
-          continue;
-        }
-      /* Without measured durations the gap between enter and exit is line order, not time. */
-      dur = timed ? ts[span->exit] - ts[span->enter] : 0;
-      if (st->calls == 0 || dur < st->min_ns)
-        st->min_ns = dur;
-      st->calls++;
-      st->total_ns += dur;
-      st->max_ns = MAX (st->max_ns, dur);
-      if (seismo_trace_syscall_span_ret (trace, span, &ret) && ret < 0 && ret >= -4095)
-        st->errors++;
-    }
+  /* The whole-trace pass on both cores, each half counting into its own rows, merged after:
+   * what opening the Statistics pane waits for. */
+  first_half = n_spans >= SYSCALL_SPLIT ? n_spans / 2 : n_spans;
+  halves[0] = (SyscallHalf) { trace, spans, first_half, ts, selection, timed, acc };
+  halves[1] = (SyscallHalf) { trace, spans + first_half, n_spans - first_half, ts, selection, timed, acc2 };
+  run_halves (syscall_half_count, halves);
 
   /* Every syscall's durations side by side in one array, counted first so that it is allocated
    * once: the percentiles need them, and millions of appends to growing arrays cost more than
-   * a second pass. */
+   * a second pass. Each half places its own after the first half's. */
   if (timed)
     {
       gsize total = 0;
+      g_autofree gsize *next = g_new (gsize, MAX (n_names, 1));
+      g_autofree gsize *next2 = g_new (gsize, MAX (n_names, 1));
 
       offsets = g_new (gsize, MAX (n_names, 1) + 1);
       for (guint i = 0; i < n_names; i++)
         {
           offsets[i] = total;
-          total += acc[i].calls;
+          next[i] = total;
+          next2[i] = total + acc[i].calls;
+          total += acc[i].calls + acc2[i].calls;
         }
       offsets[n_names] = total;
       durations = g_new (guint64, MAX (total, 1));
-      {
-        g_autofree gsize *next = g_memdup2 (offsets, (MAX (n_names, 1) + 1) * sizeof (gsize));
+      halves[0].next = next;
+      halves[0].durations = durations;
+      halves[1].next = next2;
+      halves[1].durations = durations;
+      run_halves (syscall_half_place, halves);
+    }
+  for (guint i = 0; i < n_names; i++)
+    {
+      SeismoSyscallStats *a = &acc[i];
+      const SeismoSyscallStats *b = &acc2[i];
 
-        for (gsize s = 0; s < n_spans; s++)
-          {
-            const SeismoSyscallSpan *span = &spans[s];
-
-            if (span->exit == SEISMO_NO_EVENT || !seismo_selection_has (selection, span->enter, ts[span->enter]))
-              continue;
-            durations[next[span->syscall]++] = ts[span->exit] - ts[span->enter];
-          }
-      }
+      if (b->calls > 0)
+        {
+          a->min_ns = a->calls == 0 ? b->min_ns : MIN (a->min_ns, b->min_ns);
+          a->max_ns = MAX (a->max_ns, b->max_ns);
+        }
+      a->calls += b->calls;
+      a->errors += b->errors;
+      a->unfinished += b->unfinished;
+      a->total_ns += b->total_ns;
     }
 
   result = g_array_new (FALSE, TRUE, sizeof (SeismoSyscallStats));

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seismo-filter.h"
+#include "seismo-histogram.h"
 #include "seismo-stats.h"
 #include "seismo-test-util.h"
 
@@ -50,6 +52,66 @@ test_syscalls_brute (void)
   g_assert_cmpuint (sum_calls, ==, calls);
   g_assert_cmpuint (sum_errors, ==, errors);
   g_assert_cmpuint (sum_unf, ==, unfinished);
+}
+
+/* A trace with enough spans for the two-thread passes: every row the figures of its syscall's
+ * own samples, with a selection too. */
+static void
+test_syscalls_halves (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (1500000, 25);
+  g_autoptr(SeismoFilter) f = seismo_filter_compile (trace, "cpu == 1", NULL);
+  g_autofree guint64 *mask = seismo_filter_run (f, NULL, NULL);
+  const guint64 *ts = seismo_trace_get_times (trace);
+  gsize n = seismo_trace_get_n_events (trace), n_spans;
+  const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n_spans);
+  SeismoSelection sel = { ts[n / 5], ts[n - n / 5], mask };
+
+  g_assert_cmpuint (n_spans, >=, 262144);
+  for (guint round = 0; round < 2; round++)
+    {
+      const SeismoSelection *s = round ? &sel : NULL;
+      g_autoptr(GArray) stats = seismo_stats_by_syscall (trace, s);
+
+      g_assert_cmpuint (stats->len, >, 1);
+      for (guint i = 0; i < stats->len; i++)
+        {
+          const SeismoSyscallStats *st = &g_array_index (stats, SeismoSyscallStats, i);
+          int idx = -1;
+          g_autoptr(GArray) one = NULL;
+          g_autoptr(SeismoLatencyHistogram) h = seismo_latency_histogram_new_log2 ();
+          SeismoLatencySummary sum;
+          guint64 errors = 0, unfinished = 0;
+
+          for (guint k = 0; k < seismo_trace_get_n_syscall_names (trace); k++)
+            if (strcmp (seismo_trace_get_syscall_name (trace, k), st->name) == 0)
+              idx = (int) k;
+          g_assert_cmpint (idx, >=, 0);
+          one = seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, s, idx);
+          seismo_latency_histogram_add_samples (h, one);
+          seismo_latency_histogram_get_summary (h, &sum);
+          for (gsize k = 0; k < n_spans; k++)
+            {
+              gint64 ret;
+
+              if (spans[k].syscall != idx || !seismo_selection_has (s, spans[k].enter, ts[spans[k].enter]))
+                continue;
+              if (spans[k].exit == SEISMO_NO_EVENT)
+                unfinished++;
+              else if (seismo_trace_syscall_span_ret (trace, &spans[k], &ret) && ret < 0 && ret >= -4095)
+                errors++;
+            }
+          g_assert_cmpuint (st->calls, ==, sum.count);
+          g_assert_cmpuint (st->total_ns, ==, sum.sum);
+          g_assert_cmpuint (st->min_ns, ==, sum.min);
+          g_assert_cmpuint (st->max_ns, ==, sum.max);
+          g_assert_cmpuint (st->p50_ns, ==, sum.p50);
+          g_assert_cmpuint (st->p90_ns, ==, sum.p90);
+          g_assert_cmpuint (st->p99_ns, ==, sum.p99);
+          g_assert_cmpuint (st->errors, ==, errors);
+          g_assert_cmpuint (st->unfinished, ==, unfinished);
+        }
+    }
 }
 
 static void
@@ -145,6 +207,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/stats/syscalls-brute", test_syscalls_brute);
+  g_test_add_func ("/stats/syscalls-halves", test_syscalls_halves);
   g_test_add_func ("/stats/selection", test_selection);
   g_test_add_func ("/stats/percentile", test_percentile);
   g_test_add_func ("/stats/percentiles-select", test_percentiles_select);
