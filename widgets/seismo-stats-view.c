@@ -159,6 +159,9 @@ struct _SeismoStatsView
   GtkSortListModel *sorted[SEISMO_STATS_TABLE_N];
   GCancellable  *cancellable;
   GPtrArray     *unshown[SEISMO_STATS_TABLE_N];   /* rows computed, not yet in the store */
+  GPtrArray     *feeding[SEISMO_STATS_TABLE_N];   /* sorted rows going into the store */
+  guint          fed[SEISMO_STATS_TABLE_N];       /* how many of feeding are in */
+  guint          feed_source;
   SeismoPaneRange shown_range;  /* what the stores' rows (and unshown) were computed for */
   gboolean       have_result;   /* shown_range is valid */
   guint          spinner_source;
@@ -524,7 +527,56 @@ update_scope (SeismoStatsView *self)
 }
 
 /* Rows go into a table's store when it is shown or asked for: a store change costs the main
- * thread its list widgets' work, so opening the pane pays for one table, not four. */
+ * thread its list widgets' work, so opening the pane pays for one table, not four. And they go
+ * in a few at a time, one batch a main-loop turn, sorted first so that the first batch is the
+ * top of the table: a GtkColumnView makes widgets for up to 200 rows of a change at once, which
+ * for the task table is thousands of labels in one frame. */
+#define FEED_ROWS 24
+
+static gboolean feed_rows_cb (gpointer data);
+
+/* Appends up to max rows of the table's feed (G_MAXUINT: all of them); FALSE when it is done. */
+static gboolean
+feed_table (SeismoStatsView  *self,
+            SeismoStatsTable  table,
+            guint             max)
+{
+  GPtrArray *rows = self->feeding[table];
+  guint n;
+
+  if (rows == NULL)
+    return FALSE;
+  n = MIN (max, rows->len - self->fed[table]);
+  g_list_store_splice (self->stores[table], g_list_model_get_n_items (G_LIST_MODEL (self->stores[table])),
+                       0, rows->pdata + self->fed[table], n);
+  self->fed[table] += n;
+  if (self->fed[table] < rows->len)
+    return TRUE;
+  g_clear_pointer (&self->feeding[table], g_ptr_array_unref);
+  return FALSE;
+}
+
+static gboolean
+feed_rows_cb (gpointer data)
+{
+  SeismoStatsView *self = data;
+  gboolean more = FALSE;
+
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    more |= feed_table (self, t, FEED_ROWS);
+  if (!more)
+    self->feed_source = 0;
+  return more ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static int
+compare_by_sorter (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      sorter)
+{
+  return gtk_sorter_compare (sorter, *(gpointer *) a, *(gpointer *) b);
+}
+
 static void
 show_table_rows (SeismoStatsView  *self,
                  SeismoStatsTable  table)
@@ -533,9 +585,23 @@ show_table_rows (SeismoStatsView  *self,
 
   if (rows == NULL)
     return;
-  g_list_store_splice (self->stores[table], 0,
-                       g_list_model_get_n_items (G_LIST_MODEL (self->stores[table])),
-                       rows->pdata, rows->len);
+  /* In the table's order, as its sort model will show them: some hundred comparisons. */
+  g_ptr_array_sort_with_data (rows, compare_by_sorter, gtk_column_view_get_sorter (table_view (self, table)));
+  g_clear_pointer (&self->feeding[table], g_ptr_array_unref);
+  self->feeding[table] = g_steal_pointer (&rows);
+  self->fed[table] = 0;
+  g_list_store_remove_all (self->stores[table]);
+  if (feed_table (self, table, FEED_ROWS) && self->feed_source == 0)
+    self->feed_source = g_idle_add (feed_rows_cb, self);
+}
+
+/* Every row of the table in its store now: for exports and tests. */
+static void
+show_all_table_rows (SeismoStatsView  *self,
+                     SeismoStatsTable  table)
+{
+  show_table_rows (self, table);
+  feed_table (self, table, G_MAXUINT);
 }
 
 static void
@@ -571,6 +637,7 @@ take_result (SeismoStatsView *self,
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     {
       g_clear_pointer (&self->unshown[t], g_ptr_array_unref);
+      g_clear_pointer (&self->feeding[t], g_ptr_array_unref);
       self->unshown[t] = g_steal_pointer (&job->rows[t]);
     }
   seismo_pane_range_set (&self->shown_range, job->range.start_ns, job->range.end_ns, job->range.mask);
@@ -629,6 +696,7 @@ recompute (SeismoStatsView *self)
       for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
         {
           g_clear_pointer (&self->unshown[t], g_ptr_array_unref);
+          g_clear_pointer (&self->feeding[t], g_ptr_array_unref);
           g_list_store_remove_all (self->stores[t]);
         }
       self->have_result = FALSE;
@@ -734,12 +802,14 @@ seismo_stats_view_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->spinner_source, g_source_remove);
+  g_clear_handle_id (&self->feed_source, g_source_remove);
   g_clear_object (&self->trace);
   seismo_pane_range_reset (&self->range);
   seismo_pane_range_reset (&self->shown_range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     {
       g_clear_pointer (&self->unshown[t], g_ptr_array_unref);
+      g_clear_pointer (&self->feeding[t], g_ptr_array_unref);
       g_clear_object (&self->sorted[t]);
       g_clear_object (&self->stores[t]);
     }
@@ -883,7 +953,7 @@ seismo_stats_view_get_rows (SeismoStatsView  *self,
   g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
   g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
   flush_pending (self);
-  show_table_rows (self, table);
+  show_all_table_rows (self, table);
   return G_LIST_MODEL (self->sorted[table]);
 }
 
@@ -897,7 +967,7 @@ seismo_stats_view_row_filter (SeismoStatsView  *self,
   g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
   g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
   flush_pending (self);
-  show_table_rows (self, table);
+  show_all_table_rows (self, table);
   row = g_list_model_get_item (G_LIST_MODEL (self->sorted[table]), position);
   /* The store keeps the row alive after this reference goes. */
   return row != NULL ? row->filter : NULL;
@@ -950,7 +1020,7 @@ seismo_stats_view_to_csv (SeismoStatsView  *self,
   g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
   g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
   flush_pending (self);
-  show_table_rows (self, table);
+  show_all_table_rows (self, table);
 
   specs = table_columns[table];
   for (guint c = 0; specs[c].title != NULL; c++)
@@ -998,7 +1068,7 @@ seismo_stats_view_render (SeismoStatsView  *self,
   g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
   g_return_if_fail (table < SEISMO_STATS_TABLE_N);
   flush_pending (self);
-  show_table_rows (self, table);
+  show_all_table_rows (self, table);
 
   specs = table_columns[table];
   while (specs[n_columns].title != NULL)
