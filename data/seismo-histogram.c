@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "seismo-histogram.h"
+#include "seismo-percentile-private.h"
 #include "seismo-timing.h"
 
 /* bpftrace draws bars 52 characters wide; keeping it makes outputs easy to compare side by side. */
@@ -19,7 +20,12 @@ struct _SeismoLatencyHistogram {
   guint                n_buckets;
   guint64             *counts;
   GArray              *values;   /* guint64, every value added */
-  gboolean             sorted;       /* and summary holds the figures */
+  guint64              value_min;   /* of values; G_MAXUINT64 when none */
+  guint64              value_max;
+  guint64              value_sum;   /* saturates */
+  gsize               *fine;     /* seismo_percentile_bin() counts of values, when a bulk add
+                                  * counted them; NULL: counted when the summary is asked for */
+  gboolean             summarized;   /* summary holds the figures of values */
   SeismoLatencySummary summary;
 };
 
@@ -32,6 +38,7 @@ seismo_latency_histogram_new_log2 (void)
   self->n_buckets = LOG2_BUCKETS;
   self->counts = g_new0 (guint64, self->n_buckets);
   self->values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->value_min = G_MAXUINT64;
   return self;
 }
 
@@ -58,6 +65,7 @@ seismo_latency_histogram_new_linear (guint64 min,
   self->n_buckets = (guint) n + 2;
   self->counts = g_new0 (guint64, self->n_buckets);
   self->values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->value_min = G_MAXUINT64;
   return self;
 }
 
@@ -67,6 +75,7 @@ seismo_latency_histogram_free (SeismoLatencyHistogram *self)
   if (self == NULL)
     return;
   g_free (self->counts);
+  g_free (self->fine);
   g_array_unref (self->values);
   g_free (self);
 }
@@ -93,6 +102,24 @@ seismo_latency_histogram_bucket_of (SeismoLatencyHistogram *self,
   return 1 + (guint) ((value - self->min) / self->step);
 }
 
+static inline guint64
+add_saturating (guint64 sum,
+                guint64 v)
+{
+  return v > G_MAXUINT64 - sum ? G_MAXUINT64 : sum + v;
+}
+
+static inline void
+note_value (SeismoLatencyHistogram *self,
+            guint64                 value)
+{
+  self->value_min = MIN (self->value_min, value);
+  self->value_max = MAX (self->value_max, value);
+  self->value_sum = add_saturating (self->value_sum, value);
+  if (self->fine != NULL)
+    self->fine[seismo_percentile_bin (value)]++;
+}
+
 void
 seismo_latency_histogram_add (SeismoLatencyHistogram *self,
                               guint64                 value)
@@ -101,18 +128,62 @@ seismo_latency_histogram_add (SeismoLatencyHistogram *self,
 
   self->counts[seismo_latency_histogram_bucket_of (self, value)]++;
   g_array_append_val (self->values, value);
-  self->sorted = FALSE;
+  note_value (self, value);
+  self->summarized = FALSE;
 }
 
 void
 seismo_latency_histogram_add_samples (SeismoLatencyHistogram *self,
                                       GArray                 *samples)
 {
+  const SeismoLatencySample *s;
+  guint64 *values;
+  guint old_len;
+
   g_return_if_fail (self != NULL);
   g_return_if_fail (samples != NULL);
 
+  /* Grown once, not doubling its way up through millions of values. */
+  old_len = self->values->len;
+  g_array_set_size (self->values, old_len + samples->len);
+  values = &g_array_index (self->values, guint64, old_len);
+  s = (const SeismoLatencySample *) samples->data;
   for (guint i = 0; i < samples->len; i++)
-    seismo_latency_histogram_add (self, g_array_index (samples, SeismoLatencySample, i).value);
+    {
+      values[i] = s[i].value;
+      self->counts[seismo_latency_histogram_bucket_of (self, s[i].value)]++;
+      note_value (self, s[i].value);
+    }
+  self->summarized = FALSE;
+}
+
+SeismoLatencyHistogram *
+seismo_latency_histogram_new_linear_from (SeismoLatencyHistogram *other,
+                                          guint64                 min,
+                                          guint64                 max,
+                                          guint64                 step)
+{
+  SeismoLatencyHistogram *self;
+  const guint64 *v;
+
+  g_return_val_if_fail (other != NULL, NULL);
+  self = seismo_latency_histogram_new_linear (min, max, step);
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_array_set_size (self->values, other->values->len);
+  memcpy (self->values->data, other->values->data, (gsize) other->values->len * sizeof (guint64));
+  v = (const guint64 *) self->values->data;
+  for (guint i = 0; i < self->values->len; i++)
+    self->counts[seismo_latency_histogram_bucket_of (self, v[i])]++;
+  self->value_min = other->value_min;
+  self->value_max = other->value_max;
+  self->value_sum = other->value_sum;
+  if (other->fine != NULL)
+    self->fine = g_memdup2 (other->fine, SEISMO_PERCENTILE_BINS * sizeof (gsize));
+  /* The same values: the same figures, not computed again. */
+  self->summarized = other->summarized;
+  self->summary = other->summary;
+  return self;
 }
 
 guint
@@ -154,35 +225,25 @@ seismo_latency_histogram_get_bucket (SeismoLatencyHistogram *self,
     }
 }
 
-static int
-compare_u64 (gconstpointer a,
-             gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 void
 seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
                                       SeismoLatencySummary   *summary)
 {
-  const guint64 *v;
+  static const double qs[] = { 0.50, 0.90, 0.99 };
+  guint64 p[G_N_ELEMENTS (qs)];
   gsize n;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (summary != NULL);
 
   memset (summary, 0, sizeof *summary);
-  /* Sorted and summed once: a histogram pane asks at every draw. */
-  if (self->sorted)
+  /* Computed once: a histogram pane asks at every draw. */
+  if (self->summarized)
     {
       *summary = self->summary;
       return;
     }
-  g_array_sort (self->values, compare_u64);
-  self->sorted = TRUE;
-  v = (const guint64 *) self->values->data;
+  self->summarized = TRUE;
   n = self->values->len;
   if (n == 0)
     {
@@ -190,14 +251,19 @@ seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
       return;
     }
   summary->count = n;
-  summary->min = v[0];
-  summary->max = v[n - 1];
-  for (gsize i = 0; i < n; i++)
-    summary->sum = v[i] > G_MAXUINT64 - summary->sum ? G_MAXUINT64 : summary->sum + v[i];
+  summary->min = self->value_min;
+  summary->max = self->value_max;
+  summary->sum = self->value_sum;
   summary->avg = summary->sum / n;
-  summary->p50 = seismo_stats_percentile (v, n, 0.50);
-  summary->p90 = seismo_stats_percentile (v, n, 0.90);
-  summary->p99 = seismo_stats_percentile (v, n, 0.99);
+  /* Exact nearest-rank percentiles by selection, not by sorting millions of values. */
+  if (self->fine != NULL)
+    _seismo_percentiles_from_bins ((const guint64 *) self->values->data, n, self->fine, qs,
+                                   G_N_ELEMENTS (qs), p);
+  else
+    seismo_stats_percentiles_select ((guint64 *) self->values->data, n, qs, G_N_ELEMENTS (qs), p);
+  summary->p50 = p[0];
+  summary->p90 = p[1];
+  summary->p99 = p[2];
   self->summary = *summary;
 }
 
@@ -410,13 +476,16 @@ seismo_latency_collect (SeismoTrace           *trace,
   g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
   g_return_val_if_fail (kind < SEISMO_LATENCY_N, NULL);
 
-  out = g_array_new (FALSE, FALSE, sizeof (SeismoLatencySample));
   if (!seismo_latency_kind_measured (trace, kind))
-    return out;
+    return g_array_new (FALSE, FALSE, sizeof (SeismoLatencySample));
   ts = seismo_trace_get_times (trace);
   if (kind == SEISMO_LATENCY_SYSCALL)
     {
       const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n);
+
+      /* Room for every span at once: growing by doubling copies millions of samples. Pages
+       * never written are never touched. */
+      out = g_array_sized_new (FALSE, FALSE, sizeof (SeismoLatencySample), (guint) n);
 
       for (gsize s = 0; s < n; s++)
         if (spans[s].exit != SEISMO_NO_EVENT && (syscall < 0 || spans[s].syscall == syscall) &&
@@ -434,6 +503,7 @@ seismo_latency_collect (SeismoTrace           *trace,
       };
       const SeismoInterval *iv = seismo_trace_get_intervals (trace, interval[kind], &n);
 
+      out = g_array_sized_new (FALSE, FALSE, sizeof (SeismoLatencySample), (guint) n);
       for (gsize k = 0; k < n; k++)
         {
           SeismoEventId by;
@@ -449,6 +519,118 @@ seismo_latency_collect (SeismoTrace           *trace,
         g_array_sort (out, compare_samples);
     }
   return out;
+}
+
+/* One half of the spans of seismo_latency_histogram_add_syscalls(): their durations written
+ * from out on, counted per bucket into counts. */
+typedef struct {
+  SeismoLatencyHistogram  *hist;
+  const SeismoSyscallSpan *spans;
+  gsize                    n_spans;
+  const guint64           *ts;
+  const SeismoSelection   *selection;
+  int                      syscall;
+  guint64                 *out;
+  guint64                 *counts;
+  gsize                   *fine;      /* seismo_percentile_bin() counts */
+  guint64                  min;
+  guint64                  max;
+  guint64                  sum;
+  gsize                    n_out;
+} SyscallPass;
+
+static gpointer
+syscall_pass (gpointer data)
+{
+  SyscallPass *p = data;
+  guint64 *out = p->out;
+
+  for (gsize s = 0; s < p->n_spans; s++)
+    {
+      const SeismoSyscallSpan *span = &p->spans[s];
+      guint64 v;
+
+      if (span->exit == SEISMO_NO_EVENT || (p->syscall >= 0 && span->syscall != p->syscall) ||
+          !seismo_selection_has (p->selection, span->enter, p->ts[span->enter]))
+        continue;
+      v = p->ts[span->exit] - p->ts[span->enter];
+      *out++ = v;
+      p->counts[seismo_latency_histogram_bucket_of (p->hist, v)]++;
+      /* The summary's figures counted on the way: no pass of their own over the values. */
+      p->fine[seismo_percentile_bin (v)]++;
+      p->min = MIN (p->min, v);
+      p->max = MAX (p->max, v);
+      p->sum = add_saturating (p->sum, v);
+    }
+  p->n_out = (gsize) (out - p->out);
+  return NULL;
+}
+
+/* Below this many spans a second thread costs more than it saves. */
+#define SYSCALL_PASS_SPLIT 262144
+
+void
+seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
+                                       SeismoTrace            *trace,
+                                       const SeismoSelection  *selection,
+                                       int                     syscall)
+{
+  SyscallPass half[2];
+  const SeismoSyscallSpan *spans;
+  gsize n, old_len, first_half;
+  guint64 *values;
+  GThread *helper = NULL;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (SEISMO_IS_TRACE (trace));
+
+  if (!seismo_latency_kind_measured (trace, SEISMO_LATENCY_SYSCALL))
+    return;
+  spans = seismo_trace_get_syscall_spans (trace, &n);
+  g_return_if_fail (self->values->len + n <= G_MAXUINT);
+
+  /* Room for every span; each half writes its own part, the second moved down after. */
+  old_len = self->values->len;
+  g_array_set_size (self->values, old_len + n);
+  values = &g_array_index (self->values, guint64, old_len);
+  first_half = n >= SYSCALL_PASS_SPLIT ? n / 2 : n;
+  for (guint h = 0; h < 2; h++)
+    {
+      half[h] = (SyscallPass) {
+        self, spans + (h ? first_half : 0), h ? n - first_half : first_half,
+        seismo_trace_get_times (trace), selection, syscall,
+        values + (h ? first_half : 0), g_new0 (guint64, self->n_buckets),
+        g_new0 (gsize, SEISMO_PERCENTILE_BINS), G_MAXUINT64, 0, 0, 0
+      };
+    }
+  /* Bins for the values already there, unless a previous bulk add counted them. */
+  if (self->fine == NULL)
+    {
+      self->fine = g_new0 (gsize, SEISMO_PERCENTILE_BINS);
+      for (gsize i = 0; i < old_len; i++)
+        self->fine[seismo_percentile_bin (g_array_index (self->values, guint64, i))]++;
+    }
+  /* The whole-trace pass on both cores: it is what opening the Histogram pane waits for. */
+  if (half[1].n_spans > 0)
+    helper = g_thread_new ("seismo-histogram", syscall_pass, &half[1]);
+  syscall_pass (&half[0]);
+  if (helper != NULL)
+    g_thread_join (helper);
+  memmove (values + half[0].n_out, half[1].out, half[1].n_out * sizeof (guint64));
+  g_array_set_size (self->values, (guint) (old_len + half[0].n_out + half[1].n_out));
+  for (guint h = 0; h < 2; h++)
+    {
+      for (guint b = 0; b < self->n_buckets; b++)
+        self->counts[b] += half[h].counts[b];
+      for (guint b = 0; b < SEISMO_PERCENTILE_BINS; b++)
+        self->fine[b] += half[h].fine[b];
+      self->value_min = MIN (self->value_min, half[h].min);
+      self->value_max = MAX (self->value_max, half[h].max);
+      self->value_sum = add_saturating (self->value_sum, half[h].sum);
+      g_free (half[h].counts);
+      g_free (half[h].fine);
+    }
+  self->summarized = FALSE;
 }
 
 GArray *

@@ -50,6 +50,12 @@ SeismoLatencyHistogram *seismo_latency_histogram_new_log2    (void);
 SeismoLatencyHistogram *seismo_latency_histogram_new_linear  (guint64                 min,
                                                               guint64                 max,
                                                               guint64                 step);
+/* The values of other in linear buckets (as seismo_latency_histogram_new_linear()); its figures
+ * are other's, computed once. */
+SeismoLatencyHistogram *seismo_latency_histogram_new_linear_from (SeismoLatencyHistogram *other,
+                                                              guint64                 min,
+                                                              guint64                 max,
+                                                              guint64                 step);
 void                    seismo_latency_histogram_free        (SeismoLatencyHistogram *self);
 
 SeismoHistogramScale    seismo_latency_histogram_get_scale   (SeismoLatencyHistogram *self);
@@ -132,6 +138,14 @@ GArray     *seismo_latency_collect_gaps     (SeismoTrace           *trace,
                                              const guint64         *to_mask,
                                              SeismoGapScope         scope,
                                              const SeismoSelection *selection);
+
+/* Adds the values of seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, selection, syscall)
+ * without making the samples: what a histogram of millions of syscalls needs, in one pass over
+ * the spans (on two threads when there are many). */
+void        seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
+                                                   SeismoTrace            *trace,
+                                                   const SeismoSelection  *selection,
+                                                   int                     syscall);
 
 /* A mask (seismo_filter_mask_words() words, bit i = event i) of both ends of the samples whose
  * value is in [lower, upper): what a click on a bucket filters to. Caller frees with g_free(). */

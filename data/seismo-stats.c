@@ -4,17 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "seismo-percentile-private.h"
 #include "seismo-stats.h"
 #include "seismo-timing.h"
-
-static int
-compare_u64 (gconstpointer a,
-             gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
 
 guint64
 seismo_stats_percentile (const guint64 *sorted,
@@ -28,6 +20,167 @@ seismo_stats_percentile (const guint64 *sorted,
   rank = (gsize) ceil (q * (double) n);
   rank = CLAMP (rank, 1, n);
   return sorted[rank - 1];
+}
+
+static inline void
+swap_u64 (guint64 *a,
+          guint64 *b)
+{
+  guint64 t = *a;
+
+  *a = *b;
+  *b = t;
+}
+
+/* The k-th smallest of v[lo, hi) put at v[k], smaller ones before it, larger after: quickselect
+ * with a three-way partition, since durations repeat a lot (an untimed trace's are all 0), and a
+ * median of three pseudo-random pivots so sorted input is no worse case. */
+static void
+select_kth (guint64 *v,
+            gsize    lo,
+            gsize    hi,
+            gsize    k)
+{
+  guint32 seed = 2463534242u;
+
+  while (hi - lo > 1)
+    {
+      gsize n = hi - lo, lt = lo, gt = hi, i = lo;
+      guint64 a, b, c, pivot;
+
+      seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5;
+      a = v[lo + seed % n];
+      seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5;
+      b = v[lo + seed % n];
+      seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5;
+      c = v[lo + seed % n];
+      pivot = MAX (MIN (a, b), MIN (MAX (a, b), c));
+      /* [lo, lt) < pivot, [lt, i) == pivot, [gt, hi) > pivot */
+      while (i < gt)
+        {
+          if (v[i] < pivot)
+            swap_u64 (&v[i++], &v[lt++]);
+          else if (v[i] > pivot)
+            swap_u64 (&v[i], &v[--gt]);
+          else
+            i++;
+        }
+      if (k < lt)
+        hi = lt;
+      else if (k >= gt)
+        lo = gt;
+      else
+        return;
+    }
+}
+
+/* Below this many values, selecting in place costs less than counting bins. */
+#define FINE_MIN_VALUES 8192
+
+static gsize
+nearest_rank (gsize  n,
+              double q)
+{
+  gsize rank = (gsize) ceil (q * (double) n);
+
+  return CLAMP (rank, 1, n);
+}
+
+void
+seismo_stats_percentiles_select (guint64      *values,
+                                 gsize         n,
+                                 const double *qs,
+                                 guint         n_qs,
+                                 guint64      *out)
+{
+  g_autofree gsize *counts = NULL;
+
+  g_return_if_fail (n == 0 || values != NULL);
+  if (n == 0)
+    {
+      for (guint i = 0; i < n_qs; i++)
+        out[i] = 0;
+      return;
+    }
+  if (n < FINE_MIN_VALUES)
+    {
+      gsize lo = 0;
+
+      for (guint i = 0; i < n_qs; i++)
+        {
+          gsize k = nearest_rank (n, qs[i]) - 1;
+
+          /* Everything before the previous rank is no larger than it: an ascending rank is
+           * looked for after it only. */
+          select_kth (values, k >= lo ? lo : 0, n, k);
+          lo = k;
+          out[i] = values[k];
+        }
+      return;
+    }
+
+  /* Count the values per bin, then select among the values of the bin each rank falls in. */
+  counts = g_new0 (gsize, SEISMO_PERCENTILE_BINS);
+  for (gsize i = 0; i < n; i++)
+    counts[seismo_percentile_bin (values[i])]++;
+  _seismo_percentiles_from_bins (values, n, counts, qs, n_qs, out);
+}
+
+void
+_seismo_percentiles_from_bins (const guint64 *values,
+                               gsize          n,
+                               const gsize   *counts,
+                               const double  *qs,
+                               guint          n_qs,
+                               guint64       *out)
+{
+  g_autofree guint *bins = g_new (guint, MAX (n_qs, 1));
+  g_autofree guint *which = g_new (guint, MAX (n_qs, 1));
+  g_autofree gsize *ks = g_new (gsize, MAX (n_qs, 1));
+  g_autofree GArray **in_bin = g_new (GArray *, MAX (n_qs, 1));
+  guint n_bins = 0;
+
+  if (n == 0)
+    {
+      for (guint i = 0; i < n_qs; i++)
+        out[i] = 0;
+      return;
+    }
+  for (guint i = 0; i < n_qs; i++)
+    {
+      gsize below = 0;
+      guint bin = 0, b;
+
+      ks[i] = nearest_rank (n, qs[i]) - 1;
+      while (below + counts[bin] <= ks[i])
+        below += counts[bin++];
+      ks[i] -= below;
+      for (b = 0; b < n_bins && bins[b] != bin; b++)
+        ;
+      if (b == n_bins)
+        {
+          bins[n_bins] = bin;
+          in_bin[n_bins++] = g_array_sized_new (FALSE, FALSE, sizeof (guint64), counts[bin]);
+        }
+      which[i] = b;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      guint bin = seismo_percentile_bin (values[i]);
+
+      for (guint b = 0; b < n_bins; b++)
+        if (bins[b] == bin)
+          g_array_append_val (in_bin[b], values[i]);
+    }
+  for (guint i = 0; i < n_qs; i++)
+    {
+      GArray *a = in_bin[which[i]];
+
+      select_kth ((guint64 *) a->data, 0, a->len, ks[i]);
+      out[i] = g_array_index (a, guint64, ks[i]);
+    }
+  for (guint b = 0; b < n_bins; b++)
+    g_array_unref (in_bin[b]);
 }
 
 static int
@@ -90,21 +243,102 @@ stats_from_summary (SeismoTrace *trace)
   return result;
 }
 
+/* One half of the spans of seismo_stats_by_syscall(): its counts per syscall (pass 1), then its
+ * durations placed from next[] on (pass 2). The halves only read the trace. */
+typedef struct {
+  SeismoTrace             *trace;
+  const SeismoSyscallSpan *spans;
+  gsize                    n_spans;
+  const guint64           *ts;
+  const SeismoSelection   *selection;
+  gboolean                 timed;
+  SeismoSyscallStats      *acc;
+  gsize                   *next;        /* pass 2 */
+  guint64                 *durations;   /* pass 2 */
+} SyscallHalf;
+
+static gpointer
+syscall_half_count (gpointer data)
+{
+  SyscallHalf *h = data;
+
+  for (gsize s = 0; s < h->n_spans; s++)
+    {
+      const SeismoSyscallSpan *span = &h->spans[s];
+      SeismoSyscallStats *st = &h->acc[span->syscall];
+      guint64 dur;
+      gint64 ret;
+
+      if (!seismo_selection_has (h->selection, span->enter, h->ts[span->enter]))
+        continue;
+      if (span->exit == SEISMO_NO_EVENT)
+        {
+          st->unfinished++;
+          continue;
+        }
+      /* Without measured durations the gap between enter and exit is line order, not time. */
+      dur = h->timed ? h->ts[span->exit] - h->ts[span->enter] : 0;
+      if (st->calls == 0 || dur < st->min_ns)
+        st->min_ns = dur;
+      st->calls++;
+      st->total_ns += dur;
+      st->max_ns = MAX (st->max_ns, dur);
+      if (seismo_trace_syscall_span_ret (h->trace, span, &ret) && ret < 0 && ret >= -4095)
+        st->errors++;
+    }
+  return NULL;
+}
+
+static gpointer
+syscall_half_place (gpointer data)
+{
+  SyscallHalf *h = data;
+
+  for (gsize s = 0; s < h->n_spans; s++)
+    {
+      const SeismoSyscallSpan *span = &h->spans[s];
+
+      if (span->exit == SEISMO_NO_EVENT || !seismo_selection_has (h->selection, span->enter, h->ts[span->enter]))
+        continue;
+      h->durations[h->next[span->syscall]++] = h->ts[span->exit] - h->ts[span->enter];
+    }
+  return NULL;
+}
+
+/* Runs func over both halves, the second on another thread when it has any spans. */
+static void
+run_halves (GThreadFunc  func,
+            SyscallHalf *halves)
+{
+  GThread *helper = halves[1].n_spans > 0 ? g_thread_new ("seismo-stats", func, &halves[1]) : NULL;
+
+  func (&halves[0]);
+  if (helper != NULL)
+    g_thread_join (helper);
+}
+
+/* Below this many spans a second thread costs more than it saves. */
+#define SYSCALL_SPLIT 262144
+
 GArray *
 seismo_stats_by_syscall (SeismoTrace           *trace,
                          const SeismoSelection *selection)
 {
   guint n_names;
-  gsize n_spans;
+  gsize n_spans, first_half;
   const SeismoSyscallSpan *spans;
   const guint64 *ts;
   g_autofree SeismoSyscallStats *acc = NULL;
-  g_autofree GArray **durations = NULL;
+  g_autofree SeismoSyscallStats *acc2 = NULL;
+  g_autofree gsize *offsets = NULL;
+  g_autofree guint64 *durations = NULL;
+  SyscallHalf halves[2];
   GArray *result;
   gboolean timed;
 
   g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
 
+  selection = seismo_selection_or_null (selection);
   n_names = seismo_trace_get_n_syscall_names (trace);
   spans = seismo_trace_get_syscall_spans (trace, &n_spans);
   ts = seismo_trace_get_times (trace);
@@ -115,34 +349,54 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
     }
   timed = seismo_trace_has_durations (trace);
   acc = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
-  durations = g_new0 (GArray *, MAX (n_names, 1));
+  acc2 = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
 
-  for (gsize s = 0; s < n_spans; s++)
+  /* The whole-trace pass on both cores, each half counting into its own rows, merged after:
+   * what opening the Statistics pane waits for. */
+  first_half = n_spans >= SYSCALL_SPLIT ? n_spans / 2 : n_spans;
+  halves[0] = (SyscallHalf) { trace, spans, first_half, ts, selection, timed, acc };
+  halves[1] = (SyscallHalf) { trace, spans + first_half, n_spans - first_half, ts, selection, timed, acc2 };
+  run_halves (syscall_half_count, halves);
+
+  /* Every syscall's durations side by side in one array, counted first so that it is allocated
+   * once: the percentiles need them, and millions of appends to growing arrays cost more than
+   * a second pass. Each half places its own after the first half's. */
+  if (timed)
     {
-      const SeismoSyscallSpan *span = &spans[s];
-      SeismoSyscallStats *st = &acc[span->syscall];
-      guint64 dur;
-      gint64 ret;
+      gsize total = 0;
+      g_autofree gsize *next = g_new (gsize, MAX (n_names, 1));
+      g_autofree gsize *next2 = g_new (gsize, MAX (n_names, 1));
 
-      if (!seismo_selection_has (selection, span->enter, ts[span->enter]))
-        continue;
-      if (span->exit == SEISMO_NO_EVENT)
+      offsets = g_new (gsize, MAX (n_names, 1) + 1);
+      for (guint i = 0; i < n_names; i++)
         {
-          st->unfinished++;
-          continue;
+          offsets[i] = total;
+          next[i] = total;
+          next2[i] = total + acc[i].calls;
+          total += acc[i].calls + acc2[i].calls;
         }
-      /* Without measured durations the gap between enter and exit is line order, not time. */
-      dur = timed ? ts[span->exit] - ts[span->enter] : 0;
-      if (st->calls == 0 || dur < st->min_ns)
-        st->min_ns = dur;
-      st->calls++;
-      st->total_ns += dur;
-      st->max_ns = MAX (st->max_ns, dur);
-      if (seismo_trace_syscall_span_ret (trace, span, &ret) && ret < 0 && ret >= -4095)
-        st->errors++;
-      if (durations[span->syscall] == NULL)
-        durations[span->syscall] = g_array_new (FALSE, FALSE, sizeof (guint64));
-      g_array_append_val (durations[span->syscall], dur);
+      offsets[n_names] = total;
+      durations = g_new (guint64, MAX (total, 1));
+      halves[0].next = next;
+      halves[0].durations = durations;
+      halves[1].next = next2;
+      halves[1].durations = durations;
+      run_halves (syscall_half_place, halves);
+    }
+  for (guint i = 0; i < n_names; i++)
+    {
+      SeismoSyscallStats *a = &acc[i];
+      const SeismoSyscallStats *b = &acc2[i];
+
+      if (b->calls > 0)
+        {
+          a->min_ns = a->calls == 0 ? b->min_ns : MIN (a->min_ns, b->min_ns);
+          a->max_ns = MAX (a->max_ns, b->max_ns);
+        }
+      a->calls += b->calls;
+      a->errors += b->errors;
+      a->unfinished += b->unfinished;
+      a->total_ns += b->total_ns;
     }
 
   result = g_array_new (FALSE, TRUE, sizeof (SeismoSyscallStats));
@@ -157,19 +411,18 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
         st->unknown = SEISMO_STATS_UNKNOWN_TIME | SEISMO_STATS_UNKNOWN_DISTRIBUTION;
       else if (st->calls > 0)
         {
-          GArray *d = durations[i];
+          static const double qs[] = { 0.50, 0.90, 0.99 };
+          guint64 p[G_N_ELEMENTS (qs)];
 
           st->avg_ns = st->total_ns / st->calls;
-          g_array_sort (d, compare_u64);
-          st->p50_ns = seismo_stats_percentile ((guint64 *) d->data, d->len, 0.50);
-          st->p90_ns = seismo_stats_percentile ((guint64 *) d->data, d->len, 0.90);
-          st->p99_ns = seismo_stats_percentile ((guint64 *) d->data, d->len, 0.99);
+          seismo_stats_percentiles_select (durations + offsets[i], offsets[i + 1] - offsets[i], qs,
+                                           G_N_ELEMENTS (qs), p);
+          st->p50_ns = p[0];
+          st->p90_ns = p[1];
+          st->p99_ns = p[2];
         }
       g_array_append_val (result, *st);
     }
-  for (guint i = 0; i < n_names; i++)
-    if (durations[i])
-      g_array_unref (durations[i]);
   g_array_sort (result, compare_syscall_stats);
   return result;
 }
@@ -214,6 +467,7 @@ seismo_stats_by_task (SeismoTrace           *trace,
   const SeismoSyscallSpan *spans;
   GArray *result;
 
+  selection = seismo_selection_or_null (selection);
   for (gsize i = 0; i < n_events; i++)
     if (seismo_selection_has (selection, (SeismoEventId) i, ts[i]))
       acc[tasks[i]].events++;
@@ -266,6 +520,7 @@ seismo_stats_by_cpu (SeismoTrace           *trace,
   const guint16 *cpus = seismo_trace_get_cpus (trace);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SeismoCpuStats));
 
+  selection = seismo_selection_or_null (selection);
   g_array_set_size (result, n_cpus);
   for (guint c = 0; c < n_cpus; c++)
     {
@@ -307,6 +562,7 @@ seismo_stats_by_type (SeismoTrace           *trace,
   guint n_types = seismo_trace_get_n_event_types (trace);
   GArray *result = g_array_new (FALSE, TRUE, sizeof (SeismoTypeStats));
 
+  selection = seismo_selection_or_null (selection);
   if (selection == NULL)
     {
       const guint64 *counts = seismo_trace_get_type_counts (trace);

@@ -27,6 +27,15 @@ seismo_selection_has (const SeismoSelection *sel,
   return sel->mask == NULL || (sel->mask[event >> 6] >> (event & 63)) & 1;
 }
 
+/* NULL for a selection of everything (no window, no mask), which statistics then read without
+ * looking at each event's time. */
+static inline const SeismoSelection *
+seismo_selection_or_null (const SeismoSelection *sel)
+{
+  return sel != NULL && sel->start_ns == 0 && sel->end_ns == G_MAXUINT64 && sel->mask == NULL
+         ? NULL : sel;
+}
+
 /* Figures of a SeismoSyscallStats row that were never measured: shown as "—" (JSON null), and
  * left 0 in the struct. */
 typedef enum {
@@ -97,5 +106,12 @@ GArray *seismo_stats_by_type    (SeismoTrace           *trace,
 guint64 seismo_stats_percentile (const guint64 *sorted,
                                  gsize          n,
                                  double         q);
+/* What seismo_stats_percentile() of the sorted values gives for each fraction of qs (ascending),
+ * without sorting them: a selection in O(n), which reorders values. */
+void    seismo_stats_percentiles_select (guint64       *values,
+                                         gsize          n,
+                                         const double  *qs,
+                                         guint          n_qs,
+                                         guint64       *out);
 
 G_END_DECLS

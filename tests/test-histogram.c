@@ -218,6 +218,47 @@ test_collect_syscalls (void)
   }
 }
 
+/* Durations added straight from the spans, on two threads for a large trace, make the
+ * histogram the samples make: the same buckets and figures, with a selection or one syscall. */
+static void
+test_add_syscalls (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (1500000, 24);
+  g_autoptr(SeismoFilter) f = seismo_filter_compile (trace, "cpu == 1", NULL);
+  g_autofree guint64 *mask = seismo_filter_run (f, NULL, NULL);
+  const guint64 *ts = seismo_trace_get_times (trace);
+  gsize n = seismo_trace_get_n_events (trace);
+  SeismoSelection sel = { ts[n / 5], ts[n - n / 5], mask };
+  gsize n_spans;
+
+  seismo_trace_get_syscall_spans (trace, &n_spans);
+  g_assert_cmpuint (n_spans, >=, 262144);   /* the two-thread pass */
+  for (guint round = 0; round < 3; round++)
+    {
+      const SeismoSelection *s = round == 1 ? &sel : NULL;
+      int syscall = round == 2 ? 0 : -1;
+      g_autoptr(GArray) samples = seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, s, syscall);
+      g_autoptr(SeismoLatencyHistogram) a = seismo_latency_histogram_new_log2 ();
+      g_autoptr(SeismoLatencyHistogram) b = seismo_latency_histogram_new_log2 ();
+      SeismoLatencySummary sa, sb;
+
+      seismo_latency_histogram_add_samples (a, samples);
+      seismo_latency_histogram_add_syscalls (b, trace, s, syscall);
+      for (guint i = 0; i < seismo_latency_histogram_get_n_buckets (a); i++)
+        {
+          SeismoLatencyBucket ba, bb;
+
+          seismo_latency_histogram_get_bucket (a, i, &ba);
+          seismo_latency_histogram_get_bucket (b, i, &bb);
+          g_assert_cmpuint (ba.count, ==, bb.count);
+        }
+      seismo_latency_histogram_get_summary (a, &sa);
+      seismo_latency_histogram_get_summary (b, &sb);
+      g_assert_cmpuint (sa.count, >, 0);
+      g_assert_cmpmem (&sa, sizeof sa, &sb, sizeof sb);
+    }
+}
+
 static void
 test_collect_intervals (void)
 {
@@ -334,6 +375,7 @@ main (int    argc,
   g_test_add_func ("/histogram/linear-edges", test_linear_edges);
   g_test_add_func ("/histogram/summary-and-format", test_summary_and_format);
   g_test_add_func ("/histogram/collect-syscalls", test_collect_syscalls);
+  g_test_add_func ("/histogram/add-syscalls", test_add_syscalls);
   g_test_add_func ("/histogram/collect-intervals", test_collect_intervals);
   g_test_add_func ("/histogram/gaps-and-mask", test_gaps_and_mask);
   return g_test_run ();

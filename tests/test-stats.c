@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
+#include <string.h>
+
+#include "seismo-filter.h"
+#include "seismo-histogram.h"
 #include "seismo-stats.h"
 #include "seismo-test-util.h"
 
@@ -49,6 +54,66 @@ test_syscalls_brute (void)
   g_assert_cmpuint (sum_unf, ==, unfinished);
 }
 
+/* A trace with enough spans for the two-thread passes: every row the figures of its syscall's
+ * own samples, with a selection too. */
+static void
+test_syscalls_halves (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (1500000, 25);
+  g_autoptr(SeismoFilter) f = seismo_filter_compile (trace, "cpu == 1", NULL);
+  g_autofree guint64 *mask = seismo_filter_run (f, NULL, NULL);
+  const guint64 *ts = seismo_trace_get_times (trace);
+  gsize n = seismo_trace_get_n_events (trace), n_spans;
+  const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n_spans);
+  SeismoSelection sel = { ts[n / 5], ts[n - n / 5], mask };
+
+  g_assert_cmpuint (n_spans, >=, 262144);
+  for (guint round = 0; round < 2; round++)
+    {
+      const SeismoSelection *s = round ? &sel : NULL;
+      g_autoptr(GArray) stats = seismo_stats_by_syscall (trace, s);
+
+      g_assert_cmpuint (stats->len, >, 1);
+      for (guint i = 0; i < stats->len; i++)
+        {
+          const SeismoSyscallStats *st = &g_array_index (stats, SeismoSyscallStats, i);
+          int idx = -1;
+          g_autoptr(GArray) one = NULL;
+          g_autoptr(SeismoLatencyHistogram) h = seismo_latency_histogram_new_log2 ();
+          SeismoLatencySummary sum;
+          guint64 errors = 0, unfinished = 0;
+
+          for (guint k = 0; k < seismo_trace_get_n_syscall_names (trace); k++)
+            if (strcmp (seismo_trace_get_syscall_name (trace, k), st->name) == 0)
+              idx = (int) k;
+          g_assert_cmpint (idx, >=, 0);
+          one = seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, s, idx);
+          seismo_latency_histogram_add_samples (h, one);
+          seismo_latency_histogram_get_summary (h, &sum);
+          for (gsize k = 0; k < n_spans; k++)
+            {
+              gint64 ret;
+
+              if (spans[k].syscall != idx || !seismo_selection_has (s, spans[k].enter, ts[spans[k].enter]))
+                continue;
+              if (spans[k].exit == SEISMO_NO_EVENT)
+                unfinished++;
+              else if (seismo_trace_syscall_span_ret (trace, &spans[k], &ret) && ret < 0 && ret >= -4095)
+                errors++;
+            }
+          g_assert_cmpuint (st->calls, ==, sum.count);
+          g_assert_cmpuint (st->total_ns, ==, sum.sum);
+          g_assert_cmpuint (st->min_ns, ==, sum.min);
+          g_assert_cmpuint (st->max_ns, ==, sum.max);
+          g_assert_cmpuint (st->p50_ns, ==, sum.p50);
+          g_assert_cmpuint (st->p90_ns, ==, sum.p90);
+          g_assert_cmpuint (st->p99_ns, ==, sum.p99);
+          g_assert_cmpuint (st->errors, ==, errors);
+          g_assert_cmpuint (st->unfinished, ==, unfinished);
+        }
+    }
+}
+
 static void
 test_selection (void)
 {
@@ -91,12 +156,60 @@ test_percentile (void)
   g_assert_cmpuint (seismo_stats_percentile (v, 0, 0.5), ==, 0);
 }
 
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Selection gives what sorting gives, on few distinct values, sorted and reversed input, and in
+ * any order of the fractions asked. */
+static void
+test_percentiles_select (void)
+{
+  static const double qs[] = { 0.0, 0.01, 0.5, 0.9, 0.99, 1.0 };
+  static const double unordered[] = { 0.99, 0.5, 0.9, 0.01 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 200; round++)
+    {
+      /* Small inputs are selected in place, large ones through bins. */
+      gsize n = round < 20 ? round
+                : round % 3 == 0 ? (gsize) g_rand_int_range (rand, 9000, 60000)
+                : (gsize) g_rand_int_range (rand, 1, 5000);
+      guint kind = round % 5;
+      g_autofree guint64 *v = g_new (guint64, MAX (n, 1));
+      g_autofree guint64 *sorted = g_new (guint64, MAX (n, 1));
+      guint64 got[G_N_ELEMENTS (qs)], got2[G_N_ELEMENTS (unordered)];
+
+      for (gsize i = 0; i < n; i++)
+        v[i] = kind == 0 ? (guint64) g_rand_int_range (rand, 0, 4)      /* repeats */
+               : kind == 1 ? i                                                 /* sorted */
+               : kind == 2 ? n - i                                             /* reversed */
+               : kind == 3 ? (guint64) 1000 + g_rand_int_range (rand, 0, 3000) /* durations */
+               : ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);      /* wide */
+      memcpy (sorted, v, n * sizeof *v);
+      qsort (sorted, n, sizeof *sorted, compare_u64);
+      seismo_stats_percentiles_select (v, n, qs, G_N_ELEMENTS (qs), got);
+      for (guint q = 0; q < G_N_ELEMENTS (qs); q++)
+        g_assert_cmpuint (got[q], ==, seismo_stats_percentile (sorted, n, qs[q]));
+      seismo_stats_percentiles_select (v, n, unordered, G_N_ELEMENTS (unordered), got2);
+      for (guint q = 0; q < G_N_ELEMENTS (unordered); q++)
+        g_assert_cmpuint (got2[q], ==, seismo_stats_percentile (sorted, n, unordered[q]));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/stats/syscalls-brute", test_syscalls_brute);
+  g_test_add_func ("/stats/syscalls-halves", test_syscalls_halves);
   g_test_add_func ("/stats/selection", test_selection);
   g_test_add_func ("/stats/percentile", test_percentile);
+  g_test_add_func ("/stats/percentiles-select", test_percentiles_select);
   return g_test_run ();
 }

@@ -52,7 +52,19 @@ struct _SeismoHistogramView
   gboolean                large;
   gboolean                syncing;     /* setting dropdowns from code */
   gboolean                pending;     /* the range changed while hidden: compute when shown */
+  guint                   spinner_source;
+
+  /* What the histogram shown was computed from, to keep it when asked for the same again. */
+  SeismoPaneRange         shown_range;
+  SeismoHistogramOf       shown_of;
+  int                     shown_syscall;
+  guint                   shown_gap_from;
+  guint                   shown_gap_to;
+  SeismoHistogramScale    shown_scale;
 };
+
+/* A computation shorter than this shows no spinner. */
+#define SPINNER_DELAY_MS 300
 
 enum {
   BUCKET_ACTIVATED,
@@ -152,7 +164,9 @@ hist_thread (GTask        *task,
   switch (job->of)
     {
     case SEISMO_HISTOGRAM_OF_SYSCALL:
-      job->samples = seismo_latency_collect (job->trace, SEISMO_LATENCY_SYSCALL, &sel, job->syscall);
+      /* Millions of syscalls: their durations go straight into the histogram (a bucket is
+       * filtered to by expression, seismo_histogram_view_bucket_filter(), not by samples). */
+      seismo_latency_histogram_add_syscalls (log2, job->trace, &sel, job->syscall);
       job->title = job->syscall >= 0
                    ? g_strdup_printf (_("Syscall duration: %s"),
                                       seismo_trace_get_syscall_name (job->trace, (guint) job->syscall))
@@ -192,11 +206,12 @@ hist_thread (GTask        *task,
       return;
     }
 
-  seismo_latency_histogram_add_samples (log2, job->samples);
+  if (job->samples != NULL)
+    seismo_latency_histogram_add_samples (log2, job->samples);
   if (job->scale == SEISMO_HISTOGRAM_LOG2)
     {
       job->histogram = g_steal_pointer (&log2);
-      /* The summary sorts the values once (millions of syscalls): here, not at the first draw. */
+      /* The figures of millions of values: computed here, not at the first draw. */
       seismo_latency_histogram_get_summary (job->histogram, &summary);
       g_task_return_boolean (task, TRUE);
       return;
@@ -209,14 +224,50 @@ hist_thread (GTask        *task,
     guint64 low = summary.min / step * step;
     guint64 n = MAX ((summary.p99 - low) / step + 1, 1);
 
-    job->histogram = seismo_latency_histogram_new_linear (low, low + n * step, step);
-    seismo_latency_histogram_add_samples (job->histogram, job->samples);
-    seismo_latency_histogram_get_summary (job->histogram, &summary);
+    job->histogram = seismo_latency_histogram_new_linear_from (log2, low, low + n * step, step);
   }
   g_task_return_boolean (task, TRUE);
 }
 
 static void update_area_height (SeismoHistogramView *self);
+
+static void
+stop_spinner (SeismoHistogramView *self)
+{
+  g_clear_handle_id (&self->spinner_source, g_source_remove);
+  gtk_spinner_stop (self->spinner);
+}
+
+static gboolean
+start_spinner_cb (gpointer data)
+{
+  SeismoHistogramView *self = data;
+
+  self->spinner_source = 0;
+  gtk_spinner_start (self->spinner);
+  return G_SOURCE_REMOVE;
+}
+
+/* A spinner only for a computation that takes long enough to be seen: one that ends sooner
+ * would only cost frames. */
+static void
+start_spinner (SeismoHistogramView *self)
+{
+  if (self->spinner_source == 0 && !gtk_spinner_get_spinning (self->spinner))
+    self->spinner_source = g_timeout_add (SPINNER_DELAY_MS, start_spinner_cb, self);
+}
+
+/* Whether the histogram shown is what the current range and controls ask for. */
+static gboolean
+result_is_current (SeismoHistogramView *self)
+{
+  return self->histogram != NULL
+         && seismo_pane_range_equal (&self->shown_range, self->range.start_ns, self->range.end_ns,
+                                     self->range.mask)
+         && self->shown_of == self->of && self->shown_syscall == self->syscall
+         && self->shown_gap_from == self->gap_from && self->shown_gap_to == self->gap_to
+         && self->shown_scale == self->scale;
+}
 
 static void
 take_result (SeismoHistogramView *self,
@@ -228,7 +279,13 @@ take_result (SeismoHistogramView *self,
   self->histogram = g_steal_pointer (&job->histogram);
   self->samples = g_steal_pointer (&job->samples);
   self->title = g_steal_pointer (&job->title);
-  gtk_spinner_stop (self->spinner);
+  seismo_pane_range_set (&self->shown_range, job->range.start_ns, job->range.end_ns, job->range.mask);
+  self->shown_of = job->of;
+  self->shown_syscall = job->syscall;
+  self->shown_gap_from = job->gap_from;
+  self->shown_gap_to = job->gap_to;
+  self->shown_scale = job->scale;
+  stop_spinner (self);
   update_area_height (self);
   gtk_widget_queue_draw (self->area);
   g_signal_emit (self, signals[UPDATED], 0);
@@ -285,8 +342,15 @@ recompute (SeismoHistogramView *self)
     {
       g_clear_pointer (&self->histogram, seismo_latency_histogram_free);
       g_clear_pointer (&self->samples, g_array_unref);
-      gtk_spinner_stop (self->spinner);
+      stop_spinner (self);
       gtk_widget_queue_draw (self->area);
+      return;
+    }
+  /* Back to what is shown (a filter undone while the pane was hidden, the same markers or
+   * controls again): it still holds. */
+  if (result_is_current (self))
+    {
+      stop_spinner (self);
       return;
     }
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
@@ -297,7 +361,7 @@ recompute (SeismoHistogramView *self)
   self->cancellable = g_cancellable_new ();
   task = new_job (self, self->cancellable, hist_done);
   g_task_run_in_thread (task, hist_thread);
-  gtk_spinner_start (self->spinner);
+  start_spinner (self);
 }
 
 /* The figures of the current range, computed now if the pane was hidden when it changed or its
@@ -389,9 +453,14 @@ update_area_height (SeismoHistogramView *self)
 {
   Geometry g;
 
+  int height, old_height;
+
   layout_geometry (self, 400, 0, self->large, &g);
-  gtk_widget_set_size_request (self->area, 200,
-                               g.empty ? 120 : (int) (g.rows_top + (g.last - g.first + 1) * g.line_h * 1.1 + g.pad));
+  height = g.empty ? 120 : (int) (g.rows_top + (g.last - g.first + 1) * g.line_h * 1.1 + g.pad);
+  /* A new size request relayouts the whole window: only when it changes. */
+  gtk_widget_get_size_request (self->area, NULL, &old_height);
+  if (height != old_height)
+    gtk_widget_set_size_request (self->area, 200, height);
 }
 
 
@@ -673,8 +742,10 @@ seismo_histogram_view_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->spinner_source, g_source_remove);
   g_clear_object (&self->trace);
   seismo_pane_range_reset (&self->range);
+  seismo_pane_range_reset (&self->shown_range);
   g_clear_pointer (&self->histogram, seismo_latency_histogram_free);
   g_clear_pointer (&self->samples, g_array_unref);
   g_clear_pointer (&self->title, g_free);
@@ -741,6 +812,7 @@ seismo_histogram_view_init (SeismoHistogramView *self)
     scale_shown[i] = scale_items[i] != NULL ? _(scale_items[i]) : NULL;
 
   seismo_pane_range_reset (&self->range);
+  seismo_pane_range_reset (&self->shown_range);
   self->syscall = -1;
   self->scale = SEISMO_HISTOGRAM_LOG2;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
@@ -947,6 +1019,14 @@ seismo_histogram_view_bucket_mask (SeismoHistogramView *self,
   g_return_val_if_fail (bucket < seismo_latency_histogram_get_n_buckets (self->histogram), NULL);
 
   seismo_latency_histogram_get_bucket (self->histogram, bucket, &b);
+  if (self->samples == NULL)
+    {
+      /* Syscall durations are not kept as samples (see hist_thread): taken again for this
+       * rare request. */
+      SeismoSelection sel = seismo_pane_range_selection (&self->shown_range);
+
+      self->samples = seismo_latency_collect (self->trace, SEISMO_LATENCY_SYSCALL, &sel, self->shown_syscall);
+    }
   mask = seismo_latency_samples_mask (self->trace, self->samples, b.lower, b.upper);
   words = seismo_filter_mask_words (seismo_trace_get_n_events (self->trace));
   range = seismo_latency_histogram_bucket_label (self->histogram, bucket, TRUE);

@@ -18,6 +18,8 @@
 #include "seismo-timing.h"
 
 #define MAX_VALUES 9
+/* A computation shorter than this shows no spinner. */
+#define SPINNER_DELAY_MS 300
 
 /* One row of a table: a name, its figures and the filter that keeps its events. A table has at
  * most a few thousand rows (tasks), so an object per row is fine here. */
@@ -158,6 +160,13 @@ struct _SeismoStatsView
   GListStore    *stores[SEISMO_STATS_TABLE_N];
   GtkSortListModel *sorted[SEISMO_STATS_TABLE_N];
   GCancellable  *cancellable;
+  GPtrArray     *unshown[SEISMO_STATS_TABLE_N];   /* rows computed, not yet in the store */
+  GPtrArray     *feeding[SEISMO_STATS_TABLE_N];   /* sorted rows going into the store */
+  guint          fed[SEISMO_STATS_TABLE_N];       /* how many of feeding are in */
+  guint          feed_source;
+  SeismoPaneRange shown_range;  /* what the stores' rows (and unshown) were computed for */
+  gboolean       have_result;   /* shown_range is valid */
+  guint          spinner_source;
   gboolean       pending;      /* the range changed while hidden: compute when shown */
 };
 
@@ -319,29 +328,23 @@ stats_job_free (StatsJob *job)
   g_free (job);
 }
 
+/* What every table's rows are made from. */
+typedef struct {
+  StatsJob        *job;
+  SeismoSelection  sel;
+  guint64          first;      /* the range, clipped to the trace */
+  guint64          last;
+  double           span_ns;
+  gboolean         timed;
+} StatsInput;
+
 static void
-stats_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
+syscall_rows (const StatsInput *in,
+              GPtrArray        *rows)
 {
-  StatsJob *job = task_data;
-  SeismoTrace *trace = job->trace;
-  SeismoSelection sel = seismo_pane_range_selection (&job->range);
-  guint64 first = MAX (job->range.start_ns, seismo_trace_get_start_ns (trace));
-  guint64 last = MIN (job->range.end_ns, seismo_trace_get_end_ns (trace));
-  double span_ns = last > first ? (double) (last - first) : 1;
-  g_autoptr(GArray) syscalls = NULL;
-  g_autoptr(GArray) tasks = NULL;
-  g_autoptr(GArray) cpus = NULL;
-  g_autoptr(GArray) types = NULL;
+  g_autoptr(GArray) syscalls = seismo_stats_by_syscall (in->job->trace, &in->sel);
   double total_syscall_ns = 0;
-  gboolean timed = seismo_trace_has_timestamps (trace);
 
-  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
-    job->rows[t] = g_ptr_array_new_with_free_func (g_object_unref);
-
-  syscalls = seismo_stats_by_syscall (trace, &sel);
   for (guint i = 0; i < syscalls->len; i++)
     total_syscall_ns += (double) g_array_index (syscalls, SeismoSyscallStats, i).total_ns;
   for (guint i = 0; i < syscalls->len; i++)
@@ -362,12 +365,17 @@ stats_thread (GTask        *task,
         row->values[3] = UNKNOWN_VALUE;
       row->values[4] = (double) s->calls;
       row->values[5] = (double) s->errors;
-      g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_SYSCALL], row);
+      g_ptr_array_add (rows, row);
     }
-  if (g_cancellable_is_cancelled (cancellable))
-    goto cancelled;
+}
 
-  tasks = seismo_stats_by_task (trace, &sel);
+static void
+task_rows (const StatsInput *in,
+           GPtrArray        *rows)
+{
+  SeismoTrace *trace = in->job->trace;
+  g_autoptr(GArray) tasks = seismo_stats_by_task (trace, &in->sel);
+
   for (guint i = 0; i < tasks->len; i++)
     {
       const SeismoTaskStats *s = &g_array_index (tasks, SeismoTaskStats, i);
@@ -375,11 +383,12 @@ stats_thread (GTask        *task,
       const char *comm = seismo_trace_get_string (trace, t->comm);
       SeismoStatsRow *row = stats_row_new (g_strdup_printf ("%s %d", comm != NULL ? comm : "?", t->tid),
                                            g_strdup_printf ("tid == %d", t->tid));
-
+      g_autoptr(SeismoLatencyHistogram) h = NULL;
+      SeismoLatencySummary latency;
       guint64 states[SEISMO_STATE_N];
 
-      seismo_trace_task_state_totals (trace, s->task, first, last, states);
-      row->values[0] = timed ? (double) s->cpu_ns : UNKNOWN_VALUE;
+      seismo_trace_task_state_totals (trace, s->task, in->first, in->last, states);
+      row->values[0] = in->timed ? (double) s->cpu_ns : UNKNOWN_VALUE;
       row->values[1] = (double) s->switches;
       row->values[2] = (double) s->wakeups;
       row->values[3] = (double) s->syscalls;
@@ -387,33 +396,40 @@ stats_thread (GTask        *task,
       row->values[5] = (double) states[SEISMO_STATE_RUNNABLE];
       row->values[6] = (double) (states[SEISMO_STATE_SLEEPING] + states[SEISMO_STATE_STOPPED]);
       row->values[7] = (double) states[SEISMO_STATE_UNINTERRUPTIBLE];
-      {
-        g_autoptr(SeismoLatencyHistogram) h = seismo_runnable_latency_histogram (trace, s->task, first, last);
-        SeismoLatencySummary latency;
-
-        seismo_latency_histogram_get_summary (h, &latency);
-        row->values[8] = (double) latency.p99;
-      }
-      g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_TASK], row);
+      h = seismo_runnable_latency_histogram (trace, s->task, in->first, in->last);
+      seismo_latency_histogram_get_summary (h, &latency);
+      row->values[8] = (double) latency.p99;
+      g_ptr_array_add (rows, row);
     }
-  if (g_cancellable_is_cancelled (cancellable))
-    goto cancelled;
+}
 
-  cpus = seismo_stats_by_cpu (trace, &sel);
+static void
+cpu_rows (const StatsInput *in,
+          GPtrArray        *rows)
+{
+  g_autoptr(GArray) cpus = seismo_stats_by_cpu (in->job->trace, &in->sel);
+
   for (guint i = 0; i < cpus->len; i++)
     {
       const SeismoCpuStats *s = &g_array_index (cpus, SeismoCpuStats, i);
       SeismoStatsRow *row = stats_row_new (g_strdup_printf ("CPU %u", s->cpu),
                                            g_strdup_printf ("cpu == %u", s->cpu));
 
-      row->values[0] = timed ? 100.0 * (double) s->busy_ns / span_ns : UNKNOWN_VALUE;
-      row->values[1] = timed ? (double) s->busy_ns : UNKNOWN_VALUE;
+      row->values[0] = in->timed ? 100.0 * (double) s->busy_ns / in->span_ns : UNKNOWN_VALUE;
+      row->values[1] = in->timed ? (double) s->busy_ns : UNKNOWN_VALUE;
       row->values[2] = (double) s->switches;
       row->values[3] = (double) s->events;
-      g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_CPU], row);
+      g_ptr_array_add (rows, row);
     }
+}
 
-  types = seismo_stats_by_type (trace, &sel);
+static void
+event_rows (const StatsInput *in,
+            GPtrArray        *rows)
+{
+  SeismoTrace *trace = in->job->trace;
+  g_autoptr(GArray) types = seismo_stats_by_type (trace, &in->sel);
+
   for (guint i = 0; i < types->len; i++)
     {
       const SeismoTypeStats *s = &g_array_index (types, SeismoTypeStats, i);
@@ -425,14 +441,52 @@ stats_thread (GTask        *task,
         continue;
       row = stats_row_new (g_strdup (full), g_strdup_printf ("event == %s", full));
       row->values[0] = (double) s->count;
-      row->values[1] = timed ? (double) s->count / (span_ns / 1e9) : UNKNOWN_VALUE;
-      g_ptr_array_add (job->rows[SEISMO_STATS_TABLE_EVENT], row);
+      row->values[1] = in->timed ? (double) s->count / (in->span_ns / 1e9) : UNKNOWN_VALUE;
+      g_ptr_array_add (rows, row);
     }
-  g_task_return_boolean (task, TRUE);
-  return;
+}
 
-cancelled:
-  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+static gpointer
+syscall_rows_thread (gpointer data)
+{
+  const StatsInput *in = data;
+
+  syscall_rows (in, in->job->rows[SEISMO_STATS_TABLE_SYSCALL]);
+  return NULL;
+}
+
+static void
+stats_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  StatsJob *job = task_data;
+  SeismoTrace *trace = job->trace;
+  StatsInput in = { job, seismo_pane_range_selection (&job->range) };
+  GThread *helper;
+
+  in.first = MAX (job->range.start_ns, seismo_trace_get_start_ns (trace));
+  in.last = MIN (job->range.end_ns, seismo_trace_get_end_ns (trace));
+  in.span_ns = in.last > in.first ? (double) (in.last - in.first) : 1;
+  in.timed = seismo_trace_has_timestamps (trace);
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    job->rows[t] = g_ptr_array_new_with_free_func (g_object_unref);
+
+  /* Two passes over the whole trace at once: the syscall table (spans) on a second thread,
+   * the tasks, CPUs and events (events, runs, states) here. They only read the trace. */
+  helper = g_thread_new ("seismo-stats", syscall_rows_thread, &in);
+  task_rows (&in, job->rows[SEISMO_STATS_TABLE_TASK]);
+  if (!g_cancellable_is_cancelled (cancellable))
+    {
+      cpu_rows (&in, job->rows[SEISMO_STATS_TABLE_CPU]);
+      event_rows (&in, job->rows[SEISMO_STATS_TABLE_EVENT]);
+    }
+  g_thread_join (helper);
+  if (g_cancellable_is_cancelled (cancellable))
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 /* What the trace did not measure, said next to the scope (seismo-timing.h). */
@@ -474,14 +528,124 @@ update_scope (SeismoStatsView *self)
   gtk_label_set_text (self->scope_label, text);
 }
 
+/* Rows go into a table's store when it is shown or asked for: a store change costs the main
+ * thread its list widgets' work, so opening the pane pays for one table, not four. And they go
+ * in a few at a time, one batch a main-loop turn, sorted first so that the first batch is the
+ * top of the table: a GtkColumnView makes widgets for up to 200 rows of a change at once, which
+ * for the task table is thousands of labels in one frame. */
+#define FEED_ROWS 24
+
+static gboolean feed_rows_cb (gpointer data);
+
+/* Appends up to max rows of the table's feed (G_MAXUINT: all of them); FALSE when it is done. */
+static gboolean
+feed_table (SeismoStatsView  *self,
+            SeismoStatsTable  table,
+            guint             max)
+{
+  GPtrArray *rows = self->feeding[table];
+  guint n;
+
+  if (rows == NULL)
+    return FALSE;
+  n = MIN (max, rows->len - self->fed[table]);
+  g_list_store_splice (self->stores[table], g_list_model_get_n_items (G_LIST_MODEL (self->stores[table])),
+                       0, rows->pdata + self->fed[table], n);
+  self->fed[table] += n;
+  if (self->fed[table] < rows->len)
+    return TRUE;
+  g_clear_pointer (&self->feeding[table], g_ptr_array_unref);
+  return FALSE;
+}
+
+static gboolean
+feed_rows_cb (gpointer data)
+{
+  SeismoStatsView *self = data;
+  gboolean more = FALSE;
+
+  for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
+    more |= feed_table (self, t, FEED_ROWS);
+  if (!more)
+    self->feed_source = 0;
+  return more ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static int
+compare_by_sorter (gconstpointer a,
+                   gconstpointer b,
+                   gpointer      sorter)
+{
+  return gtk_sorter_compare (sorter, *(gpointer *) a, *(gpointer *) b);
+}
+
+static void
+show_table_rows (SeismoStatsView  *self,
+                 SeismoStatsTable  table)
+{
+  g_autoptr(GPtrArray) rows = g_steal_pointer (&self->unshown[table]);
+
+  if (rows == NULL)
+    return;
+  /* In the table's order, as its sort model will show them: some hundred comparisons. */
+  g_ptr_array_sort_with_data (rows, compare_by_sorter, gtk_column_view_get_sorter (table_view (self, table)));
+  g_clear_pointer (&self->feeding[table], g_ptr_array_unref);
+  self->feeding[table] = g_steal_pointer (&rows);
+  self->fed[table] = 0;
+  g_list_store_remove_all (self->stores[table]);
+  if (feed_table (self, table, FEED_ROWS) && self->feed_source == 0)
+    self->feed_source = g_idle_add (feed_rows_cb, self);
+}
+
+/* Every row of the table in its store now: for exports and tests. */
+static void
+show_all_table_rows (SeismoStatsView  *self,
+                     SeismoStatsTable  table)
+{
+  show_table_rows (self, table);
+  feed_table (self, table, G_MAXUINT);
+}
+
+static void
+stop_spinner (SeismoStatsView *self)
+{
+  g_clear_handle_id (&self->spinner_source, g_source_remove);
+  gtk_spinner_stop (self->spinner);
+}
+
+static gboolean
+start_spinner_cb (gpointer data)
+{
+  SeismoStatsView *self = data;
+
+  self->spinner_source = 0;
+  gtk_spinner_start (self->spinner);
+  return G_SOURCE_REMOVE;
+}
+
+/* A spinner only for a computation that takes long enough to be seen: one that ends sooner
+ * would only cost frames. */
+static void
+start_spinner (SeismoStatsView *self)
+{
+  if (self->spinner_source == 0 && !gtk_spinner_get_spinning (self->spinner))
+    self->spinner_source = g_timeout_add (SPINNER_DELAY_MS, start_spinner_cb, self);
+}
+
 static void
 take_result (SeismoStatsView *self,
              StatsJob        *job)
 {
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
-    g_list_store_splice (self->stores[t], 0, g_list_model_get_n_items (G_LIST_MODEL (self->stores[t])),
-                         job->rows[t]->pdata, job->rows[t]->len);
-  gtk_spinner_stop (self->spinner);
+    {
+      g_clear_pointer (&self->unshown[t], g_ptr_array_unref);
+      g_clear_pointer (&self->feeding[t], g_ptr_array_unref);
+      self->unshown[t] = g_steal_pointer (&job->rows[t]);
+    }
+  seismo_pane_range_set (&self->shown_range, job->range.start_ns, job->range.end_ns, job->range.mask);
+  self->have_result = TRUE;
+  show_table_rows (self, seismo_stats_view_get_table (self));
+  stop_spinner (self);
   update_scope (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
   g_signal_emit (self, signals[UPDATED], 0);
@@ -532,8 +696,23 @@ recompute (SeismoStatsView *self)
   if (self->trace == NULL)
     {
       for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
-        g_list_store_remove_all (self->stores[t]);
-      gtk_spinner_stop (self->spinner);
+        {
+          g_clear_pointer (&self->unshown[t], g_ptr_array_unref);
+          g_clear_pointer (&self->feeding[t], g_ptr_array_unref);
+          g_list_store_remove_all (self->stores[t]);
+        }
+      self->have_result = FALSE;
+      stop_spinner (self);
+      update_scope (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+      return;
+    }
+  /* Back to the range the rows were computed for (a filter undone while the pane was hidden,
+   * the same markers again): they still hold. */
+  if (self->have_result && seismo_pane_range_equal (&self->shown_range, self->range.start_ns,
+                                                    self->range.end_ns, self->range.mask))
+    {
+      stop_spinner (self);
       update_scope (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
       return;
@@ -547,7 +726,7 @@ recompute (SeismoStatsView *self)
   self->cancellable = g_cancellable_new ();
   task = new_job (self, self->cancellable, stats_done);
   g_task_run_in_thread (task, stats_thread);
-  gtk_spinner_start (self->spinner);
+  start_spinner (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
@@ -607,6 +786,7 @@ on_row_activated (SeismoStatsView *self,
 static void
 on_table_changed (SeismoStatsView *self)
 {
+  show_table_rows (self, seismo_stats_view_get_table (self));
   g_signal_emit (self, signals[UPDATED], 0);
 }
 
@@ -624,10 +804,15 @@ seismo_stats_view_dispose (GObject *object)
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->spinner_source, g_source_remove);
+  g_clear_handle_id (&self->feed_source, g_source_remove);
   g_clear_object (&self->trace);
   seismo_pane_range_reset (&self->range);
+  seismo_pane_range_reset (&self->shown_range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     {
+      g_clear_pointer (&self->unshown[t], g_ptr_array_unref);
+      g_clear_pointer (&self->feeding[t], g_ptr_array_unref);
       g_clear_object (&self->sorted[t]);
       g_clear_object (&self->stores[t]);
     }
@@ -710,6 +895,7 @@ seismo_stats_view_init (SeismoStatsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   seismo_pane_range_reset (&self->range);
+  seismo_pane_range_reset (&self->shown_range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     build_columns (self, t);
   seismo_view_follower_init (&self->follower, self, follow_trace, follow_span);
@@ -732,6 +918,7 @@ seismo_stats_view_set_trace (SeismoStatsView *self,
 
   g_set_object (&self->trace, trace);
   seismo_pane_range_reset (&self->range);
+  self->have_result = FALSE;
   recompute (self);
 }
 
@@ -786,6 +973,7 @@ seismo_stats_view_get_rows (SeismoStatsView  *self,
   g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
   g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
   flush_pending (self);
+  show_all_table_rows (self, table);
   return G_LIST_MODEL (self->sorted[table]);
 }
 
@@ -799,6 +987,7 @@ seismo_stats_view_row_filter (SeismoStatsView  *self,
   g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
   g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
   flush_pending (self);
+  show_all_table_rows (self, table);
   row = g_list_model_get_item (G_LIST_MODEL (self->sorted[table]), position);
   /* The store keeps the row alive after this reference goes. */
   return row != NULL ? row->filter : NULL;
@@ -851,6 +1040,7 @@ seismo_stats_view_to_csv (SeismoStatsView  *self,
   g_return_val_if_fail (SEISMO_IS_STATS_VIEW (self), NULL);
   g_return_val_if_fail (table < SEISMO_STATS_TABLE_N, NULL);
   flush_pending (self);
+  show_all_table_rows (self, table);
 
   specs = table_columns[table];
   for (guint c = 0; specs[c].title != NULL; c++)
@@ -898,6 +1088,7 @@ seismo_stats_view_render (SeismoStatsView  *self,
   g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
   g_return_if_fail (table < SEISMO_STATS_TABLE_N);
   flush_pending (self);
+  show_all_table_rows (self, table);
 
   specs = table_columns[table];
   while (specs[n_columns].title != NULL)
