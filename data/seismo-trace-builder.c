@@ -359,6 +359,61 @@ grow_events (SeismoTraceBuilder *self)
   self->capacity = cap;
 }
 
+void
+seismo_trace_builder_reserve (SeismoTraceBuilder *self,
+                              gsize               n_events,
+                              gsize               payload_bytes)
+{
+  gsize n = self->n_events;
+
+  g_return_if_fail (self != NULL);
+
+  n_events = MIN (n_events, (gsize) G_MAXUINT32);
+  if (n_events > self->capacity)
+    {
+      static const gsize sizes[] = { sizeof (guint64), sizeof (guint16), sizeof (guint16),
+                                     sizeof (SeismoTaskId), sizeof (guint32) };
+      gpointer *columns[] = { (gpointer *) &self->ts, (gpointer *) &self->cpu,
+                              (gpointer *) &self->type, (gpointer *) &self->task,
+                              (gpointer *) &self->payload_off };
+      gpointer mem[G_N_ELEMENTS (columns)] = { NULL };
+
+      /* All columns or none: they share one capacity. */
+      for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+        if (!(mem[c] = _seismo_big_array_try_alloc (n_events, sizes[c])))
+          {
+            for (guint k = 0; k < c; k++)
+              g_free (mem[k]);
+            return;
+          }
+      for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+        {
+          if (n > 0)
+            memcpy (mem[c], *columns[c], n * sizes[c]);
+          g_free (*columns[c]);
+          *columns[c] = mem[c];
+        }
+      if (self->stack_of)
+        {
+          self->stack_of = g_renew (SeismoStackId, self->stack_of, n_events);
+          memset (self->stack_of + n, 0, (n_events - n) * sizeof (SeismoStackId));
+        }
+      self->capacity = n_events;
+    }
+  if (payload_bytes > self->payload_cap)
+    {
+      guint8 *mem = _seismo_big_array_try_alloc (payload_bytes, 1);
+
+      if (mem == NULL)
+        return;
+      if (self->payload_len > 0)
+        memcpy (mem, self->payload, self->payload_len);
+      g_free (self->payload);
+      self->payload = mem;
+      self->payload_cap = payload_bytes;
+    }
+}
+
 static inline void
 ensure_payload (SeismoTraceBuilder *self,
                 gsize               extra)

@@ -20,6 +20,15 @@ typedef struct _SeismoTraceBuilder SeismoTraceBuilder;
 SeismoTraceBuilder *seismo_trace_builder_new              (void);
 void                seismo_trace_builder_free             (SeismoTraceBuilder    *self);
 
+/*
+ * Makes room for n_events events and payload_bytes of payload at once, so that appending up to that
+ * many copies nothing and touches no memory twice: a reader that knows a bound says so (unwritten
+ * room is only address space). Beyond it the builder grows as usual; without the room, nothing.
+ */
+void                seismo_trace_builder_reserve          (SeismoTraceBuilder    *self,
+                                                           gsize                  n_events,
+                                                           gsize                  payload_bytes);
+
 /* Registers an event type (or returns the existing one with that system:name). */
 guint               seismo_trace_builder_add_event_type   (SeismoTraceBuilder    *self,
                                                            const char            *system,
