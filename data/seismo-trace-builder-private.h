@@ -9,6 +9,8 @@
 
 G_BEGIN_DECLS
 
+#define SEISMO_BUILDER_TASK_CACHE 256
+
 struct _SeismoTraceBuilder
 {
   /* Event columns, in append order (not yet sorted). */
@@ -32,6 +34,7 @@ struct _SeismoTraceBuilder
   gboolean          in_event;
   guint             cur_field;
   gsize             cur_start;    /* payload_len when the event began */
+  const SeismoEventType *cur_type;
 
   GPtrArray        *event_types;  /* SeismoEventType* */
   GHashTable       *type_by_name; /* full_name → id + 1 */
@@ -42,6 +45,11 @@ struct _SeismoTraceBuilder
 
   GArray           *tasks;        /* SeismoTask */
   GHashTable       *tid_task;     /* tid → task id + 1 (the live task with that tid) */
+  /* tid_task's recent answers, direct-mapped by tid: every event asks, a few tasks make most. */
+  struct {
+    gint32          tid;
+    SeismoTaskId    task;         /* SEISMO_NO_TASK: empty */
+  }                 task_cache[SEISMO_BUILDER_TASK_CACHE];
   GByteArray       *task_exited;  /* per task flags: exited (0x1), renamed (0x2) */
   GArray           *comm_changes; /* SeismoCommChange */
 

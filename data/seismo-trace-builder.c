@@ -30,6 +30,8 @@ seismo_trace_builder_new (void)
   g_hash_table_insert (self->string_ids, g_strdup (""), GUINT_TO_POINTER (0));
   self->tasks = g_array_new (FALSE, FALSE, sizeof (SeismoTask));
   self->tid_task = g_hash_table_new (NULL, NULL);
+  for (guint k = 0; k < SEISMO_BUILDER_TASK_CACHE; k++)
+    self->task_cache[k].task = SEISMO_NO_TASK;
   self->task_exited = g_byte_array_new ();
   self->comm_changes = g_array_new (FALSE, FALSE, sizeof (SeismoCommChange));
   self->lost = g_array_new (FALSE, FALSE, sizeof (SeismoLostEvents));
@@ -198,18 +200,27 @@ add_task (SeismoTraceBuilder *self,
   g_array_append_val (self->tasks, task);
   g_byte_array_append (self->task_exited, &zero, 1);
   g_hash_table_insert (self->tid_task, GINT_TO_POINTER (tid), GUINT_TO_POINTER (id + 1));
+  self->task_cache[(guint32) tid % SEISMO_BUILDER_TASK_CACHE].tid = tid;
+  self->task_cache[(guint32) tid % SEISMO_BUILDER_TASK_CACHE].task = id;
   return id;
 }
 
-static SeismoTaskId
+static inline SeismoTaskId
 lookup_task (SeismoTraceBuilder *self,
              gint32              tid,
              guint64             time_ns)
 {
-  guint id = GPOINTER_TO_UINT (g_hash_table_lookup (self->tid_task, GINT_TO_POINTER (tid)));
+  guint slot = (guint32) tid % SEISMO_BUILDER_TASK_CACHE;
+  guint id;
 
+  /* add_task() is the only writer of tid_task, and it updates the cache. */
+  if (G_LIKELY (self->task_cache[slot].tid == tid && self->task_cache[slot].task != SEISMO_NO_TASK))
+    return self->task_cache[slot].task;
+  id = GPOINTER_TO_UINT (g_hash_table_lookup (self->tid_task, GINT_TO_POINTER (tid)));
   if (id == 0)
     return add_task (self, tid, time_ns);
+  self->task_cache[slot].tid = tid;
+  self->task_cache[slot].task = id - 1;
   return id - 1;
 }
 
@@ -467,13 +478,14 @@ seismo_trace_builder_begin_event (SeismoTraceBuilder *self,
   self->in_event = TRUE;
   self->cur_field = 0;
   self->cur_start = self->payload_len;
+  self->cur_type = g_ptr_array_index (self->event_types, type_id);
 }
 
 /* The schema type of the field about to be pushed, or N_TYPES when there is none left. */
-static SeismoFieldType
+static inline SeismoFieldType
 next_field_type (SeismoTraceBuilder *self)
 {
-  const SeismoEventType *type = g_ptr_array_index (self->event_types, self->type[self->n_events]);
+  const SeismoEventType *type = self->cur_type;
 
   if (self->cur_field >= type->n_fields)
     return SEISMO_FIELD_N_TYPES;
@@ -498,7 +510,7 @@ put_varint (SeismoTraceBuilder *self,
 
 /* Pushes a number into whatever numeric or string slot the schema has next, so a mismatched
  * push still leaves a payload that decodes. */
-static void
+static inline void
 push_number (SeismoTraceBuilder *self,
              guint64             u)
 {
@@ -628,9 +640,15 @@ seismo_trace_builder_push_uint_array (SeismoTraceBuilder *self,
 
     n_values = MIN (n_values, max > 0 ? max - 1 : 0);
   }
-  put_varint (self, n_values);
-  for (gsize k = 0; k < n_values; k++)
-    put_varint (self, values[k]);
+  /* One room check for the count and every element. */
+  ensure_payload (self, (n_values + 1) * SEISMO_VARINT_MAX);
+  {
+    guint8 *out = seismo_varint_put (self->payload + self->payload_len, n_values);
+
+    for (gsize k = 0; k < n_values; k++)
+      out = seismo_varint_put (out, values[k]);
+    self->payload_len = out - self->payload;
+  }
   self->cur_field++;
 }
 
@@ -758,7 +776,7 @@ seismo_trace_builder_end_event (SeismoTraceBuilder *self)
   g_return_if_fail (self->in_event);
 
   /* Fields left out read as zero / empty. */
-  type = g_ptr_array_index (self->event_types, self->type[self->n_events]);
+  type = self->cur_type;
   while (self->cur_field < type->n_fields)
     {
       put_varint (self, 0);
@@ -793,7 +811,8 @@ seismo_trace_builder_end_event (SeismoTraceBuilder *self)
     default:
       break;
     }
-  _seismo_trace_builder_end_stack (self);
+  if (self->stacks != NULL)
+    _seismo_trace_builder_end_stack (self);
   self->in_event = FALSE;
   self->n_events++;
 }
