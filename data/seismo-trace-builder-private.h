@@ -29,6 +29,11 @@ struct _SeismoTraceBuilder
   /* Blocks a streaming writer wrote and released (_seismo_trace_builder_release()): column index
    * i holds event released_blocks * SEISMO_BLOCK_EVENTS + i. */
   gsize             released_blocks;
+  /* With reserved room: a thread faults in the columns' and payload's next pages ahead of the
+   * appends (NULL: none), up to these marks. */
+  GThreadPool      *prefault;
+  gsize             prefault_events;
+  gsize             prefault_payload;
 
   /* The event being appended. */
   gboolean          in_event;

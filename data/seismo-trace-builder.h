@@ -81,6 +81,11 @@ void                seismo_trace_builder_push_int         (SeismoTraceBuilder   
                                                            gint64                 value);
 void                seismo_trace_builder_push_uint        (SeismoTraceBuilder    *self,
                                                            guint64                value);
+/* n numeric fields at once, as n push_int / push_uint calls would (an int field takes its value
+ * as a gint64). */
+void                seismo_trace_builder_push_numbers     (SeismoTraceBuilder    *self,
+                                                           const guint64         *values,
+                                                           guint                  n_values);
 void                seismo_trace_builder_push_string      (SeismoTraceBuilder    *self,
                                                            const char            *str);
 void                seismo_trace_builder_push_string_len  (SeismoTraceBuilder    *self,
