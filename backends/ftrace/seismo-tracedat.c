@@ -415,7 +415,13 @@ stream_next (Stream  *s,
       int r = s->cur ? seismo_rb_page_next (&s->page, &s->ev, &s->ev_size, &s->ev_ts, &why) : 0;
 
       if (r > 0)
-        return 1;
+        {
+          /* The converter reads the whole record next, from memory a worker wrote: ask for it,
+           * and the stream's next records, before then. */
+          __builtin_prefetch (s->ev + 64);
+          __builtin_prefetch (s->ev + 192);
+          return 1;
+        }
       if (r < 0)
         {
           page_corrupt (s, error, "%s", why);
