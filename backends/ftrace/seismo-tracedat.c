@@ -840,7 +840,8 @@ read_trace_dat (const char          *path,
   /* Room for as many events as the data could hold, so the columns never move while they fill
    * (moving them costs a copy and fresh pages twice). A converter's builder holds a few chunks. */
   if (writer == NULL)
-    seismo_trace_builder_reserve (l.builder, l.raw_bytes / MIN_EVENT_BYTES, l.raw_bytes);
+    seismo_trace_builder_reserve (l.builder, (gsize) MIN (l.raw_bytes / MIN_EVENT_BYTES, G_MAXSIZE),
+                                  (gsize) MIN (l.raw_bytes, G_MAXSIZE));
   if (load_events (&l, cancellable, progress, progress_data, error))
     {
       guint64 skipped = seismo_tep_converter_get_n_skipped (l.conv);
