@@ -47,10 +47,10 @@ seismo_trace_builder_new (void)
  * Prefaulting. A fresh page costs its first writer a fault and the kernel's zeroing (on a virtual
  * machine, the host's too): a third of loading a big trace. With room reserved, the columns' next
  * pages are known, so another core faults them in while this one appends (MADV_POPULATE_WRITE
- * only maps pages: it never changes what is in them). It runs a few blocks ahead, so memory grows
- * by that at most.
+ * only maps pages: it never changes what is in them). It runs two blocks ahead, and only once
+ * two blocks are in, so a small trace never holds pages it does not use.
  */
-#define PREFAULT_AHEAD_EVENTS (4 * (gsize) SEISMO_BLOCK_EVENTS)
+#define PREFAULT_AHEAD_EVENTS (2 * (gsize) SEISMO_BLOCK_EVENTS)
 #define PREFAULT_MAX_RANGES   6
 
 typedef struct {
@@ -103,8 +103,12 @@ prefault_ahead (SeismoTraceBuilder *self)
   gsize per_event = n ? self->payload_len / n + 1 : 16;
   gsize payload = MIN (self->payload_len + 2 * per_event * PREFAULT_AHEAD_EVENTS,
                        self->payload_cap);
-  PrefaultJob *job = g_new0 (PrefaultJob, 1);
+  PrefaultJob *job;
   gsize from = MAX (self->prefault_events, n);
+
+  if (n < PREFAULT_AHEAD_EVENTS)
+    return;
+  job = g_new0 (PrefaultJob, 1);
 
   prefault_add (job, self->ts, from, events, sizeof (guint64));
   prefault_add (job, self->cpu, from, events, sizeof (guint16));
