@@ -9,6 +9,8 @@
 
 G_BEGIN_DECLS
 
+#define SEISMO_BUILDER_TASK_CACHE 256
+
 struct _SeismoTraceBuilder
 {
   /* Event columns, in append order (not yet sorted). */
@@ -27,11 +29,17 @@ struct _SeismoTraceBuilder
   /* Blocks a streaming writer wrote and released (_seismo_trace_builder_release()): column index
    * i holds event released_blocks * SEISMO_BLOCK_EVENTS + i. */
   gsize             released_blocks;
+  /* With reserved room: a thread faults in the columns' and payload's next pages ahead of the
+   * appends (NULL: none), up to these marks. */
+  GThreadPool      *prefault;
+  gsize             prefault_events;
+  gsize             prefault_payload;
 
   /* The event being appended. */
   gboolean          in_event;
   guint             cur_field;
   gsize             cur_start;    /* payload_len when the event began */
+  const SeismoEventType *cur_type;
 
   GPtrArray        *event_types;  /* SeismoEventType* */
   GHashTable       *type_by_name; /* full_name → id + 1 */
@@ -42,6 +50,11 @@ struct _SeismoTraceBuilder
 
   GArray           *tasks;        /* SeismoTask */
   GHashTable       *tid_task;     /* tid → task id + 1 (the live task with that tid) */
+  /* tid_task's recent answers, direct-mapped by tid: every event asks, a few tasks make most. */
+  struct {
+    gint32          tid;
+    SeismoTaskId    task;         /* SEISMO_NO_TASK: empty */
+  }                 task_cache[SEISMO_BUILDER_TASK_CACHE];
   GByteArray       *task_exited;  /* per task flags: exited (0x1), renamed (0x2) */
   GArray           *comm_changes; /* SeismoCommChange */
 

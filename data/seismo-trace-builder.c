@@ -2,8 +2,10 @@
 #define G_LOG_DOMAIN "seismo-data"
 
 #include <string.h>
+#include <sys/mman.h>
 
 #include "seismo-big-array.h"
+#include "seismo-file-private.h"
 #include "seismo-trace-builder-private.h"
 #include "seismo-varint.h"
 
@@ -30,6 +32,8 @@ seismo_trace_builder_new (void)
   g_hash_table_insert (self->string_ids, g_strdup (""), GUINT_TO_POINTER (0));
   self->tasks = g_array_new (FALSE, FALSE, sizeof (SeismoTask));
   self->tid_task = g_hash_table_new (NULL, NULL);
+  for (guint k = 0; k < SEISMO_BUILDER_TASK_CACHE; k++)
+    self->task_cache[k].task = SEISMO_NO_TASK;
   self->task_exited = g_byte_array_new ();
   self->comm_changes = g_array_new (FALSE, FALSE, sizeof (SeismoCommChange));
   self->lost = g_array_new (FALSE, FALSE, sizeof (SeismoLostEvents));
@@ -39,11 +43,105 @@ seismo_trace_builder_new (void)
   return self;
 }
 
+/*
+ * Prefaulting. A fresh page costs its first writer a fault and the kernel's zeroing (on a virtual
+ * machine, the host's too): a third of loading a big trace. With room reserved, the columns' next
+ * pages are known, so another core faults them in while this one appends (MADV_POPULATE_WRITE
+ * only maps pages: it never changes what is in them). It runs two blocks ahead, and only once
+ * two blocks are in, so a small trace never holds pages it does not use.
+ */
+#define PREFAULT_AHEAD_EVENTS (2 * (gsize) SEISMO_BLOCK_EVENTS)
+#define PREFAULT_MAX_RANGES   6
+
+typedef struct {
+  guintptr start[PREFAULT_MAX_RANGES];
+  gsize    len[PREFAULT_MAX_RANGES];
+  guint    n;
+} PrefaultJob;
+
+static void
+prefault_run (gpointer data,
+              gpointer user_data)
+{
+#ifdef MADV_POPULATE_WRITE
+  PrefaultJob *job = data;
+  gsize page = 4096;
+
+  for (guint r = 0; r < job->n; r++)
+    {
+      guintptr start = job->start[r] & ~(guintptr) (page - 1);
+      gsize len = (job->start[r] + job->len[r] - start + page - 1) & ~(page - 1);
+
+      /* Advice: an old kernel says EINVAL, and the appends fault as before. */
+      if (madvise ((gpointer) start, len, MADV_POPULATE_WRITE) != 0)
+        break;
+    }
+#endif
+}
+
+static void
+prefault_add (PrefaultJob *job,
+              gpointer     base,
+              gsize        from,
+              gsize        to,
+              gsize        elem_size)
+{
+  if (to <= from || job->n == PREFAULT_MAX_RANGES)
+    return;
+  job->start[job->n] = (guintptr) base + from * elem_size;
+  job->len[job->n] = (to - from) * elem_size;
+  job->n++;
+}
+
+/* At each block: the next blocks' pages, to the other thread. */
+static void
+prefault_ahead (SeismoTraceBuilder *self)
+{
+  gsize n = self->n_events;
+  gsize events = MIN (n + PREFAULT_AHEAD_EVENTS, self->capacity);
+  /* The payload grows as fast as it has so far, with room to spare. */
+  gsize per_event = n ? self->payload_len / n + 1 : 16;
+  gsize payload = MIN (self->payload_len + 2 * per_event * PREFAULT_AHEAD_EVENTS,
+                       self->payload_cap);
+  PrefaultJob *job;
+  gsize from = MAX (self->prefault_events, n);
+
+  if (n < PREFAULT_AHEAD_EVENTS)
+    return;
+  job = g_new0 (PrefaultJob, 1);
+
+  prefault_add (job, self->ts, from, events, sizeof (guint64));
+  prefault_add (job, self->cpu, from, events, sizeof (guint16));
+  prefault_add (job, self->type, from, events, sizeof (guint16));
+  prefault_add (job, self->task, from, events, sizeof (SeismoTaskId));
+  prefault_add (job, self->payload_off, from, events, sizeof (guint32));
+  prefault_add (job, self->payload, MAX (self->prefault_payload, self->payload_len), payload, 1);
+  self->prefault_events = MAX (self->prefault_events, events);
+  self->prefault_payload = MAX (self->prefault_payload, payload);
+  if (job->n == 0)
+    {
+      g_free (job);
+      return;
+    }
+  g_thread_pool_push (self->prefault, job, NULL);
+}
+
+/* Before the columns move or go: the thread must not touch them any more. */
+static void
+prefault_stop (SeismoTraceBuilder *self)
+{
+  if (self->prefault == NULL)
+    return;
+  g_thread_pool_free (self->prefault, TRUE, TRUE);
+  self->prefault = NULL;
+}
+
 void
 seismo_trace_builder_free (SeismoTraceBuilder *self)
 {
   if (self == NULL)
     return;
+  prefault_stop (self);
   g_free (self->ts);
   g_free (self->cpu);
   g_free (self->type);
@@ -198,18 +296,27 @@ add_task (SeismoTraceBuilder *self,
   g_array_append_val (self->tasks, task);
   g_byte_array_append (self->task_exited, &zero, 1);
   g_hash_table_insert (self->tid_task, GINT_TO_POINTER (tid), GUINT_TO_POINTER (id + 1));
+  self->task_cache[(guint32) tid % SEISMO_BUILDER_TASK_CACHE].tid = tid;
+  self->task_cache[(guint32) tid % SEISMO_BUILDER_TASK_CACHE].task = id;
   return id;
 }
 
-static SeismoTaskId
+static inline SeismoTaskId
 lookup_task (SeismoTraceBuilder *self,
              gint32              tid,
              guint64             time_ns)
 {
-  guint id = GPOINTER_TO_UINT (g_hash_table_lookup (self->tid_task, GINT_TO_POINTER (tid)));
+  guint slot = (guint32) tid % SEISMO_BUILDER_TASK_CACHE;
+  guint id;
 
+  /* add_task() is the only writer of tid_task, and it updates the cache. */
+  if (G_LIKELY (self->task_cache[slot].tid == tid && self->task_cache[slot].task != SEISMO_NO_TASK))
+    return self->task_cache[slot].task;
+  id = GPOINTER_TO_UINT (g_hash_table_lookup (self->tid_task, GINT_TO_POINTER (tid)));
   if (id == 0)
     return add_task (self, tid, time_ns);
+  self->task_cache[slot].tid = tid;
+  self->task_cache[slot].task = id - 1;
   return id - 1;
 }
 
@@ -346,6 +453,8 @@ grow_events (SeismoTraceBuilder *self)
   gsize cap = MAX (self->capacity * 2, 4096);
   gsize n = self->n_events;
 
+  prefault_stop (self);
+
   self->ts = grow_column (self->ts, n, cap, sizeof (guint64));
   self->cpu = grow_column (self->cpu, n, cap, sizeof (guint16));
   self->type = grow_column (self->type, n, cap, sizeof (guint16));
@@ -359,6 +468,65 @@ grow_events (SeismoTraceBuilder *self)
   self->capacity = cap;
 }
 
+void
+seismo_trace_builder_reserve (SeismoTraceBuilder *self,
+                              gsize               n_events,
+                              gsize               payload_bytes)
+{
+  gsize n = self->n_events;
+
+  g_return_if_fail (self != NULL);
+
+  n_events = MIN (n_events, (gsize) G_MAXUINT32);
+  if (n_events > self->capacity)
+    {
+      static const gsize sizes[] = { sizeof (guint64), sizeof (guint16), sizeof (guint16),
+                                     sizeof (SeismoTaskId), sizeof (guint32) };
+      gpointer *columns[] = { (gpointer *) &self->ts, (gpointer *) &self->cpu,
+                              (gpointer *) &self->type, (gpointer *) &self->task,
+                              (gpointer *) &self->payload_off };
+      gpointer mem[G_N_ELEMENTS (columns)] = { NULL };
+
+      /* All columns or none: they share one capacity. */
+      for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+        if (!(mem[c] = _seismo_big_array_try_alloc (n_events, sizes[c])))
+          {
+            for (guint k = 0; k < c; k++)
+              g_free (mem[k]);
+            return;
+          }
+      for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+        {
+          if (n > 0)
+            memcpy (mem[c], *columns[c], n * sizes[c]);
+          g_free (*columns[c]);
+          *columns[c] = mem[c];
+        }
+      if (self->stack_of)
+        {
+          self->stack_of = g_renew (SeismoStackId, self->stack_of, n_events);
+          memset (self->stack_of + n, 0, (n_events - n) * sizeof (SeismoStackId));
+        }
+      self->capacity = n_events;
+    }
+  if (payload_bytes > self->payload_cap)
+    {
+      guint8 *mem = _seismo_big_array_try_alloc (payload_bytes, 1);
+
+      if (mem == NULL)
+        return;
+      if (self->payload_len > 0)
+        memcpy (mem, self->payload, self->payload_len);
+      g_free (self->payload);
+      self->payload = mem;
+      self->payload_cap = payload_bytes;
+    }
+  /* Worth a thread for big room on a machine with a core to spare. */
+  if (self->prefault == NULL && self->capacity >= PREFAULT_AHEAD_EVENTS &&
+      _seismo_file_n_workers () > 1)
+    self->prefault = g_thread_pool_new_full (prefault_run, NULL, g_free, 1, FALSE, NULL);
+}
+
 static inline void
 ensure_payload (SeismoTraceBuilder *self,
                 gsize               extra)
@@ -367,6 +535,7 @@ ensure_payload (SeismoTraceBuilder *self,
     {
       gsize cap = MAX (self->payload_cap * 2, self->payload_len + extra + 65536);
 
+      prefault_stop (self);
       self->payload = grow_column (self->payload, self->payload_len, cap, 1);
       self->payload_cap = cap;
     }
@@ -394,7 +563,11 @@ seismo_trace_builder_begin_event (SeismoTraceBuilder *self,
 
   i = self->n_events;
   if ((i & (SEISMO_BLOCK_EVENTS - 1)) == 0)
-    g_array_append_val (self->block_base, self->payload_len);
+    {
+      g_array_append_val (self->block_base, self->payload_len);
+      if (self->prefault != NULL)
+        prefault_ahead (self);
+    }
   block_base = g_array_index (self->block_base, guint64, i >> SEISMO_BLOCK_SHIFT);
 
   task_id = lookup_task (self, tid, time_ns);
@@ -412,13 +585,14 @@ seismo_trace_builder_begin_event (SeismoTraceBuilder *self,
   self->in_event = TRUE;
   self->cur_field = 0;
   self->cur_start = self->payload_len;
+  self->cur_type = g_ptr_array_index (self->event_types, type_id);
 }
 
 /* The schema type of the field about to be pushed, or N_TYPES when there is none left. */
-static SeismoFieldType
+static inline SeismoFieldType
 next_field_type (SeismoTraceBuilder *self)
 {
-  const SeismoEventType *type = g_ptr_array_index (self->event_types, self->type[self->n_events]);
+  const SeismoEventType *type = self->cur_type;
 
   if (self->cur_field >= type->n_fields)
     return SEISMO_FIELD_N_TYPES;
@@ -443,7 +617,7 @@ put_varint (SeismoTraceBuilder *self,
 
 /* Pushes a number into whatever numeric or string slot the schema has next, so a mismatched
  * push still leaves a payload that decodes. */
-static void
+static inline void
 push_number (SeismoTraceBuilder *self,
              guint64             u)
 {
@@ -489,6 +663,17 @@ seismo_trace_builder_push_uint (SeismoTraceBuilder *self,
 {
   g_return_if_fail (self != NULL);
   push_number (self, value);
+}
+
+void
+seismo_trace_builder_push_numbers (SeismoTraceBuilder *self,
+                                   const guint64      *values,
+                                   guint               n_values)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (values != NULL || n_values == 0);
+  for (guint k = 0; k < n_values; k++)
+    push_number (self, values[k]);
 }
 
 void
@@ -573,9 +758,15 @@ seismo_trace_builder_push_uint_array (SeismoTraceBuilder *self,
 
     n_values = MIN (n_values, max > 0 ? max - 1 : 0);
   }
-  put_varint (self, n_values);
-  for (gsize k = 0; k < n_values; k++)
-    put_varint (self, values[k]);
+  /* One room check for the count and every element. */
+  ensure_payload (self, (n_values + 1) * SEISMO_VARINT_MAX);
+  {
+    guint8 *out = seismo_varint_put (self->payload + self->payload_len, n_values);
+
+    for (gsize k = 0; k < n_values; k++)
+      out = seismo_varint_put (out, values[k]);
+    self->payload_len = out - self->payload;
+  }
   self->cur_field++;
 }
 
@@ -703,7 +894,7 @@ seismo_trace_builder_end_event (SeismoTraceBuilder *self)
   g_return_if_fail (self->in_event);
 
   /* Fields left out read as zero / empty. */
-  type = g_ptr_array_index (self->event_types, self->type[self->n_events]);
+  type = self->cur_type;
   while (self->cur_field < type->n_fields)
     {
       put_varint (self, 0);
@@ -738,7 +929,8 @@ seismo_trace_builder_end_event (SeismoTraceBuilder *self)
     default:
       break;
     }
-  _seismo_trace_builder_end_stack (self);
+  if (self->stacks != NULL)
+    _seismo_trace_builder_end_stack (self);
   self->in_event = FALSE;
   self->n_events++;
 }
@@ -762,6 +954,7 @@ _seismo_trace_builder_release (SeismoTraceBuilder *self,
   g_return_if_fail (n_ev <= self->n_events);
   if (n_blocks == 0)
     return;
+  prefault_stop (self);
 
   /* The events left are the incomplete tail (and any blocks not written yet): moving them is cheap
    * next to writing the blocks that go. Payload offsets are block-relative, so only the bases
@@ -903,6 +1096,9 @@ to_trace (SeismoTraceBuilder *self,
   g_return_val_if_fail (self->released_blocks == 0, trace);
 
   if (steal)
+    prefault_stop (self);
+
+  if (steal)
     {
       trace->ts = g_renew (guint64, g_steal_pointer (&self->ts), MAX (n, 1));
       trace->cpu = g_renew (guint16, g_steal_pointer (&self->cpu), MAX (n, 1));
@@ -981,6 +1177,8 @@ to_trace (SeismoTraceBuilder *self,
   for (gsize i = 0; i < trace->n_events; i++)
     max_cpu = MAX (max_cpu, trace->cpu[i]);
   trace->n_cpus = MAX (self->n_cpus, trace->n_events ? max_cpu + 1 : 0);
+  /* Appended in time order (readers that merge their streams): the sort need not look. */
+  trace->known_sorted = self->sorted;
 
   _seismo_trace_sort (trace);
   _seismo_trace_derive (trace);

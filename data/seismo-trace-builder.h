@@ -20,6 +20,15 @@ typedef struct _SeismoTraceBuilder SeismoTraceBuilder;
 SeismoTraceBuilder *seismo_trace_builder_new              (void);
 void                seismo_trace_builder_free             (SeismoTraceBuilder    *self);
 
+/*
+ * Makes room for n_events events and payload_bytes of payload at once, so that appending up to that
+ * many copies nothing and touches no memory twice: a reader that knows a bound says so (unwritten
+ * room is only address space). Beyond it the builder grows as usual; without the room, nothing.
+ */
+void                seismo_trace_builder_reserve          (SeismoTraceBuilder    *self,
+                                                           gsize                  n_events,
+                                                           gsize                  payload_bytes);
+
 /* Registers an event type (or returns the existing one with that system:name). */
 guint               seismo_trace_builder_add_event_type   (SeismoTraceBuilder    *self,
                                                            const char            *system,
@@ -72,6 +81,11 @@ void                seismo_trace_builder_push_int         (SeismoTraceBuilder   
                                                            gint64                 value);
 void                seismo_trace_builder_push_uint        (SeismoTraceBuilder    *self,
                                                            guint64                value);
+/* n numeric fields at once, as n push_int / push_uint calls would (an int field takes its value
+ * as a gint64). */
+void                seismo_trace_builder_push_numbers     (SeismoTraceBuilder    *self,
+                                                           const guint64         *values,
+                                                           guint                  n_values);
 void                seismo_trace_builder_push_string      (SeismoTraceBuilder    *self,
                                                            const char            *str);
 void                seismo_trace_builder_push_string_len  (SeismoTraceBuilder    *self,

@@ -238,6 +238,30 @@ role_int (SeismoTrace           *trace,
   return v;
 }
 
+/* role_int (…, SEISMO_ROLE_ID, -1) for a syscall event: raw_syscalls have the number first, read
+ * without the general walk (half of a big trace's events come here). */
+static inline gint64
+syscall_nr (SeismoTrace           *trace,
+            SeismoEventId          ev,
+            const SeismoEventType *type)
+{
+  if (type->roles[SEISMO_ROLE_ID] == 0 && type->n_fields > 0)
+    {
+      SeismoFieldType ft = type->fields[0].type;
+      const guint8 *p;
+      gsize len;
+      guint64 v;
+
+      if (ft != SEISMO_FIELD_INT && ft != SEISMO_FIELD_UINT && ft != SEISMO_FIELD_POINTER)
+        return -1;
+      p = _seismo_trace_payload (trace, ev, &len);
+      if (skip_field (ft, p, p + len, &v) == NULL)
+        return -1;
+      return ft == SEISMO_FIELD_INT ? seismo_zigzag_decode (v) : (gint64) v;
+    }
+  return role_int (trace, ev, type, SEISMO_ROLE_ID, -1);
+}
+
 static inline guint
 tid_slot (const TidMap *map,
           gint32        tid)
@@ -341,7 +365,7 @@ event_syscall (Derive                *d,
         d->type_syscall[type->id] = syscall_index (d, type->syscall) + 1u;
       return (guint16) (d->type_syscall[type->id] - 1);
     }
-  nr = role_int (d->trace, ev, type, SEISMO_ROLE_ID, -1);
+  nr = syscall_nr (d->trace, ev, type);
   if (nr >= 0 && nr < (gint64) G_N_ELEMENTS (d->nr_syscall) && d->nr_syscall[nr] != 0)
     return (guint16) (d->nr_syscall[nr] - 1);
   if ((name = seismo_syscall_name (d->arch, nr)) == NULL)

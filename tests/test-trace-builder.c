@@ -3,10 +3,66 @@
 
 #include "seismo-skipped.h"
 #include "seismo-trace-builder.h"
+#include "seismo-varint.h"
 #include "seismo-test-util.h"
 
 static const SeismoSymbol open_flags[] = { { 0x40, "O_CREAT" }, { 0x1, "O_WRONLY" }, { 0x200, "O_TRUNC" } };
 static const SeismoSymbol whence[] = { { 0, "SEEK_SET" }, { 1, "SEEK_CUR" } };
+
+/* Values at every varint width boundary read back as pushed, alone and in arrays (the builder
+ * encodes them without seismo_varint_put's loop). */
+static void
+test_varint_widths (void)
+{
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  const SeismoFieldInfo fields[] = {
+    { "u", SEISMO_FIELD_UINT, 8, 0 },
+    { "i", SEISMO_FIELD_INT, 8, 0 },
+    { "a", SEISMO_FIELD_UINT_ARRAY, 8, 0 },
+  };
+  guint type = seismo_trace_builder_add_event_type (b, "test", "widths", fields, G_N_ELEMENTS (fields), NULL);
+  g_autoptr(SeismoTrace) trace = NULL;
+  guint64 values[129];
+  guint n = 0;
+
+  values[n++] = 0;
+  for (guint k = 1; k < 64; k++)
+    {
+      values[n++] = (G_GUINT64_CONSTANT (1) << k) - 1;
+      values[n++] = G_GUINT64_CONSTANT (1) << k;
+    }
+  values[n++] = G_MAXUINT64;
+  values[n++] = G_GUINT64_CONSTANT (0x00ff00ff00ff00ff);
+  for (guint k = 0; k < n; k++)
+    {
+      seismo_trace_builder_begin_event (b, k, 0, 1, type);
+      seismo_trace_builder_push_uint (b, values[k]);
+      seismo_trace_builder_push_int (b, -(gint64) values[k]);
+      seismo_trace_builder_push_uint_array (b, values, k + 1);
+      seismo_trace_builder_end_event (b);
+    }
+  trace = seismo_trace_builder_finish (b);
+  for (guint k = 0; k < n; k++)
+    {
+      SeismoValue v[3];
+      const guint8 *p;
+
+      g_assert_cmpuint (seismo_trace_event_fields (trace, k, v, 3), ==, 3);
+      g_assert_cmpuint (v[0].u, ==, values[k]);
+      g_assert_cmpint (v[1].i, ==, -(gint64) values[k]);
+      g_assert_cmpuint (v[2].u, ==, k + 1);
+      p = v[2].data;
+      for (guint e = 0; e <= k; e++)
+        {
+          guint64 got = 0;
+
+          p = seismo_varint_get (p, v[2].data + v[2].len, &got);
+          g_assert_nonnull (p);
+          g_assert_cmpuint (got, ==, values[e]);
+        }
+      g_assert_true (p == v[2].data + v[2].len);
+    }
+}
 
 static void
 test_field_types (void)
@@ -338,6 +394,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/builder/field-types", test_field_types);
+  g_test_add_func ("/builder/varint-widths", test_varint_widths);
   g_test_add_func ("/builder/big-bytes-cut", test_big_bytes_cut);
   g_test_add_func ("/builder/sort-and-blocks", test_sort_and_blocks);
   g_test_add_func ("/builder/tasks", test_tasks);

@@ -1504,12 +1504,18 @@ last_event_on_cpu (SeismoTepConverter *self,
   return TRUE;
 }
 
-static void
+static inline void
 note_last_on_cpu (SeismoTepConverter *self,
                   guint               cpu)
 {
   gsize index = seismo_trace_builder_get_n_events (self->builder);
 
+  /* Every event comes here: the common case without GArray calls. */
+  if (G_LIKELY (self->last_on_cpu != NULL && cpu < self->last_on_cpu->len))
+    {
+      ((gsize *) (gpointer) self->last_on_cpu->data)[cpu] = index;
+      return;
+    }
   if (self->last_on_cpu == NULL)
     self->last_on_cpu = g_array_new (FALSE, TRUE, sizeof (gsize));
   if (cpu >= self->last_on_cpu->len)
@@ -1674,12 +1680,11 @@ seismo_tep_converter_push (SeismoTepConverter *self,
     }
   if (ct->fast == FAST_SYS_EXIT)
     {
-      guint64 nr, ret;
+      guint64 v[2];
 
-      memcpy (&nr, data + ct->ops[0].offset, 8);
-      memcpy (&ret, data + ct->ops[1].offset, 8);
-      seismo_trace_builder_push_uint (b, nr);
-      seismo_trace_builder_push_int (b, (gint64) ret);
+      memcpy (&v[0], data + ct->ops[0].offset, 8);
+      memcpy (&v[1], data + ct->ops[1].offset, 8);
+      seismo_trace_builder_push_numbers (b, v, 2);
       seismo_trace_builder_end_event (b);
       note_last_on_cpu (self, cpu);
       return TRUE;

@@ -32,6 +32,11 @@
 #define MIN_SLOTS         2
 #define MAX_SLOTS         256
 #define MAX_CHUNK_BYTES   (64u << 20)
+/* The smallest record that is an event: a 4-byte header and the 8 bytes of common fields. */
+#define MIN_EVENT_BYTES   12
+/* Compressed data is assumed to expand at most this much when reserving room for its events
+ * (trace-cmd's zstd gets ~13x on sched and syscall traces); beyond it the builder just grows. */
+#define MAX_EXPANSION     64
 
 typedef struct _Loader Loader;
 typedef struct _Stream Stream;
@@ -94,6 +99,7 @@ struct _Loader
   SeismoTraceBuilder *builder;
   SeismoTepConverter *conv;
   guint64             total_bytes;
+  guint64             raw_bytes;  /* ring-buffer bytes, decompressed (within MAX_EXPANSION) */
   guint64             done_bytes;
   guint64             n_lost_unknown;
   gboolean            kallsyms_tried;
@@ -261,6 +267,7 @@ read_chunk_table (Stream   *s,
   guint8 hdr[8];
   guint32 count;
   guint64 pos = s->offset;
+  guint64 raw = 0, packed = 0;
 
   if (!pread_full (td, hdr, 4, pos, error))
     return FALSE;
@@ -297,7 +304,10 @@ read_chunk_table (Stream   *s,
       g_array_append_val (s->chunks, ch);
       pos = ch.offset + ch.csize;
       s->loader->total_bytes += ch.csize;
+      raw += ch.usize;
+      packed += ch.csize;
     }
+  s->loader->raw_bytes += MIN (raw, packed * MAX_EXPANSION);
   s->n_blocks = count;
   return TRUE;
 }
@@ -405,7 +415,13 @@ stream_next (Stream  *s,
       int r = s->cur ? seismo_rb_page_next (&s->page, &s->ev, &s->ev_size, &s->ev_ts, &why) : 0;
 
       if (r > 0)
-        return 1;
+        {
+          /* The converter reads the whole record next, from memory a worker wrote: ask for it,
+           * and the stream's next records, before then. */
+          __builtin_prefetch (s->ev + 64);
+          __builtin_prefetch (s->ev + 192);
+          return 1;
+        }
       if (r < 0)
         {
           page_corrupt (s, error, "%s", why);
@@ -556,6 +572,7 @@ add_streams (Loader  *l,
               {
                 s->n_blocks = (s->size + PLAIN_BLOCK_BYTES - 1) / PLAIN_BLOCK_BYTES;
                 l->total_bytes += s->size;
+                l->raw_bytes += s->size;
                 if (PLAIN_BLOCK_BYTES % s->page_size != 0)
                   {
                     g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_UNSUPPORTED,
@@ -815,8 +832,17 @@ read_trace_dat (const char          *path,
   n_threads = CLAMP (g_get_num_processors (), 1, 8);
   l.pool = g_thread_pool_new (worker, &l, n_threads, FALSE, NULL);
 
-  if (add_streams (&l, error) &&
-      load_events (&l, cancellable, progress, progress_data, error))
+  if (!add_streams (&l, error))
+    {
+      loader_clear (&l);
+      return FALSE;
+    }
+  /* Room for as many events as the data could hold, so the columns never move while they fill
+   * (moving them costs a copy and fresh pages twice). A converter's builder holds a few chunks. */
+  if (writer == NULL)
+    seismo_trace_builder_reserve (l.builder, (gsize) MIN (l.raw_bytes / MIN_EVENT_BYTES, G_MAXSIZE),
+                                  (gsize) MIN (l.raw_bytes, G_MAXSIZE));
+  if (load_events (&l, cancellable, progress, progress_data, error))
     {
       guint64 skipped = seismo_tep_converter_get_n_skipped (l.conv);
       g_autofree char *warning = NULL;
