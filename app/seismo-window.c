@@ -300,8 +300,8 @@ update_status (SeismoWindow *self)
     {
       /* A trace larger than memory: all of its events, and how many around the view are read. */
       guint64 n = seismo_file_summary_get_n_events (seismo_timeline_data_get_summary (self->data));
-      g_autofree char *all = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" G_GUINT64_FORMAT " event",
-                                                           "%'" G_GUINT64_FORMAT " events", n), n);
+      g_autofree char *all = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'" PRIu64 " event",
+                                                           "%'" PRIu64 " events", n), (uint64_t) n);
 
       events = g_strdup_printf (_("%s (%'zu read)"), all, seismo_trace_get_n_events (self->trace));
     }
