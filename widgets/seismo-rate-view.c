@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <pango/pangocairo.h>
 
+#include "seismo-file-summary.h"
 #include "seismo-filter.h"
 #include "seismo-rate-view.h"
 #include "seismo-view-follower.h"
@@ -276,6 +277,7 @@ G_DEFINE_FINAL_TYPE (SeismoRateView, seismo_rate_view, GTK_TYPE_WIDGET)
 
 typedef struct {
   SeismoTrace     *trace;
+  SeismoFileSummary *summary;    /* a trace larger than memory: trace holds a window of it */
   GBytes          *mask;
   Categories       categories;   /* a copy of the map: the view may rebuild its own meanwhile */
   SeismoRateStack  stack;
@@ -289,10 +291,47 @@ static void
 rate_job_free (RateJob *job)
 {
   g_clear_object (&job->trace);
+  g_clear_pointer (&job->summary, seismo_file_summary_free);
   g_clear_pointer (&job->mask, g_bytes_unref);
   categories_clear (&job->categories);
   g_free (job->counts);
   g_free (job);
+}
+
+/* A trace larger than memory: the columns outside the window of events read are counted from
+ * the summary's level-of-detail rows (all CPUs), as "other" (the summary has no types there);
+ * those inside keep their events' counts by category. Without a filter only: the summary
+ * cannot tell which events a filter keeps. */
+static void
+add_summary_counts (RateJob *job)
+{
+  gsize n = seismo_trace_get_n_events (job->trace);
+  const guint64 *ts = seismo_trace_get_times (job->trace);
+  double first = n > 0 ? (double) ts[0] : G_MAXDOUBLE, last = n > 0 ? (double) ts[n - 1] : -1;
+  double start = MAX (job->start_ns, 0), end = job->start_ns + job->ns_per_px * job->n_cols;
+  g_autofree SeismoLodCell *cells = NULL;
+  g_autofree guint64 *sum = NULL;
+
+  if (job->n_cols == 0 || end <= start)
+    return;
+  cells = g_new (SeismoLodCell, job->n_cols);
+  sum = g_new0 (guint64, job->n_cols);
+  for (guint cpu = 0; cpu < seismo_file_summary_get_n_cpus (job->summary); cpu++)
+    {
+      seismo_file_summary_cpu_row (job->summary, cpu, (guint64) job->start_ns, (guint64) end,
+                                   job->n_cols, cells);
+      for (guint col = 0; col < job->n_cols; col++)
+        sum[col] += cells[col].events;
+    }
+  for (guint col = 0; col < job->n_cols; col++)
+    {
+      double c0 = job->start_ns + job->ns_per_px * col, c1 = c0 + job->ns_per_px;
+
+      if (c0 >= first && c1 <= last)
+        continue;   /* read: its events say more than the summary */
+      memset (job->counts + (gsize) col * (K + 1), 0, sizeof (guint32) * (K + 1));
+      job->counts[(gsize) col * (K + 1) + K] = (guint32) MIN (sum[col], G_MAXUINT32);
+    }
 }
 
 static void
@@ -306,6 +345,8 @@ rate_thread (GTask        *task,
   job->counts = compute_counts (job->trace, job->mask != NULL ? g_bytes_get_data (job->mask, NULL) : NULL,
                                 &job->categories, job->stack, job->start_ns, job->ns_per_px,
                                 job->n_cols, cancellable);
+  if (job->counts != NULL && job->summary != NULL && job->mask == NULL)
+    add_summary_counts (job);
   if (job->counts == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
   else
@@ -347,6 +388,9 @@ start_compute (SeismoRateView *self)
   self->cancellable = g_cancellable_new ();
   job = g_new0 (RateJob, 1);
   job->trace = g_object_ref (self->trace);
+  if (self->timeline != NULL && seismo_timeline_get_data (self->timeline) != NULL
+      && seismo_timeline_data_get_summary (seismo_timeline_get_data (self->timeline)) != NULL)
+    job->summary = seismo_file_summary_ref (seismo_timeline_data_get_summary (seismo_timeline_get_data (self->timeline)));
   job->mask = self->mask != NULL ? g_bytes_ref (self->mask) : NULL;
   job->categories.n_ids = self->categories.n_ids;
   job->categories.map = g_memdup2 (self->categories.map, MAX (self->categories.n_ids, 1));
