@@ -13,6 +13,8 @@
 #include <glib/gstdio.h>
 
 #include "seismo-event-list.h"
+#include "seismo-file.h"
+#include "seismo-file-summary.h"
 #include "seismo-filter-bar.h"
 #include "seismo-gui-test-util.h"
 #include "seismo-histogram-view.h"
@@ -418,6 +420,60 @@ test_rate (void)
   cairo_surface_destroy (surface);
 }
 
+/* A trace larger than memory: the strip counts the whole trace, its summary where no events are
+ * read, its events where they are. */
+static void
+test_rate_summary (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (400000);
+  g_autofree char *path = g_build_filename (state_dir, "rate-summary.seismo", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoFileSummary) summary = NULL;
+  g_autoptr(SeismoTrace) window_trace = NULL;
+  g_autoptr(SeismoTimelineData) data = NULL;
+  SeismoTimeline *timeline = SEISMO_TIMELINE (seismo_timeline_new ());
+  SeismoRateView *rate = SEISMO_RATE_VIEW (seismo_rate_view_new ());
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  guint64 t0 = seismo_trace_get_start_ns (trace), t1 = seismo_trace_get_end_ns (trace);
+  const guint32 *counts = NULL;
+  guint n_cols = 0;
+  guint64 sum = 0, n = seismo_trace_get_n_events (trace);
+
+  g_assert_true (seismo_file_save (trace, path, &error));
+  g_assert_no_error (error);
+  summary = seismo_file_summary_open (path, &error);
+  g_assert_no_error (error);
+  window_trace = seismo_file_summary_load_window (summary, t0 + (t1 - t0) / 2, t0 + (t1 - t0) / 2 + 1,
+                                                  65536, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (seismo_trace_get_n_events (window_trace), <, n / 2);
+  data = seismo_timeline_data_new_for_window (window_trace, summary, NULL);
+  gtk_widget_set_size_request (GTK_WIDGET (timeline), 800, 300);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (rate));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (timeline));
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+  seismo_timeline_set_data (timeline, data);
+  seismo_rate_view_set_timeline (rate, timeline);
+  for (guint i = 0; i < 200 && (counts == NULL || seismo_rate_view_get_busy (rate)); i++)
+    {
+      seismo_gui_test_spin (20);
+      gtk_widget_queue_draw (GTK_WIDGET (timeline));
+      counts = seismo_rate_view_get_counts (rate, &n_cols);
+    }
+  g_assert_nonnull (counts);
+  for (gsize i = 0; i < (gsize) n_cols * (SEISMO_RATE_CATEGORIES + 1); i++)
+    sum += counts[i];
+  /* Every event of the whole trace, read or not (a column at the window's edge counts either its
+   * events or the summary's share: within a percent). */
+  g_test_message ("rate strip of a summary: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " events", sum, n);
+  g_assert_cmpuint (sum, >, n - n / 100);
+  g_assert_cmpuint (sum, <, n + n / 100);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
 static void
 test_filter_bar (void)
 {
@@ -820,6 +876,7 @@ main (int    argc,
   g_test_add_func ("/analysis/histogram", test_histogram);
   g_test_add_func ("/analysis/rate", test_rate);
   g_test_add_func ("/analysis/filter-bar", test_filter_bar);
+  g_test_add_func ("/analysis/rate-summary", test_rate_summary);
   g_test_add_func ("/analysis/view-binding", test_view_binding);
   g_test_add_func ("/analysis/event-list-keeps-rows", test_event_list_keeps_rows);
   g_test_add_func ("/analysis/view-drives-zoom", test_view_drives_zoom);
