@@ -84,15 +84,10 @@ load_thread (GTask        *task,
     seismo_symbolize_trace (job->trace, NULL, NULL);
   if (job->permille != NULL)
     g_atomic_int_set (job->permille, 920);
-  /* Every index the window reads is built here, not at its first use on the main thread (the
-   * timeline's rows and tooltips read the per-CPU one; the timeline data builds the per-task
-   * one). */
-  {
-    gsize n;
-
-    seismo_trace_get_cpu_events (job->trace, 0, &n);
-    seismo_trace_find_task (job->trace, 0, 0);
-  }
+  /* Every index the window reads is built here, not at its first use on the main thread. The
+   * timeline finds a row's events near the pointer by a scan of the few pixels around it, so the
+   * per-CPU and per-task event indexes (4 bytes an event each) are not built for it. */
+  seismo_trace_find_task (job->trace, 0, 0);
   job->data = seismo_timeline_data_new_for_window (job->trace, job->summary, cancellable);
   if (job->data == NULL)
     {

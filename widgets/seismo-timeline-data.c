@@ -19,17 +19,38 @@ static void
 seq_build_starts (SeismoTimelineData *d,
                   SeismoSeq          *s)
 {
-  s->starts = g_new (guint64, MAX (s->n, 1));
+  GArray *segments = g_array_new (FALSE, FALSE, sizeof (SeismoSeqSegment));
+  guint64 start = 0;
+
+  s->starts = g_new (guint32, MAX (s->n, 1));
   for (gsize i = 0; i < s->n; i++)
-    s->starts[i] = _seismo_seq_start (d, s, i);
+    {
+      SeismoSeqSegment seg;
+
+      start = _seismo_seq_start (d, s, i);
+      seg.hi = (guint32) (start >> 32);
+      seg.first = (guint32) i;
+      if (segments->len == 0 || g_array_index (segments, SeismoSeqSegment, segments->len - 1).hi != seg.hi)
+        g_array_append_val (segments, seg);
+      s->starts[i] = (guint32) start;
+    }
+  if (segments->len == 0)
+    {
+      SeismoSeqSegment seg = { 0, 0 };
+
+      g_array_append_val (segments, seg);
+    }
+  s->n_segments = segments->len;
+  s->segments = (SeismoSeqSegment *) g_array_free (segments, FALSE);
   if (s->kind == SEISMO_SEQ_EVENTS)
     return;
-  s->durations = g_new (guint32, MAX (s->n, 1));
+  s->durations = g_new (guint16, MAX (s->n, 1));
   for (gsize i = 0; i < s->n; i++)
     {
       guint64 end = _seismo_seq_end_slow (d, s, i);
 
-      s->durations[i] = end < s->starts[i] ? 0 : (guint32) MIN (end - s->starts[i], G_MAXUINT32);
+      start = _seismo_seq_start_at (s, i);
+      s->durations[i] = end < start ? 0 : (guint16) MIN (end - start, G_MAXUINT16);
     }
 }
 
@@ -81,6 +102,7 @@ static void
 seq_clear (SeismoSeq *s)
 {
   g_clear_pointer (&s->starts, g_free);
+  g_clear_pointer (&s->segments, g_free);
   g_clear_pointer (&s->durations, g_free);
   g_clear_pointer (&s->hues, g_free);
 }
@@ -458,8 +480,10 @@ build_calls (SeismoTimelineData *d)
 
 static gboolean
 build_tasks (SeismoTimelineData *d,
+             guint32            *task_events,
              GCancellable       *cancellable)
 {
+  const SeismoTaskId *event_tasks = seismo_trace_get_tasks (d->trace);
   gsize n_runs, n_wakeups, n_instants = 0;
   const guint16 *types = seismo_trace_get_types (d->trace);
   guint n_types = seismo_trace_get_n_event_types (d->trace);
@@ -474,8 +498,16 @@ build_tasks (SeismoTimelineData *d,
 
   for (guint t = 0; t < n_types; t++)
     instant_type[t] = kind_is_instant (seismo_trace_get_event_type (d->trace, t)->kind);
+  /* Events per task too: whether a task gets a row (a per-task event index would cost 4 bytes
+   * an event for these counts). */
   for (gsize e = 0; e < d->n_events; e++)
-    n_instants += instant_type[types[e]];
+    {
+      SeismoTaskId t = event_tasks[e];
+
+      n_instants += instant_type[types[e]];
+      if (t < d->n_tasks)
+        task_events[t]++;
+    }
   instants = g_new (guint32, MAX (n_instants, 1));
   for (gsize e = 0, k = 0; e < d->n_events; e++)
     if (instant_type[types[e]])
@@ -575,7 +607,8 @@ build_activity (SeismoTimelineData *d,
 }
 
 static void
-build_processes (SeismoTimelineData *d)
+build_processes (SeismoTimelineData *d,
+                 const guint32      *task_events)
 {
   g_autoptr(GHashTable) by_pid = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) procs = g_array_new (FALSE, TRUE, sizeof (SeismoTimelineProcess));
@@ -588,7 +621,7 @@ build_processes (SeismoTimelineData *d)
     {
       const SeismoTask *task = seismo_trace_get_task (d->trace, t);
       SeismoTimelineTask *tt = &d->tasks[t];
-      gsize n_task_events = 0;
+      gsize n_task_events = task_events[t];
       gint32 pid;
       gpointer found;
 
@@ -596,7 +629,6 @@ build_processes (SeismoTimelineData *d)
        * shows the kernel functions it calls (function_graph). */
       if (task->tid == 0 && tt->n_call_levels == 0)
         continue;
-      seismo_trace_get_task_events (d->trace, t, &n_task_events);
       /* In a window of a larger trace, every task of the whole has a row. */
       if (n_task_events == 0 && tt->runs.n == 0 && tt->wakeups.n == 0 && d->summary == NULL)
         continue;
@@ -689,6 +721,7 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
                                      GCancellable      *cancellable)
 {
   g_autoptr(SeismoTimelineData) d = NULL;
+  g_autofree guint32 *task_events = NULL;
   guint n_lost = 0;
   const SeismoLostEvents *lost;
 
@@ -722,9 +755,10 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
   g_qsort_with_data (d->lost, (gint) d->n_lost, sizeof (SeismoLostEvents), compare_lost, NULL);
 
   build_cpus (d);
-  if (!build_tasks (d, cancellable))
+  task_events = g_new0 (guint32, MAX (d->n_tasks, 1));
+  if (!build_tasks (d, task_events, cancellable))
     return NULL;
-  build_processes (d);
+  build_processes (d, task_events);
   if (g_cancellable_is_cancelled (cancellable))
     return NULL;
   return g_steal_pointer (&d);
