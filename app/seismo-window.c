@@ -2,6 +2,9 @@
 #define G_LOG_DOMAIN "seismo-app"
 
 #include <inttypes.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -94,6 +97,11 @@ load_thread (GTask        *task,
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Opening was cancelled"));
       return;
     }
+#ifdef __GLIBC__
+  /* Reading freed its buffers into this thread's malloc arena, where they would stay resident
+   * for the window's lifetime: give the free pages back (~15 MB on a 10M-event trace). */
+  malloc_trim (0);
+#endif
   g_task_return_boolean (task, TRUE);
 }
 

@@ -42,8 +42,8 @@ typedef struct {
   SeismoSeqSegment     *segments;    /* n_segments (at least 1 when n > 0); owned */
   guint                 n_segments;
   guint16              *durations;   /* n durations in ns, G_MAXUINT16: longer; owned */
-  guint8               *hues;        /* n color indices (task or syscall hue); owned; NULL: */
-  guint8                hue;         /* ... every item has this one */
+  guint8               *hues;        /* n color indices (task or function hue); owned; NULL: */
+  guint8                hue;         /* ... every item has this one (syscalls: by their number) */
   guint64               last_ns;     /* SPAN_IDX: where an unfinished last span ends */
 } SeismoSeq;
 
@@ -72,6 +72,7 @@ struct _SeismoTimelineData
   gsize                    n_spans;
   const SeismoInterval    *runs;
   const SeismoInterval    *wakeups;
+  const SeismoTaskId      *event_tasks;   /* the task of each event */
 
   /* Owned. */
   guint                    n_cpus;
@@ -86,6 +87,7 @@ struct _SeismoTimelineData
   SeismoSeq               *process_activity;
   guint64                 *pairs;         /* the processes' activity pairs */
   SeismoTaskId            *process_tasks;
+  guint64                 *span_failed;   /* a bit per syscall span: it returned an error */
   SeismoLostEvents        *lost;          /* sorted by time */
   guint                    n_lost;
 
@@ -102,22 +104,41 @@ struct _SeismoTimelineData
 /* Nesting levels of function calls a task row draws; deeper calls are left to the event list. */
 #define SEISMO_TIMELINE_MAX_CALL_LEVELS 24
 
-/* In a hue byte: the item is drawn in the alert color (a syscall that failed). Known when the data
- * is prepared, so a frame never decodes a payload to color a box. */
+/* In a hue byte: the item is drawn in the alert color. A syscall that failed is known when the
+ * data is prepared (span_failed), so a frame never decodes a payload to color a box. */
 #define SEISMO_TIMELINE_HUE_ALERT 0x80u
 
+/* A syscall's hue: the same syscall has the same color wherever it is. */
 static inline guint
-_seismo_seq_hue (const SeismoSeq *s,
-                 gsize            i)
+_seismo_timeline_syscall_hue (guint syscall)
 {
-  return (s->hues != NULL ? s->hues[i] : s->hue) & ~SEISMO_TIMELINE_HUE_ALERT;
+  return (syscall * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS;
+}
+
+static inline guint
+_seismo_seq_hue (const SeismoTimelineData *d,
+                 const SeismoSeq          *s,
+                 gsize                     i)
+{
+  if (s->hues != NULL)
+    return s->hues[i] & ~SEISMO_TIMELINE_HUE_ALERT;
+  /* Syscalls keep no hue of their own: their span says it (and they are only drawn in their hue
+   * as boxes; many in a pixel are one gray). */
+  if (s->kind == SEISMO_SEQ_SPAN_IDX)
+    return _seismo_timeline_syscall_hue (d->spans[s->idx[i]].syscall);
+  return s->hue;
 }
 
 static inline gboolean
-_seismo_seq_alert (const SeismoSeq *s,
-                   gsize            i)
+_seismo_seq_alert (const SeismoTimelineData *d,
+                   const SeismoSeq          *s,
+                   gsize                     i)
 {
-  return s->hues != NULL && (s->hues[i] & SEISMO_TIMELINE_HUE_ALERT) != 0;
+  if (s->hues != NULL)
+    return (s->hues[i] & SEISMO_TIMELINE_HUE_ALERT) != 0;
+  if (s->kind == SEISMO_SEQ_SPAN_IDX && d->span_failed != NULL)
+    return (d->span_failed[s->idx[i] >> 6] >> (s->idx[i] & 63)) & 1;
+  return FALSE;
 }
 
 static inline guint64

@@ -54,8 +54,9 @@ seq_build_starts (SeismoTimelineData *d,
     }
 }
 
-/* Colors of items whose color varies: a CPU's runs (by task), syscalls (by name), IRQs (hard or
- * soft). Kept contiguous so that a summary of many items reads no item. */
+/* Colors of items whose color varies: a CPU's runs (by task), function calls (by function), IRQs
+ * (hard or soft). Kept contiguous so that a summary of many items reads no item. Syscalls keep
+ * none: their summary is one gray, and a box's hue comes from its span. */
 G_STATIC_ASSERT (SEISMO_TIMELINE_N_TASK_COLORS <= SEISMO_TIMELINE_HUE_ALERT);
 
 static void
@@ -74,21 +75,12 @@ seq_build_hues (SeismoTimelineData *d,
           else
             s->hues[i] = s->intervals[i].task < d->n_tasks ? d->tasks[s->intervals[i].task].color : 0;
           break;
-        case SEISMO_SEQ_SPAN_IDX:
-          {
-            const SeismoSyscallSpan *span = &d->spans[s->idx[i]];
-            gint64 ret;
-
-            s->hues[i] = (span->syscall * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS;
-            if (seismo_trace_syscall_span_ret (d->trace, span, &ret) && ret < 0 && ret > -4096)
-              s->hues[i] |= SEISMO_TIMELINE_HUE_ALERT;
-          }
-          break;
         case SEISMO_SEQ_CALLS:
           /* By function: the same function has the same color wherever it is called. */
           s->hues[i] = (s->calls[i].func * 7u + 5u) % SEISMO_TIMELINE_N_TASK_COLORS;
           break;
         case SEISMO_SEQ_INTERVAL_IDX:
+        case SEISMO_SEQ_SPAN_IDX:
         case SEISMO_SEQ_EVENTS:
         case SEISMO_SEQ_PAIRS:
         default:
@@ -264,18 +256,32 @@ static SeismoTaskId
 span_task (SeismoTimelineData *d,
            guint32             item)
 {
-  const SeismoTaskId *tasks = seismo_trace_get_tasks (d->trace);
-
-  return tasks[d->spans[item].enter];
+  return d->event_tasks[d->spans[item].enter];
 }
 
 static SeismoTaskId
 event_task (SeismoTimelineData *d,
             guint32             item)
 {
-  const SeismoTaskId *tasks = seismo_trace_get_tasks (d->trace);
+  return d->event_tasks[item];
+}
 
-  return tasks[item];
+/* Which syscalls failed (their box is drawn in the alert color): a payload decoded per syscall,
+ * the costliest part of the preparation, so it runs on a thread of its own beside the rest. */
+static gpointer
+find_failed_spans (gpointer user_data)
+{
+  SeismoTimelineData *d = user_data;
+  guint64 *failed = g_new0 (guint64, d->n_spans / 64 + 1);
+
+  for (gsize i = 0; i < d->n_spans; i++)
+    {
+      gint64 ret;
+
+      if (seismo_trace_syscall_span_ret (d->trace, &d->spans[i], &ret) && ret < 0 && ret > -4096)
+        failed[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+    }
+  return failed;
 }
 
 static gboolean
@@ -494,7 +500,6 @@ build_tasks (SeismoTimelineData *d,
 
   d->runs = seismo_trace_get_intervals (d->trace, SEISMO_INTERVAL_RUN, &n_runs);
   d->wakeups = seismo_trace_get_intervals (d->trace, SEISMO_INTERVAL_WAKEUP, &n_wakeups);
-  d->spans = seismo_trace_get_syscall_spans (d->trace, &d->n_spans);
 
   for (guint t = 0; t < n_types; t++)
     instant_type[t] = kind_is_instant (seismo_trace_get_event_type (d->trace, t)->kind);
@@ -545,7 +550,6 @@ build_tasks (SeismoTimelineData *d,
       seq_build_starts (d, &tt->runs);
       seq_build_starts (d, &tt->wakeups);
       seq_build_starts (d, &tt->spans);
-      seq_build_hues (d, &tt->spans, FALSE);
       seq_build_starts (d, &tt->instants);
       tt->runs.hue = tt->color;
       tt->process = G_MAXUINT;
@@ -722,6 +726,8 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
 {
   g_autoptr(SeismoTimelineData) d = NULL;
   g_autofree guint32 *task_events = NULL;
+  GThread *failed;
+  gboolean ok;
   guint n_lost = 0;
   const SeismoLostEvents *lost;
 
@@ -754,12 +760,17 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
   d->lost = g_memdup2 (lost, sizeof (SeismoLostEvents) * n_lost);
   g_qsort_with_data (d->lost, (gint) d->n_lost, sizeof (SeismoLostEvents), compare_lost, NULL);
 
+  d->event_tasks = seismo_trace_get_tasks (trace);
+  d->spans = seismo_trace_get_syscall_spans (trace, &d->n_spans);
+  failed = g_thread_new ("seismo-timeline", find_failed_spans, d);
+
   build_cpus (d);
   task_events = g_new0 (guint32, MAX (d->n_tasks, 1));
-  if (!build_tasks (d, task_events, cancellable))
-    return NULL;
-  build_processes (d, task_events);
-  if (g_cancellable_is_cancelled (cancellable))
+  ok = build_tasks (d, task_events, cancellable);
+  if (ok)
+    build_processes (d, task_events);
+  d->span_failed = g_thread_join (failed);
+  if (!ok || g_cancellable_is_cancelled (cancellable))
     return NULL;
   return g_steal_pointer (&d);
 }
@@ -806,6 +817,7 @@ seismo_timeline_data_unref (SeismoTimelineData *self)
   g_free (self->pairs);
   g_free (self->process_tasks);
   g_free (self->lost);
+  g_free (self->span_failed);
   g_clear_object (&self->trace);
   g_free (self);
 }

@@ -711,7 +711,7 @@ draw_intervals (SeismoTimelineRenderer *self,
       if (b >= a + 2)
         {
           emit_rect (self, dense_color != G_MAXUINT ? dense_color
-                                                    : base_color + _seismo_seq_hue (s, a + (b - a) / 2),
+                                                    : base_color + _seismo_seq_hue (d, s, a + (b - a) / 2),
                      x, y, 1, h);
           x++;
           a = b;
@@ -739,7 +739,7 @@ draw_intervals (SeismoTimelineRenderer *self,
       if (b - i >= 2)
         {
           emit_rect (self, dense_color != G_MAXUINT ? dense_color
-                                                    : base_color + _seismo_seq_hue (s, i + (b - i) / 2),
+                                                    : base_color + _seismo_seq_hue (d, s, i + (b - i) / 2),
                      x, y, 1, h);
           x++;
           a = b;
@@ -756,7 +756,7 @@ draw_intervals (SeismoTimelineRenderer *self,
         if (i != last_box)
           {
             guint color = alert_of != NULL && alert_of (self, s, i) ? C_SYSCALL_ERROR
-                                                                    : base_color + _seismo_seq_hue (s, i);
+                                                                    : base_color + _seismo_seq_hue (d, s, i);
 
             emit_rect (self, color, left, y, right - left, h);
             if (label_of != NULL && right - left >= 24)
@@ -827,7 +827,7 @@ span_failed (SeismoTimelineRenderer *self,
              const SeismoSeq        *s,
              gsize                   i)
 {
-  return _seismo_seq_alert (s, i);
+  return _seismo_seq_alert (self->data, s, i);
 }
 
 static const char *
