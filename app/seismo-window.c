@@ -63,6 +63,13 @@ load_thread (GTask        *task,
   LoadJob *job = task_data;
   GError *error = NULL;
 
+#ifdef __GLIBC__
+  /* Arrays of a trace's size (matches, indexes, buffers of the read) are mapped and unmapped,
+   * so their memory goes back to the system when they are freed. glibc would otherwise raise its
+   * threshold up to 32 MB after the first such free and serve the next ones from its heap,
+   * where freed memory stays resident. A frame's surfaces (under 16 MB) stay on the heap. */
+  mallopt (M_MMAP_THRESHOLD, 16 << 20);
+#endif
   if (seismo_file_summary_too_large (job->path))
     {
       /* Its summary first: the whole trace is drawn from it at once, and the events of its

@@ -267,21 +267,39 @@ event_task (SeismoTimelineData *d,
 }
 
 /* Which syscalls failed (their box is drawn in the alert color): a payload decoded per syscall,
- * the costliest part of the preparation, so it runs on a thread of its own beside the rest. */
+ * the costliest part of the preparation. A thread of its own starts on it at once; the preparing
+ * thread joins in when the rest is done. They take chunks in turn, a multiple of 64 spans each so
+ * that no two write the same word. */
+#define FAILED_CHUNK 65536
+G_STATIC_ASSERT (FAILED_CHUNK % 64 == 0);
+
+typedef struct {
+  SeismoTimelineData *d;
+  guint64            *failed;
+  gint                next_chunk;
+} FailedJob;
+
 static gpointer
 find_failed_spans (gpointer user_data)
 {
-  SeismoTimelineData *d = user_data;
-  guint64 *failed = g_new0 (guint64, d->n_spans / 64 + 1);
+  FailedJob *job = user_data;
+  const SeismoTimelineData *d = job->d;
 
-  for (gsize i = 0; i < d->n_spans; i++)
+  for (;;)
     {
-      gint64 ret;
+      gsize first = (gsize) g_atomic_int_add (&job->next_chunk, 1) * FAILED_CHUNK;
 
-      if (seismo_trace_syscall_span_ret (d->trace, &d->spans[i], &ret) && ret < 0 && ret > -4096)
-        failed[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+      if (first >= d->n_spans)
+        break;
+      for (gsize i = first; i < MIN (first + FAILED_CHUNK, d->n_spans); i++)
+        {
+          gint64 ret;
+
+          if (seismo_trace_syscall_span_ret (d->trace, &d->spans[i], &ret) && ret < 0 && ret > -4096)
+            job->failed[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+        }
     }
-  return failed;
+  return NULL;
 }
 
 static gboolean
@@ -726,6 +744,7 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
 {
   g_autoptr(SeismoTimelineData) d = NULL;
   g_autofree guint32 *task_events = NULL;
+  FailedJob job = { 0 };
   GThread *failed;
   gboolean ok;
   guint n_lost = 0;
@@ -762,14 +781,21 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
 
   d->event_tasks = seismo_trace_get_tasks (trace);
   d->spans = seismo_trace_get_syscall_spans (trace, &d->n_spans);
-  failed = g_thread_new ("seismo-timeline", find_failed_spans, d);
+  job.d = d;
+  job.failed = g_new0 (guint64, d->n_spans / 64 + 1);
+  failed = g_thread_new ("seismo-timeline", find_failed_spans, &job);
 
   build_cpus (d);
   task_events = g_new0 (guint32, MAX (d->n_tasks, 1));
   ok = build_tasks (d, task_events, cancellable);
   if (ok)
     build_processes (d, task_events);
-  d->span_failed = g_thread_join (failed);
+  if (ok)
+    find_failed_spans (&job);
+  else   /* cancelled: the helper takes no more chunks */
+    g_atomic_int_set (&job.next_chunk, (gint) (d->n_spans / FAILED_CHUNK + 1));
+  g_thread_join (failed);
+  d->span_failed = job.failed;
   if (!ok || g_cancellable_is_cancelled (cancellable))
     return NULL;
   return g_steal_pointer (&d);
