@@ -42,6 +42,7 @@ typedef struct {
   SeismoSeqSegment     *segments;    /* n_segments (at least 1 when n > 0); owned */
   guint                 n_segments;
   guint16              *durations;   /* n durations in ns, G_MAXUINT16: longer; owned */
+  gboolean              shared;      /* starts and durations are slices of the data's own */
   guint8               *hues;        /* n color indices (task or function hue); owned; NULL: */
   guint8                hue;         /* ... every item has this one (syscalls: by their number) */
   guint64               last_ns;     /* SPAN_IDX: where an unfinished last span ends */
@@ -82,6 +83,8 @@ struct _SeismoTimelineData
   guint                    n_tasks;
   SeismoTimelineTask      *tasks;
   guint32                 *store;         /* the per-task index arrays, back to back */
+  guint32                 *span_starts;   /* the tasks' syscall start times (low bits), back to back */
+  guint16                 *span_durations;
   SeismoTimelineProcess   *processes;
   guint                    n_processes;
   SeismoSeq               *process_activity;

@@ -93,9 +93,12 @@ seq_build_hues (SeismoTimelineData *d,
 static void
 seq_clear (SeismoSeq *s)
 {
-  g_clear_pointer (&s->starts, g_free);
+  if (!s->shared)
+    {
+      g_clear_pointer (&s->starts, g_free);
+      g_clear_pointer (&s->durations, g_free);
+    }
   g_clear_pointer (&s->segments, g_free);
-  g_clear_pointer (&s->durations, g_free);
   g_clear_pointer (&s->hues, g_free);
 }
 
@@ -302,6 +305,94 @@ find_failed_spans (gpointer user_data)
   return NULL;
 }
 
+/*
+ * The syscall spans of each task, with their start times and durations, in one pass over the
+ * trace's spans in their order (by time): reading the events' times in order, not task by task
+ * across the whole trace, keeps the reads in cache (a task's spans are spread over all of it).
+ * An unfinished span's end is left to _seismo_seq_end_slow(). Returns the next free slot of the
+ * store.
+ */
+typedef struct {
+  guint32          task;
+  SeismoSeqSegment seg;
+} TaskSegment;
+
+static guint32 *
+group_spans (SeismoTimelineData *d,
+             guint32            *store)
+{
+  gsize n = d->n_spans;
+  g_autofree gsize *off = g_new0 (gsize, d->n_tasks + 1);
+  g_autofree gsize *pos = g_new (gsize, d->n_tasks + 1);
+  g_autofree guint32 *last_hi = g_new0 (guint32, d->n_tasks + 1);
+  g_autofree guint *n_segs = g_new0 (guint, d->n_tasks + 1);
+  g_autoptr(GArray) segs = g_array_new (FALSE, FALSE, sizeof (TaskSegment));
+  gsize total = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      SeismoTaskId t = span_task (d, (guint32) i);
+
+      if (t < d->n_tasks)
+        off[t + 1]++;
+    }
+  for (guint t = 0; t < d->n_tasks; t++)
+    off[t + 1] += off[t];
+  total = off[d->n_tasks];
+  d->span_starts = g_new (guint32, MAX (total, 1));
+  d->span_durations = g_new (guint16, MAX (total, 1));
+  memcpy (pos, off, sizeof (gsize) * (d->n_tasks + 1));
+  for (gsize i = 0; i < n; i++)
+    {
+      const SeismoSyscallSpan *span = &d->spans[i];
+      SeismoTaskId t = d->event_tasks[span->enter];
+      guint64 start, end;
+      gsize p;
+
+      if (t >= d->n_tasks)
+        continue;
+      p = pos[t]++;
+      store[p] = (guint32) i;
+      start = d->ts[span->enter];
+      if (p == off[t] || (guint32) (start >> 32) != last_hi[t])
+        {
+          TaskSegment ts = { t, { (guint32) (start >> 32), (guint32) (p - off[t]) } };
+
+          g_array_append_val (segs, ts);
+          n_segs[t]++;
+          last_hi[t] = ts.seg.hi;
+        }
+      d->span_starts[p] = (guint32) start;
+      if (span->exit != SEISMO_NO_EVENT && span->exit < d->n_events)
+        {
+          end = d->ts[span->exit];
+          d->span_durations[p] = end < start ? 0 : (guint16) MIN (end - start, G_MAXUINT16);
+        }
+      else
+        d->span_durations[p] = G_MAXUINT16;
+    }
+  for (guint t = 0; t < d->n_tasks; t++)
+    {
+      SeismoSeq *s = &d->tasks[t].spans;
+
+      seq_init (d, s, SEISMO_SEQ_SPAN_IDX, off[t + 1] - off[t]);
+      s->idx = store + off[t];
+      s->starts = d->span_starts + off[t];
+      s->durations = d->span_durations + off[t];
+      s->shared = TRUE;
+      s->n_segments = MAX (n_segs[t], 1);
+      s->segments = g_new0 (SeismoSeqSegment, s->n_segments);
+      n_segs[t] = 0;   /* now: how many are filled */
+    }
+  for (guint k = 0; k < segs->len; k++)
+    {
+      const TaskSegment *ts = &g_array_index (segs, TaskSegment, k);
+
+      d->tasks[ts->task].spans.segments[n_segs[ts->task]++] = ts->seg;
+    }
+  return store + total;
+}
+
 static gboolean
 kind_is_instant (SeismoEventKind kind)
 {
@@ -502,6 +593,45 @@ build_calls (SeismoTimelineData *d)
     }
 }
 
+typedef struct {
+  SeismoTimelineData *d;
+  guint               start;
+  guint               end;
+  GCancellable       *cancellable;
+} TaskRange;
+
+static gsize
+task_weight (SeismoTimelineData *d,
+             guint               t)
+{
+  return d->tasks[t].runs.n + d->tasks[t].wakeups.n + d->tasks[t].instants.n + 1;
+}
+
+static gpointer
+build_task_range (gpointer user_data)
+{
+  TaskRange *range = user_data;
+  SeismoTimelineData *d = range->d;
+
+  for (guint t = range->start; t < range->end; t++)
+    {
+      SeismoTimelineTask *tt = &d->tasks[t];
+      const SeismoTask *task = seismo_trace_get_task (d->trace, t);
+
+      tt->spans.last_ns = task->last_ns;
+      seq_ensure_sorted (d, &tt->runs, (guint32 *) tt->runs.idx);
+      seq_ensure_sorted (d, &tt->wakeups, (guint32 *) tt->wakeups.idx);
+      seq_build_starts (d, &tt->runs);
+      seq_build_starts (d, &tt->wakeups);
+      seq_build_starts (d, &tt->instants);
+      tt->runs.hue = tt->color;
+      tt->process = G_MAXUINT;
+      if ((t & 1023) == 0 && g_cancellable_is_cancelled (range->cancellable))
+        break;
+    }
+  return NULL;
+}
+
 static gboolean
 build_tasks (SeismoTimelineData *d,
              guint32            *task_events,
@@ -549,32 +679,30 @@ build_tasks (SeismoTimelineData *d,
   next = group_by_task (d, next, n_wakeups, NULL, wakeup_task,
                         G_STRUCT_OFFSET (SeismoTimelineTask, wakeups),
                         SEISMO_SEQ_INTERVAL_IDX, d->wakeups);
-  next = group_by_task (d, next, d->n_spans, NULL, span_task,
-                        G_STRUCT_OFFSET (SeismoTimelineTask, spans),
-                        SEISMO_SEQ_SPAN_IDX, NULL);
+  next = group_spans (d, next);
   group_by_task (d, next, n_instants, instants, event_task,
                  G_STRUCT_OFFSET (SeismoTimelineTask, instants),
                  SEISMO_SEQ_EVENTS, NULL);
 
   build_calls (d);
-  for (guint t = 0; t < d->n_tasks; t++)
-    {
-      SeismoTimelineTask *tt = &d->tasks[t];
-      const SeismoTask *task = seismo_trace_get_task (d->trace, t);
+  {
+    /* The tasks' own sequences, on two threads: the tasks are split where half of their items
+     * are (each task's sequences are its own; the main thread is idle while a trace loads). */
+    TaskRange second = { d, 0, d->n_tasks, cancellable };
+    TaskRange first = { d, 0, 0, cancellable };
+    gsize total = 0, sum = 0;
+    GThread *thread;
 
-      tt->spans.last_ns = task->last_ns;
-      seq_ensure_sorted (d, &tt->runs, (guint32 *) tt->runs.idx);
-      seq_ensure_sorted (d, &tt->wakeups, (guint32 *) tt->wakeups.idx);
-      seq_build_starts (d, &tt->runs);
-      seq_build_starts (d, &tt->wakeups);
-      seq_build_starts (d, &tt->spans);
-      seq_build_starts (d, &tt->instants);
-      tt->runs.hue = tt->color;
-      tt->process = G_MAXUINT;
-      if ((t & 1023) == 0 && g_cancellable_is_cancelled (cancellable))
-        return FALSE;
-    }
-  return TRUE;
+    for (guint t = 0; t < d->n_tasks; t++)
+      total += task_weight (d, t);
+    while (first.end < d->n_tasks && sum < total / 2)
+      sum += task_weight (d, first.end++);
+    second.start = first.end;
+    thread = g_thread_new ("seismo-timeline", build_task_range, &second);
+    build_task_range (&first);
+    g_thread_join (thread);
+  }
+  return !g_cancellable_is_cancelled (cancellable);
 }
 
 static void
@@ -597,7 +725,7 @@ build_activity (SeismoTimelineData *d,
 
       for (gsize i = 0; i < s->n; i++)
         {
-          guint64 pair[2] = { _seismo_seq_start (d, s, i), _seismo_seq_end (d, s, i) };
+          guint64 pair[2] = { _seismo_seq_start_at (s, i), _seismo_seq_end (d, s, i) };
 
           g_array_append_vals (pairs, pair, 2);
         }
@@ -838,6 +966,8 @@ seismo_timeline_data_unref (SeismoTimelineData *self)
   g_free (self->irqs);
   g_free (self->tasks);
   g_free (self->store);
+  g_free (self->span_starts);
+  g_free (self->span_durations);
   g_free (self->processes);
   g_free (self->process_activity);
   g_free (self->pairs);
