@@ -297,6 +297,33 @@ test_hit (Fixture       *f,
   g_assert_nonnull (strstr (text, "alpha"));
   g_assert_nonnull (strstr (text, "read()"));
   g_assert_nonnull (strstr (text, "returned 10"));
+
+  /* The row's events near the pointer are its own, found without a per-row event index: on the
+   * task row the exit at 2500 (not the CPU's other events), on beta's process row the getpid()
+   * of its second thread at 9500, on CPU 1 the write() at 6000. */
+  seismo_timeline_renderer_fit_all (f->r);
+  seismo_timeline_renderer_zoom_to (f->r, SEISMO_TEST_T0 + 1000, SEISMO_TEST_T0 + 10000);
+  e = seismo_timeline_renderer_event_at (f->r, x_at (f, 2500) + 1, row_alpha);
+  g_assert_cmpuint (e, ==, span->exit);
+  {
+    guint p = seismo_timeline_data_task_process (f->data, f->beta);
+    double row_beta = row_top (f, SEISMO_ROW_PROCESS, p) + 10;
+    double cpu1 = row_top (f, SEISMO_ROW_CPU, 1) + 10;
+
+    e = seismo_timeline_renderer_event_at (f->r, x_at (f, 9500) + 1, row_beta);
+    g_assert_cmpuint (e, !=, SEISMO_NO_EVENT);
+    g_assert_cmpuint (seismo_trace_event_time (f->trace, e), ==, SEISMO_TEST_T0 + 9500);
+    g_assert_cmpuint (seismo_trace_get_tasks (f->trace)[e], ==, f->beta2);
+    e = seismo_timeline_renderer_event_at (f->r, x_at (f, 6000) + 1, cpu1);
+    g_assert_cmpuint (e, !=, SEISMO_NO_EVENT);
+    g_assert_cmpuint (seismo_trace_event_time (f->trace, e), ==, SEISMO_TEST_T0 + 6000);
+    g_assert_cmpuint (seismo_trace_get_cpus (f->trace)[e], ==, 1);
+    /* Beside another row's event: not that one, but the start of the run under the pointer. */
+    e = seismo_timeline_renderer_event_at (f->r, x_at (f, 5000) + 1, cpu1);
+    g_assert_cmpuint (seismo_trace_event_time (f->trace, e), ==, SEISMO_TEST_T0 + 3000);
+    e = seismo_timeline_renderer_event_at (f->r, x_at (f, 3000) + 1, row_alpha);
+    g_assert_cmpuint (seismo_trace_event_time (f->trace, e), ==, SEISMO_TEST_T0 + 1000);
+  }
 }
 
 /* A recording shown live: new data of the grown trace replaces the old. A view showing it all
