@@ -30,7 +30,8 @@ seq_build_starts (SeismoTimelineData *d,
       start = _seismo_seq_start (d, s, i);
       seg.hi = (guint32) (start >> 32);
       seg.first = (guint32) i;
-      if (segments->len == 0 || g_array_index (segments, SeismoSeqSegment, segments->len - 1).hi != seg.hi)
+      if (segments->len == 0
+          || g_array_index (segments, SeismoSeqSegment, segments->len - 1).hi != seg.hi)
         g_array_append_val (segments, seg);
       s->starts[i] = (guint32) start;
     }
