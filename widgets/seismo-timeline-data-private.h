@@ -333,4 +333,35 @@ _seismo_seq_first_ending_after (const SeismoTimelineData *d,
   return i;
 }
 
+/* Building the data (seismo-timeline-data.c, seismo-timeline-data-build.c). */
+void     _seismo_seq_init             (SeismoTimelineData *d,
+                                       SeismoSeq          *s,
+                                       SeismoSeqKind       kind,
+                                       gsize               n);
+void     _seismo_seq_build_starts     (SeismoTimelineData *d,
+                                       SeismoSeq          *s);
+void     _seismo_seq_build_hues       (SeismoTimelineData *d,
+                                       SeismoSeq          *s,
+                                       gboolean            irqs);
+void     _seismo_seq_ensure_sorted    (SeismoTimelineData *d,
+                                       SeismoSeq          *s,
+                                       guint32            *idx);
+void     _seismo_timeline_build_cpus  (SeismoTimelineData *d);
+gboolean _seismo_timeline_build_tasks (SeismoTimelineData *d,
+                                       guint32            *task_events,
+                                       GCancellable       *cancellable);
+
+/* Which syscall spans failed, found by threads taking chunks of spans in turn (a multiple of 64,
+ * so that no two write the same word of failed). */
+#define SEISMO_TIMELINE_FAILED_CHUNK 65536
+G_STATIC_ASSERT (SEISMO_TIMELINE_FAILED_CHUNK % 64 == 0);
+
+typedef struct {
+  SeismoTimelineData *d;
+  guint64            *failed;
+  gint                next_chunk;
+} SeismoTimelineFailedJob;
+
+gpointer _seismo_timeline_find_failed_spans (gpointer job);
+
 G_END_DECLS
