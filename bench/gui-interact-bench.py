@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The window as a person uses it: real input events (xdotool) into the real app under X, each
 timed from the input until the process is idle again, with the longest frozen main-loop frame in
-between (the app logs its stalls when SEISMO_STALL_LOG is set), and peak memory.
+between (the app logs its stalls when SEISMO_STALL_LOG is set), the resident and peak memory after
+each, and the peak memory.
 
 Usage (from the project root, after building ./build):
   GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1920x1200x24" \
@@ -46,6 +47,17 @@ def hwm_kb(pid):
             if line.startswith("VmHWM:"):
                 return int(line.split()[1])
     return -1
+
+
+def rss_mib(pid):
+    """Resident and peak memory after a step (MiB): which interaction a peak comes from."""
+    out = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key = line.split(":")[0]
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(line.split()[1]) // 1024
+    return out
 
 
 def wait_idle(pid, t0, idle_s, limit=600):
@@ -125,7 +137,8 @@ def main():
     try:
         ready = wait_idle(proc.pid, t0, 1.5)
         results.append({"what": "launch -> ready", "s": ready, "freeze_s": stalls(log, t0, t0 + ready),
-                        "main_cpu_s": main_cpu_s(proc.pid), "cpu_s": cpu_s(proc.pid)})
+                        "main_cpu_s": main_cpu_s(proc.pid), "cpu_s": cpu_s(proc.pid),
+                        "mem_mib": rss_mib(proc.pid)})
         win = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(proc.pid)],
                              capture_output=True, text=True, check=True).stdout.split()[-1]
         xdo("windowsize", "--sync", win, "1900", "1150")
@@ -165,10 +178,11 @@ def main():
                 recorder.wait()
             r = {"what": what, "s": took, "freeze_s": stalls(log, t, t + took),
                  "main_cpu_s": round(main_cpu_s(proc.pid) - main0, 3),
-                 "cpu_s": round(cpu_s(proc.pid) - all0, 3)}
+                 "cpu_s": round(cpu_s(proc.pid) - all0, 3), "mem_mib": rss_mib(proc.pid)}
             results.append(r)
             print(f"{what:42s} {took:7.3f} s   longest freeze {r['freeze_s'] * 1000:6.0f} ms"
-                  f"   CPU main {r['main_cpu_s'] * 1000:5.0f} ms, all {r['cpu_s'] * 1000:5.0f} ms", flush=True)
+                  f"   CPU main {r['main_cpu_s'] * 1000:5.0f} ms, all {r['cpu_s'] * 1000:5.0f} ms"
+                  f"   RSS {r['mem_mib']['VmRSS']} MiB, peak {r['mem_mib']['VmHWM']} MiB", flush=True)
             if shots:
                 name = "".join(c if c.isalnum() else "-" for c in what).strip("-")
                 subprocess.run(["import", "-window", "root",
@@ -176,7 +190,8 @@ def main():
 
         print(f"{'launch -> ready':42s} {ready:7.3f} s   longest freeze "
               f"{results[0]['freeze_s'] * 1000:6.0f} ms   CPU main {results[0]['main_cpu_s'] * 1000:5.0f} ms,"
-              f" all {results[0]['cpu_s'] * 1000:5.0f} ms", flush=True)
+              f" all {results[0]['cpu_s'] * 1000:5.0f} ms   RSS {results[0]['mem_mib']['VmRSS']} MiB,"
+              f" peak {results[0]['mem_mib']['VmHWM']} MiB", flush=True)
         step("zoom in (Ctrl+plus)", "ctrl+plus")
         step("pan right (Right)", "Right")
         step("zoom out (Ctrl+minus)", "ctrl+minus")

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-data"
 
+#include "seismo-big-array.h"
 #include "seismo-filter-run.h"
 
 /* Events per slice: progress (and first matches) are reported between slices. A multiple of 64,
@@ -45,8 +46,9 @@ seismo_filter_run_all (SeismoFilter            *filter,
   SeismoTrace *trace;
   gsize n_events, words;
   g_autofree guint64 *bits = NULL;
-  g_autoptr(GArray) ids = NULL;
-  gsize count = 0;
+  g_autoptr(GBytes) owner = NULL;
+  guint32 *ids = NULL;
+  gsize count = 0, n_ids = 0;
   /* Ids cost 4 bytes a match: collected only for someone who reads them. */
   gboolean collect = matches != NULL || progress != NULL;
 
@@ -57,7 +59,14 @@ seismo_filter_run_all (SeismoFilter            *filter,
   n_events = seismo_trace_get_n_events (trace);
   words = seismo_filter_mask_words (n_events);
   bits = g_new0 (guint64, MAX (words, 1));
-  ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  if (collect)
+    {
+      /* Room for every event, in one block that never moves: only the pages the matches fill
+       * are ever touched, and what a slice reports is a view of the same block (a list showing
+       * the first matches holds no copy of them). */
+      ids = _seismo_big_array_new (guint32, MAX (n_events, 1));
+      owner = g_bytes_new_with_free_func (ids, MAX (n_events, 1) * sizeof (guint32), g_free, ids);
+    }
 
   for (gsize first = 0; first < n_events || first == 0; first += SLICE_EVENTS)
     {
@@ -74,10 +83,15 @@ seismo_filter_run_all (SeismoFilter            *filter,
           {
             guint32 id = (guint32) (w * 64 + (guint) __builtin_ctzll (b));
 
-            g_array_append_val (ids, id);
+            if (id < n_events)
+              ids[n_ids++] = id;
           }
       if (progress != NULL)
-        progress (last, n_events, (const guint32 *) ids->data, ids->len, user_data);
+        {
+          g_autoptr(GBytes) so_far = g_bytes_new_from_bytes (owner, 0, n_ids * sizeof (guint32));
+
+          progress (last, n_events, so_far, user_data);
+        }
       if (last >= n_events)
         break;
     }
@@ -85,12 +99,7 @@ seismo_filter_run_all (SeismoFilter            *filter,
     return FALSE;
   *n_matched = count;
   if (matches != NULL)
-    {
-      gsize len = 0;
-      guint32 *data = g_array_steal (ids, &len);
-
-      *matches = g_bytes_new_take (data, len * sizeof (guint32));
-    }
+    *matches = g_bytes_new_from_bytes (owner, 0, n_ids * sizeof (guint32));
   *mask = g_bytes_new_take (g_steal_pointer (&bits), words * sizeof (guint64));
   return TRUE;
 }

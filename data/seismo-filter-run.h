@@ -12,11 +12,11 @@ G_BEGIN_DECLS
  */
 
 /* Called on the evaluating thread after each slice: done of total events are evaluated, and
- * matches[0..n_matches) (borrowed, ascending) are the matching ids among them. */
+ * matches (borrowed: ref it to keep it; guint32, ascending) are the matching ids among them. It
+ * shares its memory with the final result, so keeping it costs nothing more. */
 typedef void (*SeismoFilterRunProgress) (gsize          done,
                                          gsize          total,
-                                         const guint32 *matches,
-                                         gsize          n_matches,
+                                         GBytes        *matches,
                                          gpointer       user_data);
 
 /* Evaluates filter over its whole trace. On success *mask holds seismo_filter_mask_words(n)

@@ -97,11 +97,11 @@ filter_post_apply (gpointer data)
 static void
 on_slice_done (gsize          done,
                gsize          total,
-               const guint32 *matches,
-               gsize          n_matches,
+               GBytes        *matches,
                gpointer       user_data)
 {
   FilterJob *job = user_data;
+  gsize n_matches = g_bytes_get_size (matches) / sizeof (guint32);
   gint64 now = g_get_monotonic_time ();
   FilterPost *post;
 
@@ -115,7 +115,7 @@ on_slice_done (gsize          done,
    * while the rest of the trace is evaluated. */
   if (n_matches > job->n_partial && (job->n_partial == 0 || now - job->last_partial >= PARTIAL_US))
     {
-      post->matches = g_bytes_new (matches, n_matches * sizeof (guint32));
+      post->matches = g_bytes_ref (matches);
       job->n_partial = n_matches;
       job->last_partial = now;
     }

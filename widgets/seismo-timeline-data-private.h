@@ -17,10 +17,19 @@ typedef enum {
   SEISMO_SEQ_CALLS,         /* SeismoFunctionCall items (one nesting level of a task's calls) */
 } SeismoSeqKind;
 
+/* Items whose start times share their high 32 bits (about 4.3 s of time). */
+typedef struct {
+  guint32 hi;      /* start >> 32 */
+  guint32 first;   /* the first item of the run */
+} SeismoSeqSegment;
+
 /*
  * A time-sorted sequence of non-overlapping items. The start times are copied into one contiguous
  * array: every search of a frame runs there, in a few cache lines, and only the items actually
- * drawn as boxes are looked up through the trace.
+ * drawn as boxes are looked up through the trace. They are kept as their low 32 bits, with the
+ * few places where the high bits change (every ~4.3 s) in a side table: 4 bytes an item instead
+ * of 8, for the same searches. Durations that fit 16 bits are kept too; longer ones (rare for
+ * syscalls) are looked up through the trace.
  */
 typedef struct {
   SeismoSeqKind         kind;
@@ -29,10 +38,13 @@ typedef struct {
   const guint32        *idx;
   const guint64        *pairs;
   const SeismoFunctionCall *calls;
-  guint64              *starts;      /* n start times; owned */
-  guint32              *durations;   /* n durations in ns, G_MAXUINT32: longer; owned */
-  guint8               *hues;        /* n color indices (task or syscall hue); owned; NULL: */
-  guint8                hue;         /* ... every item has this one */
+  guint32              *starts;      /* n start times, low 32 bits; owned */
+  SeismoSeqSegment     *segments;    /* n_segments (at least 1 when n > 0); owned */
+  guint                 n_segments;
+  guint16              *durations;   /* n durations in ns, G_MAXUINT16: longer; owned */
+  gboolean              shared;      /* starts and durations are slices of the data's own */
+  guint8               *hues;        /* n color indices (task or function hue); owned; NULL: */
+  guint8                hue;         /* ... every item has this one (syscalls: by their number) */
   guint64               last_ns;     /* SPAN_IDX: where an unfinished last span ends */
 } SeismoSeq;
 
@@ -61,6 +73,7 @@ struct _SeismoTimelineData
   gsize                    n_spans;
   const SeismoInterval    *runs;
   const SeismoInterval    *wakeups;
+  const SeismoTaskId      *event_tasks;   /* the task of each event */
 
   /* Owned. */
   guint                    n_cpus;
@@ -70,11 +83,14 @@ struct _SeismoTimelineData
   guint                    n_tasks;
   SeismoTimelineTask      *tasks;
   guint32                 *store;         /* the per-task index arrays, back to back */
+  guint32                 *span_starts;   /* the tasks' syscall start times (low bits), back to back */
+  guint16                 *span_durations;
   SeismoTimelineProcess   *processes;
   guint                    n_processes;
   SeismoSeq               *process_activity;
   guint64                 *pairs;         /* the processes' activity pairs */
   SeismoTaskId            *process_tasks;
+  guint64                 *span_failed;   /* a bit per syscall span: it returned an error */
   SeismoLostEvents        *lost;          /* sorted by time */
   guint                    n_lost;
 
@@ -91,22 +107,41 @@ struct _SeismoTimelineData
 /* Nesting levels of function calls a task row draws; deeper calls are left to the event list. */
 #define SEISMO_TIMELINE_MAX_CALL_LEVELS 24
 
-/* In a hue byte: the item is drawn in the alert color (a syscall that failed). Known when the data
- * is prepared, so a frame never decodes a payload to color a box. */
+/* In a hue byte: the item is drawn in the alert color. A syscall that failed is known when the
+ * data is prepared (span_failed), so a frame never decodes a payload to color a box. */
 #define SEISMO_TIMELINE_HUE_ALERT 0x80u
 
+/* A syscall's hue: the same syscall has the same color wherever it is. */
 static inline guint
-_seismo_seq_hue (const SeismoSeq *s,
-                 gsize            i)
+_seismo_timeline_syscall_hue (guint syscall)
 {
-  return (s->hues != NULL ? s->hues[i] : s->hue) & ~SEISMO_TIMELINE_HUE_ALERT;
+  return (syscall * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS;
+}
+
+static inline guint
+_seismo_seq_hue (const SeismoTimelineData *d,
+                 const SeismoSeq          *s,
+                 gsize                     i)
+{
+  if (s->hues != NULL)
+    return s->hues[i] & ~SEISMO_TIMELINE_HUE_ALERT;
+  /* Syscalls keep no hue of their own: their span says it (and they are only drawn in their hue
+   * as boxes; many in a pixel are one gray). */
+  if (s->kind == SEISMO_SEQ_SPAN_IDX)
+    return _seismo_timeline_syscall_hue (d->spans[s->idx[i]].syscall);
+  return s->hue;
 }
 
 static inline gboolean
-_seismo_seq_alert (const SeismoSeq *s,
-                   gsize            i)
+_seismo_seq_alert (const SeismoTimelineData *d,
+                   const SeismoSeq          *s,
+                   gsize                     i)
 {
-  return s->hues != NULL && (s->hues[i] & SEISMO_TIMELINE_HUE_ALERT) != 0;
+  if (s->hues != NULL)
+    return (s->hues[i] & SEISMO_TIMELINE_HUE_ALERT) != 0;
+  if (s->kind == SEISMO_SEQ_SPAN_IDX && d->span_failed != NULL)
+    return (d->span_failed[s->idx[i] >> 6] >> (s->idx[i] & 63)) & 1;
+  return FALSE;
 }
 
 static inline guint64
@@ -172,14 +207,74 @@ _seismo_seq_end_slow (const SeismoTimelineData *d,
     }
 }
 
+/* The segment holding item i. */
+static inline guint
+_seismo_seq_segment_of (const SeismoSeq *s,
+                        gsize            i)
+{
+  guint lo = 0, hi = s->n_segments;
+
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (s->segments[mid].first <= i)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The start of item i, from the copied start times (no lookup through the trace). */
+static inline guint64
+_seismo_seq_start_at (const SeismoSeq *s,
+                      gsize            i)
+{
+  guint k = s->n_segments == 1 ? 0 : _seismo_seq_segment_of (s, i);
+
+  return ((guint64) s->segments[k].hi << 32) | s->starts[i];
+}
+
 static inline guint64
 _seismo_seq_end (const SeismoTimelineData *d,
                  const SeismoSeq          *s,
                  gsize                     i)
 {
-  if (s->durations != NULL && s->durations[i] != G_MAXUINT32)
-    return s->starts[i] + s->durations[i];
+  if (s->durations != NULL && s->durations[i] != G_MAXUINT16)
+    return _seismo_seq_start_at (s, i) + s->durations[i];
   return _seismo_seq_end_slow (d, s, i);
+}
+
+/* The first item of [from, to) whose low start bits are >= lo (to when none), every item before
+ * `from` being lower. Galloping: callers walk forward in time. */
+static inline gsize
+_seismo_seq_gallop (const guint32 *starts,
+                    guint32        lo,
+                    gsize          from,
+                    gsize          to)
+{
+  gsize step = 1, hi;
+
+  if (from >= to || starts[from] >= lo)
+    return from;
+  while (from + step < to && starts[from + step] < lo)
+    {
+      from += step;
+      step <<= 1;
+    }
+  hi = MIN (from + step, to);
+  from++;
+  while (from < hi)
+    {
+      gsize mid = from + (hi - from) / 2;
+
+      if (starts[mid] < lo)
+        from = mid + 1;
+      else
+        hi = mid;
+    }
+  return from;
 }
 
 /* The first item at or after `from` whose start is >= t (n when none); every item before `from`
@@ -190,28 +285,38 @@ _seismo_seq_lower_bound (const SeismoTimelineData *d,
                          guint64                   t,
                          gsize                     from)
 {
-  const guint64 *starts = s->starts;
-  gsize step = 1, hi;
+  guint32 t_hi = (guint32) (t >> 32);
+  guint k, lo = 0, hi;
+  gsize first, end;
 
-  if (from >= s->n || starts[from] >= t)
+  if (from >= s->n)
     return from;
-  while (from + step < s->n && starts[from + step] < t)
+  /* The first segment whose high bits are >= t's. */
+  if (s->n_segments == 1)
+    k = s->segments[0].hi >= t_hi ? 0 : 1;
+  else
     {
-      from += step;
-      step <<= 1;
-    }
-  hi = MIN (from + step, s->n);
-  from++;
-  while (from < hi)
-    {
-      gsize mid = from + (hi - from) / 2;
+      hi = s->n_segments;
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
 
-      if (starts[mid] < t)
-        from = mid + 1;
-      else
-        hi = mid;
+          if (s->segments[mid].hi < t_hi)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      k = lo;
     }
-  return from;
+  if (k == s->n_segments)
+    return s->n;
+  first = s->segments[k].first;
+  if (s->segments[k].hi > t_hi)
+    return MAX (from, first);
+  end = k + 1 < s->n_segments ? s->segments[k + 1].first : s->n;
+  if (from >= end)
+    return from;
+  return _seismo_seq_gallop (s->starts, (guint32) t, MAX (from, first), end);
 }
 
 /* The first item that ends after t (items do not overlap, so ends are sorted too). */
@@ -227,5 +332,36 @@ _seismo_seq_first_ending_after (const SeismoTimelineData *d,
     return i - 1;
   return i;
 }
+
+/* Building the data (seismo-timeline-data.c, seismo-timeline-data-build.c). */
+void     _seismo_seq_init             (SeismoTimelineData *d,
+                                       SeismoSeq          *s,
+                                       SeismoSeqKind       kind,
+                                       gsize               n);
+void     _seismo_seq_build_starts     (SeismoTimelineData *d,
+                                       SeismoSeq          *s);
+void     _seismo_seq_build_hues       (SeismoTimelineData *d,
+                                       SeismoSeq          *s,
+                                       gboolean            irqs);
+void     _seismo_seq_ensure_sorted    (SeismoTimelineData *d,
+                                       SeismoSeq          *s,
+                                       guint32            *idx);
+void     _seismo_timeline_build_cpus  (SeismoTimelineData *d);
+gboolean _seismo_timeline_build_tasks (SeismoTimelineData *d,
+                                       guint32            *task_events,
+                                       GCancellable       *cancellable);
+
+/* Which syscall spans failed, found by threads taking chunks of spans in turn (a multiple of 64,
+ * so that no two write the same word of failed). */
+#define SEISMO_TIMELINE_FAILED_CHUNK 65536
+G_STATIC_ASSERT (SEISMO_TIMELINE_FAILED_CHUNK % 64 == 0);
+
+typedef struct {
+  SeismoTimelineData *d;
+  guint64            *failed;
+  gint                next_chunk;
+} SeismoTimelineFailedJob;
+
+gpointer _seismo_timeline_find_failed_spans (gpointer job);
 
 G_END_DECLS

@@ -5,8 +5,8 @@
 
 #include "seismo-timeline-data-private.h"
 
-static void
-seq_init (SeismoTimelineData *d,
+void
+_seismo_seq_init (SeismoTimelineData *d,
           SeismoSeq          *s,
           SeismoSeqKind       kind,
           gsize               n)
@@ -15,30 +15,53 @@ seq_init (SeismoTimelineData *d,
   s->n = n;
 }
 
-static void
-seq_build_starts (SeismoTimelineData *d,
+void
+_seismo_seq_build_starts (SeismoTimelineData *d,
                   SeismoSeq          *s)
 {
-  s->starts = g_new (guint64, MAX (s->n, 1));
+  GArray *segments = g_array_new (FALSE, FALSE, sizeof (SeismoSeqSegment));
+  guint64 start = 0;
+
+  s->starts = g_new (guint32, MAX (s->n, 1));
   for (gsize i = 0; i < s->n; i++)
-    s->starts[i] = _seismo_seq_start (d, s, i);
+    {
+      SeismoSeqSegment seg;
+
+      start = _seismo_seq_start (d, s, i);
+      seg.hi = (guint32) (start >> 32);
+      seg.first = (guint32) i;
+      if (segments->len == 0
+          || g_array_index (segments, SeismoSeqSegment, segments->len - 1).hi != seg.hi)
+        g_array_append_val (segments, seg);
+      s->starts[i] = (guint32) start;
+    }
+  if (segments->len == 0)
+    {
+      SeismoSeqSegment seg = { 0, 0 };
+
+      g_array_append_val (segments, seg);
+    }
+  s->n_segments = segments->len;
+  s->segments = (SeismoSeqSegment *) g_array_free (segments, FALSE);
   if (s->kind == SEISMO_SEQ_EVENTS)
     return;
-  s->durations = g_new (guint32, MAX (s->n, 1));
+  s->durations = g_new (guint16, MAX (s->n, 1));
   for (gsize i = 0; i < s->n; i++)
     {
       guint64 end = _seismo_seq_end_slow (d, s, i);
 
-      s->durations[i] = end < s->starts[i] ? 0 : (guint32) MIN (end - s->starts[i], G_MAXUINT32);
+      start = _seismo_seq_start_at (s, i);
+      s->durations[i] = end < start ? 0 : (guint16) MIN (end - start, G_MAXUINT16);
     }
 }
 
-/* Colors of items whose color varies: a CPU's runs (by task), syscalls (by name), IRQs (hard or
- * soft). Kept contiguous so that a summary of many items reads no item. */
+/* Colors of items whose color varies: a CPU's runs (by task), function calls (by function), IRQs
+ * (hard or soft). Kept contiguous so that a summary of many items reads no item. Syscalls keep
+ * none: their summary is one gray, and a box's hue comes from its span. */
 G_STATIC_ASSERT (SEISMO_TIMELINE_N_TASK_COLORS <= SEISMO_TIMELINE_HUE_ALERT);
 
-static void
-seq_build_hues (SeismoTimelineData *d,
+void
+_seismo_seq_build_hues (SeismoTimelineData *d,
                 SeismoSeq          *s,
                 gboolean            irqs)
 {
@@ -53,21 +76,12 @@ seq_build_hues (SeismoTimelineData *d,
           else
             s->hues[i] = s->intervals[i].task < d->n_tasks ? d->tasks[s->intervals[i].task].color : 0;
           break;
-        case SEISMO_SEQ_SPAN_IDX:
-          {
-            const SeismoSyscallSpan *span = &d->spans[s->idx[i]];
-            gint64 ret;
-
-            s->hues[i] = (span->syscall * 7u + 3u) % SEISMO_TIMELINE_N_TASK_COLORS;
-            if (seismo_trace_syscall_span_ret (d->trace, span, &ret) && ret < 0 && ret > -4096)
-              s->hues[i] |= SEISMO_TIMELINE_HUE_ALERT;
-          }
-          break;
         case SEISMO_SEQ_CALLS:
           /* By function: the same function has the same color wherever it is called. */
           s->hues[i] = (s->calls[i].func * 7u + 5u) % SEISMO_TIMELINE_N_TASK_COLORS;
           break;
         case SEISMO_SEQ_INTERVAL_IDX:
+        case SEISMO_SEQ_SPAN_IDX:
         case SEISMO_SEQ_EVENTS:
         case SEISMO_SEQ_PAIRS:
         default:
@@ -80,8 +94,12 @@ seq_build_hues (SeismoTimelineData *d,
 static void
 seq_clear (SeismoSeq *s)
 {
-  g_clear_pointer (&s->starts, g_free);
-  g_clear_pointer (&s->durations, g_free);
+  if (!s->shared)
+    {
+      g_clear_pointer (&s->starts, g_free);
+      g_clear_pointer (&s->durations, g_free);
+    }
+  g_clear_pointer (&s->segments, g_free);
   g_clear_pointer (&s->hues, g_free);
 }
 
@@ -109,8 +127,8 @@ compare_idx_by_start (gconstpointer a,
   return ta < tb ? -1 : ta > tb;
 }
 
-static void
-seq_ensure_sorted (SeismoTimelineData *d,
+void
+_seismo_seq_ensure_sorted (SeismoTimelineData *d,
                    SeismoSeq          *s,
                    guint32            *idx)
 {
@@ -177,352 +195,6 @@ color_for_id (gint32 id)
   return (h >> 16) % SEISMO_TIMELINE_N_TASK_COLORS;
 }
 
-/* Splits items (given in time order by `order`, or 0..n-1) into one index list per task, keeping
- * the time order (a stable counting sort). Returns the next free slot of the store. */
-static guint32 *
-group_by_task (SeismoTimelineData *d,
-               guint32            *store,
-               gsize               n,
-               const guint32      *order,
-               SeismoTaskId      (*task_of) (SeismoTimelineData *, guint32),
-               gsize               seq_offset,
-               SeismoSeqKind       kind,
-               const SeismoInterval *base)
-{
-  gsize *count = g_new0 (gsize, d->n_tasks + 1);
-  gsize *pos = g_new (gsize, d->n_tasks + 1);
-  gsize off = 0;
-
-  for (gsize i = 0; i < n; i++)
-    {
-      guint32 item = order != NULL ? order[i] : (guint32) i;
-      SeismoTaskId t = task_of (d, item);
-
-      if (t < d->n_tasks)
-        count[t]++;
-    }
-  for (guint t = 0; t < d->n_tasks; t++)
-    {
-      SeismoSeq *s = (SeismoSeq *) ((guint8 *) &d->tasks[t] + seq_offset);
-
-      seq_init (d, s, kind, count[t]);
-      s->idx = store + off;
-      s->intervals = base;
-      pos[t] = off;
-      off += count[t];
-    }
-  for (gsize i = 0; i < n; i++)
-    {
-      guint32 item = order != NULL ? order[i] : (guint32) i;
-      SeismoTaskId t = task_of (d, item);
-
-      if (t < d->n_tasks)
-        store[pos[t]++] = item;
-    }
-  g_free (count);
-  g_free (pos);
-  return store + off;
-}
-
-static SeismoTaskId
-run_task (SeismoTimelineData *d,
-          guint32             item)
-{
-  return d->runs[item].task;
-}
-
-static SeismoTaskId
-wakeup_task (SeismoTimelineData *d,
-             guint32             item)
-{
-  return d->wakeups[item].task;
-}
-
-static SeismoTaskId
-span_task (SeismoTimelineData *d,
-           guint32             item)
-{
-  const SeismoTaskId *tasks = seismo_trace_get_tasks (d->trace);
-
-  return tasks[d->spans[item].enter];
-}
-
-static SeismoTaskId
-event_task (SeismoTimelineData *d,
-            guint32             item)
-{
-  const SeismoTaskId *tasks = seismo_trace_get_tasks (d->trace);
-
-  return tasks[item];
-}
-
-static gboolean
-kind_is_instant (SeismoEventKind kind)
-{
-  switch (kind)
-    {
-    case SEISMO_KIND_SYSCALL_ENTER:
-    case SEISMO_KIND_SYSCALL_EXIT:
-    case SEISMO_KIND_SCHED_SWITCH:
-    case SEISMO_KIND_IRQ_ENTRY:
-    case SEISMO_KIND_IRQ_EXIT:
-    case SEISMO_KIND_SOFTIRQ_ENTRY:
-    case SEISMO_KIND_SOFTIRQ_EXIT:
-      return FALSE;
-    case SEISMO_KIND_GENERIC:
-    case SEISMO_KIND_SCHED_WAKEUP:
-    case SEISMO_KIND_SCHED_WAKING:
-    case SEISMO_KIND_PROCESS_FORK:
-    case SEISMO_KIND_PROCESS_EXEC:
-    case SEISMO_KIND_PROCESS_EXIT:
-    case SEISMO_KIND_SIGNAL:
-    case SEISMO_KIND_TASK_RENAME:
-    case SEISMO_KIND_N:
-    default:
-      return TRUE;
-    }
-}
-
-/* RUN intervals come grouped by CPU; the per-task lists need them in global time order. Walking
- * the events once in order and taking each CPU's next run when its starting switch goes by gives
- * that order without a sort. */
-static guint32 *
-runs_in_time_order (SeismoTimelineData *d,
-                    gsize               n_runs)
-{
-  guint32 *order = g_new (guint32, MAX (n_runs, 1));
-  guint n_trace_cpus = seismo_trace_get_n_cpus (d->trace);
-  gsize *cursor = g_new0 (gsize, MAX (n_trace_cpus, 1));
-  gsize *limit = g_new0 (gsize, MAX (n_trace_cpus, 1));
-  const guint16 *cpus = seismo_trace_get_cpus (d->trace);
-  gsize n = 0;
-
-  for (guint c = 0; c < n_trace_cpus; c++)
-    {
-      gsize n_cpu_runs;
-      const SeismoInterval *r = seismo_trace_get_cpu_runs (d->trace, c, &n_cpu_runs);
-
-      cursor[c] = n_cpu_runs > 0 ? (gsize) (r - d->runs) : 0;
-      limit[c] = cursor[c] + n_cpu_runs;
-      /* Runs that began before the trace come first. */
-      while (cursor[c] < limit[c] && d->runs[cursor[c]].start == SEISMO_NO_EVENT)
-        order[n++] = (guint32) cursor[c]++;
-    }
-  for (gsize e = 0; e < d->n_events && n < n_runs; e++)
-    {
-      guint c = cpus[e];
-
-      if (c < n_trace_cpus && cursor[c] < limit[c] && d->runs[cursor[c]].start == e)
-        order[n++] = (guint32) cursor[c]++;
-    }
-  /* Anything the walk missed (a run not starting at an event of its CPU) goes last, then is
-   * sorted into place per task by seq_ensure_sorted(). */
-  for (guint c = 0; c < n_trace_cpus; c++)
-    while (cursor[c] < limit[c] && n < n_runs)
-      order[n++] = (guint32) cursor[c]++;
-  g_free (cursor);
-  g_free (limit);
-  return order;
-}
-
-static void
-build_cpus (SeismoTimelineData *d)
-{
-  gsize n_irq, n_softirq, n_all;
-  const SeismoInterval *irq = seismo_trace_get_intervals (d->trace, SEISMO_INTERVAL_IRQ, &n_irq);
-  const SeismoInterval *soft = seismo_trace_get_intervals (d->trace, SEISMO_INTERVAL_SOFTIRQ,
-                                                            &n_softirq);
-  guint n_trace_cpus = seismo_trace_get_n_cpus (d->trace);
-  const guint16 *cpus = seismo_trace_get_cpus (d->trace);
-  gsize *count, *pos;
-  guint last_busy = 0;
-  gboolean any = FALSE;
-
-  for (guint c = 0; c < n_trace_cpus; c++)
-    {
-      gsize n;
-
-      seismo_trace_get_cpu_runs (d->trace, c, &n);
-      if (n > 0)
-        {
-          last_busy = c + 1;
-          any = TRUE;
-        }
-    }
-  d->n_cpus = any ? last_busy : 0;
-  /* A window of a larger trace has rows for every CPU of the whole, drawn from its summary where
-   * the window has no events. */
-  if (d->summary != NULL)
-    d->n_cpus = MAX (d->n_cpus, seismo_file_summary_get_n_cpus (d->summary));
-  d->cpu_runs = g_new0 (SeismoSeq, MAX (d->n_cpus, 1));
-  d->cpu_irqs = g_new0 (SeismoSeq, MAX (d->n_cpus, 1));
-  for (guint c = 0; c < d->n_cpus; c++)
-    {
-      gsize n;
-      const SeismoInterval *r = seismo_trace_get_cpu_runs (d->trace, c, &n);
-
-      seq_init (d, &d->cpu_runs[c], SEISMO_SEQ_INTERVALS, n);
-      d->cpu_runs[c].intervals = r;
-      seq_build_starts (d, &d->cpu_runs[c]);
-      seq_build_hues (d, &d->cpu_runs[c], FALSE);
-    }
-
-  /* IRQs and softirqs of each CPU in one list; both inputs are sorted by start, so a merge keeps
-   * each CPU's list in time order. */
-  n_all = n_irq + n_softirq;
-  d->irqs = g_new (SeismoInterval, MAX (n_all, 1));
-  count = g_new0 (gsize, d->n_cpus + 1);
-  pos = g_new0 (gsize, d->n_cpus + 1);
-  for (gsize i = 0; i < n_irq; i++)
-    if (irq[i].start < d->n_events && cpus[irq[i].start] < d->n_cpus)
-      count[cpus[irq[i].start]]++;
-  for (gsize i = 0; i < n_softirq; i++)
-    if (soft[i].start < d->n_events && cpus[soft[i].start] < d->n_cpus)
-      count[cpus[soft[i].start]]++;
-  for (guint c = 0, off = 0; c < d->n_cpus; c++)
-    {
-      pos[c] = off;
-      seq_init (d, &d->cpu_irqs[c], SEISMO_SEQ_INTERVALS, count[c]);
-      d->cpu_irqs[c].intervals = d->irqs + off;
-      off += count[c];
-    }
-  for (gsize i = 0, j = 0; i < n_irq || j < n_softirq;)
-    {
-      SeismoInterval iv;
-      guint c;
-
-      if (j >= n_softirq || (i < n_irq && irq[i].start <= soft[j].start))
-        iv = irq[i++];
-      else
-        {
-          iv = soft[j++];
-          iv.key |= SEISMO_TIMELINE_SOFTIRQ_BIT;
-        }
-      if (iv.start >= d->n_events || (c = cpus[iv.start]) >= d->n_cpus)
-        continue;
-      d->irqs[pos[c]++] = iv;
-    }
-  for (guint c = 0; c < d->n_cpus; c++)
-    {
-      seq_build_starts (d, &d->cpu_irqs[c]);
-      seq_build_hues (d, &d->cpu_irqs[c], TRUE);
-    }
-  g_free (count);
-  g_free (pos);
-}
-
-/* Function calls (function_graph): the trace sorts them by task, level and time, so each level
- * of a task is a contiguous, non-overlapping slice. */
-static void
-build_calls (SeismoTimelineData *d)
-{
-  gsize n_calls, i = 0;
-  const SeismoFunctionCall *calls = seismo_trace_get_function_calls (d->trace, &n_calls);
-
-  while (i < n_calls)
-    {
-      SeismoTaskId task = calls[i].task;
-      gsize end = i;
-      SeismoTimelineTask *tt;
-
-      while (end < n_calls && calls[end].task == task)
-        end++;
-      if (task >= d->n_tasks)
-        {
-          i = end;
-          continue;
-        }
-      tt = &d->tasks[task];
-      tt->n_call_levels = MIN ((guint) calls[end - 1].level + 1, SEISMO_TIMELINE_MAX_CALL_LEVELS);
-      tt->calls = g_new0 (SeismoSeq, tt->n_call_levels);
-      while (i < end)
-        {
-          guint level = calls[i].level;
-          gsize k = i;
-
-          while (k < end && calls[k].level == level)
-            k++;
-          if (level < tt->n_call_levels)
-            {
-              SeismoSeq *s = &tt->calls[level];
-
-              seq_init (d, s, SEISMO_SEQ_CALLS, k - i);
-              s->calls = calls + i;
-              seq_build_starts (d, s);
-              seq_build_hues (d, s, FALSE);
-            }
-          i = k;
-        }
-    }
-}
-
-static gboolean
-build_tasks (SeismoTimelineData *d,
-             GCancellable       *cancellable)
-{
-  gsize n_runs, n_wakeups, n_instants = 0;
-  const guint16 *types = seismo_trace_get_types (d->trace);
-  guint n_types = seismo_trace_get_n_event_types (d->trace);
-  g_autofree gboolean *instant_type = g_new0 (gboolean, MAX (n_types, 1));
-  g_autofree guint32 *run_order = NULL;
-  g_autofree guint32 *instants = NULL;
-  guint32 *next;
-
-  d->runs = seismo_trace_get_intervals (d->trace, SEISMO_INTERVAL_RUN, &n_runs);
-  d->wakeups = seismo_trace_get_intervals (d->trace, SEISMO_INTERVAL_WAKEUP, &n_wakeups);
-  d->spans = seismo_trace_get_syscall_spans (d->trace, &d->n_spans);
-
-  for (guint t = 0; t < n_types; t++)
-    instant_type[t] = kind_is_instant (seismo_trace_get_event_type (d->trace, t)->kind);
-  for (gsize e = 0; e < d->n_events; e++)
-    n_instants += instant_type[types[e]];
-  instants = g_new (guint32, MAX (n_instants, 1));
-  for (gsize e = 0, k = 0; e < d->n_events; e++)
-    if (instant_type[types[e]])
-      instants[k++] = (guint32) e;
-
-  if (g_cancellable_is_cancelled (cancellable))
-    return FALSE;
-  run_order = runs_in_time_order (d, n_runs);
-  if (g_cancellable_is_cancelled (cancellable))
-    return FALSE;
-
-  d->store = g_new (guint32, MAX (n_runs + n_wakeups + d->n_spans + n_instants, 1));
-  next = group_by_task (d, d->store, n_runs, run_order, run_task,
-                        G_STRUCT_OFFSET (SeismoTimelineTask, runs),
-                        SEISMO_SEQ_INTERVAL_IDX, d->runs);
-  next = group_by_task (d, next, n_wakeups, NULL, wakeup_task,
-                        G_STRUCT_OFFSET (SeismoTimelineTask, wakeups),
-                        SEISMO_SEQ_INTERVAL_IDX, d->wakeups);
-  next = group_by_task (d, next, d->n_spans, NULL, span_task,
-                        G_STRUCT_OFFSET (SeismoTimelineTask, spans),
-                        SEISMO_SEQ_SPAN_IDX, NULL);
-  group_by_task (d, next, n_instants, instants, event_task,
-                 G_STRUCT_OFFSET (SeismoTimelineTask, instants),
-                 SEISMO_SEQ_EVENTS, NULL);
-
-  build_calls (d);
-  for (guint t = 0; t < d->n_tasks; t++)
-    {
-      SeismoTimelineTask *tt = &d->tasks[t];
-      const SeismoTask *task = seismo_trace_get_task (d->trace, t);
-
-      tt->spans.last_ns = task->last_ns;
-      seq_ensure_sorted (d, &tt->runs, (guint32 *) tt->runs.idx);
-      seq_ensure_sorted (d, &tt->wakeups, (guint32 *) tt->wakeups.idx);
-      seq_build_starts (d, &tt->runs);
-      seq_build_starts (d, &tt->wakeups);
-      seq_build_starts (d, &tt->spans);
-      seq_build_hues (d, &tt->spans, FALSE);
-      seq_build_starts (d, &tt->instants);
-      tt->runs.hue = tt->color;
-      tt->process = G_MAXUINT;
-      if ((t & 1023) == 0 && g_cancellable_is_cancelled (cancellable))
-        return FALSE;
-    }
-  return TRUE;
-}
-
 static void
 build_activity (SeismoTimelineData *d,
                 guint               p,
@@ -543,7 +215,7 @@ build_activity (SeismoTimelineData *d,
 
       for (gsize i = 0; i < s->n; i++)
         {
-          guint64 pair[2] = { _seismo_seq_start (d, s, i), _seismo_seq_end (d, s, i) };
+          guint64 pair[2] = { _seismo_seq_start_at (s, i), _seismo_seq_end (d, s, i) };
 
           g_array_append_vals (pairs, pair, 2);
         }
@@ -575,7 +247,8 @@ build_activity (SeismoTimelineData *d,
 }
 
 static void
-build_processes (SeismoTimelineData *d)
+build_processes (SeismoTimelineData *d,
+                 const guint32      *task_events)
 {
   g_autoptr(GHashTable) by_pid = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) procs = g_array_new (FALSE, TRUE, sizeof (SeismoTimelineProcess));
@@ -588,7 +261,7 @@ build_processes (SeismoTimelineData *d)
     {
       const SeismoTask *task = seismo_trace_get_task (d->trace, t);
       SeismoTimelineTask *tt = &d->tasks[t];
-      gsize n_task_events = 0;
+      gsize n_task_events = task_events[t];
       gint32 pid;
       gpointer found;
 
@@ -596,7 +269,6 @@ build_processes (SeismoTimelineData *d)
        * shows the kernel functions it calls (function_graph). */
       if (task->tid == 0 && tt->n_call_levels == 0)
         continue;
-      seismo_trace_get_task_events (d->trace, t, &n_task_events);
       /* In a window of a larger trace, every task of the whole has a row. */
       if (n_task_events == 0 && tt->runs.n == 0 && tt->wakeups.n == 0 && d->summary == NULL)
         continue;
@@ -659,10 +331,10 @@ build_processes (SeismoTimelineData *d)
     {
       SeismoSeq *s = &d->process_activity[p];
 
-      seq_init (d, s, SEISMO_SEQ_PAIRS, offsets[p + 1] - offsets[p]);
+      _seismo_seq_init (d, s, SEISMO_SEQ_PAIRS, offsets[p + 1] - offsets[p]);
       s->pairs = d->pairs + 2 * offsets[p];
       s->hue = d->tasks[d->processes[p].main_task].color;
-      seq_build_starts (d, s);
+      _seismo_seq_build_starts (d, s);
     }
 }
 
@@ -689,6 +361,10 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
                                      GCancellable      *cancellable)
 {
   g_autoptr(SeismoTimelineData) d = NULL;
+  g_autofree guint32 *task_events = NULL;
+  SeismoTimelineFailedJob job = { 0 };
+  GThread *failed;
+  gboolean ok;
   guint n_lost = 0;
   const SeismoLostEvents *lost;
 
@@ -721,11 +397,24 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
   d->lost = g_memdup2 (lost, sizeof (SeismoLostEvents) * n_lost);
   g_qsort_with_data (d->lost, (gint) d->n_lost, sizeof (SeismoLostEvents), compare_lost, NULL);
 
-  build_cpus (d);
-  if (!build_tasks (d, cancellable))
-    return NULL;
-  build_processes (d);
-  if (g_cancellable_is_cancelled (cancellable))
+  d->event_tasks = seismo_trace_get_tasks (trace);
+  d->spans = seismo_trace_get_syscall_spans (trace, &d->n_spans);
+  job.d = d;
+  job.failed = g_new0 (guint64, d->n_spans / 64 + 1);
+  failed = g_thread_new ("seismo-timeline", _seismo_timeline_find_failed_spans, &job);
+
+  _seismo_timeline_build_cpus (d);
+  task_events = g_new0 (guint32, MAX (d->n_tasks, 1));
+  ok = _seismo_timeline_build_tasks (d, task_events, cancellable);
+  if (ok)
+    build_processes (d, task_events);
+  if (ok)
+    _seismo_timeline_find_failed_spans (&job);
+  else   /* cancelled: the helper takes no more chunks */
+    g_atomic_int_set (&job.next_chunk, (gint) (d->n_spans / SEISMO_TIMELINE_FAILED_CHUNK + 1));
+  g_thread_join (failed);
+  d->span_failed = job.failed;
+  if (!ok || g_cancellable_is_cancelled (cancellable))
     return NULL;
   return g_steal_pointer (&d);
 }
@@ -767,11 +456,14 @@ seismo_timeline_data_unref (SeismoTimelineData *self)
   g_free (self->irqs);
   g_free (self->tasks);
   g_free (self->store);
+  g_free (self->span_starts);
+  g_free (self->span_durations);
   g_free (self->processes);
   g_free (self->process_activity);
   g_free (self->pairs);
   g_free (self->process_tasks);
   g_free (self->lost);
+  g_free (self->span_failed);
   g_clear_object (&self->trace);
   g_free (self);
 }

@@ -711,7 +711,7 @@ draw_intervals (SeismoTimelineRenderer *self,
       if (b >= a + 2)
         {
           emit_rect (self, dense_color != G_MAXUINT ? dense_color
-                                                    : base_color + _seismo_seq_hue (s, a + (b - a) / 2),
+                                                    : base_color + _seismo_seq_hue (d, s, a + (b - a) / 2),
                      x, y, 1, h);
           x++;
           a = b;
@@ -731,7 +731,7 @@ draw_intervals (SeismoTimelineRenderer *self,
         {
           double xs;
 
-          if (b >= s->n || (xs = _seismo_timeline_abs_to_x (self, s->starts[b])) >= x1)
+          if (b >= s->n || (xs = _seismo_timeline_abs_to_x (self, _seismo_seq_start_at (s, b))) >= x1)
             break;
           x = MAX (x + 1, (int) floor (xs));
           continue;
@@ -739,7 +739,7 @@ draw_intervals (SeismoTimelineRenderer *self,
       if (b - i >= 2)
         {
           emit_rect (self, dense_color != G_MAXUINT ? dense_color
-                                                    : base_color + _seismo_seq_hue (s, i + (b - i) / 2),
+                                                    : base_color + _seismo_seq_hue (d, s, i + (b - i) / 2),
                      x, y, 1, h);
           x++;
           a = b;
@@ -749,14 +749,14 @@ draw_intervals (SeismoTimelineRenderer *self,
       /* One item: a box from its start to its end. */
       {
         guint64 ei = i == last_box ? last_end : _seismo_seq_end (d, s, i);
-        double xa = MAX (_seismo_timeline_abs_to_x (self, s->starts[i]), x0);
+        double xa = MAX (_seismo_timeline_abs_to_x (self, _seismo_seq_start_at (s, i)), x0);
         double xb = MIN (_seismo_timeline_abs_to_x (self, ei), x1);
         double left = floor (xa), right = MAX (ceil (xb), left + 1);
 
         if (i != last_box)
           {
             guint color = alert_of != NULL && alert_of (self, s, i) ? C_SYSCALL_ERROR
-                                                                    : base_color + _seismo_seq_hue (s, i);
+                                                                    : base_color + _seismo_seq_hue (d, s, i);
 
             emit_rect (self, color, left, y, right - left, h);
             if (label_of != NULL && right - left >= 24)
@@ -792,7 +792,7 @@ draw_instants (SeismoTimelineRenderer *self,
   a = _seismo_seq_lower_bound (d, s, _seismo_timeline_x_to_abs (self, x0), 0);
   while (a < s->n)
     {
-      double xs = _seismo_timeline_abs_to_x (self, s->starts[a]);
+      double xs = _seismo_timeline_abs_to_x (self, _seismo_seq_start_at (s, a));
       int col;
 
       if (xs >= x1)
@@ -827,7 +827,7 @@ span_failed (SeismoTimelineRenderer *self,
              const SeismoSeq        *s,
              gsize                   i)
 {
-  return _seismo_seq_alert (s, i);
+  return _seismo_seq_alert (self->data, s, i);
 }
 
 static const char *

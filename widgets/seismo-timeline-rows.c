@@ -685,32 +685,51 @@ seismo_timeline_renderer_move_row (SeismoTimelineRenderer *self,
 
 /* Hit queries */
 
-static SeismoEventId
-nearest_in_index (SeismoTimelineRenderer *self,
-                  const SeismoEventId    *index,
-                  gsize                   n,
-                  guint64                 t,
-                  double                 *best_dist)
+/*
+ * The events of a row near a time are found by a scan of the trace's own columns over the few
+ * pixels around the pointer, not through per-CPU and per-task event indexes: those cost 4 bytes
+ * an event each (80 MB for 10M events) for one lookup per click or tooltip, while the events
+ * within a few pixels are few at any zoom (a few thousand when all of 10M are on screen).
+ */
+typedef struct {
+  const guint16      *cpus;
+  const SeismoTaskId *tasks;
+  const SeismoTimelineData *d;
+  SeismoRowKey        key;
+} RowEvents;
+
+static void
+row_events_init (RowEvents                *re,
+                 const SeismoTimelineData *d,
+                 SeismoRowKey              key)
 {
-  SeismoTrace *trace = self->data->trace;
-  const guint64 *ts = self->data->ts;
-  gsize k;
-  SeismoEventId best = SEISMO_NO_EVENT;
+  re->cpus = seismo_trace_get_cpus (d->trace);
+  re->tasks = seismo_trace_get_tasks (d->trace);
+  re->d = d;
+  re->key = key;
+}
 
-  if (n == 0)
-    return SEISMO_NO_EVENT;
-  k = seismo_trace_index_find_time (trace, index, n, t);
-  for (gsize j = k > 0 ? k - 1 : 0; j < MIN (k + 1, n); j++)
+static inline gboolean
+row_has_event (const RowEvents *re,
+               SeismoEventId    e)
+{
+  SeismoTaskId task;
+
+  switch (re->key.kind)
     {
-      double dist = fabs ((double) ts[index[j]] - (double) t);
-
-      if (dist < *best_dist)
-        {
-          *best_dist = dist;
-          best = index[j];
-        }
+    case SEISMO_ROW_CPU:
+      return re->cpus[e] == re->key.id;
+    case SEISMO_ROW_TASK:
+      return re->tasks[e] == re->key.id;
+    case SEISMO_ROW_PROCESS:
+      task = re->tasks[e];
+      return task < re->d->n_tasks && re->d->tasks[task].process == re->key.id;
+    case SEISMO_ROW_CPU_GROUP:
+    case SEISMO_ROW_RULER:
+    case SEISMO_ROW_NONE:
+    default:
+      return FALSE;
     }
-  return best;
 }
 
 static SeismoEventId
@@ -719,41 +738,38 @@ nearest_on_row (SeismoTimelineRenderer *self,
                 guint64                 t,
                 double                  slop_ns)
 {
-  SeismoTrace *trace = self->data->trace;
+  const SeismoTimelineData *d = self->data;
   double best_dist = slop_ns;
-  SeismoEventId best = SEISMO_NO_EVENT;
-  const SeismoEventId *index;
-  gsize n;
+  SeismoEventId best = SEISMO_NO_EVENT, before = SEISMO_NO_EVENT, after = SEISMO_NO_EVENT;
+  guint64 slop = (guint64) ceil (MAX (slop_ns, 0));
+  SeismoEventId e, last;
+  RowEvents re;
 
-  switch (key.kind)
-    {
-    case SEISMO_ROW_CPU:
-      index = seismo_trace_get_cpu_events (trace, key.id, &n);
-      return nearest_in_index (self, index, n, t, &best_dist);
-    case SEISMO_ROW_TASK:
-      index = seismo_trace_get_task_events (trace, key.id, &n);
-      return nearest_in_index (self, index, n, t, &best_dist);
-    case SEISMO_ROW_PROCESS:
+  if (key.kind != SEISMO_ROW_CPU && key.kind != SEISMO_ROW_TASK && key.kind != SEISMO_ROW_PROCESS)
+    return SEISMO_NO_EVENT;
+  row_events_init (&re, d, key);
+  /* The row's last event before t and its first at or after t, as a per-row index would have
+   * them side by side. */
+  e = seismo_trace_find_time (d->trace, t > slop ? t - slop : 0);
+  last = seismo_trace_find_time (d->trace, t);
+  for (; e < last; e++)
+    if (row_has_event (&re, e))
+      before = e;
+  last = seismo_trace_find_time (d->trace, t + slop + 1);
+  for (; e < last; e++)
+    if (row_has_event (&re, e))
       {
-        const SeismoTimelineProcess *proc = &self->data->processes[key.id];
-
-        for (guint k = 0; k < MIN (proc->n_tasks, 256u); k++)
-          {
-            SeismoEventId e;
-
-            index = seismo_trace_get_task_events (trace, proc->tasks[k], &n);
-            e = nearest_in_index (self, index, n, t, &best_dist);
-            if (e != SEISMO_NO_EVENT)
-              best = e;
-          }
-        return best;
+        after = e;
+        break;
       }
-    case SEISMO_ROW_CPU_GROUP:
-    case SEISMO_ROW_RULER:
-    case SEISMO_ROW_NONE:
-    default:
-      return SEISMO_NO_EVENT;
+  if (before != SEISMO_NO_EVENT && fabs ((double) d->ts[before] - (double) t) < best_dist)
+    {
+      best_dist = fabs ((double) d->ts[before] - (double) t);
+      best = before;
     }
+  if (after != SEISMO_NO_EVENT && fabs ((double) d->ts[after] - (double) t) < best_dist)
+    best = after;
+  return best;
 }
 
 /* The item of s covering t, or n. */
@@ -988,22 +1004,21 @@ seismo_timeline_renderer_describe_at (SeismoTimelineRenderer *self,
   /* The events under the pointer, a few at most. */
   if (hit.row.kind == SEISMO_ROW_CPU || hit.row.kind == SEISMO_ROW_TASK)
     {
-      const SeismoEventId *index;
-      gsize n, k, shown = 0;
+      gsize shown = 0;
+      RowEvents re;
 
-      if (hit.row.kind == SEISMO_ROW_CPU)
-        index = seismo_trace_get_cpu_events (trace, hit.row.id, &n);
-      else
-        index = seismo_trace_get_task_events (trace, hit.row.id, &n);
-      k = seismo_trace_index_find_time (trace, index, n, t > slop ? t - (guint64) slop : 0);
-      for (; k < n && (double) d->ts[index[k]] <= (double) t + slop; k++)
+      row_events_init (&re, d, (SeismoRowKey) { hit.row.kind, hit.row.id });
+      for (SeismoEventId k = seismo_trace_find_time (trace, t > slop ? t - (guint64) slop : 0);
+           k < d->n_events && (double) d->ts[k] <= (double) t + slop; k++)
         {
+          if (!row_has_event (&re, k))
+            continue;
           if (shown++ == 4)
             {
               g_string_append (out, "\n…");
               break;
             }
-          describe_event (self, index[k], out);
+          describe_event (self, k, out);
         }
     }
   if (out->len == 0)

@@ -7,6 +7,7 @@
 #include "seismo-gui-test-util.h"
 #include "seismo-importer.h"
 #include "seismo-timeline-renderer-private.h"
+#include "seismo-tracepoints.h"
 
 #define WIDTH  1200
 #define HEIGHT 600
@@ -296,6 +297,33 @@ test_hit (Fixture       *f,
   g_assert_nonnull (strstr (text, "alpha"));
   g_assert_nonnull (strstr (text, "read()"));
   g_assert_nonnull (strstr (text, "returned 10"));
+
+  /* The row's events near the pointer are its own, found without a per-row event index: on the
+   * task row the exit at 2500 (not the CPU's other events), on beta's process row the getpid()
+   * of its second thread at 9500, on CPU 1 the write() at 6000. */
+  seismo_timeline_renderer_fit_all (f->r);
+  seismo_timeline_renderer_zoom_to (f->r, SEISMO_TEST_T0 + 1000, SEISMO_TEST_T0 + 10000);
+  e = seismo_timeline_renderer_event_at (f->r, x_at (f, 2500) + 1, row_alpha);
+  g_assert_cmpuint (e, ==, span->exit);
+  {
+    guint p = seismo_timeline_data_task_process (f->data, f->beta);
+    double row_beta = row_top (f, SEISMO_ROW_PROCESS, p) + 10;
+    double cpu1 = row_top (f, SEISMO_ROW_CPU, 1) + 10;
+
+    e = seismo_timeline_renderer_event_at (f->r, x_at (f, 9500) + 1, row_beta);
+    g_assert_cmpuint (e, !=, SEISMO_NO_EVENT);
+    g_assert_cmpuint (seismo_trace_event_time (f->trace, e), ==, SEISMO_TEST_T0 + 9500);
+    g_assert_cmpuint (seismo_trace_get_tasks (f->trace)[e], ==, f->beta2);
+    e = seismo_timeline_renderer_event_at (f->r, x_at (f, 6000) + 1, cpu1);
+    g_assert_cmpuint (e, !=, SEISMO_NO_EVENT);
+    g_assert_cmpuint (seismo_trace_event_time (f->trace, e), ==, SEISMO_TEST_T0 + 6000);
+    g_assert_cmpuint (seismo_trace_get_cpus (f->trace)[e], ==, 1);
+    /* Beside another row's event: not that one, but the start of the run under the pointer. */
+    e = seismo_timeline_renderer_event_at (f->r, x_at (f, 5000) + 1, cpu1);
+    g_assert_cmpuint (seismo_trace_event_time (f->trace, e), ==, SEISMO_TEST_T0 + 3000);
+    e = seismo_timeline_renderer_event_at (f->r, x_at (f, 3000) + 1, row_alpha);
+    g_assert_cmpuint (seismo_trace_event_time (f->trace, e), ==, SEISMO_TEST_T0 + 1000);
+  }
 }
 
 /* A recording shown live: new data of the grown trace replaces the old. A view showing it all
@@ -479,6 +507,76 @@ test_calls (void)
   fixture_teardown (&f, NULL);
 }
 
+/*
+ * Start times are kept as their low 32 bits plus where the high bits change (~4.3 s): a task's
+ * syscalls spread over 26 s, one straddling a 2^32 ns boundary, some longer than a 16-bit
+ * duration. Every search, start and end agrees with the trace's own times.
+ */
+static void
+test_long_span (void)
+{
+  const SeismoTracepoint *en = seismo_tracepoint_lookup ("raw_syscalls", "sys_enter");
+  const SeismoTracepoint *ex = seismo_tracepoint_lookup ("raw_syscalls", "sys_exit");
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  g_autoptr(SeismoTrace) trace = NULL;
+  g_autoptr(SeismoTimelineData) data = NULL;
+  const guint64 t0 = (G_GUINT64_CONSTANT (1) << 32) - 500;
+  guint ten, tex;
+  SeismoTaskId task;
+  const SeismoSeq *s;
+  const guint64 *ts;
+  const SeismoSyscallSpan *spans;
+  gsize n_spans;
+
+  ten = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_enter", en->fields, en->n_fields,
+                                             "NR {id} {args}");
+  tex = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_exit", ex->fields, ex->n_fields,
+                                             "NR {id} = {ret}");
+  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
+  seismo_trace_builder_set_n_cpus (b, 1);
+  seismo_trace_builder_task (b, 42);
+  seismo_trace_builder_set_task_comm (b, 42, "sparse", 0);
+  for (guint k = 0; k < 20; k++)
+    {
+      guint64 args[6] = { 0 };
+      guint64 enter = t0 + k * G_GUINT64_CONSTANT (1300000000);
+      guint64 len = k % 3 == 0 ? 100000000 : 1000 + k;   /* 100 ms, past 16 bits; or ~1 µs */
+
+      seismo_trace_builder_begin_event (b, enter, 0, 42, ten);
+      seismo_trace_builder_push_uint (b, 0);
+      seismo_trace_builder_push_uint_array (b, args, 6);
+      seismo_trace_builder_end_event (b);
+      seismo_trace_builder_begin_event (b, enter + len, 0, 42, tex);
+      seismo_trace_builder_push_uint (b, 0);
+      seismo_trace_builder_push_int (b, 1);
+      seismo_trace_builder_end_event (b);
+    }
+  trace = seismo_trace_builder_finish (b);
+  data = seismo_timeline_data_new (trace, NULL);
+  task = seismo_trace_find_task (trace, 42, t0);
+  g_assert_cmpuint (task, !=, SEISMO_NO_TASK);
+  s = &data->tasks[task].spans;
+  ts = seismo_trace_get_times (trace);
+  spans = seismo_trace_get_syscall_spans (trace, &n_spans);
+  g_assert_cmpuint (s->n, ==, 20);
+  g_assert_cmpuint (s->n_segments, >, 4);
+  for (gsize i = 0; i < s->n; i++)
+    {
+      const SeismoSyscallSpan *span = &spans[s->idx[i]];
+
+      g_assert_cmpuint (_seismo_seq_start_at (s, i), ==, ts[span->enter]);
+      g_assert_cmpuint (_seismo_seq_end (data, s, i), ==, ts[span->exit]);
+      g_assert_cmpuint (_seismo_seq_lower_bound (data, s, ts[span->enter], 0), ==, i);
+      g_assert_cmpuint (_seismo_seq_lower_bound (data, s, ts[span->enter] + 1, 0), ==, i + 1);
+      g_assert_cmpuint (_seismo_seq_lower_bound (data, s, ts[span->enter] + 1, i), ==, i + 1);
+      g_assert_true (seismo_timeline_data_span_at (data, task, ts[span->exit] - 1) == span);
+      g_assert_null (seismo_timeline_data_span_at (data, task, ts[span->exit] + 1));
+      g_assert_cmpuint (seismo_timeline_data_span_end_ns (data, span), ==, ts[span->exit]);
+    }
+  g_assert_cmpuint (_seismo_seq_lower_bound (data, s, 0, 0), ==, 0);
+  g_assert_cmpuint (_seismo_seq_lower_bound (data, s, G_MAXUINT64, 0), ==, s->n);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -493,5 +591,6 @@ main (int    argc,
   g_test_add_func ("/timeline/grow", test_grow);
   g_test_add_func ("/timeline/format", test_format);
   g_test_add_func ("/timeline/calls", test_calls);
+  g_test_add_func ("/timeline/long-span", test_long_span);
   return g_test_run ();
 }
