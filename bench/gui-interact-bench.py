@@ -8,7 +8,7 @@ each, and the peak memory.
 Usage (from the project root, after building ./build):
   GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1920x1200x24" \
       python3 bench/gui-interact-bench.py build/app/seismo FILE [--shots DIR] [--cli build/app/seismo-cli]
-      [--no-cursor-blink] [--perf DIR]
+      [--no-cursor-blink] [--perf DIR] [--warm-up]
 
 "Idle": the last moment the process used CPU before it stayed (almost) quiet for 0.6 s after an
 interaction, 1.5 s at launch (see wait_idle).
@@ -19,6 +19,8 @@ private XDG_CONFIG_HOME with gtk-cursor-blink=false) so that the figures are Sei
 The load average is printed before and after: the machine may be shared. So is the CPU time each
 step took on the main thread and on all threads, which a busy machine does not inflate the way it
 inflates wall-clock time.
+--warm-up first starts the app without a file and closes it once idle: the first GTK program of
+a fresh X session pays for the session (accessibility bus, caches), which a desktop has paid.
 --perf DIR records each interaction's main thread with `perf record --call-graph dwarf` into
 DIR/NN-step.data (for `perf report -i`; the figures of a profiled run are not the product's).
 Prints one line per interaction and a JSON summary.
@@ -131,6 +133,12 @@ def main():
     load_before = os.getloadavg()
     print(f"load average {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}"
           + (" (cursor blink off)" if no_blink else ""), flush=True)
+    if "--warm-up" in args:
+        warm = subprocess.Popen([app], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_idle(warm.pid, time.monotonic(), 1.0)
+        warm.terminate()
+        warm.wait()
+        print("warmed up: the app ran once without a file", flush=True)
     t0 = time.monotonic()
     proc = subprocess.Popen([app, path], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results = []
