@@ -119,11 +119,26 @@ cell_of (guint64 t,
   return MIN (i, n_cells - 1);
 }
 
-/* Adds a bucket covering [b_start, b_end) to the cells it overlaps within [start_ns, end_ns),
- * shared in proportion to the overlap; its counts stay whole (each cell gets the rounded running
- * share, so the bucket's total is exact). Counting a bucket in the one cell where it starts gave a
- * comb when cells hold one or two buckets in turn. The cell's task is the one whose share of busy
- * time there is largest (best holds that share per cell). */
+/* The share of a bucket's count up to time t, rounded: shares of adjacent stretches taken as
+ * differences of it add up to the whole count exactly. */
+static inline guint64
+share_until (guint64 count,
+             guint64 b_start,
+             guint64 b_end,
+             guint64 t)
+{
+  if (t <= b_start)
+    return 0;
+  if (t >= b_end)
+    return count;
+  return (guint64) ((double) count * (double) (t - b_start) / (double) (b_end - b_start) + 0.5);
+}
+
+/* Adds the part of a bucket covering [b_start, b_end) that falls in [start_ns, end_ns) to the
+ * cells it overlaps, in proportion to the overlap, in whole counts (a bucket inside the span adds
+ * exactly its count). Counting a bucket in the one cell where it starts drew a comb where cells
+ * hold one or two buckets in turn, and a spike at the span's end. The cell's task is the one whose
+ * share of busy time there is largest (best holds that share per cell). */
 static void
 spread_bucket (SeismoLodCell *cells,
                guint          n_cells,
@@ -136,24 +151,21 @@ spread_bucket (SeismoLodCell *cells,
                SeismoTaskId   task,
                guint64       *best)
 {
-  guint64 last = MIN (MAX (b_end, b_start + 1), end_ns);
-  guint i0 = cell_of (b_start, start_ns, end_ns, n_cells);
-  guint i1 = cell_of (last - 1, start_ns, end_ns, n_cells);
-  double span = (double) (last - b_start), covered = 0;
-  guint64 given_events = 0, given_busy = 0;
+  guint64 from = MAX (b_start, start_ns), to;
+  guint i0, i1;
 
+  b_end = MAX (b_end, b_start + 1);
+  to = MIN (b_end, end_ns);
+  if (to <= from)
+    return;
+  i0 = cell_of (from, start_ns, end_ns, n_cells);
+  i1 = cell_of (to - 1, start_ns, end_ns, n_cells);
   for (guint i = i0; i <= i1; i++)
     {
-      guint64 a = MAX (b_start, cells[i].start_ns), b = i == i1 ? last : MIN (last, cells[i].end_ns);
-      guint64 e, busy;
+      guint64 a = MAX (from, cells[i].start_ns), b = i == i1 ? to : MIN (to, cells[i].end_ns);
+      guint64 e = share_until (events, b_start, b_end, b) - share_until (events, b_start, b_end, a);
+      guint64 busy = share_until (busy_ns, b_start, b_end, b) - share_until (busy_ns, b_start, b_end, a);
 
-      covered += b > a ? (double) (b - a) : 0;
-      if (i == i1)
-        covered = span;
-      e = (guint64) ((double) events * covered / span + 0.5) - given_events;
-      busy = (guint64) ((double) busy_ns * covered / span + 0.5) - given_busy;
-      given_events += e;
-      given_busy += busy;
       cells[i].events += e;
       cells[i].busy_ns += busy;
       if (task != SEISMO_NO_TASK && busy > 0 && busy > best[i])
@@ -191,6 +203,9 @@ seismo_file_summary_cpu_row (SeismoFileSummary *self,
   level = g_ptr_array_index (self->levels, lv);
   first = first_at_or_after (level->start, level->n, start_ns);
   last = first_at_or_after (level->start, level->n, end_ns);
+  /* The bucket before may reach into the span: its share there counts. */
+  if (first > 0)
+    first--;
   best = g_new0 (guint64, n_cells);
   for (guint b = first; b < last; b++)
     {
@@ -223,6 +238,8 @@ seismo_file_summary_task_row (SeismoFileSummary *self,
     return TRUE;
   first_b = first_at_or_after (self->tb_start, self->info.n_task_buckets, start_ns);
   last_b = first_at_or_after (self->tb_start, self->info.n_task_buckets, end_ns);
+  if (first_b > 0)
+    first_b--;   /* the bucket before may reach into the span */
   lo = self->task_off[task];
   hi = self->task_off[task + 1];
   while (lo < hi)

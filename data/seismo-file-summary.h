@@ -82,8 +82,8 @@ guint64           *seismo_file_summary_range_type_counts (SeismoFileSummary  *se
                                                          guint64             *n_events);
 
 /* Fills n_cells cells dividing [start_ns, end_ns) evenly from the level-of-detail buckets (each
- * bucket that starts in the span is shared among the cells it overlaps, in whole counts keeping its
- * total). Cost: O(n_cells + buckets at the level used), never
+ * bucket's part in the span is shared among the cells it overlaps in proportion, in whole counts;
+ * a bucket inside the span adds exactly its count). Cost: O(n_cells + buckets at the level used), never
  * the events. Returns FALSE when the buckets are coarser than the cells (load the window's events
  * instead). */
 gboolean           seismo_file_summary_cpu_row          (SeismoFileSummary   *self,
