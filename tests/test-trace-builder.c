@@ -37,7 +37,8 @@ test_varint_widths (void)
     {
       seismo_trace_builder_begin_event (b, k, 0, 1, type);
       seismo_trace_builder_push_uint (b, values[k]);
-      seismo_trace_builder_push_int (b, -(gint64) values[k]);
+      /* Negated in unsigned arithmetic: -(2^63) has no signed negation. */
+      seismo_trace_builder_push_int (b, (gint64) (0 - values[k]));
       seismo_trace_builder_push_uint_array (b, values, k + 1);
       seismo_trace_builder_end_event (b);
     }
@@ -49,7 +50,7 @@ test_varint_widths (void)
 
       g_assert_cmpuint (seismo_trace_event_fields (trace, k, v, 3), ==, 3);
       g_assert_cmpuint (v[0].u, ==, values[k]);
-      g_assert_cmpint (v[1].i, ==, -(gint64) values[k]);
+      g_assert_cmpint (v[1].i, ==, (gint64) (0 - values[k]));
       g_assert_cmpuint (v[2].u, ==, k + 1);
       p = v[2].data;
       for (guint e = 0; e <= k; e++)
