@@ -14,6 +14,7 @@
 #include "seismo-timeline-renderer.h"
 #include "seismo-cairo-private.h"
 #include "seismo-pane-range-private.h"
+#include "seismo-pane-spinner-private.h"
 #include "seismo-timing.h"
 
 /* Linear buckets aim at about this many between the smallest value and p99. */
@@ -52,7 +53,7 @@ struct _SeismoHistogramView
   gboolean                large;
   gboolean                syncing;     /* setting dropdowns from code */
   gboolean                pending;     /* the range changed while hidden: compute when shown */
-  guint                   spinner_source;
+  SeismoPaneSpinner       busy;        /* shows spinner after a delay */
 
   /* What the histogram shown was computed from, to keep it when asked for the same again. */
   SeismoPaneRange         shown_range;
@@ -62,9 +63,6 @@ struct _SeismoHistogramView
   guint                   shown_gap_to;
   SeismoHistogramScale    shown_scale;
 };
-
-/* A computation shorter than this shows no spinner. */
-#define SPINNER_DELAY_MS 300
 
 enum {
   BUCKET_ACTIVATED,
@@ -231,32 +229,6 @@ hist_thread (GTask        *task,
 
 static void update_area_height (SeismoHistogramView *self);
 
-static void
-stop_spinner (SeismoHistogramView *self)
-{
-  g_clear_handle_id (&self->spinner_source, g_source_remove);
-  gtk_spinner_stop (self->spinner);
-}
-
-static gboolean
-start_spinner_cb (gpointer data)
-{
-  SeismoHistogramView *self = data;
-
-  self->spinner_source = 0;
-  gtk_spinner_start (self->spinner);
-  return G_SOURCE_REMOVE;
-}
-
-/* A spinner only for a computation that takes long enough to be seen: one that ends sooner
- * would only cost frames. */
-static void
-start_spinner (SeismoHistogramView *self)
-{
-  if (self->spinner_source == 0 && !gtk_spinner_get_spinning (self->spinner))
-    self->spinner_source = g_timeout_add (SPINNER_DELAY_MS, start_spinner_cb, self);
-}
-
 /* Whether the histogram shown is what the current range and controls ask for. */
 static gboolean
 result_is_current (SeismoHistogramView *self)
@@ -285,7 +257,7 @@ take_result (SeismoHistogramView *self,
   self->shown_gap_from = job->gap_from;
   self->shown_gap_to = job->gap_to;
   self->shown_scale = job->scale;
-  stop_spinner (self);
+  seismo_pane_spinner_stop (&self->busy);
   update_area_height (self);
   gtk_widget_queue_draw (self->area);
   g_signal_emit (self, signals[UPDATED], 0);
@@ -342,7 +314,7 @@ recompute (SeismoHistogramView *self)
     {
       g_clear_pointer (&self->histogram, seismo_latency_histogram_free);
       g_clear_pointer (&self->samples, g_array_unref);
-      stop_spinner (self);
+      seismo_pane_spinner_stop (&self->busy);
       gtk_widget_queue_draw (self->area);
       return;
     }
@@ -350,7 +322,7 @@ recompute (SeismoHistogramView *self)
    * controls again): it still holds. */
   if (result_is_current (self))
     {
-      stop_spinner (self);
+      seismo_pane_spinner_stop (&self->busy);
       return;
     }
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
@@ -361,7 +333,7 @@ recompute (SeismoHistogramView *self)
   self->cancellable = g_cancellable_new ();
   task = new_job (self, self->cancellable, hist_done);
   g_task_run_in_thread (task, hist_thread);
-  start_spinner (self);
+  seismo_pane_spinner_start (&self->busy);
 }
 
 /* The figures of the current range, computed now if the pane was hidden when it changed or its
@@ -742,7 +714,7 @@ seismo_histogram_view_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->cancellable);
-  g_clear_handle_id (&self->spinner_source, g_source_remove);
+  seismo_pane_spinner_clear (&self->busy);
   g_clear_object (&self->trace);
   seismo_pane_range_reset (&self->range);
   seismo_pane_range_reset (&self->shown_range);
@@ -840,6 +812,7 @@ seismo_histogram_view_init (SeismoHistogramView *self)
   g_signal_connect_swapped (self->large_button, "toggled", G_CALLBACK (on_large_toggled), self);
   gtk_box_append (GTK_BOX (flow), GTK_WIDGET (self->large_button));
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  self->busy.spinner = self->spinner;
   gtk_box_append (GTK_BOX (flow), GTK_WIDGET (self->spinner));
   gtk_widget_set_parent (controls, GTK_WIDGET (self));
 

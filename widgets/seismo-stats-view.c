@@ -9,6 +9,7 @@
 
 #include "seismo-filter.h"
 #include "seismo-pane-range-private.h"
+#include "seismo-pane-spinner-private.h"
 #include "seismo-runnable-latency.h"
 #include "seismo-stats.h"
 #include "seismo-stats-view.h"
@@ -18,9 +19,6 @@
 #include "seismo-timing.h"
 
 #define MAX_VALUES 9
-/* A computation shorter than this shows no spinner. */
-#define SPINNER_DELAY_MS 300
-
 /* One row of a table: a name, its figures and the filter that keeps its events. A table has at
  * most a few thousand rows (tasks), so an object per row is fine here. */
 #define SEISMO_TYPE_STATS_ROW (seismo_stats_row_get_type ())
@@ -166,7 +164,7 @@ struct _SeismoStatsView
   guint          feed_source;
   SeismoPaneRange shown_range;  /* what the stores' rows (and unshown) were computed for */
   gboolean       have_result;   /* shown_range is valid */
-  guint          spinner_source;
+  SeismoPaneSpinner busy;        /* shows spinner after a delay */
   gboolean       pending;      /* the range changed while hidden: compute when shown */
 };
 
@@ -607,32 +605,6 @@ show_all_table_rows (SeismoStatsView  *self,
 }
 
 static void
-stop_spinner (SeismoStatsView *self)
-{
-  g_clear_handle_id (&self->spinner_source, g_source_remove);
-  gtk_spinner_stop (self->spinner);
-}
-
-static gboolean
-start_spinner_cb (gpointer data)
-{
-  SeismoStatsView *self = data;
-
-  self->spinner_source = 0;
-  gtk_spinner_start (self->spinner);
-  return G_SOURCE_REMOVE;
-}
-
-/* A spinner only for a computation that takes long enough to be seen: one that ends sooner
- * would only cost frames. */
-static void
-start_spinner (SeismoStatsView *self)
-{
-  if (self->spinner_source == 0 && !gtk_spinner_get_spinning (self->spinner))
-    self->spinner_source = g_timeout_add (SPINNER_DELAY_MS, start_spinner_cb, self);
-}
-
-static void
 take_result (SeismoStatsView *self,
              StatsJob        *job)
 {
@@ -645,7 +617,7 @@ take_result (SeismoStatsView *self,
   seismo_pane_range_set (&self->shown_range, job->range.start_ns, job->range.end_ns, job->range.mask);
   self->have_result = TRUE;
   show_table_rows (self, seismo_stats_view_get_table (self));
-  stop_spinner (self);
+  seismo_pane_spinner_stop (&self->busy);
   update_scope (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
   g_signal_emit (self, signals[UPDATED], 0);
@@ -702,7 +674,7 @@ recompute (SeismoStatsView *self)
           g_list_store_remove_all (self->stores[t]);
         }
       self->have_result = FALSE;
-      stop_spinner (self);
+      seismo_pane_spinner_stop (&self->busy);
       update_scope (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
       return;
@@ -712,7 +684,7 @@ recompute (SeismoStatsView *self)
   if (self->have_result && seismo_pane_range_equal (&self->shown_range, self->range.start_ns,
                                                     self->range.end_ns, self->range.mask))
     {
-      stop_spinner (self);
+      seismo_pane_spinner_stop (&self->busy);
       update_scope (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
       return;
@@ -726,7 +698,7 @@ recompute (SeismoStatsView *self)
   self->cancellable = g_cancellable_new ();
   task = new_job (self, self->cancellable, stats_done);
   g_task_run_in_thread (task, stats_thread);
-  start_spinner (self);
+  seismo_pane_spinner_start (&self->busy);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
@@ -804,7 +776,7 @@ seismo_stats_view_dispose (GObject *object)
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
   g_clear_object (&self->cancellable);
-  g_clear_handle_id (&self->spinner_source, g_source_remove);
+  seismo_pane_spinner_clear (&self->busy);
   g_clear_handle_id (&self->feed_source, g_source_remove);
   g_clear_object (&self->trace);
   seismo_pane_range_reset (&self->range);
@@ -894,6 +866,7 @@ static void
 seismo_stats_view_init (SeismoStatsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->busy.spinner = self->spinner;
   seismo_pane_range_reset (&self->range);
   seismo_pane_range_reset (&self->shown_range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
