@@ -187,6 +187,40 @@ seismo_event_list_model_get_item_type (GListModel *model)
   return SEISMO_TYPE_EVENT_ITEM;
 }
 
+/* The first position of ids (ascending; NULL: 0..n-1) whose event is at or after event; n when
+ * none is. */
+static gsize
+ids_lower_bound (const SeismoEventId *ids,
+                 gsize                n,
+                 SeismoEventId        event)
+{
+  gsize lo = 0, hi = n;
+
+  if (ids == NULL)
+    return MIN ((gsize) event, n);
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (ids[mid] < event)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gsize
+seismo_event_list_ids_position (GBytes        *ids,
+                                gsize          n_events,
+                                SeismoEventId  event)
+{
+  gsize size = 0;
+  const SeismoEventId *v = ids != NULL ? g_bytes_get_data (ids, &size) : NULL;
+
+  return ids_lower_bound (v, ids != NULL ? size / sizeof (SeismoEventId) : n_events, event);
+}
+
 /* How many rows the list has (in the middle of replace_subset: has when it ends). */
 static guint
 n_rows (SeismoEventListModel *self)
@@ -455,19 +489,11 @@ seismo_event_list_model_replace_subset (SeismoEventListModel *self,
   if (lo != G_MAXUINT && (anchor_from == G_MAXUINT || anchor_from >= old_n))
     {
       SeismoEventId middle;
-      gsize a = 0, b = new_n;
+      gsize a;
 
       anchor_from = lo + (hi - lo) / 2;
       middle = old_subset != NULL ? old_subset[anchor_from] : anchor_from;
-      while (a < b)
-        {
-          gsize mid = a + (b - a) / 2;
-
-          if ((self->subset != NULL ? self->subset[mid] : (SeismoEventId) mid) < middle)
-            a = mid + 1;
-          else
-            b = mid;
-        }
+      a = ids_lower_bound (self->subset, new_n, middle);
       anchor_to = (guint) MIN (a, new_n > 0 ? new_n - 1 : 0);
     }
   if (lo != G_MAXUINT && anchor_from != G_MAXUINT && anchor_from < old_n && anchor_to < new_n)
@@ -524,20 +550,10 @@ guint
 seismo_event_list_model_find_event (SeismoEventListModel *self,
                                     SeismoEventId         event)
 {
-  gsize lo = 0, hi;
+  gsize n, pos;
 
   g_return_val_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self), G_MAXUINT);
-  hi = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
-  if (self->subset == NULL)
-    return event < hi ? event : G_MAXUINT;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (self->subset[mid] < event)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo < self->n_subset ? (guint) lo : G_MAXUINT;
+  n = n_rows (self);
+  pos = ids_lower_bound (self->subset, n, event);
+  return pos < n ? (guint) pos : G_MAXUINT;
 }

@@ -47,4 +47,10 @@ SeismoEventId         seismo_event_list_model_get_event     (SeismoEventListMode
 guint                 seismo_event_list_model_find_event    (SeismoEventListModel *self,
                                                              SeismoEventId         event);
 
+/* Where event is among ids (guint32, ascending; NULL: every event of a trace of n_events): its
+ * position, or the next listed one's; the number of ids when none follows. */
+gsize                 seismo_event_list_ids_position        (GBytes               *ids,
+                                                             gsize                 n_events,
+                                                             SeismoEventId         event);
+
 G_END_DECLS

@@ -383,33 +383,18 @@ row_at (GtkWidget *list_view,
   return seismo_event_item_get_position (g_object_get_data (G_OBJECT (widget), "seismo-item"));
 }
 
-/* The position of event in ids (ascending), or of the nearest following one (clamped to the
- * last); G_MAXUINT when ids is empty. NULL ids: every event of a trace of n events. */
+/* The position of event in ids, or of the next one listed, clamped to the last; G_MAXUINT when
+ * ids lists nothing. NULL ids: every event of a trace of n events. */
 static guint
 position_in (GBytes        *ids,
              gsize          n,
              SeismoEventId  event)
 {
-  const SeismoEventId *v;
-  gsize lo = 0, hi, size = 0;
+  gsize n_ids = ids != NULL ? g_bytes_get_size (ids) / sizeof (SeismoEventId) : n;
 
-  if (ids == NULL)
-    return n == 0 ? G_MAXUINT : (guint) MIN (event, n - 1);
-  v = g_bytes_get_data (ids, &size);
-  hi = size / sizeof (SeismoEventId);
-  if (hi == 0)
+  if (n_ids == 0)
     return G_MAXUINT;
-  n = hi;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (v[mid] < event)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return (guint) MIN (lo, n - 1);
+  return (guint) MIN (seismo_event_list_ids_position (ids, n, event), n_ids - 1);
 }
 
 void

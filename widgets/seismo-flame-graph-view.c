@@ -761,23 +761,6 @@ seismo_flame_graph_view_get_property (GObject    *object,
     }
 }
 
-/* Following a view (seismo-view-follower.h). */
-static void
-follow_trace (gpointer     pane,
-              SeismoTrace *trace)
-{
-  seismo_flame_graph_view_set_trace (pane, trace);
-}
-
-static void
-follow_span (gpointer  pane,
-             guint64   start_ns,
-             guint64   end_ns,
-             GBytes   *mask)
-{
-  seismo_flame_graph_view_set_selection (pane, start_ns, end_ns, mask);
-}
-
 static void
 seismo_flame_graph_view_class_init (SeismoFlameGraphViewClass *klass)
 {
@@ -875,7 +858,9 @@ seismo_flame_graph_view_init (SeismoFlameGraphView *self)
   show_empty (self, _("Open a trace to see which code made its events"));
   update_breadcrumb (self);
   update_menu_actions (self);
-  seismo_view_follower_init (&self->follower, self, follow_trace, follow_span);
+  /* Following a view: its trace and span reach the pane as if set through its own API. */
+  seismo_view_follower_init (&self->follower, self, (SeismoViewTraceFunc) seismo_flame_graph_view_set_trace,
+                             (SeismoViewSpanFunc) seismo_flame_graph_view_set_selection);
 }
 
 /* Public API */

@@ -725,23 +725,6 @@ seismo_histogram_view_dispose (GObject *object)
   G_OBJECT_CLASS (seismo_histogram_view_parent_class)->dispose (object);
 }
 
-/* Following a view (seismo-view-follower.h). */
-static void
-follow_trace (gpointer     pane,
-              SeismoTrace *trace)
-{
-  seismo_histogram_view_set_trace (pane, trace);
-}
-
-static void
-follow_span (gpointer  pane,
-             guint64   start_ns,
-             guint64   end_ns,
-             GBytes   *mask)
-{
-  seismo_histogram_view_set_selection (pane, start_ns, end_ns, mask);
-}
-
 static void
 seismo_histogram_view_class_init (SeismoHistogramViewClass *klass)
 {
@@ -831,7 +814,9 @@ seismo_histogram_view_init (SeismoHistogramView *self)
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->area);
   gtk_widget_set_parent (scroller, GTK_WIDGET (self));
-  seismo_view_follower_init (&self->follower, self, follow_trace, follow_span);
+  /* Following a view: its trace and span reach the pane as if set through its own API. */
+  seismo_view_follower_init (&self->follower, self, (SeismoViewTraceFunc) seismo_histogram_view_set_trace,
+                             (SeismoViewSpanFunc) seismo_histogram_view_set_selection);
 }
 
 /* Public API */

@@ -806,23 +806,6 @@ seismo_stats_view_get_property (GObject    *object,
     }
 }
 
-/* Following a view (seismo-view-follower.h). */
-static void
-follow_trace (gpointer     pane,
-              SeismoTrace *trace)
-{
-  seismo_stats_view_set_trace (pane, trace);
-}
-
-static void
-follow_span (gpointer  pane,
-             guint64   start_ns,
-             guint64   end_ns,
-             GBytes   *mask)
-{
-  seismo_stats_view_set_selection (pane, start_ns, end_ns, mask);
-}
-
 static void
 seismo_stats_view_class_init (SeismoStatsViewClass *klass)
 {
@@ -871,7 +854,9 @@ seismo_stats_view_init (SeismoStatsView *self)
   seismo_pane_range_reset (&self->shown_range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     build_columns (self, t);
-  seismo_view_follower_init (&self->follower, self, follow_trace, follow_span);
+  /* Following a view: its trace and span reach the pane as if set through its own API. */
+  seismo_view_follower_init (&self->follower, self, (SeismoViewTraceFunc) seismo_stats_view_set_trace,
+                             (SeismoViewSpanFunc) seismo_stats_view_set_selection);
 }
 
 /* Public API */

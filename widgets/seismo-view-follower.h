@@ -6,14 +6,14 @@
 G_BEGIN_DECLS
 
 /*
- * How a pane follows a SeismoView (its "view" property): the view's trace, and what the pane
- * counts — the view's span (range, else the markers' span, else everything) and the mask of
- * the filter in force. The pane gives two callbacks and keeps the follower in its instance; the
- * window only sets the view, in the template, and brokers nothing.
+ * How a pane follows a SeismoView (its set_view()): the view's trace, and what the pane counts —
+ * the view's span (range, else the markers' span, else everything) and the mask of the filter in
+ * force. The pane gives two callbacks (usually its own set_trace() and set_selection(), cast) and
+ * keeps the follower in its instance; the window only hands it the view and brokers nothing.
  */
 typedef struct _SeismoViewFollower SeismoViewFollower;
 
-/* The view's trace changed (called with NULL when the pane stops following). */
+/* The view's trace changed (the pane keeps what it was given when it stops following). */
 typedef void (*SeismoViewTraceFunc) (gpointer     pane,
                                      SeismoTrace *trace);
 /* What the pane counts changed: times in [start_ns, end_ns], mask NULL for every event. */
