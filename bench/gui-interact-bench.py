@@ -62,11 +62,14 @@ def rss_mib(pid):
     return out
 
 
-def wait_idle(pid, t0, idle_s, limit=600):
+def wait_idle(pid, t0, idle_s, limit=600, cpu0=None):
     """Seconds from t0 to the last moment the process was busy before idle_s of quiet. Quiet is
     under 3 % of a CPU over idle_s, not exactly zero: a window that keeps a frame clock ticking
-    (a known bug of the rate strip) would otherwise never look idle."""
-    samples = [(time.monotonic(), cpu_s(pid))]
+    (a known bug of the rate strip) would otherwise never look idle.
+    cpu0: the process's CPU time at t0, taken before the input was sent. Work done while xdotool
+    was still running (it takes tens of ms) then counts as busy until the first sample after it,
+    an upper bound, instead of going unseen."""
+    samples = [(t0, cpu0)] if cpu0 is not None else [(time.monotonic(), cpu_s(pid))]
     t_busy = t0
     while True:
         time.sleep(0.01)
@@ -169,18 +172,18 @@ def main():
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 time.sleep(0.3)
             main0, all0 = main_cpu_s(proc.pid), cpu_s(proc.pid)
-            t = time.monotonic()
+            t, c = time.monotonic(), all0
             if click is not None:
                 xdo("mousemove", "--sync", str(click[0]), str(click[1]))
-                t = time.monotonic()
+                t, c = time.monotonic(), cpu_s(proc.pid)
                 xdo("click", "1")
             for k in keys:
                 xdo("key", "--clearmodifiers", k)
             if typed is not None:
                 xdo("type", "--delay", "0", typed)
-                t = time.monotonic()
+                t, c = time.monotonic(), cpu_s(proc.pid)
                 xdo("key", "Return")
-            took = wait_idle(proc.pid, t, idle)
+            took = wait_idle(proc.pid, t, idle, cpu0=c)
             if recorder is not None:
                 recorder.send_signal(2)
                 recorder.wait()
