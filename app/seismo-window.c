@@ -697,6 +697,14 @@ seismo_window_init (SeismoWindow *self)
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
+  /* The search bar opens at once. Its slide would resize the timeline and the list under it
+   * for a quarter of a second, a relayout and repaint of the window every frame (50-100 ms each
+   * on a 10M-event trace with GTK 4.8's cairo renderer). Its revealer is the child GtkSearchBar
+   * documents as its CSS node structure (searchbar ╰── revealer). */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->search_bar));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_REVEALER (child))
+      gtk_revealer_set_transition_type (GTK_REVEALER (child), GTK_REVEALER_TRANSITION_TYPE_NONE);
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   gtk_search_bar_set_key_capture_widget (self->search_bar, GTK_WIDGET (self->event_list));
   gtk_revealer_set_reveal_child (self->root_banner, geteuid () == 0);
