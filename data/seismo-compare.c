@@ -73,7 +73,6 @@ summarize (SeismoTrace            *trace,
   for (gsize s = 0; s < n_spans; s++)
     {
       guint64 dur;
-      gint64 ret;
 
       if (spans[s].exit == SEISMO_NO_EVENT
           || !seismo_selection_has (selection, spans[s].enter, ts[spans[s].enter]))
@@ -82,7 +81,7 @@ summarize (SeismoTrace            *trace,
       st.calls++;
       st.total_ns += dur;
       st.max_ns = MAX (st.max_ns, dur);
-      if (seismo_trace_syscall_span_ret (trace, &spans[s], &ret) && ret < 0 && ret >= -4095)
+      if (seismo_trace_syscall_span_failed (trace, s))
         st.errors++;
       g_array_append_val (durations, dur);
     }

@@ -859,6 +859,7 @@ _seismo_trace_derive (SeismoTrace *self)
                              derive_pass, &d);
 
   g_free (self->spans);
+  g_clear_pointer (&self->span_failed, g_free);   /* of the old spans */
   self->n_spans = d.n_spans;
   self->spans = g_renew (SeismoSyscallSpan, d.spans, MAX (d.n_spans, 1));
 

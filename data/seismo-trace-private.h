@@ -93,6 +93,9 @@ struct _SeismoTrace
   GHashTable        *tid_tasks;     /* tid → first SeismoTaskId + 1; chains in tid_next */
   SeismoTaskId      *tid_next;
   gpointer           calls;         /* SeismoFunctionCall[n_calls] (seismo-function-calls.c), built on first use */
+  /* A bit per syscall span: it failed (seismo-syscall-failures.c), built on first use. */
+  GMutex             failed_lock;
+  guint64           *span_failed;
   gsize              n_calls;
   gint               calls_built;
 };

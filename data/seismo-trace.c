@@ -39,6 +39,7 @@ seismo_trace_finalize (GObject *object)
   g_free (self->cpu_switches);
   g_free (self->spans);
   g_free (self->calls);
+  g_free (self->span_failed);
   g_clear_pointer (&self->syscall_names, g_ptr_array_unref);
   for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
     g_free (self->intervals[k]);
@@ -54,6 +55,7 @@ seismo_trace_finalize (GObject *object)
   g_clear_pointer (&self->stacks, _seismo_stack_table_free);
   g_free (self->stack_of);
   g_mutex_clear (&self->index_lock);
+  g_mutex_clear (&self->failed_lock);
 
   G_OBJECT_CLASS (seismo_trace_parent_class)->finalize (object);
 }
@@ -68,6 +70,7 @@ static void
 seismo_trace_init (SeismoTrace *self)
 {
   g_mutex_init (&self->index_lock);
+  g_mutex_init (&self->failed_lock);
   self->event_types = g_ptr_array_new_with_free_func ((GDestroyNotify) _seismo_event_type_free);
   self->type_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->meta_keys = g_ptr_array_new_with_free_func (g_free);

@@ -206,6 +206,12 @@ guint                   seismo_trace_get_n_syscall_names (SeismoTrace        *se
 gboolean                seismo_trace_syscall_span_ret    (SeismoTrace        *self,
                                                           const SeismoSyscallSpan *span,
                                                           gint64             *ret);
+/* A bit per syscall span, in seismo_trace_get_syscall_spans() order: the call returned an error
+ * (-4095..-1). Found on first use on every core, then kept with the trace; thread-safe. */
+const guint64          *seismo_trace_get_failed_spans    (SeismoTrace        *self);
+/* Whether span (an index into the syscall spans) returned an error. */
+gboolean                seismo_trace_syscall_span_failed (SeismoTrace        *self,
+                                                          gsize               span);
 /* Intervals of one kind sorted by start time (RUN: by cpu, then time; see _get_cpu_runs). */
 const SeismoInterval   *seismo_trace_get_intervals       (SeismoTrace        *self,
                                                           SeismoIntervalKind  kind,

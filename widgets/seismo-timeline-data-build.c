@@ -83,33 +83,6 @@ event_task (SeismoTimelineData *d,
   return d->event_tasks[item];
 }
 
-/* Which syscalls failed (their box is drawn in the alert color): a payload decoded per syscall,
- * the costliest part of the preparation. A thread of its own starts on it at once; the preparing
- * thread joins in when the rest is done. They take chunks in turn, a multiple of 64 spans each so
- * that no two write the same word. */
-gpointer
-_seismo_timeline_find_failed_spans (gpointer user_data)
-{
-  SeismoTimelineFailedJob *job = user_data;
-  const SeismoTimelineData *d = job->d;
-
-  for (;;)
-    {
-      gsize first = (gsize) g_atomic_int_add (&job->next_chunk, 1) * SEISMO_TIMELINE_FAILED_CHUNK;
-
-      if (first >= d->n_spans)
-        break;
-      for (gsize i = first; i < MIN (first + SEISMO_TIMELINE_FAILED_CHUNK, d->n_spans); i++)
-        {
-          gint64 ret;
-
-          if (seismo_trace_syscall_span_ret (d->trace, &d->spans[i], &ret) && ret < 0 && ret > -4096)
-            job->failed[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
-        }
-    }
-  return NULL;
-}
-
 /*
  * The syscall spans of each task, with their start times and durations, in one pass over the
  * trace's spans in their order (by time): reading the events' times in order, not task by task

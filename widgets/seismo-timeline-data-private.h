@@ -90,7 +90,7 @@ struct _SeismoTimelineData
   SeismoSeq               *process_activity;
   guint64                 *pairs;         /* the processes' activity pairs */
   SeismoTaskId            *process_tasks;
-  guint64                 *span_failed;   /* a bit per syscall span: it returned an error */
+  const guint64           *span_failed;   /* the trace's: a bit per syscall span, it returned an error */
   SeismoLostEvents        *lost;          /* sorted by time */
   guint                    n_lost;
 
@@ -351,17 +351,5 @@ gboolean _seismo_timeline_build_tasks (SeismoTimelineData *d,
                                        guint32            *task_events,
                                        GCancellable       *cancellable);
 
-/* Which syscall spans failed, found by threads taking chunks of spans in turn (a multiple of 64,
- * so that no two write the same word of failed). */
-#define SEISMO_TIMELINE_FAILED_CHUNK 65536
-G_STATIC_ASSERT (SEISMO_TIMELINE_FAILED_CHUNK % 64 == 0);
-
-typedef struct {
-  SeismoTimelineData *d;
-  guint64            *failed;
-  gint                next_chunk;
-} SeismoTimelineFailedJob;
-
-gpointer _seismo_timeline_find_failed_spans (gpointer job);
 
 G_END_DECLS

@@ -355,6 +355,12 @@ seismo_timeline_data_new (SeismoTrace  *trace,
   return seismo_timeline_data_new_for_window (trace, NULL, cancellable);
 }
 
+static gpointer
+find_failed_spans (gpointer trace)
+{
+  return (gpointer) seismo_trace_get_failed_spans (trace);
+}
+
 SeismoTimelineData *
 seismo_timeline_data_new_for_window (SeismoTrace       *trace,
                                      SeismoFileSummary *summary,
@@ -362,7 +368,6 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
 {
   g_autoptr(SeismoTimelineData) d = NULL;
   g_autofree guint32 *task_events = NULL;
-  SeismoTimelineFailedJob job = { 0 };
   GThread *failed;
   gboolean ok;
   guint n_lost = 0;
@@ -399,21 +404,16 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
 
   d->event_tasks = seismo_trace_get_tasks (trace);
   d->spans = seismo_trace_get_syscall_spans (trace, &d->n_spans);
-  job.d = d;
-  job.failed = g_new0 (guint64, d->n_spans / 64 + 1);
-  failed = g_thread_new ("seismo-timeline", _seismo_timeline_find_failed_spans, &job);
+  /* Which calls failed (the trace finds it on every core, and keeps it for the panes that
+   * count errors), meanwhile the rows are built here. */
+  failed = g_thread_new ("seismo-timeline", find_failed_spans, trace);
 
   _seismo_timeline_build_cpus (d);
   task_events = g_new0 (guint32, MAX (d->n_tasks, 1));
   ok = _seismo_timeline_build_tasks (d, task_events, cancellable);
   if (ok)
     build_processes (d, task_events);
-  if (ok)
-    _seismo_timeline_find_failed_spans (&job);
-  else   /* cancelled: the helper takes no more chunks */
-    g_atomic_int_set (&job.next_chunk, (gint) (d->n_spans / SEISMO_TIMELINE_FAILED_CHUNK + 1));
-  g_thread_join (failed);
-  d->span_failed = job.failed;
+  d->span_failed = g_thread_join (failed);
   if (!ok || g_cancellable_is_cancelled (cancellable))
     return NULL;
   return g_steal_pointer (&d);
@@ -463,7 +463,6 @@ seismo_timeline_data_unref (SeismoTimelineData *self)
   g_free (self->pairs);
   g_free (self->process_tasks);
   g_free (self->lost);
-  g_free (self->span_failed);
   g_clear_object (&self->trace);
   g_free (self);
 }
