@@ -12,6 +12,7 @@ struct _SeismoEventList
   GtkScrolledWindow    *scroller;
   GtkColumnView        *column_view;
   GtkColumnViewColumn  *columns[7];
+  gboolean              columns_sized;
 
   /* owned */
   SeismoEventListModel *model;
@@ -92,16 +93,18 @@ typedef struct {
   const char *property;
   float       xalign;
   gboolean    numeric;
+  guint       chars;      /* the column's width at first, in digits' widths */
 } CellSpec;
 
 static const CellSpec cell_specs[] = {
-  { "index_column", "index", 1.0f, TRUE },
-  { "time_column",  "time",  1.0f, TRUE },
-  { "cpu_column",   "cpu",   1.0f, TRUE },
-  { "task_column",  "task",  0.0f, FALSE },
-  { "pid_column",   "pid",   1.0f, TRUE },
-  { "name_column",  "name",  0.0f, FALSE },
-  { "info_column",  "info",  0.0f, FALSE },
+  { "index_column", "index", 1.0f, TRUE,   8 },
+  { "time_column",  "time",  1.0f, TRUE,  11 },
+  { "cpu_column",   "cpu",   1.0f, TRUE,   3 },
+  { "task_column",  "task",  0.0f, FALSE, 15 },
+  { "pid_column",   "pid",   1.0f, TRUE,   7 },
+  { "name_column",  "name",  0.0f, FALSE, 16 },
+  /* At least this; it expands into the room the others leave. */
+  { "info_column",  "info",  0.0f, FALSE, 20 },
 };
 
 static void
@@ -213,6 +216,38 @@ seismo_event_list_set_property (GObject      *object,
     }
 }
 
+/* Columns start at a width of so many characters of the list's font instead of the widest of
+ * their cells: GTK 4.8 measures every cell of a column (some 200 rows are alive) whenever rows
+ * come or go, so that sizing by content cost a relayout of the whole list per batch of rows
+ * shown (~50 ms a frame on opening a trace). The user resizes them as before; the Info column
+ * takes the room left. */
+static void
+size_columns (SeismoEventList *self)
+{
+  PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (self));
+  PangoFontMetrics *metrics = pango_context_get_metrics (context, NULL, NULL);
+  int digit = MAX (pango_font_metrics_get_approximate_digit_width (metrics) / PANGO_SCALE, 4);
+
+  pango_font_metrics_unref (metrics);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cell_specs); c++)
+    /* Cells have some 12 px of padding around their text. */
+    gtk_column_view_column_set_fixed_width (self->columns[c], (int) cell_specs[c].chars * digit + 12);
+}
+
+static void
+seismo_event_list_realize (GtkWidget *widget)
+{
+  SeismoEventList *self = SEISMO_EVENT_LIST (widget);
+
+  GTK_WIDGET_CLASS (seismo_event_list_parent_class)->realize (widget);
+  if (!self->columns_sized)
+    {
+      size_columns (self);
+      self->columns_sized = TRUE;
+    }
+}
+
 static void
 seismo_event_list_class_init (SeismoEventListClass *klass)
 {
@@ -220,6 +255,7 @@ seismo_event_list_class_init (SeismoEventListClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = seismo_event_list_dispose;
+  widget_class->realize = seismo_event_list_realize;
   object_class->get_property = seismo_event_list_get_property;
   object_class->set_property = seismo_event_list_set_property;
 
