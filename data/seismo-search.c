@@ -1,0 +1,801 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-data"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "seismo-search.h"
+#include "seismo-trace-private.h"
+#include "seismo-varint.h"
+
+/* Values of name-table fields (syscalls, errno, signals, symbols…) answered once per value in
+ * [-4096, 4096) for signed fields, [0, 8192) for the others: errno's names end at -4095. */
+#define CACHE_SIZE 8192
+#define CACHE_BIAS 4096
+/* The boundary analysis is quadratic in the needle; a longer one is looked for in the text. */
+#define MAX_ANALYSED_NEEDLE 256
+
+typedef enum {
+  TYPE_NEVER,    /* the text can never hold the needle: only the task can match */
+  TYPE_ALL,      /* the type's name or a literal piece of its print format holds it */
+  TYPE_FIELDS,   /* read the fields that could hold it */
+  TYPE_FORMAT,   /* it could span a literal piece and a field: look in the formatted text */
+} TypeMode;
+
+typedef enum {
+  FIELD_SKIP,    /* never holds the needle, or is not shown */
+  FIELD_STRING,  /* interned string: one answer per string */
+  FIELD_NUMBER,  /* shown as a plain number, and the needle is made of number characters */
+  FIELD_CACHED,  /* shown as a name from a table: one answer per value */
+  FIELD_FORMAT,  /* bytes and arrays: the value alone is formatted */
+} FieldTest;
+
+typedef struct {
+  guint8 test;       /* FieldTest */
+  guint8 literal;    /* no print format: the " name=" before this field holds the needle */
+  guint8 number;     /* the field's plain number rendering could hold the needle */
+  guint8 plain_out;  /* FIELD_CACHED: outside the cached range the value shows as a number */
+  guint  slot;       /* FIELD_CACHED: index of the per-thread cache */
+} FieldPlan;
+
+typedef struct {
+  TypeMode   mode;
+  gboolean   damage_matters;  /* a damaged payload's text ({name}, the note) could hold it */
+  guint      n_read;          /* fields to read when damage does not matter */
+  FieldPlan *fields;
+} TypePlan;
+
+typedef struct {
+  SeismoTrace        *trace;
+  const char         *needle;
+  gsize               needle_len;
+  SeismoEventId       from;
+  gboolean            backward;
+  gsize               n;
+  guint               n_types;
+  TypePlan           *types;
+  guint               n_tasks;
+  guint8             *task_match;
+  guint               n_strings;
+  guint8             *string_match;
+  guint               n_slots;
+  GCancellable       *cancellable;
+  gint                earliest;  /* index of the earliest stretch with a match so far */
+} SearchContext;
+
+/* What one thread keeps: a text buffer and its answers per cached field and value. */
+typedef struct {
+  GString  *buf;
+  guint8  **caches;   /* n_slots, each CACHE_SIZE: 0 unknown, 1 no, 2 yes */
+} ThreadState;
+
+static gboolean
+case_equal (const char *a,
+            const char *b,
+            gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (tolower ((guchar) a[i]) != tolower ((guchar) b[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+needle_within (const char *needle,
+               const char *chars)
+{
+  for (const char *c = needle; *c; c++)
+    if (strchr (chars, tolower ((guchar) *c)) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* As format_uint() shows what no table names: hex for pointers and hex fields, else decimal. */
+static gboolean
+shows_hex (const SeismoField *field)
+{
+  return field->display == SEISMO_DISPLAY_HEX || field->type == SEISMO_FIELD_POINTER;
+}
+
+static const char *
+number_chars (const SeismoField *field)
+{
+  if (shows_hex (field))
+    return "0123456789abcdefx";
+  return field->type == SEISMO_FIELD_INT ? "-0123456789" : "0123456789";
+}
+
+/* Integer fields whose text is always a plain number. */
+static gboolean
+shows_plain_number (const SeismoField *field)
+{
+  switch (field->display)
+    {
+    case SEISMO_DISPLAY_DEFAULT:
+    case SEISMO_DISPLAY_HEX:
+      return TRUE;
+    case SEISMO_DISPLAY_ERRNO:
+    case SEISMO_DISPLAY_FD:
+      /* Their names are for negative values only. */
+      return field->type != SEISMO_FIELD_INT;
+    case SEISMO_DISPLAY_SYMBOL:
+    case SEISMO_DISPLAY_FLAGS:
+    case SEISMO_DISPLAY_SIGNAL:
+    case SEISMO_DISPLAY_SCHED_STATE:
+    case SEISMO_DISPLAY_SYSCALL:
+      return FALSE;
+    case SEISMO_DISPLAY_N:
+    default:
+      return TRUE;
+    }
+}
+
+/* Whether c (any case) can be in the field's text; TRUE when unsure. */
+static gboolean
+field_may_show (const SeismoField *field,
+                char               c)
+{
+  int l = tolower ((guchar) c);
+
+  if (l == 0)
+    return FALSE;
+  switch (field->type)
+    {
+    case SEISMO_FIELD_BYTES:
+      return g_ascii_isxdigit (l);
+    case SEISMO_FIELD_UINT_ARRAY:
+      return g_ascii_isxdigit (l) || strchr ("(), ", l) != NULL;
+    case SEISMO_FIELD_INT:
+    case SEISMO_FIELD_UINT:
+    case SEISMO_FIELD_POINTER:
+      return !shows_plain_number (field) || strchr (number_chars (field), l) != NULL;
+    case SEISMO_FIELD_STRING:
+    case SEISMO_FIELD_N_TYPES:
+    default:
+      return TRUE;
+    }
+}
+
+/* The shown text of a type, all fields read: literal pieces and fields, as
+ * seismo_trace_event_format_into() lays them out. */
+typedef struct {
+  int    field;  /* -1: a literal piece */
+  char  *text;
+  gsize  len;
+} Segment;
+
+static void
+segment_clear (Segment *seg)
+{
+  g_free (seg->text);
+}
+
+static void
+add_literal (GArray  *segs,
+             GString *lit)
+{
+  Segment seg = { -1, NULL, 0 };
+
+  if (lit->len == 0)
+    return;
+  seg.len = lit->len;
+  seg.text = g_strndup (lit->str, lit->len);
+  g_array_append_val (segs, seg);
+  g_string_truncate (lit, 0);
+}
+
+static GArray *
+type_segments (const SeismoEventType *type)
+{
+  GArray *segs = g_array_new (FALSE, TRUE, sizeof (Segment));
+  g_autoptr(GString) lit = g_string_new (NULL);
+
+  g_array_set_clear_func (segs, (GDestroyNotify) segment_clear);
+  if (type->print_fmt == NULL)
+    {
+      for (guint i = 0; i < type->n_fields; i++)
+        {
+          Segment seg = { (int) i, NULL, 0 };
+
+          g_string_append_printf (lit, "%s%s=", i ? " " : "", type->fields[i].name);
+          add_literal (segs, lit);
+          g_array_append_val (segs, seg);
+        }
+      return segs;
+    }
+  for (const char *p = type->print_fmt; *p;)
+    {
+      const char *close;
+
+      if (*p == '{' && (close = strchr (p + 1, '}')) != NULL)
+        {
+          g_autofree char *name = g_strndup (p + 1, close - p - 1);
+          int idx = seismo_event_type_find_field (type, name);
+
+          if (idx >= 0 && (guint) idx < type->n_fields)
+            {
+              Segment seg = { idx, NULL, 0 };
+
+              add_literal (segs, lit);
+              g_array_append_val (segs, seg);
+              p = close + 1;
+              continue;
+            }
+        }
+      g_string_append_c (lit, *p++);
+    }
+  add_literal (segs, lit);
+  return segs;
+}
+
+/* Whether the needle could lie across a boundary between two segments, for some values of the
+ * fields: needle[0, q) could end the text of segments [0, s], needle[q, len) could begin the text
+ * of segments [s + 1, n). Remembered per (segment, q). */
+typedef struct {
+  const SeismoEventType *type;
+  const Segment         *segs;
+  int                    n_segs;
+  const char            *needle;
+  gsize                  len;
+  gint8                 *ends;
+  gint8                 *starts;
+} Boundaries;
+
+static gboolean
+can_end (Boundaries *b,
+         int         s,
+         gsize       q)
+{
+  const Segment *seg;
+  gint8 *memo;
+  gboolean ok = FALSE;
+
+  if (q == 0)
+    return TRUE;
+  if (s < 0)
+    return FALSE;
+  memo = &b->ends[(gsize) s * (b->len + 1) + q];
+  if (*memo != 0)
+    return *memo > 0;
+  seg = &b->segs[s];
+  if (seg->field < 0)
+    {
+      if (q <= seg->len)
+        ok = case_equal (b->needle, seg->text + seg->len - q, q);
+      else
+        ok = case_equal (b->needle + q - seg->len, seg->text, seg->len) && can_end (b, s - 1, q - seg->len);
+    }
+  else
+    {
+      const SeismoField *field = &b->type->fields[seg->field];
+
+      /* The field shows k of the characters, any number of them. */
+      for (gsize k = 0; k <= q && !ok; k++)
+        {
+          if (k > 0 && !field_may_show (field, b->needle[q - k]))
+            break;
+          ok = k == q || can_end (b, s - 1, q - k);
+        }
+    }
+  *memo = ok ? 1 : -1;
+  return ok;
+}
+
+static gboolean
+can_start (Boundaries *b,
+           int         s,
+           gsize       q)
+{
+  const Segment *seg;
+  gsize rest = b->len - q;
+  gint8 *memo;
+  gboolean ok = FALSE;
+
+  if (rest == 0)
+    return TRUE;
+  if (s >= b->n_segs)
+    return FALSE;
+  memo = &b->starts[(gsize) s * (b->len + 1) + q];
+  if (*memo != 0)
+    return *memo > 0;
+  seg = &b->segs[s];
+  if (seg->field < 0)
+    {
+      if (rest <= seg->len)
+        ok = case_equal (b->needle + q, seg->text, rest);
+      else
+        ok = case_equal (b->needle + q, seg->text, seg->len) && can_start (b, s + 1, q + seg->len);
+    }
+  else
+    {
+      const SeismoField *field = &b->type->fields[seg->field];
+
+      for (gsize k = 0; k <= rest && !ok; k++)
+        {
+          if (k > 0 && !field_may_show (field, b->needle[q + k - 1]))
+            break;
+          ok = k == rest || can_start (b, s + 1, q + k);
+        }
+    }
+  *memo = ok ? 1 : -1;
+  return ok;
+}
+
+static gboolean
+may_span_boundary (const SeismoEventType *type,
+                   GArray                *segs,
+                   const char            *needle,
+                   gsize                  len)
+{
+  Boundaries b = { type, (const Segment *) segs->data, (int) segs->len, needle, len, NULL, NULL };
+  g_autofree gint8 *ends = NULL;
+  g_autofree gint8 *starts = NULL;
+
+  if (len < 2 || segs->len < 2)
+    return FALSE;
+  if (len > MAX_ANALYSED_NEEDLE)
+    return TRUE;
+  b.ends = ends = g_new0 (gint8, segs->len * (len + 1));
+  b.starts = starts = g_new0 (gint8, segs->len * (len + 1));
+  for (int s = 1; s < b.n_segs; s++)
+    for (gsize q = 1; q < len; q++)
+      if (can_end (&b, s - 1, q) && can_start (&b, s, q))
+        return TRUE;
+  return FALSE;
+}
+
+/* A payload that does not decode shows "{name}" for the fields it lacks and a note at the end
+ * (seismo_trace_event_format_into()); a needle touching those has at least one of their
+ * characters at its edge, or lies inside one. */
+static gboolean
+damage_may_show (const SeismoEventType *type,
+                 const char            *needle)
+{
+  const char *note = _(" [damaged payload]");
+
+  if (strcasestr (note, needle) != NULL || strchr (needle, '{') != NULL || strchr (needle, '}') != NULL
+      || (note[0] != '\0' && strchr (needle, note[0]) != NULL))
+    return TRUE;
+  if (type->print_fmt != NULL)
+    for (guint i = 0; i < type->n_fields; i++)
+      {
+        g_autofree char *shown = g_strdup_printf ("{%s}", type->fields[i].name);
+
+        if (strcasestr (shown, needle) != NULL)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+plan_type (SearchContext         *ctx,
+           const SeismoEventType *type,
+           gboolean               any_string,
+           TypePlan              *plan)
+{
+  g_autoptr(GArray) segs = NULL;
+  g_autofree guint8 *shown = g_new0 (guint8, MAX (type->n_fields, 1));
+  gboolean any_field = FALSE;
+
+  plan->fields = g_new0 (FieldPlan, MAX (type->n_fields, 1));
+  if (strcasestr (type->full_name, ctx->needle) != NULL)
+    {
+      plan->mode = TYPE_ALL;
+      return;
+    }
+  segs = type_segments (type);
+  for (guint s = 0; s < segs->len; s++)
+    {
+      const Segment *seg = &g_array_index (segs, Segment, s);
+
+      if (seg->field >= 0)
+        shown[seg->field] = TRUE;
+      else if (strcasestr (seg->text, ctx->needle) != NULL)
+        {
+          /* With a print format the literal pieces are shown whatever the payload holds; without
+           * one the " name=" shows with its field. */
+          if (type->print_fmt != NULL)
+            {
+              plan->mode = TYPE_ALL;
+              return;
+            }
+          plan->fields[g_array_index (segs, Segment, s + 1).field].literal = TRUE;
+          any_field = TRUE;
+        }
+    }
+  if (may_span_boundary (type, segs, ctx->needle, ctx->needle_len))
+    {
+      plan->mode = TYPE_FORMAT;
+      return;
+    }
+
+  for (guint i = 0; i < type->n_fields; i++)
+    {
+      const SeismoField *field = &type->fields[i];
+      FieldPlan *fp = &plan->fields[i];
+
+      fp->test = FIELD_SKIP;
+      if (!shown[i])
+        continue;
+      switch (field->type)
+        {
+        case SEISMO_FIELD_STRING:
+          if (any_string)
+            fp->test = FIELD_STRING;
+          break;
+
+        case SEISMO_FIELD_BYTES:
+        case SEISMO_FIELD_UINT_ARRAY:
+          {
+            gboolean possible = TRUE;
+
+            for (const char *c = ctx->needle; *c && possible; c++)
+              possible = field_may_show (field, *c);
+            if (possible)
+              fp->test = FIELD_FORMAT;
+            break;
+          }
+
+        case SEISMO_FIELD_INT:
+        case SEISMO_FIELD_UINT:
+        case SEISMO_FIELD_POINTER:
+          fp->number = needle_within (ctx->needle, number_chars (field));
+          if (shows_plain_number (field))
+            fp->test = fp->number ? FIELD_NUMBER : FIELD_SKIP;
+          else
+            {
+              fp->test = FIELD_CACHED;
+              fp->slot = ctx->n_slots++;
+              fp->plain_out = field->display == SEISMO_DISPLAY_ERRNO || field->display == SEISMO_DISPLAY_FD;
+            }
+          break;
+
+        case SEISMO_FIELD_N_TYPES:
+        default:
+          break;
+        }
+      if (fp->test != FIELD_SKIP || fp->literal)
+        {
+          any_field = TRUE;
+          plan->n_read = i + 1;
+        }
+    }
+  plan->damage_matters = damage_may_show (type, ctx->needle);
+  if (plan->damage_matters)
+    plan->n_read = type->n_fields;
+  plan->mode = any_field || plan->damage_matters ? TYPE_FIELDS : TYPE_NEVER;
+}
+
+static gboolean
+format_matches (SearchContext *ctx,
+                ThreadState   *ts,
+                SeismoEventId  e)
+{
+  g_string_truncate (ts->buf, 0);
+  seismo_trace_event_format_into (ctx->trace, e, ts->buf);
+  return strcasestr (ts->buf->str, ctx->needle) != NULL;
+}
+
+static gboolean
+value_matches (SearchContext     *ctx,
+               ThreadState       *ts,
+               const SeismoField *field,
+               const SeismoValue *value)
+{
+  g_string_truncate (ts->buf, 0);
+  seismo_trace_format_value (ctx->trace, field, value, ts->buf);
+  return strcasestr (ts->buf->str, ctx->needle) != NULL;
+}
+
+static gboolean
+number_matches (SearchContext     *ctx,
+                const SeismoField *field,
+                guint64            v)
+{
+  char text[32];
+
+  if (shows_hex (field))
+    g_snprintf (text, sizeof text, "0x%" G_GINT64_MODIFIER "x", v);
+  else if (field->type == SEISMO_FIELD_INT)
+    g_snprintf (text, sizeof text, "%" G_GINT64_FORMAT, (gint64) v);
+  else
+    g_snprintf (text, sizeof text, "%" G_GUINT64_FORMAT, v);
+  return strcasestr (text, ctx->needle) != NULL;
+}
+
+static gboolean
+cached_matches (SearchContext     *ctx,
+                ThreadState       *ts,
+                const FieldPlan   *fp,
+                const SeismoField *field,
+                guint64            raw)
+{
+  SeismoValue value = { .type = field->type, .u = raw };
+  gint64 index = -1;
+
+  if (field->type == SEISMO_FIELD_INT)
+    {
+      if ((gint64) raw >= -CACHE_BIAS && (gint64) raw < CACHE_SIZE - CACHE_BIAS)
+        index = (gint64) raw + CACHE_BIAS;
+    }
+  else if (raw < CACHE_SIZE)
+    index = (gint64) raw;
+
+  if (index >= 0)
+    {
+      guint8 *cache = ts->caches[fp->slot];
+
+      if (cache == NULL)
+        cache = ts->caches[fp->slot] = g_new0 (guint8, CACHE_SIZE);
+      if (cache[index] == 0)
+        cache[index] = value_matches (ctx, ts, field, &value) ? 2 : 1;
+      return cache[index] == 2;
+    }
+  if (fp->plain_out)
+    return fp->number && number_matches (ctx, field, raw);
+  return value_matches (ctx, ts, field, &value);
+}
+
+static gboolean
+fields_match (SearchContext   *ctx,
+              ThreadState     *ts,
+              SeismoEventId    e,
+              const TypePlan  *plan)
+{
+  const SeismoEventType *type = seismo_trace_event_type (ctx->trace, e);
+  gsize len;
+  const guint8 *p = _seismo_trace_payload (ctx->trace, e, &len);
+  const guint8 *end = p + len;
+
+  for (guint i = 0; i < plan->n_read; i++)
+    {
+      const SeismoField *field = &type->fields[i];
+      const FieldPlan *fp = &plan->fields[i];
+      const guint8 *start;
+      guint64 v;
+
+      if (!(p = seismo_varint_get (p, end, &v)))
+        goto damaged;
+      start = p;
+      if (field->type == SEISMO_FIELD_BYTES)
+        {
+          if (v > (guint64) (end - p))
+            goto damaged;
+          p += v;
+        }
+      else if (field->type == SEISMO_FIELD_UINT_ARRAY)
+        {
+          guint64 elem;
+
+          if (v > (guint64) (end - p))
+            goto damaged;
+          for (guint64 k = 0; k < v; k++)
+            if (!(p = seismo_varint_get (p, end, &elem)))
+              goto damaged;
+        }
+      if (fp->literal)
+        return TRUE;
+      switch ((FieldTest) fp->test)
+        {
+        case FIELD_SKIP:
+          break;
+
+        case FIELD_STRING:
+          if (v < ctx->n_strings && ctx->string_match[v])
+            return TRUE;
+          break;
+
+        case FIELD_NUMBER:
+          if (number_matches (ctx, field, field->type == SEISMO_FIELD_INT ? (guint64) seismo_zigzag_decode (v) : v))
+            return TRUE;
+          break;
+
+        case FIELD_CACHED:
+          if (cached_matches (ctx, ts, fp, field,
+                              field->type == SEISMO_FIELD_INT ? (guint64) seismo_zigzag_decode (v) : v))
+            return TRUE;
+          break;
+
+        case FIELD_FORMAT:
+          {
+            SeismoValue value = { .type = field->type, .u = v, .data = start, .len = p - start };
+
+            if (value_matches (ctx, ts, field, &value))
+              return TRUE;
+            break;
+          }
+
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  return FALSE;
+
+damaged:
+  /* Fields before the damage were shown and did not match; the rest shows as "{name}". */
+  return plan->damage_matters && format_matches (ctx, ts, e);
+}
+
+static gboolean
+event_matches (SearchContext *ctx,
+               ThreadState   *ts,
+               SeismoEventId  e)
+{
+  const guint16 *types = ctx->trace->type;
+  SeismoTaskId task = ctx->trace->task[e];
+  const TypePlan *plan = &ctx->types[types[e]];
+
+  if (task < ctx->n_tasks && ctx->task_match[task])
+    return TRUE;
+  switch (plan->mode)
+    {
+    case TYPE_NEVER:
+      return FALSE;
+    case TYPE_ALL:
+      return TRUE;
+    case TYPE_FIELDS:
+      return fields_match (ctx, ts, e, plan);
+    case TYPE_FORMAT:
+      return format_matches (ctx, ts, e);
+    default:
+      g_assert_not_reached ();
+      return FALSE;
+    }
+}
+
+/* One stretch of the search order, [first_k, end_k) in steps k from `from`, looked through by one
+ * thread. Stretches are in search order; a stretch stops early once an earlier one has found a
+ * match (that match wins whatever this one finds later). */
+typedef struct {
+  SearchContext *ctx;
+  gsize          first_k;
+  gsize          end_k;
+  guint          index;
+  SeismoEventId  found;
+} Stretch;
+
+static gpointer
+search_stretch (gpointer data)
+{
+  Stretch *st = data;
+  SearchContext *ctx = st->ctx;
+  gsize n = ctx->n;
+  ThreadState ts = { g_string_new (NULL), g_new0 (guint8 *, MAX (ctx->n_slots, 1)) };
+
+  st->found = SEISMO_NO_EVENT;
+  for (gsize k = st->first_k; k < st->end_k; k++)
+    {
+      SeismoEventId e = (SeismoEventId) (ctx->backward ? (ctx->from + n - k) % n : (ctx->from + k) % n);
+
+      if ((k & 0xffff) == 0
+          && (g_cancellable_is_cancelled (ctx->cancellable) || g_atomic_int_get (&ctx->earliest) < (gint) st->index))
+        break;
+      if (event_matches (ctx, &ts, e))
+        {
+          gint seen = g_atomic_int_get (&ctx->earliest);
+
+          st->found = e;
+          while (seen > (gint) st->index
+                 && !g_atomic_int_compare_and_exchange (&ctx->earliest, seen, (gint) st->index))
+            seen = g_atomic_int_get (&ctx->earliest);
+          break;
+        }
+    }
+  g_string_free (ts.buf, TRUE);
+  for (guint s = 0; s < ctx->n_slots; s++)
+    g_free (ts.caches[s]);
+  g_free (ts.caches);
+  return NULL;
+}
+
+static void
+plan_search (SearchContext *ctx,
+             gboolean       format_text)
+{
+  gboolean any_string = FALSE;
+
+  ctx->n_strings = seismo_trace_get_n_strings (ctx->trace);
+  ctx->string_match = g_new0 (guint8, MAX (ctx->n_strings, 1));
+  for (guint s = 0; s < ctx->n_strings; s++)
+    if (strcasestr (seismo_trace_get_string (ctx->trace, s), ctx->needle) != NULL)
+      ctx->string_match[s] = any_string = TRUE;
+
+  /* Names are matched once per task, not once per event. */
+  ctx->n_tasks = seismo_trace_get_n_tasks (ctx->trace);
+  ctx->task_match = g_new0 (guint8, MAX (ctx->n_tasks, 1));
+  for (guint t = 0; t < ctx->n_tasks; t++)
+    {
+      SeismoStringId comm = seismo_trace_get_task (ctx->trace, t)->comm;
+
+      ctx->task_match[t] = comm < ctx->n_strings ? ctx->string_match[comm]
+                                                 : strcasestr (seismo_trace_get_string (ctx->trace, comm), ctx->needle) != NULL;
+    }
+
+  ctx->n_types = seismo_trace_get_n_event_types (ctx->trace);
+  ctx->types = g_new0 (TypePlan, MAX (ctx->n_types, 1));
+  for (guint t = 0; t < ctx->n_types; t++)
+    {
+      const SeismoEventType *type = seismo_trace_get_event_type (ctx->trace, t);
+
+      if (format_text)
+        {
+          ctx->types[t].fields = NULL;
+          ctx->types[t].mode = strcasestr (type->full_name, ctx->needle) != NULL ? TYPE_ALL : TYPE_FORMAT;
+        }
+      else
+        plan_type (ctx, type, any_string, &ctx->types[t]);
+    }
+}
+
+SeismoEventId
+seismo_trace_search (SeismoTrace        *trace,
+                     const char         *needle,
+                     SeismoEventId       from,
+                     SeismoSearchFlags   flags,
+                     GCancellable       *cancellable,
+                     gboolean           *wrapped,
+                     GError            **error)
+{
+  SearchContext ctx = { 0 };
+  /* Reading the events is the cost: the stretches run on every core. */
+  guint n_threads = CLAMP (g_get_num_processors (), 1, 16);
+  Stretch stretches[16];
+  GThread *threads[16] = { NULL };
+  SeismoEventId found = SEISMO_NO_EVENT;
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), SEISMO_NO_EVENT);
+  g_return_val_if_fail (needle != NULL, SEISMO_NO_EVENT);
+  g_return_val_if_fail (error == NULL || *error == NULL, SEISMO_NO_EVENT);
+
+  if (wrapped != NULL)
+    *wrapped = FALSE;
+  ctx.trace = trace;
+  ctx.needle = needle;
+  ctx.needle_len = strlen (needle);
+  ctx.backward = (flags & SEISMO_SEARCH_BACKWARD) != 0;
+  ctx.n = seismo_trace_get_n_events (trace);
+  ctx.cancellable = cancellable;
+  ctx.earliest = G_MAXINT;
+  if (ctx.n == 0)
+    return SEISMO_NO_EVENT;
+  ctx.from = MIN (from, (SeismoEventId) (ctx.n - 1));
+  plan_search (&ctx, (flags & SEISMO_SEARCH_FORMAT_TEXT) != 0);
+
+  if (ctx.n < 1024)
+    n_threads = 1;
+  /* Steps k = 1..n from `from`; the first stretch runs on this thread. */
+  for (guint i = 0; i < n_threads; i++)
+    {
+      stretches[i] = (Stretch) {
+        &ctx, 1 + ctx.n * i / n_threads, 1 + ctx.n * (i + 1) / n_threads, i, SEISMO_NO_EVENT,
+      };
+      if (i > 0)
+        threads[i] = g_thread_try_new ("seismo-search", search_stretch, &stretches[i], NULL);
+    }
+  search_stretch (&stretches[0]);
+  for (guint i = 1; i < n_threads; i++)
+    {
+      if (threads[i] != NULL)
+        g_thread_join (threads[i]);
+      else
+        search_stretch (&stretches[i]);
+    }
+  for (guint i = 0; i < n_threads; i++)
+    if (stretches[i].found != SEISMO_NO_EVENT)
+      {
+        found = stretches[i].found;
+        break;
+      }
+
+  for (guint t = 0; t < ctx.n_types; t++)
+    g_free (ctx.types[t].fields);
+  g_free (ctx.types);
+  g_free (ctx.task_match);
+  g_free (ctx.string_match);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return SEISMO_NO_EVENT;
+  if (found != SEISMO_NO_EVENT && wrapped != NULL)
+    *wrapped = ctx.backward ? found >= ctx.from : found <= ctx.from;
+  return found;
+}
