@@ -35,6 +35,7 @@ typedef struct {
   guint8 literal;    /* no print format: the " name=" before this field holds the needle */
   guint8 number;     /* the field's plain number rendering could hold the needle */
   guint8 plain_out;  /* FIELD_CACHED: outside the cached range the value shows as a number */
+  guint8 elements;   /* FIELD_FORMAT of an array: the needle can only lie inside one element */
   guint  slot;       /* FIELD_CACHED: index of the per-thread cache */
 } FieldPlan;
 
@@ -48,6 +49,10 @@ typedef struct {
 typedef struct {
   SeismoTrace        *trace;
   const char         *needle;
+  char               *lower_needle;
+  guint64             min_decimal;  /* values below have fewer digits than the needle has characters */
+  guint64             min_hex;
+  guint64             min_hex_0x;   /* the same for "0x…" */
   gsize               needle_len;
   SeismoEventId       from;
   gboolean            backward;
@@ -433,6 +438,9 @@ plan_type (SearchContext         *ctx,
               possible = field_may_show (field, *c);
             if (possible)
               fp->test = FIELD_FORMAT;
+            if (field->type == SEISMO_FIELD_UINT_ARRAY)
+              fp->elements = needle_within (ctx->needle, field->display == SEISMO_DISPLAY_DEFAULT
+                                                         ? "0123456789" : "0123456789abcdef");
             break;
           }
 
@@ -487,20 +495,84 @@ value_matches (SearchContext     *ctx,
   return strcasestr (ts->buf->str, ctx->needle) != NULL;
 }
 
+/* Digits of v, in base 10 or 16 (lower case), at the end of buf[32]; returns where they start. */
+static char *
+number_digits (guint64  v,
+               gboolean hex,
+               char     buf[32])
+{
+  char *p = buf + 32;
+
+  do
+    {
+      *--p = "0123456789abcdef"[hex ? v & 15 : v % 10];
+      v = hex ? v >> 4 : v / 10;
+    }
+  while (v != 0);
+  return p;
+}
+
+/* Number texts are lower case, so the lowered needle is looked for byte by byte (the needle is
+ * known to be made of number characters). */
+static gboolean
+text_has_needle (SearchContext *ctx,
+                 const char    *text,
+                 gsize          len)
+{
+  return len >= ctx->needle_len && memmem (text, len, ctx->lower_needle, ctx->needle_len) != NULL;
+}
+
+/* As format_uint() shows a number no table names. */
 static gboolean
 number_matches (SearchContext     *ctx,
                 const SeismoField *field,
                 guint64            v)
 {
-  char text[32];
+  char buf[32];
+  char *p;
 
   if (shows_hex (field))
-    g_snprintf (text, sizeof text, "0x%" G_GINT64_MODIFIER "x", v);
-  else if (field->type == SEISMO_FIELD_INT)
-    g_snprintf (text, sizeof text, "%" G_GINT64_FORMAT, (gint64) v);
+    {
+      if (v < ctx->min_hex_0x)
+        return FALSE;
+      p = number_digits (v, TRUE, buf);
+      *--p = 'x';
+      *--p = '0';
+    }
+  else if (field->type == SEISMO_FIELD_INT && (gint64) v < 0)
+    {
+      p = number_digits (-(guint64) v, FALSE, buf);
+      *--p = '-';
+    }
+  else if (v < ctx->min_decimal)
+    return FALSE;
   else
-    g_snprintf (text, sizeof text, "%" G_GUINT64_FORMAT, v);
-  return strcasestr (text, ctx->needle) != NULL;
+    p = number_digits (v, FALSE, buf);
+  return text_has_needle (ctx, p, buf + 32 - p);
+}
+
+/* A needle without separators lies inside one element of "(1, 2)" (decimal, or hex without 0x). */
+static gboolean
+elements_match (SearchContext     *ctx,
+                const SeismoField *field,
+                const guint8      *p,
+                const guint8      *end)
+{
+  gboolean hex = field->display != SEISMO_DISPLAY_DEFAULT;
+  guint64 elem;
+  char buf[32];
+
+  while (p < end && (p = seismo_varint_get (p, end, &elem)) != NULL)
+    {
+      char *digits;
+
+      if (elem < (hex ? ctx->min_hex : ctx->min_decimal))
+        continue;
+      digits = number_digits (elem, hex, buf);
+      if (text_has_needle (ctx, digits, buf + 32 - digits))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 static gboolean
@@ -600,7 +672,7 @@ fields_match (SearchContext   *ctx,
           {
             SeismoValue value = { .type = field->type, .u = v, .data = start, .len = p - start };
 
-            if (value_matches (ctx, ts, field, &value))
+            if (fp->elements ? elements_match (ctx, field, start, p) : value_matches (ctx, ts, field, &value))
               return TRUE;
             break;
           }
@@ -759,6 +831,15 @@ seismo_trace_search (SeismoTrace        *trace,
   if (ctx.n == 0)
     return SEISMO_NO_EVENT;
   ctx.from = MIN (from, (SeismoEventId) (ctx.n - 1));
+  ctx.lower_needle = g_ascii_strdown (needle, -1);
+  ctx.min_decimal = ctx.min_hex = ctx.min_hex_0x = 1;
+  for (gsize d = 1; d < ctx.needle_len; d++)
+    {
+      ctx.min_decimal = ctx.min_decimal > G_MAXUINT64 / 10 ? G_MAXUINT64 : ctx.min_decimal * 10;
+      ctx.min_hex = ctx.min_hex > G_MAXUINT64 / 16 ? G_MAXUINT64 : ctx.min_hex * 16;
+      if (d >= 3)
+        ctx.min_hex_0x = ctx.min_hex_0x > G_MAXUINT64 / 16 ? G_MAXUINT64 : ctx.min_hex_0x * 16;
+    }
   plan_search (&ctx, (flags & SEISMO_SEARCH_FORMAT_TEXT) != 0);
 
   if (ctx.n < 1024)
@@ -792,6 +873,7 @@ seismo_trace_search (SeismoTrace        *trace,
   g_free (ctx.types);
   g_free (ctx.task_match);
   g_free (ctx.string_match);
+  g_free (ctx.lower_needle);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return SEISMO_NO_EVENT;
