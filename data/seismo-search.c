@@ -799,6 +799,24 @@ plan_search (SearchContext *ctx,
     }
 }
 
+/* The smallest value with at least `digits` digits in base (0 when any value has). */
+static guint64
+smallest_with_digits (guint64 base,
+                      gsize   digits)
+{
+  guint64 v = 1;
+
+  if (digits <= 1)
+    return 0;
+  for (gsize d = 1; d < digits; d++)
+    {
+      if (v > G_MAXUINT64 / base)
+        return G_MAXUINT64;
+      v *= base;
+    }
+  return v;
+}
+
 SeismoEventId
 seismo_trace_search (SeismoTrace        *trace,
                      const char         *needle,
@@ -832,14 +850,9 @@ seismo_trace_search (SeismoTrace        *trace,
     return SEISMO_NO_EVENT;
   ctx.from = MIN (from, (SeismoEventId) (ctx.n - 1));
   ctx.lower_needle = g_ascii_strdown (needle, -1);
-  ctx.min_decimal = ctx.min_hex = ctx.min_hex_0x = 1;
-  for (gsize d = 1; d < ctx.needle_len; d++)
-    {
-      ctx.min_decimal = ctx.min_decimal > G_MAXUINT64 / 10 ? G_MAXUINT64 : ctx.min_decimal * 10;
-      ctx.min_hex = ctx.min_hex > G_MAXUINT64 / 16 ? G_MAXUINT64 : ctx.min_hex * 16;
-      if (d >= 3)
-        ctx.min_hex_0x = ctx.min_hex_0x > G_MAXUINT64 / 16 ? G_MAXUINT64 : ctx.min_hex_0x * 16;
-    }
+  ctx.min_decimal = smallest_with_digits (10, ctx.needle_len);
+  ctx.min_hex = smallest_with_digits (16, ctx.needle_len);
+  ctx.min_hex_0x = smallest_with_digits (16, ctx.needle_len > 2 ? ctx.needle_len - 2 : 0);
   plan_search (&ctx, (flags & SEISMO_SEARCH_FORMAT_TEXT) != 0);
 
   if (ctx.n < 1024)
