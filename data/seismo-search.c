@@ -4,7 +4,9 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "seismo-sched-state.h"
 #include "seismo-search.h"
+#include "seismo-syscalls.h"
 #include "seismo-trace-private.h"
 #include "seismo-varint.h"
 
@@ -64,6 +66,7 @@ typedef struct {
   guint               n_strings;
   guint8             *string_match;
   guint               n_slots;
+  gint8               errno_names;  /* an errno's "-1 NAME (message)" could hold it: 0 unknown, 1 no, 2 yes */
   GCancellable       *cancellable;
   gint                earliest;  /* index of the earliest stretch with a match so far */
 } SearchContext;
@@ -372,6 +375,130 @@ damage_may_show (const SeismoEventType *type,
   return FALSE;
 }
 
+/* Whether every character of the needle (any case) is one of chars or of the names. */
+static gboolean
+needle_within_names (const char         *needle,
+                     const char         *chars,
+                     const SeismoSymbol *symbols,
+                     guint               n_symbols)
+{
+  gboolean allowed[256] = { FALSE };
+
+  for (const char *c = chars; *c; c++)
+    allowed[tolower ((guchar) *c)] = TRUE;
+  for (guint s = 0; s < n_symbols; s++)
+    for (const char *c = symbols[s].name; c && *c; c++)
+      allowed[tolower ((guchar) *c)] = TRUE;
+  for (const char *c = needle; *c; c++)
+    if (!allowed[tolower ((guchar) *c)])
+      return FALSE;
+  return TRUE;
+}
+
+/* Whether a field shown with names from a table could show the needle other than as a number:
+ * the table's names are looked through once per search. */
+static gboolean
+names_may_hold (SearchContext     *ctx,
+                const SeismoField *field)
+{
+  const char *needle = ctx->needle;
+
+  switch (field->display)
+    {
+    case SEISMO_DISPLAY_SYMBOL:
+      for (guint s = 0; s < field->n_symbols; s++)
+        if (field->symbols[s].name != NULL && strcasestr (field->symbols[s].name, needle) != NULL)
+          return TRUE;
+      return FALSE;
+
+    case SEISMO_DISPLAY_SIGNAL:
+      /* Any value cast to an int: every signal number. */
+      for (int sig = 1; sig < 1024; sig++)
+        {
+          const char *name = seismo_signal_name (sig);
+
+          if (name != NULL && strcasestr (name, needle) != NULL)
+            return TRUE;
+        }
+      return FALSE;
+
+    case SEISMO_DISPLAY_SYSCALL:
+      {
+        SeismoArch arch = seismo_arch_from_string (seismo_trace_get_metadata (ctx->trace, SEISMO_META_ARCH));
+        gint64 first = seismo_syscall_table_first (arch);
+
+        for (guint i = 0; i < seismo_syscall_table_size (arch); i++)
+          {
+            const char *name = seismo_syscall_name (arch, first + i);
+
+            if (name != NULL && strcasestr (name, needle) != NULL)
+              return TRUE;
+          }
+        return FALSE;
+      }
+
+    case SEISMO_DISPLAY_ERRNO:
+      if (field->type != SEISMO_FIELD_INT)
+        return FALSE;
+      if (ctx->errno_names == 0)
+        {
+          g_autoptr(GString) text = g_string_new (NULL);
+
+          ctx->errno_names = 1;
+          for (gint64 e = 1; e <= 4095 && ctx->errno_names == 1; e++)
+            {
+              SeismoValue value = { .type = SEISMO_FIELD_INT, .i = -e };
+
+              g_string_truncate (text, 0);
+              seismo_trace_format_value (ctx->trace, field, &value, text);
+              if (strcasestr (text->str, needle) != NULL)
+                ctx->errno_names = 2;
+            }
+        }
+      return ctx->errno_names == 2;
+
+    case SEISMO_DISPLAY_FD:
+      return field->type == SEISMO_FIELD_INT && strcasestr ("AT_FDCWD", needle) != NULL;
+
+    /* Names joined by '|': a needle without one lies inside one name, or the number of bits no
+     * name covers, or a state letter and its '+'. */
+    case SEISMO_DISPLAY_FLAGS:
+      if (strchr (needle, '|') != NULL)
+        return needle_within_names (needle, "|0123456789abcdefx", field->symbols, field->n_symbols);
+      for (guint s = 0; s < field->n_symbols; s++)
+        if (field->symbols[s].name != NULL && strcasestr (field->symbols[s].name, needle) != NULL)
+          return TRUE;
+      return needle_within (needle, "0123456789abcdefx");
+
+    case SEISMO_DISPLAY_SCHED_STATE:
+      {
+        const SeismoSymbol *symbols = field->symbols;
+        guint n_symbols = field->n_symbols;
+
+        if (symbols == NULL || n_symbols == 0)
+          symbols = seismo_sched_state_default (&n_symbols);
+        if (strchr (needle, '|') != NULL)
+          return needle_within_names (needle, "|r+", symbols, n_symbols);
+        if (strcasestr ("R+", needle) != NULL)
+          return TRUE;
+        for (guint s = 0; s < n_symbols; s++)
+          {
+            g_autofree char *shown = g_strconcat (symbols[s].name ? symbols[s].name : "", "+", NULL);
+
+            if (strcasestr (shown, needle) != NULL)
+              return TRUE;
+          }
+        return FALSE;
+      }
+
+    case SEISMO_DISPLAY_DEFAULT:
+    case SEISMO_DISPLAY_HEX:
+    case SEISMO_DISPLAY_N:
+    default:
+      return FALSE;
+    }
+}
+
 static void
 plan_type (SearchContext         *ctx,
            const SeismoEventType *type,
@@ -450,7 +577,9 @@ plan_type (SearchContext         *ctx,
           fp->number = needle_within (ctx->needle, number_chars (field));
           if (shows_plain_number (field))
             fp->test = fp->number ? FIELD_NUMBER : FIELD_SKIP;
-          else
+          else if (names_may_hold (ctx, field)
+                   || (fp->number && field->display != SEISMO_DISPLAY_FLAGS
+                       && field->display != SEISMO_DISPLAY_SCHED_STATE))
             {
               fp->test = FIELD_CACHED;
               fp->slot = ctx->n_slots++;
@@ -760,10 +889,13 @@ search_stretch (gpointer data)
   return NULL;
 }
 
-static void
+/* Whether some event could match at all: else the events need no reading. */
+static gboolean
 plan_search (SearchContext *ctx,
              gboolean       format_text)
 {
+  gboolean possible = FALSE;
+
   gboolean any_string = FALSE;
 
   ctx->n_strings = seismo_trace_get_n_strings (ctx->trace);
@@ -781,6 +913,7 @@ plan_search (SearchContext *ctx,
 
       ctx->task_match[t] = comm < ctx->n_strings ? ctx->string_match[comm]
                                                  : strcasestr (seismo_trace_get_string (ctx->trace, comm), ctx->needle) != NULL;
+      possible |= ctx->task_match[t];
     }
 
   ctx->n_types = seismo_trace_get_n_event_types (ctx->trace);
@@ -796,7 +929,9 @@ plan_search (SearchContext *ctx,
         }
       else
         plan_type (ctx, type, any_string, &ctx->types[t]);
+      possible |= ctx->types[t].mode != TYPE_NEVER;
     }
+  return possible;
 }
 
 /* The smallest value with at least `digits` digits in base (0 when any value has). */
@@ -853,9 +988,9 @@ seismo_trace_search (SeismoTrace        *trace,
   ctx.min_decimal = smallest_with_digits (10, ctx.needle_len);
   ctx.min_hex = smallest_with_digits (16, ctx.needle_len);
   ctx.min_hex_0x = smallest_with_digits (16, ctx.needle_len > 2 ? ctx.needle_len - 2 : 0);
-  plan_search (&ctx, (flags & SEISMO_SEARCH_FORMAT_TEXT) != 0);
-
-  if (ctx.n < 1024)
+  if (!plan_search (&ctx, (flags & SEISMO_SEARCH_FORMAT_TEXT) != 0))
+    n_threads = 0;
+  else if (ctx.n < 1024)
     n_threads = 1;
   /* Steps k = 1..n from `from`; the first stretch runs on this thread. */
   for (guint i = 0; i < n_threads; i++)
@@ -866,7 +1001,8 @@ seismo_trace_search (SeismoTrace        *trace,
       if (i > 0)
         threads[i] = g_thread_try_new ("seismo-search", search_stretch, &stretches[i], NULL);
     }
-  search_stretch (&stretches[0]);
+  if (n_threads > 0)
+    search_stretch (&stretches[0]);
   for (guint i = 1; i < n_threads; i++)
     {
       if (threads[i] != NULL)

@@ -110,7 +110,8 @@ static const char *const fixed_needles[] = {
   "ENOENT", "No such", "EAGAIN (", "AT_FDCWD", "SIGKILL", "SIGSEGV", "R+", "D", "S ==> ",
   "kworker", "worker", "comm=", "pid=", "prio=1", "target_cpu=", "ret=", "name=", "irq=1",
   "data=", "where=0x", "flags=", "kind=", "delta=-", "label=", "hidden-secret", "{", "}",
-  "{prev_pid}", "undecl", "abc", "deadbeef", "=", " ", "a", "e", "-",
+  "{prev_pid}", "undecl", "abc", "deadbeef", "=", " ", "a", "e", "-", "alpha", "ALPHA|beta", "|0x",
+  "faraway", "S|", "|D", "R+", "+",
 };
 
 static void
