@@ -395,6 +395,25 @@ needle_within_names (const char         *needle,
   return TRUE;
 }
 
+/* The errno numbers in [1, 4095] that have a name on arch, found once per process. */
+static GArray *
+named_errnos (SeismoArch arch)
+{
+  static gsize tables[SEISMO_ARCH_N + 1];
+  gsize *table = &tables[MIN ((guint) arch, SEISMO_ARCH_N)];
+
+  if (g_once_init_enter (table))
+    {
+      GArray *named = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+      for (gint64 e = 1; e <= 4095; e++)
+        if (seismo_errno_name_for_arch (arch, (int) e) != NULL)
+          g_array_append_val (named, e);
+      g_once_init_leave (table, (gsize) named);
+    }
+  return (GArray *) *table;
+}
+
 /* Whether a field shown with names from a table could show the needle other than as a number:
  * the table's names are looked through once per search. */
 static gboolean
@@ -444,10 +463,13 @@ names_may_hold (SearchContext     *ctx,
         {
           g_autoptr(GString) text = g_string_new (NULL);
 
+          GArray *named = named_errnos (seismo_trace_get_errno_arch (ctx->trace));
+
+          /* Numbers without a name show as numbers, which fp->number covers. */
           ctx->errno_names = 1;
-          for (gint64 e = 1; e <= 4095 && ctx->errno_names == 1; e++)
+          for (guint i = 0; i < named->len && ctx->errno_names == 1; i++)
             {
-              SeismoValue value = { .type = SEISMO_FIELD_INT, .i = -e };
+              SeismoValue value = { .type = SEISMO_FIELD_INT, .i = -g_array_index (named, gint64, i) };
 
               g_string_truncate (text, 0);
               seismo_trace_format_value (ctx->trace, field, &value, text);
