@@ -235,6 +235,12 @@ test_search_awkward_trace (void)
   check_needle (trace, "abcabc", rand);
   check_needle (trace, "12<", rand);
   check_needle (trace, "undecl}<", rand);
+  {
+    /* Longer than the boundary analysis takes: looked for in the text. */
+    g_autofree char *long_needle = g_strnfill (300, 'a');
+
+    check_needle (trace, long_needle, rand);
+  }
 }
 
 static void
