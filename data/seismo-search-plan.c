@@ -288,7 +288,8 @@ static gboolean
 damage_may_show (const SeismoEventType *type,
                  const char            *needle)
 {
-  const char *note = _(" [damaged payload]");
+  /* The note as seismo_trace_event_format_into() shows it (its msgid is extracted there). */
+  const char *note = g_dgettext (GETTEXT_PACKAGE, " [damaged payload]");
 
   if (strcasestr (note, needle) != NULL || strchr (needle, '{') != NULL || strchr (needle, '}') != NULL
       || (note[0] != '\0' && strchr (needle, note[0]) != NULL))
