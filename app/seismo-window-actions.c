@@ -296,6 +296,9 @@ action_zoom (GtkWidget  *widget,
  * contain the text (seismo_trace_search()), on a worker thread so that ten million events never
  * block the window. */
 
+/* The text the latest search looked for, kept on the search entry. */
+#define SEARCHED_TEXT "seismo-searched-text"
+
 typedef struct {
   SeismoTrace   *trace;
   char          *needle;
@@ -380,6 +383,7 @@ start_search (SeismoWindow *self,
   if (self->search_cancellable != NULL)
     g_cancellable_cancel (self->search_cancellable);
   g_set_object (&self->search_cancellable, g_cancellable_new ());
+  g_object_set_data_full (G_OBJECT (self->search_entry), SEARCHED_TEXT, g_strdup (text), g_free);
   selected = seismo_timeline_get_selected_event (self->timeline);
   job = g_new0 (SearchJob, 1);
   job->trace = g_object_ref (self->trace);
@@ -439,6 +443,13 @@ on_search_previous (SeismoWindow *self)
 static void
 on_search_changed (SeismoWindow *self)
 {
+  const char *searched = g_object_get_data (G_OBJECT (self->search_entry), SEARCHED_TEXT);
+
+  /* The entry reports typing up to 150 ms late, when Enter may already have searched for the
+   * text: that search and its answer stay. */
+  if (g_strcmp0 (searched, gtk_editable_get_text (GTK_EDITABLE (self->search_entry))) == 0)
+    return;
+  g_object_set_data (G_OBJECT (self->search_entry), SEARCHED_TEXT, NULL);
   /* A search for the old text is abandoned: nothing is running any more. */
   if (self->search_cancellable != NULL)
     g_cancellable_cancel (self->search_cancellable);
