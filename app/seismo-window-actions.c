@@ -8,6 +8,7 @@
 
 #include "seismo-importer.h"
 #include "seismo-record-dialog.h"
+#include "seismo-search.h"
 #include "seismo-window-private.h"
 #include "seismo-window-share.h"
 
@@ -292,7 +293,11 @@ action_zoom (GtkWidget  *widget,
 }
 
 /* Search: from the selected event on, the next (or previous) event whose name, task or fields
- * contain the text, on a worker thread so that ten million events never block the window. */
+ * contain the text (seismo_trace_search()), on a worker thread so that ten million events never
+ * block the window. */
+
+/* The text the latest search looked for, kept on the search entry. */
+#define SEARCHED_TEXT "seismo-searched-text"
 
 typedef struct {
   SeismoTrace   *trace;
@@ -311,68 +316,6 @@ search_job_free (SearchJob *job)
   g_free (job);
 }
 
-static gboolean
-event_matches (SeismoTrace   *trace,
-               SeismoEventId  e,
-               const char    *needle,
-               const guint8  *type_match,
-               const guint8  *task_match,
-               GString       *buf)
-{
-  const SeismoTaskId *tasks = seismo_trace_get_tasks (trace);
-  const guint16 *types = seismo_trace_get_types (trace);
-
-  if (type_match[types[e]] || (tasks[e] < seismo_trace_get_n_tasks (trace) && task_match[tasks[e]]))
-    return TRUE;
-  g_string_truncate (buf, 0);
-  seismo_trace_event_format_into (trace, e, buf);
-  return strcasestr (buf->str, needle) != NULL;
-}
-
-/* One stretch of the search order, [first_k, end_k) in steps k from the selected event, looked
- * through by one thread. Stretches are in search order; a stretch stops early once an earlier
- * one has found a match (that match wins whatever this one finds later). */
-typedef struct {
-  SearchJob     *job;
-  const guint8  *type_match;
-  const guint8  *task_match;
-  GCancellable  *cancellable;
-  gsize          first_k;
-  gsize          end_k;
-  guint          index;
-  gint          *earliest;   /* index of the earliest stretch with a match so far */
-  SeismoEventId  found;
-} SearchStretch;
-
-static gpointer
-search_stretch (gpointer data)
-{
-  SearchStretch *st = data;
-  SearchJob *job = st->job;
-  gsize n = seismo_trace_get_n_events (job->trace);
-  g_autoptr(GString) buf = g_string_new (NULL);
-
-  st->found = SEISMO_NO_EVENT;
-  for (gsize k = st->first_k; k < st->end_k; k++)
-    {
-      SeismoEventId e = (SeismoEventId) (job->backward ? (job->from + n - k) % n : (job->from + k) % n);
-
-      if ((k & 0xffff) == 0
-          && (g_cancellable_is_cancelled (st->cancellable) || g_atomic_int_get (st->earliest) < (gint) st->index))
-        return NULL;
-      if (event_matches (job->trace, e, job->needle, st->type_match, st->task_match, buf))
-        {
-          gint seen = g_atomic_int_get (st->earliest);
-
-          st->found = e;
-          while (seen > (gint) st->index && !g_atomic_int_compare_and_exchange (st->earliest, seen, (gint) st->index))
-            seen = g_atomic_int_get (st->earliest);
-          return NULL;
-        }
-    }
-  return NULL;
-}
-
 static void
 search_thread (GTask        *task,
                gpointer      source,
@@ -380,63 +323,15 @@ search_thread (GTask        *task,
                GCancellable *cancellable)
 {
   SearchJob *job = task_data;
-  gsize n = seismo_trace_get_n_events (job->trace);
-  guint n_types = seismo_trace_get_n_event_types (job->trace);
-  guint n_tasks = seismo_trace_get_n_tasks (job->trace);
-  g_autofree guint8 *type_match = g_new0 (guint8, MAX (n_types, 1));
-  g_autofree guint8 *task_match = g_new0 (guint8, MAX (n_tasks, 1));
-  /* Formatting every event is the cost: the stretches run on every core. */
-  guint n_threads = CLAMP (g_get_num_processors (), 1, 16);
-  SearchStretch stretches[16];
-  GThread *threads[16] = { NULL };
-  gint earliest = G_MAXINT;
+  GError *error = NULL;
 
-  /* Names are matched once per type and per task, not once per event. */
-  for (guint t = 0; t < n_types; t++)
-    type_match[t] = strcasestr (seismo_trace_get_event_type (job->trace, t)->full_name, job->needle) != NULL;
-  for (guint t = 0; t < n_tasks; t++)
-    {
-      const SeismoTask *task_info = seismo_trace_get_task (job->trace, t);
-
-      task_match[t] = strcasestr (seismo_trace_get_string (job->trace, task_info->comm), job->needle) != NULL;
-    }
-
-  if (n < 1024)
-    n_threads = 1;
-  /* Steps k = 1..n from the selected event; the first stretch runs on this thread. */
-  for (guint i = 0; i < n_threads; i++)
-    {
-      stretches[i] = (SearchStretch) {
-        job, type_match, task_match, cancellable,
-        1 + n * i / n_threads, 1 + n * (i + 1) / n_threads, i, &earliest, SEISMO_NO_EVENT,
-      };
-      if (i > 0)
-        threads[i] = g_thread_try_new ("seismo-search", search_stretch, &stretches[i], NULL);
-    }
-  search_stretch (&stretches[0]);
-  for (guint i = 1; i < n_threads; i++)
-    {
-      if (threads[i] != NULL)
-        g_thread_join (threads[i]);
-      else
-        search_stretch (&stretches[i]);
-    }
-  if (g_cancellable_is_cancelled (cancellable))
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      return;
-    }
-  job->found = SEISMO_NO_EVENT;
-  for (guint i = 0; i < n_threads; i++)
-    if (stretches[i].found != SEISMO_NO_EVENT)
-      {
-        SeismoEventId e = stretches[i].found;
-
-        job->found = e;
-        job->wrapped = job->backward ? e >= job->from : e <= job->from;
-        break;
-      }
-  g_task_return_boolean (task, TRUE);
+  job->found = seismo_trace_search (job->trace, job->needle, job->from,
+                                    job->backward ? SEISMO_SEARCH_BACKWARD : 0,
+                                    cancellable, &job->wrapped, &error);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -488,6 +383,7 @@ start_search (SeismoWindow *self,
   if (self->search_cancellable != NULL)
     g_cancellable_cancel (self->search_cancellable);
   g_set_object (&self->search_cancellable, g_cancellable_new ());
+  g_object_set_data_full (G_OBJECT (self->search_entry), SEARCHED_TEXT, g_strdup (text), g_free);
   selected = seismo_timeline_get_selected_event (self->timeline);
   job = g_new0 (SearchJob, 1);
   job->trace = g_object_ref (self->trace);
@@ -547,6 +443,13 @@ on_search_previous (SeismoWindow *self)
 static void
 on_search_changed (SeismoWindow *self)
 {
+  const char *searched = g_object_get_data (G_OBJECT (self->search_entry), SEARCHED_TEXT);
+
+  /* The entry reports typing up to 150 ms late, when Enter may already have searched for the
+   * text: that search and its answer stay. */
+  if (g_strcmp0 (searched, gtk_editable_get_text (GTK_EDITABLE (self->search_entry))) == 0)
+    return;
+  g_object_set_data (G_OBJECT (self->search_entry), SEARCHED_TEXT, NULL);
   /* A search for the old text is abandoned: nothing is running any more. */
   if (self->search_cancellable != NULL)
     g_cancellable_cancel (self->search_cancellable);

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/* What seismo_trace_search() works out once per search (seismo-search-plan.c) and reads events
+ * with (seismo-search.c). */
+
+#include <gio/gio.h>
+
+#include "seismo-trace-private.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TYPE_NEVER,    /* the text can never hold the needle: only the task can match */
+  TYPE_ALL,      /* the type's name or a literal piece of its print format holds it */
+  TYPE_FIELDS,   /* read the fields that could hold it */
+  TYPE_FORMAT,   /* it could span a literal piece and a field: look in the formatted text */
+} TypeMode;
+
+typedef enum {
+  FIELD_SKIP,    /* never holds the needle, or is not shown */
+  FIELD_STRING,  /* interned string: one answer per string */
+  FIELD_NUMBER,  /* shown as a plain number, and the needle is made of number characters */
+  FIELD_CACHED,  /* shown as a name from a table: one answer per value */
+  FIELD_FORMAT,  /* bytes and arrays: the value alone is formatted */
+} FieldTest;
+
+typedef struct {
+  guint8 test;       /* FieldTest */
+  guint8 literal;    /* no print format: the " name=" before this field holds the needle */
+  guint8 number;     /* the field's plain number rendering could hold the needle */
+  guint8 plain_out;  /* FIELD_CACHED: outside the cached range the value shows as a number */
+  guint8 elements;   /* FIELD_FORMAT of an array: the needle can only lie inside one element */
+  guint  slot;       /* FIELD_CACHED: index of the per-thread cache */
+} FieldPlan;
+
+typedef struct {
+  TypeMode   mode;
+  gboolean   damage_matters;  /* a damaged payload's text ({name}, the note) could hold it */
+  guint      n_read;          /* fields to read when damage does not matter */
+  FieldPlan *fields;
+} TypePlan;
+
+typedef struct {
+  SeismoTrace        *trace;
+  const char         *needle;
+  char               *lower_needle;
+  guint64             min_decimal;  /* values below have fewer digits than the needle has characters */
+  guint64             min_hex;
+  guint64             min_hex_0x;   /* the same for "0x…" */
+  gsize               needle_len;
+  SeismoEventId       from;
+  gboolean            backward;
+  gsize               n;
+  guint               n_types;
+  TypePlan           *types;
+  guint               n_tasks;
+  guint8             *task_match;
+  guint               n_strings;
+  guint8             *string_match;
+  guint               n_slots;
+  gint8               errno_names;  /* an errno's "-1 NAME (message)" could hold it: 0 unknown, 1 no, 2 yes */
+  GCancellable       *cancellable;
+  gint                earliest;  /* index of the earliest stretch with a match so far */
+} SearchContext;
+
+/* As format_uint() shows what no table names: hex for pointers and hex fields, else decimal. */
+static inline gboolean
+shows_hex (const SeismoField *field)
+{
+  return field->display == SEISMO_DISPLAY_HEX || field->type == SEISMO_FIELD_POINTER;
+}
+
+/* Fills ctx's tables and type plans for ctx->needle; FALSE when no event can match at all.
+ * format_text: every type not matched by name is looked for in the formatted text. */
+gboolean _seismo_search_plan       (SearchContext *ctx,
+                                    gboolean       format_text);
+void     _seismo_search_plan_clear (SearchContext *ctx);
+
+G_END_DECLS

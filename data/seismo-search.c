@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-data"
+
+#include <string.h>
+
+#include "seismo-search.h"
+#include "seismo-search-private.h"
+#include "seismo-varint.h"
+
+/* Values of name-table fields (syscalls, errno, signals, symbols…) answered once per value in
+ * [-4096, 4096) for signed fields, [0, 8192) for the others: errno's names end at -4095. */
+#define CACHE_SIZE 8192
+#define CACHE_BIAS 4096
+
+/* What one thread keeps: a text buffer and its answers per cached field and value. */
+typedef struct {
+  GString  *buf;
+  guint8  **caches;   /* n_slots, each CACHE_SIZE: 0 unknown, 1 no, 2 yes */
+} ThreadState;
+
+static gboolean
+format_matches (SearchContext *ctx,
+                ThreadState   *ts,
+                SeismoEventId  e)
+{
+  g_string_truncate (ts->buf, 0);
+  seismo_trace_event_format_into (ctx->trace, e, ts->buf);
+  return strcasestr (ts->buf->str, ctx->needle) != NULL;
+}
+
+static gboolean
+value_matches (SearchContext     *ctx,
+               ThreadState       *ts,
+               const SeismoField *field,
+               const SeismoValue *value)
+{
+  g_string_truncate (ts->buf, 0);
+  seismo_trace_format_value (ctx->trace, field, value, ts->buf);
+  return strcasestr (ts->buf->str, ctx->needle) != NULL;
+}
+
+/* Digits of v, in base 10 or 16 (lower case), at the end of buf[32]; returns where they start. */
+static char *
+number_digits (guint64  v,
+               gboolean hex,
+               char     buf[32])
+{
+  char *p = buf + 32;
+
+  do
+    {
+      *--p = "0123456789abcdef"[hex ? v & 15 : v % 10];
+      v = hex ? v >> 4 : v / 10;
+    }
+  while (v != 0);
+  return p;
+}
+
+/* Number texts are lower case, so the lowered needle is looked for byte by byte (the needle is
+ * known to be made of number characters). */
+static gboolean
+text_has_needle (SearchContext *ctx,
+                 const char    *text,
+                 gsize          len)
+{
+  gsize n = ctx->needle_len;
+
+  /* Haystacks of at most 20 characters: a plain scan beats memmem(). */
+  for (gsize i = 0; i + n <= len; i++)
+    if (text[i] == ctx->lower_needle[0] && memcmp (text + i, ctx->lower_needle, n) == 0)
+      return TRUE;
+  return n == 0;
+}
+
+/* As format_uint() shows a number no table names. */
+static gboolean
+number_matches (SearchContext     *ctx,
+                const SeismoField *field,
+                guint64            v)
+{
+  char buf[32];
+  char *p;
+
+  if (shows_hex (field))
+    {
+      if (v < ctx->min_hex_0x)
+        return FALSE;
+      p = number_digits (v, TRUE, buf);
+      *--p = 'x';
+      *--p = '0';
+    }
+  else if (field->type == SEISMO_FIELD_INT && (gint64) v < 0)
+    {
+      p = number_digits (-(guint64) v, FALSE, buf);
+      *--p = '-';
+    }
+  else if (v < ctx->min_decimal)
+    return FALSE;
+  else
+    p = number_digits (v, FALSE, buf);
+  return text_has_needle (ctx, p, buf + 32 - p);
+}
+
+/* A needle without separators lies inside one element of "(1, 2)" (decimal, or hex without 0x). */
+static gboolean
+elements_match (SearchContext     *ctx,
+                const SeismoField *field,
+                const guint8      *p,
+                const guint8      *end)
+{
+  gboolean hex = field->display != SEISMO_DISPLAY_DEFAULT;
+  guint64 elem;
+  char buf[32];
+
+  while (p < end && (p = seismo_varint_get (p, end, &elem)) != NULL)
+    {
+      char *digits;
+
+      if (elem < (hex ? ctx->min_hex : ctx->min_decimal))
+        continue;
+      digits = number_digits (elem, hex, buf);
+      if (text_has_needle (ctx, digits, buf + 32 - digits))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+cached_matches (SearchContext     *ctx,
+                ThreadState       *ts,
+                const FieldPlan   *fp,
+                const SeismoField *field,
+                guint64            raw)
+{
+  SeismoValue value = { .type = field->type, .u = raw };
+  gint64 index = -1;
+
+  if (field->type == SEISMO_FIELD_INT)
+    {
+      if ((gint64) raw >= -CACHE_BIAS && (gint64) raw < CACHE_SIZE - CACHE_BIAS)
+        index = (gint64) raw + CACHE_BIAS;
+    }
+  else if (raw < CACHE_SIZE)
+    index = (gint64) raw;
+
+  if (index >= 0)
+    {
+      guint8 *cache = ts->caches[fp->slot];
+
+      if (cache == NULL)
+        cache = ts->caches[fp->slot] = g_new0 (guint8, CACHE_SIZE);
+      if (cache[index] == 0)
+        cache[index] = value_matches (ctx, ts, field, &value) ? 2 : 1;
+      return cache[index] == 2;
+    }
+  if (fp->plain_out)
+    return fp->number && number_matches (ctx, field, raw);
+  return value_matches (ctx, ts, field, &value);
+}
+
+static gboolean
+fields_match (SearchContext   *ctx,
+              ThreadState     *ts,
+              SeismoEventId    e,
+              const TypePlan  *plan)
+{
+  const SeismoEventType *type = seismo_trace_event_type (ctx->trace, e);
+  gsize len;
+  const guint8 *p = _seismo_trace_payload (ctx->trace, e, &len);
+  const guint8 *end = p + len;
+
+  for (guint i = 0; i < plan->n_read; i++)
+    {
+      const SeismoField *field = &type->fields[i];
+      const FieldPlan *fp = &plan->fields[i];
+      const guint8 *start;
+      guint64 v;
+
+      if (!(p = seismo_varint_get (p, end, &v)))
+        goto damaged;
+      start = p;
+      if (field->type == SEISMO_FIELD_BYTES)
+        {
+          if (v > (guint64) (end - p))
+            goto damaged;
+          p += v;
+        }
+      else if (field->type == SEISMO_FIELD_UINT_ARRAY)
+        {
+          guint64 elem;
+
+          if (v > (guint64) (end - p))
+            goto damaged;
+          for (guint64 k = 0; k < v; k++)
+            if (!(p = seismo_varint_get (p, end, &elem)))
+              goto damaged;
+        }
+      if (fp->literal)
+        return TRUE;
+      switch ((FieldTest) fp->test)
+        {
+        case FIELD_SKIP:
+          break;
+
+        case FIELD_STRING:
+          if (v < ctx->n_strings && ctx->string_match[v])
+            return TRUE;
+          break;
+
+        case FIELD_NUMBER:
+          if (number_matches (ctx, field, field->type == SEISMO_FIELD_INT ? (guint64) seismo_zigzag_decode (v) : v))
+            return TRUE;
+          break;
+
+        case FIELD_CACHED:
+          if (cached_matches (ctx, ts, fp, field,
+                              field->type == SEISMO_FIELD_INT ? (guint64) seismo_zigzag_decode (v) : v))
+            return TRUE;
+          break;
+
+        case FIELD_FORMAT:
+          {
+            SeismoValue value = { .type = field->type, .u = v, .data = start, .len = p - start };
+
+            if (fp->elements ? elements_match (ctx, field, start, p) : value_matches (ctx, ts, field, &value))
+              return TRUE;
+            break;
+          }
+
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  return FALSE;
+
+damaged:
+  /* Fields before the damage were shown and did not match; the rest shows as "{name}". */
+  return plan->damage_matters && format_matches (ctx, ts, e);
+}
+
+static gboolean
+event_matches (SearchContext *ctx,
+               ThreadState   *ts,
+               SeismoEventId  e)
+{
+  const guint16 *types = ctx->trace->type;
+  SeismoTaskId task = ctx->trace->task[e];
+  const TypePlan *plan = &ctx->types[types[e]];
+
+  if (task < ctx->n_tasks && ctx->task_match[task])
+    return TRUE;
+  switch (plan->mode)
+    {
+    case TYPE_NEVER:
+      return FALSE;
+    case TYPE_ALL:
+      return TRUE;
+    case TYPE_FIELDS:
+      return fields_match (ctx, ts, e, plan);
+    case TYPE_FORMAT:
+      return format_matches (ctx, ts, e);
+    default:
+      g_assert_not_reached ();
+      return FALSE;
+    }
+}
+
+/* One stretch of the search order, [first_k, end_k) in steps k from `from`, looked through by one
+ * thread. Stretches are in search order; a stretch stops early once an earlier one has found a
+ * match (that match wins whatever this one finds later). */
+typedef struct {
+  SearchContext *ctx;
+  gsize          first_k;
+  gsize          end_k;
+  guint          index;
+  SeismoEventId  found;
+} Stretch;
+
+static gpointer
+search_stretch (gpointer data)
+{
+  Stretch *st = data;
+  SearchContext *ctx = st->ctx;
+  gsize n = ctx->n;
+  ThreadState ts = { g_string_new (NULL), g_new0 (guint8 *, MAX (ctx->n_slots, 1)) };
+
+  st->found = SEISMO_NO_EVENT;
+  for (gsize k = st->first_k; k < st->end_k; k++)
+    {
+      SeismoEventId e = (SeismoEventId) (ctx->backward ? (ctx->from + n - k) % n : (ctx->from + k) % n);
+
+      if ((k & 0xffff) == 0
+          && (g_cancellable_is_cancelled (ctx->cancellable) || g_atomic_int_get (&ctx->earliest) < (gint) st->index))
+        break;
+      if (event_matches (ctx, &ts, e))
+        {
+          gint seen = g_atomic_int_get (&ctx->earliest);
+
+          st->found = e;
+          while (seen > (gint) st->index
+                 && !g_atomic_int_compare_and_exchange (&ctx->earliest, seen, (gint) st->index))
+            seen = g_atomic_int_get (&ctx->earliest);
+          break;
+        }
+    }
+  g_string_free (ts.buf, TRUE);
+  for (guint s = 0; s < ctx->n_slots; s++)
+    g_free (ts.caches[s]);
+  g_free (ts.caches);
+  return NULL;
+}
+
+/* The smallest value with at least `digits` digits in base (0 when any value has). */
+static guint64
+smallest_with_digits (guint64 base,
+                      gsize   digits)
+{
+  guint64 v = 1;
+
+  if (digits <= 1)
+    return 0;
+  for (gsize d = 1; d < digits; d++)
+    {
+      if (v > G_MAXUINT64 / base)
+        return G_MAXUINT64;
+      v *= base;
+    }
+  return v;
+}
+
+SeismoEventId
+seismo_trace_search (SeismoTrace        *trace,
+                     const char         *needle,
+                     SeismoEventId       from,
+                     SeismoSearchFlags   flags,
+                     GCancellable       *cancellable,
+                     gboolean           *wrapped,
+                     GError            **error)
+{
+  SearchContext ctx = { 0 };
+  /* Reading the events is the cost: the stretches run on every core. */
+  guint n_threads = CLAMP (g_get_num_processors (), 1, 16);
+  Stretch stretches[16];
+  GThread *threads[16] = { NULL };
+  SeismoEventId found = SEISMO_NO_EVENT;
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), SEISMO_NO_EVENT);
+  g_return_val_if_fail (needle != NULL, SEISMO_NO_EVENT);
+  g_return_val_if_fail (error == NULL || *error == NULL, SEISMO_NO_EVENT);
+
+  if (wrapped != NULL)
+    *wrapped = FALSE;
+  ctx.trace = trace;
+  ctx.needle = needle;
+  ctx.needle_len = strlen (needle);
+  ctx.backward = (flags & SEISMO_SEARCH_BACKWARD) != 0;
+  ctx.n = seismo_trace_get_n_events (trace);
+  ctx.cancellable = cancellable;
+  ctx.earliest = G_MAXINT;
+  if (ctx.n == 0)
+    return SEISMO_NO_EVENT;
+  ctx.from = MIN (from, (SeismoEventId) (ctx.n - 1));
+  ctx.lower_needle = g_ascii_strdown (needle, -1);
+  ctx.min_decimal = smallest_with_digits (10, ctx.needle_len);
+  ctx.min_hex = smallest_with_digits (16, ctx.needle_len);
+  ctx.min_hex_0x = smallest_with_digits (16, ctx.needle_len > 2 ? ctx.needle_len - 2 : 0);
+  if (!_seismo_search_plan (&ctx, (flags & SEISMO_SEARCH_FORMAT_TEXT) != 0))
+    n_threads = 0;
+  else if (ctx.n < 1024)
+    n_threads = 1;
+  /* Steps k = 1..n from `from`; the first stretch runs on this thread. */
+  for (guint i = 0; i < n_threads; i++)
+    {
+      stretches[i] = (Stretch) {
+        &ctx, 1 + ctx.n * i / n_threads, 1 + ctx.n * (i + 1) / n_threads, i, SEISMO_NO_EVENT,
+      };
+      if (i > 0)
+        threads[i] = g_thread_try_new ("seismo-search", search_stretch, &stretches[i], NULL);
+    }
+  if (n_threads > 0)
+    search_stretch (&stretches[0]);
+  for (guint i = 1; i < n_threads; i++)
+    {
+      if (threads[i] != NULL)
+        g_thread_join (threads[i]);
+      else
+        search_stretch (&stretches[i]);
+    }
+  for (guint i = 0; i < n_threads; i++)
+    if (stretches[i].found != SEISMO_NO_EVENT)
+      {
+        found = stretches[i].found;
+        break;
+      }
+
+  _seismo_search_plan_clear (&ctx);
+  g_free (ctx.lower_needle);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return SEISMO_NO_EVENT;
+  if (found != SEISMO_NO_EVENT && wrapped != NULL)
+    *wrapped = ctx.backward ? found >= ctx.from : found <= ctx.from;
+  return found;
+}
