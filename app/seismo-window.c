@@ -681,6 +681,14 @@ seismo_window_class_init (SeismoWindowClass *klass)
   _seismo_window_class_init_skipped (widget_class);
 }
 
+/* The search bar takes the title's place in the header bar while it is open. */
+static void
+on_search_mode_changed (SeismoWindow *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->window_title),
+                          !gtk_search_bar_get_search_mode (self->search_bar));
+}
+
 static void
 seismo_window_init (SeismoWindow *self)
 {
@@ -697,6 +705,8 @@ seismo_window_init (SeismoWindow *self)
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
+  g_signal_connect_swapped (self->search_bar, "notify::search-mode-enabled",
+                            G_CALLBACK (on_search_mode_changed), self);
   /* The search bar opens at once. Its slide would resize the timeline and the list under it
    * for a quarter of a second, a relayout and repaint of the window every frame (50-100 ms each
    * on a 10M-event trace with GTK 4.8's cairo renderer). Its revealer is the child GtkSearchBar
