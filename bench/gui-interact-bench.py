@@ -212,6 +212,8 @@ def main():
         step("select an event (click in the list)", click=(500, 900))
         step("clear the filter with an event selected", "ctrl+l", "ctrl+a", "BackSpace", typed="")
         step("search with no match (Ctrl+F)", "ctrl+f", "ctrl+a", typed="zzzz-no-such-thing")
+        # Digits could be in any number field: every event's numbers are read (the worst case).
+        step("search digits, no match", "ctrl+f", "ctrl+a", typed="987654321987")
         xdo("key", "Escape")
         step("open the Histogram pane (Alt+2)", "alt+2")
         step("open the Statistics pane (Alt+3)", "alt+3")
