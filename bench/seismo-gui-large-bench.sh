@@ -8,6 +8,10 @@
 # frame idle (xdotool waits for the key; GTK draws before it takes more input), and the window's
 # peak RSS (VmHWM). With SHOTS_DIR, a screenshot after launch, after each of two zoom steps, and
 # zoomed in to where a window of events is read (large-4-events.png).
+# Then the Statistics pane: opened (Alt+3) on the whole trace, and a range set with two markers
+# (click, Shift+click on the timeline at SEISMO_BENCH_TIMELINE_Y pixels from the window's top),
+# each input → idle (the process under 3 % of a CPU for 0.6 s: the pane computes in a worker) with
+# the CPU time it took, main thread and all; screenshots large-5-stats.png, large-6-stats-range.png.
 # Set SEISMO_SUMMARY_MIN_EVENTS to open smaller files the same way.
 set -euo pipefail
 
@@ -21,6 +25,52 @@ for tool in xvfb-run xdotool import; do
   command -v $tool > /dev/null || { echo "$tool is not installed" >&2; exit 1; }
 done
 name=$(basename "$file")
+
+cpu_ticks() {  # utime + stime of /proc/$1/stat (or of a thread's stat file)
+  awk '{ sub(/.*\) /, ""); print $12 + $13 }' "$1"
+}
+
+# Seconds from $2 (date +%s.%N) to the last moment process $1 used CPU before 0.6 s of quiet.
+wait_idle() {
+  local pid=$1 t0=$2 hz quiet_ticks last busy now c window=()
+  hz=$(getconf CLK_TCK)
+  # Under 3 % of a CPU over 0.6 s: fewer than 0.018 s of ticks.
+  quiet_ticks=$(echo "0.018 * $hz" | bc)
+  busy=$t0
+  last=$(cpu_ticks /proc/$pid/stat)
+  while :; do
+    sleep 0.05
+    now=$(date +%s.%N)
+    c=$(cpu_ticks /proc/$pid/stat)
+    (( c > last )) && busy=$now
+    last=$c
+    window+=("$now $c")
+    while (( ${#window[@]} > 2 )) && (( $(echo "$now - ${window[1]%% *} >= 0.6" | bc) )); do
+      window=("${window[@]:1}")
+    done
+    if (( $(echo "$now - ${window[0]%% *} >= 0.6" | bc) )) \
+       && (( $(echo "$c - ${window[0]##* } <= $quiet_ticks" | bc) )); then
+      echo "$busy - $t0" | bc
+      return
+    fi
+  done
+}
+
+# One pane step: the keys or clicks in "$@" (xdotool arguments), input → idle, with CPU times.
+pane_step() {
+  local what=$1 pid=$2; shift 2
+  local t0 m0 a0 took hz
+  hz=$(getconf CLK_TCK)
+  wait_idle $pid "$(date +%s.%N)" > /dev/null
+  m0=$(cpu_ticks /proc/$pid/task/$pid/stat)
+  a0=$(cpu_ticks /proc/$pid/stat)
+  t0=$(date +%s.%N)
+  xdotool "$@"
+  took=$(wait_idle $pid "$t0")
+  printf '%s: %.3f s input -> idle (CPU main %.0f ms, all %.0f ms)\n' "$what" "$took" \
+    "$(echo "($(cpu_ticks /proc/$pid/task/$pid/stat) - $m0) * 1000 / $hz" | bc -l)" \
+    "$(echo "($(cpu_ticks /proc/$pid/stat) - $a0) * 1000 / $hz" | bc -l)"
+}
 
 inner() {
   local pid t0 t1 win
@@ -37,6 +87,17 @@ inner() {
   sleep 1
   [[ -n $shots ]] && import -window root "$shots/large-1-whole.png"
   xdotool windowactivate --sync "$win" 2> /dev/null || xdotool windowfocus --sync "$win"
+  # Statistics of the whole trace (the file's summary), then of a range of it.
+  uptime
+  pane_step "open the Statistics pane (Alt+3)" $pid key --window "$win" alt+3
+  [[ -n $shots ]] && import -window root "$shots/large-5-stats.png"
+  local y=${SEISMO_BENCH_TIMELINE_Y:-300}
+  xdotool mousemove --window "$win" 300 "$y"
+  pane_step "range statistics (click, Shift+click)" $pid click 1 mousemove --window "$win" 700 "$y" \
+    keydown shift click 1 keyup shift
+  [[ -n $shots ]] && import -window root "$shots/large-6-stats-range.png"
+  xdotool key --window "$win" Escape alt+1
+  wait_idle $pid "$(date +%s.%N)" > /dev/null
   for step in 1 2 3; do
     t0=$(date +%s.%N)
     xdotool key --window "$win" ctrl+plus ctrl+plus ctrl+plus
