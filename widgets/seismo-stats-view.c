@@ -551,15 +551,25 @@ summary_range_rows (const StatsInput *in,
       SeismoLodCell cell = { 0 };
       SeismoCpuStats s = { c };
 
-      if (!seismo_file_summary_cpu_row (summary, c, in->first, in->last + 1, 1, &cell))
-        continue;
-      s.events = cell.events;
-      s.busy_ns = cell.busy_ns;
+      /* A range narrower than the buckets: the CPU's figures are unknown (its row says so). */
+      if (seismo_file_summary_cpu_row (summary, c, in->first, in->last + 1, 1, &cell))
+        {
+          s.events = cell.events;
+          s.busy_ns = cell.busy_ns;
+        }
+      else
+        s.events = s.busy_ns = G_MAXUINT64;
       g_array_append_val (cpus, s);
     }
   cpu_rows_of (in, cpus, in->job->rows[SEISMO_STATS_TABLE_CPU]);
   for (guint i = 0; i < cpus->len; i++)
-    ((SeismoStatsRow *) in->job->rows[SEISMO_STATS_TABLE_CPU]->pdata[i])->values[2] = UNKNOWN_VALUE;
+    {
+      SeismoStatsRow *row = in->job->rows[SEISMO_STATS_TABLE_CPU]->pdata[i];
+
+      row->values[2] = UNKNOWN_VALUE;
+      if (g_array_index (cpus, SeismoCpuStats, i).events == G_MAXUINT64)
+        row->values[0] = row->values[1] = row->values[3] = UNKNOWN_VALUE;
+    }
 
   for (guint t = 0; t < n_tasks && !g_cancellable_is_cancelled (cancellable); t++)
     {

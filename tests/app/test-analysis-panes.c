@@ -524,6 +524,25 @@ test_stats_summary (void)
   csv_column_sum (csv, 5, &n_rows);
   g_assert_cmpuint (n_rows, ==, 0);
   g_clear_pointer (&csv, g_free);
+  /* Every CPU, from the level-of-detail buckets. */
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_CPU);
+  g_assert_cmpuint (csv_column_sum (csv, 4, &n_rows), >, 0);
+  g_assert_cmpuint (n_rows, ==, seismo_trace_get_n_cpus (trace));
+  g_clear_pointer (&csv, g_free);
+
+  /* A filter runs over the loaded events: those it keeps are counted. */
+  {
+    gsize n_matched;
+    g_autofree guint64 *mask = filter_mask (window_trace, "cpu == 0", &n_matched);
+    g_autoptr(GBytes) bytes = g_bytes_new (mask, seismo_filter_mask_words (seismo_trace_get_n_events (window_trace))
+                                                 * sizeof (guint64));
+
+    seismo_stats_view_set_selection (view, 0, G_MAXUINT64, bytes);
+    csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_EVENT);
+    g_assert_cmpuint (csv_column_sum (csv, 1, &n_rows), ==, n_matched);
+    g_assert_cmpuint (n_matched, >, 0);
+    g_clear_pointer (&csv, g_free);
+  }
 
   /* A range inside the loaded window: its events, exactly. */
   {
