@@ -1113,7 +1113,10 @@ seismo_stats_view_set_trace (SeismoStatsView *self,
 
   g_set_object (&self->trace, trace);
   seismo_pane_range_reset (&self->range);
-  self->have_result = FALSE;
+  /* Another window of a trace larger than memory: the whole trace's figures, from its summary,
+   * still hold. */
+  if (trace == NULL || self->summary == NULL || self->shown_source != SOURCE_SUMMARY)
+    self->have_result = FALSE;
   recompute (self);
 }
 

@@ -506,6 +506,19 @@ test_stats_summary (void)
   g_assert_cmpuint (calls, >, 0);
   g_clear_pointer (&csv, g_free);
 
+  /* Another window read (the view moved on): still the whole trace's figures. */
+  {
+    g_autoptr(SeismoTrace) later = seismo_file_summary_load_window (summary, t1 - (t1 - t0) / 10, t1, 65536,
+                                                                    NULL, &error);
+
+    g_assert_no_error (error);
+    seismo_stats_view_set_trace (view, later);
+    csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_EVENT);
+    g_assert_cmpuint (csv_column_sum (csv, 1, &n_rows), ==, n);
+    g_clear_pointer (&csv, g_free);
+    seismo_stats_view_set_trace (view, window_trace);
+  }
+
   /* A range before the loaded window: the summary's event type counts over its chunks. */
   a = t0 + (t1 - t0) / 10;
   b = t0 + (t1 - t0) / 5;
