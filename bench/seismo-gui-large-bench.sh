@@ -96,8 +96,9 @@ inner() {
   [[ -n $shots ]] && import -window root "$shots/large-1-whole.png"
   xdotool windowactivate --sync "$win" 2> /dev/null || xdotool windowfocus --sync "$win"
   # Statistics of the whole trace (the file's summary), then of a range of it. First the launch
-  # toasts go (up to 10 s): their closing animations would count as the steps' work.
-  sleep "${SEISMO_BENCH_TOAST_WAIT:-10}"
+  # toasts go (one after the other, 5 s and 10 s): their closing animations would count as the
+  # steps' work.
+  sleep "${SEISMO_BENCH_TOAST_WAIT:-16}"
   uptime
   pane_step "open the Statistics pane (Alt+3)" $pid key --window "$win" alt+3
   [[ -n $shots ]] && import -window root "$shots/large-5-stats.png"
