@@ -380,6 +380,10 @@ _seismo_window_analysis_set_trace (SeismoWindow *self)
 
   if (an == NULL)
     return;
+  /* A trace larger than memory: the statistics of the whole trace, and of a range beyond the
+   * events read, come from its summary. Before the trace, which recomputes. */
+  seismo_stats_view_set_summary (an->stats, self->data != NULL ? seismo_timeline_data_get_summary (self->data)
+                                                               : NULL);
   /* A new trace (also a live recording that grew) is filtered again with the same expression:
    * the view does that (also for a text asked for before its trace arrived, by a lesson). */
   if (trace == an->trace)

@@ -8,6 +8,11 @@
 # frame idle (xdotool waits for the key; GTK draws before it takes more input), and the window's
 # peak RSS (VmHWM). With SHOTS_DIR, a screenshot after launch, after each of two zoom steps, and
 # zoomed in to where a window of events is read (large-4-events.png).
+# Then the Statistics pane: opened (Alt+3) on the whole trace, and a range set with two markers
+# (click, Shift+click on the timeline at SEISMO_BENCH_TIMELINE_Y pixels from the window's top),
+# each input → idle (the process under 3 % of a CPU for 0.6 s: the pane computes in a worker) with
+# the CPU time it took, main thread and all; screenshots large-5-stats.png, large-6-stats-range.png
+# and the range's Events and Tasks tables (large-7-…, large-8-…).
 # Set SEISMO_SUMMARY_MIN_EVENTS to open smaller files the same way.
 set -euo pipefail
 
@@ -22,9 +27,62 @@ for tool in xvfb-run xdotool import; do
 done
 name=$(basename "$file")
 
+cpu_ticks() {  # utime + stime of /proc/$1/stat (or of a thread's stat file)
+  awk '{ sub(/.*\) /, ""); print $12 + $13 }' "$1"
+}
+
+# Seconds from $2 (date +%s.%N) to the last moment process $1 used CPU before 0.6 s of quiet;
+# $3: its CPU ticks at $2 (work done while xdotool was still sending input counts as busy).
+wait_idle() {
+  local pid=$1 t0=$2 hz quiet_ticks last busy now c window=()
+  hz=$(getconf CLK_TCK)
+  # Under 3 % of a CPU over 0.6 s: fewer than 0.018 s of ticks.
+  quiet_ticks=$(echo "0.018 * $hz" | bc)
+  busy=$t0
+  last=${3:-$(cpu_ticks /proc/$pid/stat)}
+  window=("$t0 $last")
+  while :; do
+    sleep 0.05
+    now=$(date +%s.%N)
+    c=$(cpu_ticks /proc/$pid/stat)
+    (( c > last )) && busy=$now
+    last=$c
+    window+=("$now $c")
+    while (( ${#window[@]} > 2 )) && (( $(echo "$now - ${window[1]%% *} >= 0.6" | bc) )); do
+      window=("${window[@]:1}")
+    done
+    if (( $(echo "$now - ${window[0]%% *} >= 0.6" | bc) )) \
+       && (( $(echo "$c - ${window[0]##* } <= $quiet_ticks" | bc) )); then
+      echo "$busy - $t0" | bc
+      return
+    fi
+  done
+}
+
+# One pane step: the keys or clicks in "$@" (xdotool arguments), input → idle, with CPU times.
+pane_step() {
+  local what=$1 pid=$2; shift 2
+  local t0 m0 a0 took hz n0
+  hz=$(getconf CLK_TCK)
+  wait_idle $pid "$(date +%s.%N)" > /dev/null
+  n0=$(wc -l < "$stall_log" 2> /dev/null || echo 0)
+  m0=$(cpu_ticks /proc/$pid/task/$pid/stat)
+  a0=$(cpu_ticks /proc/$pid/stat)
+  t0=$(date +%s.%N)
+  xdotool "$@"
+  took=$(wait_idle $pid "$t0" "$a0")
+  # The longest main-loop stall the app logged since the input (SEISMO_STALL_LOG: "end_us gap_us").
+  printf '%s: %.3f s input -> idle, longest freeze %.0f ms (CPU main %.0f ms, all %.0f ms)\n' \
+    "$what" "$took" \
+    "$(tail -n +$((n0 + 1)) "$stall_log" 2> /dev/null | awk '$2 > m { m = $2 } END { print m / 1000 }')" \
+    "$(echo "($(cpu_ticks /proc/$pid/task/$pid/stat) - $m0) * 1000 / $hz" | bc -l)" \
+    "$(echo "($(cpu_ticks /proc/$pid/stat) - $a0) * 1000 / $hz" | bc -l)"
+}
+
 inner() {
   local pid t0 t1 win
-  GSK_RENDERER=cairo "$app" "$file" > /dev/null 2>&1 &
+  stall_log=$(mktemp)
+  SEISMO_STALL_LOG=$stall_log GSK_RENDERER=cairo "$app" "$file" > /dev/null 2>&1 &
   pid=$!
   t0=$(date +%s.%N)
   # The title is "Seismo" until the trace is shown, then the file's name.
@@ -37,6 +95,36 @@ inner() {
   sleep 1
   [[ -n $shots ]] && import -window root "$shots/large-1-whole.png"
   xdotool windowactivate --sync "$win" 2> /dev/null || xdotool windowfocus --sync "$win"
+  # Statistics of the whole trace (the file's summary), then of a range of it. First the launch
+  # toasts go (one after the other, 5 s and 10 s): their closing animations would count as the
+  # steps' work.
+  sleep "${SEISMO_BENCH_TOAST_WAIT:-16}"
+  uptime
+  # The pointer on the header bar's empty part: over the timeline, a tooltip comes up half a
+  # second after the pane opens beneath it.
+  xdotool mousemove --window "$win" 880 12
+  pane_step "open the Statistics pane (Alt+3)" $pid key --window "$win" alt+3
+  [[ -n $shots ]] && import -window root "$shots/large-5-stats.png"
+  local y=${SEISMO_BENCH_TIMELINE_Y:-300}
+  xdotool mousemove --window "$win" 300 "$y"
+  # The pointer leaves the timeline after each click: its tooltip (half a second later) is not
+  # the step's work.
+  pane_step "marker A (click)" $pid click 1 mousemove --window "$win" 880 12
+  xdotool mousemove --window "$win" 700 "$y"
+  pane_step "range statistics: marker B (Shift+click)" $pid keydown shift click 1 keyup shift \
+    mousemove --window "$win" 880 12
+  if [[ -n $shots ]]; then
+    import -window root "$shots/large-6-stats-range.png"
+    # The range's event types and tasks (tabs where a 1400×900 screen puts them).
+    xdotool mousemove --window "$win" ${SEISMO_BENCH_EVENTS_TAB:-1080 664} click 1
+    sleep 1
+    import -window root "$shots/large-7-stats-range-events.png"
+    xdotool mousemove --window "$win" ${SEISMO_BENCH_TASKS_TAB:-813 664} click 1
+    sleep 1
+    import -window root "$shots/large-8-stats-range-tasks.png"
+  fi
+  xdotool key --window "$win" Escape alt+1
+  wait_idle $pid "$(date +%s.%N)" > /dev/null
   for step in 1 2 3; do
     t0=$(date +%s.%N)
     xdotool key --window "$win" ctrl+plus ctrl+plus ctrl+plus
@@ -60,6 +148,7 @@ inner() {
   fi
   printf 'peak RSS: %s\n' "$(grep VmHWM /proc/$pid/status | awk '{printf "%.0f MiB", $2 / 1024}')"
   kill $pid
+  rm -f "$stall_log"
 }
 # Under Xvfb, this script again (xvfb-run's shell would not pass a bash function on).
 if [[ ${SEISMO_GUI_BENCH_INNER:-} == 1 ]]; then

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-file"
 
+#include <string.h>
+
 #include "seismo-file-summary-private.h"
 #include "seismo-trace-private.h"
 
@@ -263,6 +265,60 @@ seismo_file_summary_task_row (SeismoFileSummary *self,
     if (cells[i].events > 0 || cells[i].busy_ns > 0)
       cells[i].task = task;
   return last_b - first_b >= n_cells;
+}
+
+void
+seismo_file_summary_range_task_totals (SeismoFileSummary *self,
+                                       guint64            start_ns,
+                                       guint64            end_ns,
+                                       guint              n_tasks,
+                                       guint64           *events,
+                                       guint64           *busy_ns)
+{
+  guint first_b, last_b;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (end_ns > start_ns);
+
+  memset (events, 0, sizeof (guint64) * n_tasks);
+  memset (busy_ns, 0, sizeof (guint64) * n_tasks);
+  first_b = first_at_or_after (self->tb_start, self->info.n_task_buckets, start_ns);
+  last_b = first_at_or_after (self->tb_start, self->info.n_task_buckets, end_ns);
+  if (first_b > 0)
+    first_b--;   /* the bucket before may reach into the span */
+  for (guint task = 0; task < MIN (n_tasks, self->info.n_tasks); task++)
+    {
+      guint lo = self->task_off[task], hi = self->task_off[task + 1];
+
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (self->task_entries[mid].bucket < first_b)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      for (guint j = lo; j < self->task_off[task + 1] && self->task_entries[j].bucket < last_b; j++)
+        {
+          const TaskEntry *e = &self->task_entries[j];
+          guint64 b_start = self->tb_start[e->bucket], b_end = MAX (self->tb_start[e->bucket + 1], b_start + 1);
+          guint64 from = MAX (b_start, start_ns), to = MIN (b_end, end_ns);
+
+          if (to <= from)
+            continue;
+          /* Inside the span: exactly its count; at an edge: its share, as the rows spread it. */
+          if (from == b_start && to == b_end)
+            {
+              events[task] += e->events;
+              busy_ns[task] += e->busy_ns;
+              continue;
+            }
+          events[task] += share_until (e->events, b_start, b_end, to) - share_until (e->events, b_start, b_end, from);
+          busy_ns[task] += share_until (e->busy_ns, b_start, b_end, to)
+                           - share_until (e->busy_ns, b_start, b_end, from);
+        }
+    }
 }
 
 /* ---- events of a window ---- */

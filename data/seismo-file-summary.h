@@ -99,6 +99,16 @@ gboolean           seismo_file_summary_task_row         (SeismoFileSummary   *se
                                                          guint                n_cells,
                                                          SeismoLodCell       *cells);
 
+/* Each task's events and time on a CPU in [start_ns, end_ns), as one cell of
+ * seismo_file_summary_task_row() over the span gives them, for tasks [0, n_tasks) at once (events
+ * and busy_ns hold n_tasks each). Cost: the task buckets in the span. */
+void               seismo_file_summary_range_task_totals (SeismoFileSummary  *self,
+                                                         guint64              start_ns,
+                                                         guint64              end_ns,
+                                                         guint                n_tasks,
+                                                         guint64             *events,
+                                                         guint64             *busy_ns);
+
 /* The chunks whose events overlap [start_ns, end_ns]: [*first, *first + *count). */
 void               seismo_file_summary_find_chunks      (SeismoFileSummary   *self,
                                                          guint64              start_ns,

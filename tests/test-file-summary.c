@@ -209,6 +209,38 @@ test_lod_rows (void)
 }
 
 /* A window of chunks loads the events the whole trace has there, with the whole trace's tables. */
+/* The events and time of every task over a span at once are those of one cell of its row. */
+static void
+test_range_task_totals (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (3 * 65536, 23);
+  g_autofree char *path = save_test_trace (trace, "task-totals.seismo");
+  g_autoptr(SeismoFileSummary) s = seismo_file_summary_open (path, NULL);
+  guint64 t0 = seismo_trace_get_start_ns (trace), t1 = seismo_trace_get_end_ns (trace) + 1;
+  guint n_tasks = seismo_trace_get_n_tasks (trace);
+  g_autofree guint64 *events = g_new (guint64, n_tasks);
+  g_autofree guint64 *busy = g_new (guint64, n_tasks);
+  const guint64 spans[][2] = { { t0, t1 }, { t0 + (t1 - t0) / 7, t0 + (t1 - t0) / 3 } };
+  guint64 total = 0;
+
+  g_assert_nonnull (s);
+  for (guint k = 0; k < G_N_ELEMENTS (spans); k++)
+    {
+      seismo_file_summary_range_task_totals (s, spans[k][0], spans[k][1], n_tasks, events, busy);
+      for (guint t = 0; t < n_tasks; t++)
+        {
+          SeismoLodCell cell;
+
+          seismo_file_summary_task_row (s, t, spans[k][0], spans[k][1], 1, &cell);
+          g_assert_cmpuint (events[t], ==, cell.events);
+          g_assert_cmpuint (busy[t], ==, cell.busy_ns);
+          if (k == 0)
+            total += events[t];
+        }
+    }
+  g_assert_cmpuint (total, ==, seismo_trace_get_n_events (trace));
+}
+
 static void
 test_window (void)
 {
@@ -354,6 +386,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/file/summary/stats-match", test_stats_match);
   g_test_add_func ("/file/summary/lod-rows", test_lod_rows);
+  g_test_add_func ("/file/summary/range-task-totals", test_range_task_totals);
   g_test_add_func ("/file/summary/window", test_window);
   g_test_add_func ("/file/summary/none", test_no_summary);
   g_test_add_func ("/file/summary/damaged", test_damaged_summary);

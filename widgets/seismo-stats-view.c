@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <pango/pangocairo.h>
 
+#include "seismo-file-summary.h"
 #include "seismo-filter.h"
 #include "seismo-pane-range-private.h"
 #include "seismo-pane-spinner-private.h"
@@ -154,6 +155,7 @@ struct _SeismoStatsView
 
   /* owned */
   SeismoTrace   *trace;
+  SeismoFileSummary *summary;   /* a trace larger than memory: trace is its loaded window */
   SeismoPaneRange range;
   GListStore    *stores[SEISMO_STATS_TABLE_N];
   GtkSortListModel *sorted[SEISMO_STATS_TABLE_N];
@@ -164,6 +166,7 @@ struct _SeismoStatsView
   guint          feed_source;
   SeismoPaneRange shown_range;  /* what the stores' rows (and unshown) were computed for */
   gboolean       have_result;   /* shown_range is valid */
+  int            shown_source;  /* StatsSource of the rows shown */
   SeismoPaneSpinner busy;        /* shows spinner after a delay */
   gboolean       pending;      /* the range changed while hidden: compute when shown */
 };
@@ -310,8 +313,19 @@ build_columns (SeismoStatsView  *self,
 
 /* Computing on a worker */
 
+/* Where a trace larger than memory (one with a summary) has its figures from. A trace loaded
+ * whole always counts its events (SOURCE_EVENTS). */
+typedef enum {
+  SOURCE_EVENTS,          /* the loaded events: all the range has */
+  SOURCE_SUMMARY,         /* the whole trace: the file's summary tables, exact */
+  SOURCE_SUMMARY_RANGE,   /* a range beyond the loaded events: chunk counts and LOD rows */
+  SOURCE_LOADED_FILTERED, /* a filter: it ran over the loaded events only */
+} StatsSource;
+
 typedef struct {
   SeismoTrace    *trace;
+  SeismoFileSummary *summary;
+  StatsSource     source;
   SeismoPaneRange range;
   GPtrArray      *rows[SEISMO_STATS_TABLE_N];
 } StatsJob;
@@ -320,6 +334,7 @@ static void
 stats_job_free (StatsJob *job)
 {
   g_clear_object (&job->trace);
+  g_clear_pointer (&job->summary, seismo_file_summary_free);
   seismo_pane_range_reset (&job->range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     g_clear_pointer (&job->rows[t], g_ptr_array_unref);
@@ -337,10 +352,9 @@ typedef struct {
 } StatsInput;
 
 static void
-syscall_rows (const StatsInput *in,
-              GPtrArray        *rows)
+syscall_rows_of (GArray    *syscalls,
+                 GPtrArray *rows)
 {
-  g_autoptr(GArray) syscalls = seismo_stats_by_syscall (in->job->trace, &in->sel);
   double total_syscall_ns = 0;
 
   for (guint i = 0; i < syscalls->len; i++)
@@ -368,11 +382,23 @@ syscall_rows (const StatsInput *in,
 }
 
 static void
-task_rows (const StatsInput *in,
-           GPtrArray        *rows)
+syscall_rows (const StatsInput *in,
+              GPtrArray        *rows)
+{
+  g_autoptr(GArray) syscalls = seismo_stats_by_syscall (in->job->trace, &in->sel);
+
+  syscall_rows_of (syscalls, rows);
+}
+
+/* Task rows of tasks; states: the thread states and runnable latency are counted from the
+ * trace's events (else unknown: a summary has none of them). */
+static void
+task_rows_of (const StatsInput *in,
+              GArray           *tasks,
+              gboolean          states_known,
+              GPtrArray        *rows)
 {
   SeismoTrace *trace = in->job->trace;
-  g_autoptr(GArray) tasks = seismo_stats_by_task (trace, &in->sel);
 
   for (guint i = 0; i < tasks->len; i++)
     {
@@ -385,12 +411,19 @@ task_rows (const StatsInput *in,
       SeismoLatencySummary latency;
       guint64 states[SEISMO_STATE_N];
 
-      seismo_trace_task_state_totals (trace, s->task, in->first, in->last, states);
       row->values[0] = in->timed ? (double) s->cpu_ns : UNKNOWN_VALUE;
       row->values[1] = (double) s->switches;
       row->values[2] = (double) s->wakeups;
       row->values[3] = (double) s->syscalls;
       row->values[4] = (double) s->events;
+      if (!states_known)
+        {
+          for (guint v = 5; v <= 8; v++)
+            row->values[v] = UNKNOWN_VALUE;
+          g_ptr_array_add (rows, row);
+          continue;
+        }
+      seismo_trace_task_state_totals (trace, s->task, in->first, in->last, states);
       row->values[5] = (double) states[SEISMO_STATE_RUNNABLE];
       row->values[6] = (double) (states[SEISMO_STATE_SLEEPING] + states[SEISMO_STATE_STOPPED]);
       row->values[7] = (double) states[SEISMO_STATE_UNINTERRUPTIBLE];
@@ -402,10 +435,19 @@ task_rows (const StatsInput *in,
 }
 
 static void
-cpu_rows (const StatsInput *in,
-          GPtrArray        *rows)
+task_rows (const StatsInput *in,
+           GPtrArray        *rows)
 {
-  g_autoptr(GArray) cpus = seismo_stats_by_cpu (in->job->trace, &in->sel);
+  g_autoptr(GArray) tasks = seismo_stats_by_task (in->job->trace, &in->sel);
+
+  task_rows_of (in, tasks, TRUE, rows);
+}
+
+static void
+cpu_rows_of (const StatsInput *in,
+             GArray           *cpus,
+             GPtrArray        *rows)
+{
 
   for (guint i = 0; i < cpus->len; i++)
     {
@@ -422,11 +464,20 @@ cpu_rows (const StatsInput *in,
 }
 
 static void
-event_rows (const StatsInput *in,
-            GPtrArray        *rows)
+cpu_rows (const StatsInput *in,
+          GPtrArray        *rows)
+{
+  g_autoptr(GArray) cpus = seismo_stats_by_cpu (in->job->trace, &in->sel);
+
+  cpu_rows_of (in, cpus, rows);
+}
+
+static void
+event_rows_of (const StatsInput *in,
+               GArray           *types,
+               GPtrArray        *rows)
 {
   SeismoTrace *trace = in->job->trace;
-  g_autoptr(GArray) types = seismo_stats_by_type (trace, &in->sel);
 
   for (guint i = 0; i < types->len; i++)
     {
@@ -441,6 +492,102 @@ event_rows (const StatsInput *in,
       row->values[0] = (double) s->count;
       row->values[1] = in->timed ? (double) s->count / (in->span_ns / 1e9) : UNKNOWN_VALUE;
       g_ptr_array_add (rows, row);
+    }
+}
+
+static void
+event_rows (const StatsInput *in,
+            GPtrArray        *rows)
+{
+  g_autoptr(GArray) types = seismo_stats_by_type (in->job->trace, &in->sel);
+
+  event_rows_of (in, types, rows);
+}
+
+/* The whole trace from the file's summary: its tables, O(tasks + syscalls + types). */
+static void
+summary_rows (const StatsInput *in)
+{
+  SeismoFileSummary *summary = in->job->summary;
+  g_autoptr(GArray) syscalls = seismo_file_summary_stats_by_syscall (summary);
+  g_autoptr(GArray) tasks = seismo_file_summary_stats_by_task (summary);
+  g_autoptr(GArray) cpus = seismo_file_summary_stats_by_cpu (summary);
+  g_autoptr(GArray) types = seismo_file_summary_stats_by_type (summary);
+
+  syscall_rows_of (syscalls, in->job->rows[SEISMO_STATS_TABLE_SYSCALL]);
+  task_rows_of (in, tasks, FALSE, in->job->rows[SEISMO_STATS_TABLE_TASK]);
+  cpu_rows_of (in, cpus, in->job->rows[SEISMO_STATS_TABLE_CPU]);
+  event_rows_of (in, types, in->job->rows[SEISMO_STATS_TABLE_EVENT]);
+}
+
+/* A range the loaded events do not cover, from the summary: event types from the chunks that
+ * overlap it, CPUs' and tasks' events and busy time from one level-of-detail cell over it (edge
+ * buckets shared in proportion). Switches, wakeups, syscalls and thread states need the events:
+ * unknown. The syscall table stays empty. Cost: O(chunks + (CPUs + tasks) × buckets). */
+static void
+summary_range_rows (const StatsInput *in)
+{
+  SeismoFileSummary *summary = in->job->summary;
+  SeismoTrace *tables = in->job->trace;
+  guint n_types = seismo_trace_get_n_event_types (tables);
+  g_autofree guint64 *counts = seismo_file_summary_range_type_counts (summary, in->first, in->last, NULL);
+  g_autoptr(GArray) types = g_array_new (FALSE, TRUE, sizeof (SeismoTypeStats));
+  g_autoptr(GArray) cpus = g_array_new (FALSE, TRUE, sizeof (SeismoCpuStats));
+  g_autoptr(GArray) tasks = g_array_new (FALSE, TRUE, sizeof (SeismoTaskStats));
+  guint n_cpus = seismo_file_summary_get_n_cpus (summary);
+  guint n_tasks = seismo_trace_get_n_tasks (tables);
+  g_autofree guint64 *task_events = NULL;
+  g_autofree guint64 *task_busy = NULL;
+
+  for (guint i = 0; i < n_types; i++)
+    {
+      SeismoTypeStats s = { i, counts[i] };
+
+      g_array_append_val (types, s);
+    }
+  event_rows_of (in, types, in->job->rows[SEISMO_STATS_TABLE_EVENT]);
+
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      SeismoLodCell cell = { 0 };
+      SeismoCpuStats s = { c };
+
+      /* A range narrower than the buckets: the CPU's figures are unknown (its row says so). */
+      if (seismo_file_summary_cpu_row (summary, c, in->first, in->last + 1, 1, &cell))
+        {
+          s.events = cell.events;
+          s.busy_ns = cell.busy_ns;
+        }
+      else
+        s.events = s.busy_ns = G_MAXUINT64;
+      g_array_append_val (cpus, s);
+    }
+  cpu_rows_of (in, cpus, in->job->rows[SEISMO_STATS_TABLE_CPU]);
+  for (guint i = 0; i < cpus->len; i++)
+    {
+      SeismoStatsRow *row = in->job->rows[SEISMO_STATS_TABLE_CPU]->pdata[i];
+
+      row->values[2] = UNKNOWN_VALUE;
+      if (g_array_index (cpus, SeismoCpuStats, i).events == G_MAXUINT64)
+        row->values[0] = row->values[1] = row->values[3] = UNKNOWN_VALUE;
+    }
+
+  task_events = g_new (guint64, MAX (n_tasks, 1));
+  task_busy = g_new (guint64, MAX (n_tasks, 1));
+  seismo_file_summary_range_task_totals (summary, in->first, in->last + 1, n_tasks, task_events, task_busy);
+  for (guint t = 0; t < n_tasks; t++)
+    {
+      SeismoTaskStats s = { t, task_events[t], task_busy[t] };
+
+      if (s.events > 0)
+        g_array_append_val (tasks, s);
+    }
+  task_rows_of (in, tasks, FALSE, in->job->rows[SEISMO_STATS_TABLE_TASK]);
+  for (guint i = 0; i < tasks->len; i++)
+    {
+      SeismoStatsRow *row = in->job->rows[SEISMO_STATS_TABLE_TASK]->pdata[i];
+
+      row->values[1] = row->values[2] = row->values[3] = UNKNOWN_VALUE;
     }
 }
 
@@ -466,10 +613,33 @@ stats_thread (GTask        *task,
 
   in.first = MAX (job->range.start_ns, seismo_trace_get_start_ns (trace));
   in.last = MIN (job->range.end_ns, seismo_trace_get_end_ns (trace));
+  if (job->source == SOURCE_SUMMARY || job->source == SOURCE_SUMMARY_RANGE)
+    {
+      in.first = MAX (job->range.start_ns, seismo_file_summary_get_start_ns (job->summary));
+      in.last = MIN (job->range.end_ns, seismo_file_summary_get_end_ns (job->summary));
+    }
   in.span_ns = in.last > in.first ? (double) (in.last - in.first) : 1;
   in.timed = seismo_trace_has_timestamps (trace);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
     job->rows[t] = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (job->source == SOURCE_SUMMARY || job->source == SOURCE_SUMMARY_RANGE)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+
+      if (job->source == SOURCE_SUMMARY)
+        summary_rows (&in);
+      else
+        summary_range_rows (&in);
+      g_debug ("statistics of %s from the file's summary in %.1f ms",
+               job->source == SOURCE_SUMMARY ? "the whole trace" : "a range",
+               (g_get_monotonic_time () - t0) / 1e3);
+      if (g_cancellable_is_cancelled (cancellable))
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+      else
+        g_task_return_boolean (task, TRUE);
+      return;
+    }
 
   /* Two passes over the whole trace at once: the syscall table (spans) on a second thread,
    * the tasks, CPUs and events (events, runs, states) here. They only read the trace. */
@@ -502,28 +672,93 @@ timing_note (SeismoTrace *trace)
   return "";
 }
 
+/* Where the figures of a trace larger than memory come from, for the range asked. The loaded
+ * events serve a range inside them exactly, and a filter (it ran over them only); the summary
+ * serves the whole trace exactly, and another range approximately. */
+static StatsSource
+choose_source (SeismoStatsView *self)
+{
+  guint64 n = seismo_trace_get_n_events (self->trace);
+  const guint64 *times = seismo_trace_get_times (self->trace);
+
+  if (self->summary == NULL)
+    return SOURCE_EVENTS;
+  if (self->range.mask != NULL)
+    return SOURCE_LOADED_FILTERED;
+  if (self->range.start_ns <= seismo_file_summary_get_start_ns (self->summary)
+      && self->range.end_ns >= seismo_file_summary_get_end_ns (self->summary))
+    return SOURCE_SUMMARY;
+  /* The loaded window's own events (its start and end are the whole trace's). */
+  if (n > 0 && self->range.start_ns >= times[0] && self->range.end_ns <= times[n - 1])
+    return SOURCE_EVENTS;
+  return SOURCE_SUMMARY_RANGE;
+}
+
+/* What the figures cover, for a trace larger than memory: said in the scope, since the same
+ * table can hold exact, approximate or no figures depending on the range. */
+static const char *
+source_note (SeismoStatsView *self,
+             StatsSource      source,
+             const char     **tooltip)
+{
+  SeismoStatsTable table = seismo_stats_view_get_table (self);
+
+  *tooltip = NULL;
+  switch (source)
+    {
+    case SOURCE_SUMMARY:
+      *tooltip = _("This trace is larger than memory: its statistics are read from the summary the "
+                   "file holds, exact for every event (syscall percentiles from a histogram).");
+      return _(" · from the file's summary");
+    case SOURCE_SUMMARY_RANGE:
+      *tooltip = _("This range lies outside the events read: event counts come from the file's "
+                   "summary, by chunks of 65,536 events (event types) or by time buckets (CPUs, "
+                   "tasks). Switches, wakeups, syscalls and thread states need the events: zoom in "
+                   "to read them.");
+      if (table == SEISMO_STATS_TABLE_SYSCALL)
+        return _(" · syscalls: not in the file's summary for a range, zoom in to read them");
+      if (table == SEISMO_STATS_TABLE_EVENT)
+        return _(" · from the file's summary, approximately (to 65,536 events)");
+      return _(" · from the file's summary, approximately: event counts and times only");
+    case SOURCE_LOADED_FILTERED:
+      *tooltip = _("A filter runs over the events read, not the whole trace larger than memory: "
+                   "zoom in to read the events of another part.");
+      return _(" · loaded events only");
+    case SOURCE_EVENTS:
+    default:
+      return "";
+    }
+}
+
 static void
 update_scope (SeismoStatsView *self)
 {
   g_autofree char *text = NULL;
+  const char *tooltip = NULL;
 
   if (self->trace == NULL)
     text = g_strdup ("");
   else
     {
-      guint64 t0 = seismo_trace_get_start_ns (self->trace);
+      guint64 t0 = self->summary != NULL ? seismo_file_summary_get_start_ns (self->summary)
+                                         : seismo_trace_get_start_ns (self->trace);
+      guint64 t1 = self->summary != NULL ? seismo_file_summary_get_end_ns (self->summary)
+                                         : seismo_trace_get_end_ns (self->trace);
       guint64 first = MAX (self->range.start_ns, t0);
-      guint64 last = MIN (self->range.end_ns, seismo_trace_get_end_ns (self->trace));
-      gboolean whole = first <= t0 && last >= seismo_trace_get_end_ns (self->trace);
+      guint64 last = MIN (self->range.end_ns, t1);
+      gboolean whole = first <= t0 && last >= t1;
       g_autofree char *a = seismo_format_time ((double) (first - t0), 1e3);
       g_autofree char *b = seismo_format_time ((double) (last - t0), 1e3);
       g_autofree char *range = whole ? g_strdup (_("Whole trace")) : g_strdup_printf ("%s … %s", a, b);
+      StatsSource source = self->have_result ? (StatsSource) self->shown_source : choose_source (self);
 
-      text = g_strdup_printf ("%s%s%s", range,
+      text = g_strdup_printf ("%s%s%s%s", range,
                               self->range.mask != NULL ? _(" · filtered events only") : "",
+                              source_note (self, source, &tooltip),
                               timing_note (self->trace));
     }
   gtk_label_set_text (self->scope_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->scope_label), tooltip);
 }
 
 /* Rows go into a table's store when it is shown or asked for: a store change costs the main
@@ -616,6 +851,7 @@ take_result (SeismoStatsView *self,
     }
   seismo_pane_range_set (&self->shown_range, job->range.start_ns, job->range.end_ns, job->range.mask);
   self->have_result = TRUE;
+  self->shown_source = job->source;
   show_table_rows (self, seismo_stats_view_get_table (self));
   seismo_pane_spinner_stop (&self->busy);
   update_scope (self);
@@ -648,6 +884,8 @@ new_job (SeismoStatsView     *self,
   StatsJob *job = g_new0 (StatsJob, 1);
 
   job->trace = g_object_ref (self->trace);
+  job->summary = self->summary != NULL ? seismo_file_summary_ref (self->summary) : NULL;
+  job->source = choose_source (self);
   seismo_pane_range_set (&job->range, self->range.start_ns, self->range.end_ns, self->range.mask);
   g_task_set_source_tag (task, new_job);
   g_task_set_task_data (task, job, (GDestroyNotify) stats_job_free);
@@ -759,6 +997,8 @@ static void
 on_table_changed (SeismoStatsView *self)
 {
   show_table_rows (self, seismo_stats_view_get_table (self));
+  /* The scope of a trace larger than memory can differ by table. */
+  update_scope (self);
   g_signal_emit (self, signals[UPDATED], 0);
 }
 
@@ -779,6 +1019,7 @@ seismo_stats_view_dispose (GObject *object)
   seismo_pane_spinner_clear (&self->busy);
   g_clear_handle_id (&self->feed_source, g_source_remove);
   g_clear_object (&self->trace);
+  g_clear_pointer (&self->summary, seismo_file_summary_free);
   seismo_pane_range_reset (&self->range);
   seismo_pane_range_reset (&self->shown_range);
   for (guint t = 0; t < SEISMO_STATS_TABLE_N; t++)
@@ -876,7 +1117,10 @@ seismo_stats_view_set_trace (SeismoStatsView *self,
 
   g_set_object (&self->trace, trace);
   seismo_pane_range_reset (&self->range);
-  self->have_result = FALSE;
+  /* Another window of a trace larger than memory: the whole trace's figures, from its summary,
+   * still hold. */
+  if (trace == NULL || self->summary == NULL || self->shown_source != SOURCE_SUMMARY)
+    self->have_result = FALSE;
   recompute (self);
 }
 
@@ -893,6 +1137,26 @@ seismo_stats_view_set_selection (SeismoStatsView *self,
     return;
   seismo_pane_range_set (&self->range, start_ns, end_ns, mask);
   recompute (self);
+}
+
+/**
+ * seismo_stats_view_set_summary:
+ * @summary: (nullable): the file summary of a trace larger than memory, whose loaded window is
+ *   the pane's trace; NULL for a trace loaded whole
+ */
+void
+seismo_stats_view_set_summary (SeismoStatsView   *self,
+                               SeismoFileSummary *summary)
+{
+  g_return_if_fail (SEISMO_IS_STATS_VIEW (self));
+
+  if (summary == self->summary)
+    return;
+  g_clear_pointer (&self->summary, seismo_file_summary_free);
+  self->summary = summary != NULL ? seismo_file_summary_ref (summary) : NULL;
+  self->have_result = FALSE;
+  if (self->trace != NULL)
+    recompute (self);
 }
 
 gboolean

@@ -4,6 +4,7 @@
 #include <cairo.h>
 #include <gtk/gtk.h>
 
+#include "seismo-file-summary.h"
 #include "seismo-trace.h"
 #include "seismo-view.h"
 
@@ -35,6 +36,11 @@ void             seismo_stats_view_set_selection  (SeismoStatsView  *self,
                                                    guint64           start_ns,
                                                    guint64           end_ns,
                                                    GBytes           *mask);
+/* A trace larger than memory: the pane's trace is the loaded window of the file whose summary
+ * this is (referenced; NULL: the trace is whole). The whole trace's figures, and those of a range
+ * beyond the loaded events, are then read from the summary, and the scope says which. */
+void             seismo_stats_view_set_summary    (SeismoStatsView   *self,
+                                                   SeismoFileSummary *summary);
 /* TRUE while figures are being computed. */
 gboolean         seismo_stats_view_get_busy       (SeismoStatsView  *self);
 SeismoStatsTable seismo_stats_view_get_table      (SeismoStatsView  *self);

@@ -422,6 +422,163 @@ test_rate (void)
 
 /* A trace larger than memory: the strip counts the whole trace, its summary where no events are
  * read, its events where they are. */
+/* The sum of a CSV column (events: the Events column of a table), and the number of rows. */
+static guint64
+csv_column_sum (const char *csv,
+                guint       column,
+                guint      *n_rows)
+{
+  g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+  guint64 sum = 0;
+
+  *n_rows = 0;
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = NULL;
+
+      if (lines[i][0] == '\0')
+        continue;
+      fields = g_strsplit (lines[i], ",", -1);
+      g_assert_cmpuint (g_strv_length (fields), >, column);
+      sum += g_ascii_strtoull (fields[column], NULL, 10);
+      (*n_rows)++;
+    }
+  return sum;
+}
+
+/* A trace larger than memory (its loaded window and the file's summary): the whole trace's
+ * statistics are the summary's (the full trace's), not the window's; a range beyond the window
+ * counts the summary's chunks; a filter counts the loaded events. */
+static void
+test_stats_summary (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (400000);
+  g_autofree char *path = g_build_filename (state_dir, "stats-summary.seismo", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoFileSummary) summary = NULL;
+  g_autoptr(SeismoTrace) window_trace = NULL;
+  SeismoStatsView *view = SEISMO_STATS_VIEW (g_object_ref_sink (seismo_stats_view_new ()));
+  guint64 t0 = seismo_trace_get_start_ns (trace), t1 = seismo_trace_get_end_ns (trace);
+  guint64 n = seismo_trace_get_n_events (trace), a, b, expected = 0;
+  g_autoptr(GArray) types = seismo_stats_by_type (trace, NULL);
+  g_autoptr(GArray) tasks = seismo_stats_by_task (trace, NULL);
+  g_autoptr(GArray) syscalls = seismo_stats_by_syscall (trace, NULL);
+  g_autofree guint64 *range_counts = NULL;
+  g_autofree char *csv = NULL;
+  guint n_rows, n_types = 0, n_calls = 0;
+  guint64 calls = 0;
+
+  g_assert_true (seismo_file_save (trace, path, &error));
+  g_assert_no_error (error);
+  summary = seismo_file_summary_open (path, &error);
+  g_assert_no_error (error);
+  window_trace = seismo_file_summary_load_window (summary, t0 + (t1 - t0) / 2, t0 + (t1 - t0) / 2 + 1,
+                                                  65536, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (seismo_trace_get_n_events (window_trace), <, n / 2);
+
+  seismo_stats_view_set_summary (view, summary);
+  seismo_stats_view_set_trace (view, window_trace);
+
+  /* Whole trace: every event of the file, by type, CPU and task; every syscall. */
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_EVENT);
+  g_assert_cmpuint (csv_column_sum (csv, 1, &n_rows), ==, n);
+  for (guint i = 0; i < types->len; i++)
+    n_types += g_array_index (types, SeismoTypeStats, i).count > 0;
+  g_assert_cmpuint (n_rows, ==, n_types);
+  g_clear_pointer (&csv, g_free);
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_CPU);
+  g_assert_cmpuint (csv_column_sum (csv, 4, &n_rows), ==, n);
+  g_clear_pointer (&csv, g_free);
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_TASK);
+  g_assert_cmpuint (csv_column_sum (csv, 9, &n_rows), ==, n);
+  g_assert_cmpuint (n_rows, ==, tasks->len);
+  g_clear_pointer (&csv, g_free);
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_SYSCALL);
+  for (guint i = 0; i < syscalls->len; i++)
+    {
+      calls += g_array_index (syscalls, SeismoSyscallStats, i).calls;
+      n_calls += g_array_index (syscalls, SeismoSyscallStats, i).calls > 0
+                 || g_array_index (syscalls, SeismoSyscallStats, i).unfinished > 0;
+    }
+  g_assert_cmpuint (csv_column_sum (csv, 5, &n_rows), ==, calls);
+  g_assert_cmpuint (n_rows, ==, n_calls);
+  g_assert_cmpuint (calls, >, 0);
+  g_clear_pointer (&csv, g_free);
+
+  /* Another window read (the view moved on): still the whole trace's figures. */
+  {
+    g_autoptr(SeismoTrace) later = seismo_file_summary_load_window (summary, t1 - (t1 - t0) / 10, t1, 65536,
+                                                                    NULL, &error);
+
+    g_assert_no_error (error);
+    seismo_stats_view_set_trace (view, later);
+    csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_EVENT);
+    g_assert_cmpuint (csv_column_sum (csv, 1, &n_rows), ==, n);
+    g_clear_pointer (&csv, g_free);
+    seismo_stats_view_set_trace (view, window_trace);
+  }
+
+  /* A range before the loaded window: the summary's event type counts over its chunks. */
+  a = t0 + (t1 - t0) / 10;
+  b = t0 + (t1 - t0) / 5;
+  g_assert_cmpuint (b, <, seismo_trace_get_times (window_trace)[0]);
+  seismo_stats_view_set_selection (view, a, b, NULL);
+  range_counts = seismo_file_summary_range_type_counts (summary, a, b, NULL);
+  for (guint i = 0; i < seismo_trace_get_n_event_types (trace); i++)
+    expected += range_counts[i];
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_EVENT);
+  g_assert_cmpuint (csv_column_sum (csv, 1, &n_rows), ==, expected);
+  g_assert_cmpuint (expected, >, 0);
+  g_assert_cmpuint (expected, <, n / 2);
+  g_clear_pointer (&csv, g_free);
+  /* Syscall times need the events: none shown rather than the window's. */
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_SYSCALL);
+  csv_column_sum (csv, 5, &n_rows);
+  g_assert_cmpuint (n_rows, ==, 0);
+  g_clear_pointer (&csv, g_free);
+  /* Every CPU, from the level-of-detail buckets. */
+  csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_CPU);
+  g_assert_cmpuint (csv_column_sum (csv, 4, &n_rows), >, 0);
+  g_assert_cmpuint (n_rows, ==, seismo_trace_get_n_cpus (trace));
+  g_clear_pointer (&csv, g_free);
+
+  /* A filter runs over the loaded events: those it keeps are counted. */
+  {
+    gsize n_matched;
+    g_autofree guint64 *mask = filter_mask (window_trace, "cpu == 0", &n_matched);
+    g_autoptr(GBytes) bytes = g_bytes_new (mask, seismo_filter_mask_words (seismo_trace_get_n_events (window_trace))
+                                                 * sizeof (guint64));
+
+    seismo_stats_view_set_selection (view, 0, G_MAXUINT64, bytes);
+    csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_EVENT);
+    g_assert_cmpuint (csv_column_sum (csv, 1, &n_rows), ==, n_matched);
+    g_assert_cmpuint (n_matched, >, 0);
+    g_clear_pointer (&csv, g_free);
+  }
+
+  /* A range inside the loaded window: its events, exactly. */
+  {
+    const guint64 *times = seismo_trace_get_times (window_trace);
+    guint64 w0 = times[0], w1 = times[seismo_trace_get_n_events (window_trace) - 1];
+    SeismoSelection sel = { w0 + (w1 - w0) / 4, w0 + (w1 - w0) / 2, NULL };
+    g_autoptr(GArray) full = seismo_stats_by_type (trace, &sel);
+
+    expected = 0;
+    for (guint i = 0; i < full->len; i++)
+      expected += g_array_index (full, SeismoTypeStats, i).count;
+    seismo_stats_view_set_selection (view, sel.start_ns, sel.end_ns, NULL);
+    csv = seismo_stats_view_to_csv (view, SEISMO_STATS_TABLE_EVENT);
+    g_assert_cmpuint (csv_column_sum (csv, 1, &n_rows), ==, expected);
+    g_clear_pointer (&csv, g_free);
+  }
+
+  seismo_stats_view_set_summary (view, NULL);
+  seismo_stats_view_set_trace (view, NULL);
+  g_object_unref (view);
+  g_unlink (path);
+}
+
 static void
 test_rate_summary (void)
 {
@@ -877,6 +1034,7 @@ main (int    argc,
   g_test_add_func ("/analysis/rate", test_rate);
   g_test_add_func ("/analysis/filter-bar", test_filter_bar);
   g_test_add_func ("/analysis/rate-summary", test_rate_summary);
+  g_test_add_func ("/analysis/stats-summary", test_stats_summary);
   g_test_add_func ("/analysis/view-binding", test_view_binding);
   g_test_add_func ("/analysis/event-list-keeps-rows", test_event_list_keeps_rows);
   g_test_add_func ("/analysis/view-drives-zoom", test_view_drives_zoom);
