@@ -171,7 +171,9 @@ seismo_latency_histogram_new_linear_from (SeismoLatencyHistogram *other,
   g_return_val_if_fail (self != NULL, NULL);
 
   g_array_set_size (self->values, other->values->len);
-  memcpy (self->values->data, other->values->data, (gsize) other->values->len * sizeof (guint64));
+  /* An empty GArray's data may be NULL, which memcpy() must not be given. */
+  if (other->values->len > 0)
+    memcpy (self->values->data, other->values->data, (gsize) other->values->len * sizeof (guint64));
   v = (const guint64 *) self->values->data;
   for (guint i = 0; i < self->values->len; i++)
     self->counts[seismo_latency_histogram_bucket_of (self, v[i])]++;
