@@ -446,6 +446,28 @@ csv_column_sum (const char *csv,
   return sum;
 }
 
+/* trace saved at path and opened as a trace larger than memory: its summary, and a window of
+ * 65,536 of its events around the middle (less than half of them). */
+static SeismoTrace *
+open_as_larger_than_memory (SeismoTrace        *trace,
+                            const char         *path,
+                            SeismoFileSummary **summary)
+{
+  guint64 t0 = seismo_trace_get_start_ns (trace), t1 = seismo_trace_get_end_ns (trace);
+  g_autoptr(GError) error = NULL;
+  SeismoTrace *window_trace;
+
+  g_assert_true (seismo_file_save (trace, path, &error));
+  g_assert_no_error (error);
+  *summary = seismo_file_summary_open (path, &error);
+  g_assert_no_error (error);
+  window_trace = seismo_file_summary_load_window (*summary, t0 + (t1 - t0) / 2, t0 + (t1 - t0) / 2 + 1,
+                                                  65536, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (seismo_trace_get_n_events (window_trace), <, seismo_trace_get_n_events (trace) / 2);
+  return window_trace;
+}
+
 /* A trace larger than memory (its loaded window and the file's summary): the whole trace's
  * statistics are the summary's (the full trace's), not the window's; a range beyond the window
  * counts the summary's chunks; a filter counts the loaded events. */
@@ -468,14 +490,7 @@ test_stats_summary (void)
   guint n_rows, n_types = 0, n_calls = 0;
   guint64 calls = 0;
 
-  g_assert_true (seismo_file_save (trace, path, &error));
-  g_assert_no_error (error);
-  summary = seismo_file_summary_open (path, &error);
-  g_assert_no_error (error);
-  window_trace = seismo_file_summary_load_window (summary, t0 + (t1 - t0) / 2, t0 + (t1 - t0) / 2 + 1,
-                                                  65536, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (seismo_trace_get_n_events (window_trace), <, n / 2);
+  window_trace = open_as_larger_than_memory (trace, path, &summary);
 
   seismo_stats_view_set_summary (view, summary);
   seismo_stats_view_set_trace (view, window_trace);
@@ -584,7 +599,6 @@ test_rate_summary (void)
 {
   g_autoptr(SeismoTrace) trace = seismo_gui_test_busy_trace (400000);
   g_autofree char *path = g_build_filename (state_dir, "rate-summary.seismo", NULL);
-  g_autoptr(GError) error = NULL;
   g_autoptr(SeismoFileSummary) summary = NULL;
   g_autoptr(SeismoTrace) window_trace = NULL;
   g_autoptr(SeismoTimelineData) data = NULL;
@@ -592,19 +606,11 @@ test_rate_summary (void)
   SeismoRateView *rate = SEISMO_RATE_VIEW (seismo_rate_view_new ());
   GtkWidget *window = gtk_window_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  guint64 t0 = seismo_trace_get_start_ns (trace), t1 = seismo_trace_get_end_ns (trace);
   const guint32 *counts = NULL;
   guint n_cols = 0;
   guint64 sum = 0, n = seismo_trace_get_n_events (trace);
 
-  g_assert_true (seismo_file_save (trace, path, &error));
-  g_assert_no_error (error);
-  summary = seismo_file_summary_open (path, &error);
-  g_assert_no_error (error);
-  window_trace = seismo_file_summary_load_window (summary, t0 + (t1 - t0) / 2, t0 + (t1 - t0) / 2 + 1,
-                                                  65536, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (seismo_trace_get_n_events (window_trace), <, n / 2);
+  window_trace = open_as_larger_than_memory (trace, path, &summary);
   data = seismo_timeline_data_new_for_window (window_trace, summary, NULL);
   gtk_widget_set_size_request (GTK_WIDGET (timeline), 800, 300);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (rate));
