@@ -512,3 +512,23 @@ seismo_view_set_pane (SeismoView *self,
   self->pane = g_strdup (pane);
   notify (self, SEISMO_VIEW_PROP_PANE);
 }
+
+gboolean
+seismo_view_connect (SeismoView              **slot,
+                     SeismoView               *view,
+                     gpointer                  instance,
+                     const SeismoViewHandler  *handlers,
+                     guint                     n_handlers)
+{
+  g_return_val_if_fail (slot != NULL, FALSE);
+  g_return_val_if_fail (view == NULL || SEISMO_IS_VIEW (view), FALSE);
+
+  if (*slot == view)
+    return FALSE;
+  if (*slot != NULL)
+    g_signal_handlers_disconnect_by_data (*slot, instance);
+  g_set_object (slot, view);
+  for (guint i = 0; view != NULL && i < n_handlers; i++)
+    g_signal_connect_swapped (view, handlers[i].signal, handlers[i].handler, instance);
+  return TRUE;
+}

@@ -130,6 +130,21 @@ void                  seismo_view_set_notes       (SeismoView          *self,
                                                    const SeismoViewNote *notes,
                                                    guint                n_notes);
 
+/* A widget that follows a view connects these (swapped: the handler gets the widget first). */
+typedef struct {
+  const char *signal;
+  GCallback   handler;
+} SeismoViewHandler;
+
+/* Points *slot (a widget's own reference) at view: the old view's handlers for instance are
+ * disconnected and its reference dropped, then handlers are connected to view, swapped to
+ * instance. FALSE, doing nothing, when *slot is view already; TRUE otherwise, also for NULL. */
+gboolean      seismo_view_connect            (SeismoView              **slot,
+                                              SeismoView               *view,
+                                              gpointer                  instance,
+                                              const SeismoViewHandler  *handlers,
+                                              guint                     n_handlers);
+
 /* The analysis pane shown ("details", "histogram", "stats", …). */
 const char   *seismo_view_get_pane           (SeismoView    *self);
 void          seismo_view_set_pane           (SeismoView    *self,

@@ -245,6 +245,42 @@ test_rows_notes (void)
   g_assert_cmpuint (changed, ==, 5);
 }
 
+/* seismo_view_connect(): a follower's handlers are on the view it points at, and only there. */
+static void
+count_call (guint *calls)
+{
+  (*calls)++;
+}
+
+static void
+test_connect (void)
+{
+  static const SeismoViewHandler handlers[] = {
+    { "notify::selected-event", G_CALLBACK (count_call) },
+  };
+  g_autoptr(SeismoView) a = seismo_view_new ();
+  g_autoptr(SeismoView) b = seismo_view_new ();
+  SeismoView *slot = NULL;
+  guint calls = 0;
+
+  g_assert_true (seismo_view_connect (&slot, a, &calls, handlers, G_N_ELEMENTS (handlers)));
+  g_assert_true (slot == a);
+  g_assert_false (seismo_view_connect (&slot, a, &calls, handlers, G_N_ELEMENTS (handlers)));
+  seismo_view_set_selected_event (a, 3);
+  g_assert_cmpuint (calls, ==, 1);
+
+  g_assert_true (seismo_view_connect (&slot, b, &calls, handlers, G_N_ELEMENTS (handlers)));
+  seismo_view_set_selected_event (a, 4);
+  g_assert_cmpuint (calls, ==, 1);
+  seismo_view_set_selected_event (b, 4);
+  g_assert_cmpuint (calls, ==, 2);
+
+  g_assert_true (seismo_view_connect (&slot, NULL, &calls, handlers, G_N_ELEMENTS (handlers)));
+  g_assert_null (slot);
+  seismo_view_set_selected_event (b, 5);
+  g_assert_cmpuint (calls, ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -255,5 +291,6 @@ main (int   argc,
   g_test_add_func ("/view/find-first", test_find_first);
   g_test_add_func ("/view/rows-notes", test_rows_notes);
   g_test_add_func ("/view/markers", test_markers);
+  g_test_add_func ("/view/connect", test_connect);
   return g_test_run ();
 }

@@ -574,20 +574,18 @@ void
 seismo_event_list_set_view (SeismoEventList *self,
                             SeismoView      *view)
 {
+  static const SeismoViewHandler handlers[] = {
+    { "result-changed", G_CALLBACK (on_view_result) },
+    { "partial-result", G_CALLBACK (on_view_partial) },
+    { "notify::filter-busy", G_CALLBACK (on_view_busy) },
+    { "notify::selected-event", G_CALLBACK (on_view_selected) },
+  };
+
   g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
   g_return_if_fail (view == NULL || SEISMO_IS_VIEW (view));
 
-  if (view == self->view)
+  if (!seismo_view_connect (&self->view, view, self, handlers, G_N_ELEMENTS (handlers)) || view == NULL)
     return;
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_set_object (&self->view, view);
-  if (view == NULL)
-    return;
-  g_signal_connect_swapped (view, "result-changed", G_CALLBACK (on_view_result), self);
-  g_signal_connect_swapped (view, "partial-result", G_CALLBACK (on_view_partial), self);
-  g_signal_connect_swapped (view, "notify::filter-busy", G_CALLBACK (on_view_busy), self);
-  g_signal_connect_swapped (view, "notify::selected-event", G_CALLBACK (on_view_selected), self);
   on_view_selected (self);
   on_view_result (self);
 }

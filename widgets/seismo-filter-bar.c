@@ -867,22 +867,23 @@ void
 seismo_filter_bar_set_view (SeismoFilterBar *self,
                             SeismoView      *view)
 {
+  static const SeismoViewHandler handlers[] = {
+    { "notify::filter-busy", G_CALLBACK (on_view_busy) },
+    { "notify::filter-progress", G_CALLBACK (on_view_progress) },
+    { "notify::filter-text", G_CALLBACK (on_view_filter_text) },
+    { "notify::dim", G_CALLBACK (on_view_dim) },
+    { "result-changed", G_CALLBACK (on_view_result) },
+  };
+
   g_return_if_fail (SEISMO_IS_FILTER_BAR (self));
   g_return_if_fail (view == NULL || SEISMO_IS_VIEW (view));
 
   if (view == self->view)
     return;
   g_clear_handle_id (&self->type_source, g_source_remove);
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_set_object (&self->view, view);
+  seismo_view_connect (&self->view, view, self, handlers, G_N_ELEMENTS (handlers));
   if (view == NULL)
     return;
-  g_signal_connect_swapped (view, "notify::filter-busy", G_CALLBACK (on_view_busy), self);
-  g_signal_connect_swapped (view, "notify::filter-progress", G_CALLBACK (on_view_progress), self);
-  g_signal_connect_swapped (view, "notify::filter-text", G_CALLBACK (on_view_filter_text), self);
-  g_signal_connect_swapped (view, "notify::dim", G_CALLBACK (on_view_dim), self);
-  g_signal_connect_swapped (view, "result-changed", G_CALLBACK (on_view_result), self);
   on_view_dim (self);
   on_view_filter_text (self);
   on_view_busy (self);

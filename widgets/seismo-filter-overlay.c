@@ -479,17 +479,15 @@ void
 seismo_filter_overlay_set_view (SeismoFilterOverlay *self,
                                 SeismoView          *view)
 {
+  static const SeismoViewHandler handlers[] = {
+    { "result-changed", G_CALLBACK (on_view_result) },
+    { "notify::dim", G_CALLBACK (on_view_dim) },
+  };
+
   g_return_if_fail (SEISMO_IS_FILTER_OVERLAY (self));
   g_return_if_fail (view == NULL || SEISMO_IS_VIEW (view));
 
-  if (view == self->view)
+  if (!seismo_view_connect (&self->view, view, self, handlers, G_N_ELEMENTS (handlers)) || view == NULL)
     return;
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_set_object (&self->view, view);
-  if (view == NULL)
-    return;
-  g_signal_connect_swapped (view, "result-changed", G_CALLBACK (on_view_result), self);
-  g_signal_connect_swapped (view, "notify::dim", G_CALLBACK (on_view_dim), self);
   on_view_result (self);
 }

@@ -130,22 +130,20 @@ void
 seismo_timeline_set_view (SeismoTimeline *self,
                           SeismoView     *view)
 {
+  static const SeismoViewHandler handlers[] = {
+    { "markers-changed", G_CALLBACK (on_view_markers) },
+    { "notify::selected-event", G_CALLBACK (on_view_selected) },
+    { "rows-changed", G_CALLBACK (on_view_rows) },
+    { "notes-changed", G_CALLBACK (on_view_notes) },
+    /* Both ends change together (one notification each, held until both are set). */
+    { "notify::visible-end", G_CALLBACK (on_view_span) },
+  };
+
   g_return_if_fail (SEISMO_IS_TIMELINE (self));
   g_return_if_fail (view == NULL || SEISMO_IS_VIEW (view));
 
-  if (view == self->view)
+  if (!seismo_view_connect (&self->view, view, self, handlers, G_N_ELEMENTS (handlers)) || view == NULL)
     return;
-  if (self->view != NULL)
-    g_signal_handlers_disconnect_by_data (self->view, self);
-  g_set_object (&self->view, view);
-  if (view == NULL)
-    return;
-  g_signal_connect_swapped (view, "markers-changed", G_CALLBACK (on_view_markers), self);
-  g_signal_connect_swapped (view, "notify::selected-event", G_CALLBACK (on_view_selected), self);
-  g_signal_connect_swapped (view, "rows-changed", G_CALLBACK (on_view_rows), self);
-  g_signal_connect_swapped (view, "notes-changed", G_CALLBACK (on_view_notes), self);
-  /* Both ends change together (one notification each, held until both are set). */
-  g_signal_connect_swapped (view, "notify::visible-end", G_CALLBACK (on_view_span), self);
   /* What the timeline shows now is what the view holds from here on. */
   _seismo_timeline_push_markers (self);
   _seismo_timeline_push_rows (self);

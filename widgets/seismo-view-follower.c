@@ -52,18 +52,21 @@ gboolean
 seismo_view_follower_set_view (SeismoViewFollower *self,
                                SeismoView         *view)
 {
+  static const SeismoViewHandler handlers[] = {
+    { "notify::trace", G_CALLBACK (trace_changed) },
+    /* A filter's result, the markers or the range: what the pane counts. */
+    { "result-changed", G_CALLBACK (span_changed) },
+    { "markers-changed", G_CALLBACK (span_changed) },
+  };
+
   g_return_val_if_fail (view == NULL || SEISMO_IS_VIEW (view), FALSE);
 
   if (view == self->view)
     return FALSE;
   seismo_view_follower_clear (self);
+  seismo_view_connect (&self->view, view, self, handlers, G_N_ELEMENTS (handlers));
   if (view == NULL)
     return TRUE;
-  self->view = g_object_ref (view);
-  g_signal_connect_swapped (view, "notify::trace", G_CALLBACK (trace_changed), self);
-  /* A filter's result, the markers or the range: what the pane counts. */
-  g_signal_connect_swapped (view, "result-changed", G_CALLBACK (span_changed), self);
-  g_signal_connect_swapped (view, "markers-changed", G_CALLBACK (span_changed), self);
   if (seismo_view_get_trace (view) != NULL)
     trace_changed (self);
   return TRUE;
