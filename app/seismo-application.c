@@ -16,6 +16,8 @@ struct _SeismoApplication
 
   /* owned */
   GSettings      *settings;
+  GStrv           launch_paths;   /* the files named at launch (local_command_line) */
+  GPtrArray      *early_reads;    /* SeismoEarlyRead*, their reads, until a window takes each */
 };
 
 G_DEFINE_FINAL_TYPE (SeismoApplication, seismo_application, ADW_TYPE_APPLICATION)
@@ -35,6 +37,21 @@ new_window (SeismoApplication *self)
   return seismo_window_new (self);
 }
 
+/* The read started at launch of this file, if any: the caller owns it. */
+static SeismoEarlyRead *
+take_early_read (SeismoApplication *self,
+                 GFile             *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+
+  if (self->early_reads == NULL || path == NULL)
+    return NULL;
+  for (guint i = 0; i < self->early_reads->len; i++)
+    if (g_strcmp0 (seismo_early_read_get_path (g_ptr_array_index (self->early_reads, i)), path) == 0)
+      return g_ptr_array_steal_index (self->early_reads, i);
+  return NULL;
+}
+
 void
 seismo_application_open_files (SeismoApplication *self,
                                GFile            **files,
@@ -45,10 +62,14 @@ seismo_application_open_files (SeismoApplication *self,
   for (guint i = 0; i < n_files; i++)
     {
       SeismoWindow *window = find_empty_window (self);
+      SeismoEarlyRead *early = take_early_read (self, files[i]);
 
       if (window == NULL)
         window = new_window (self);
-      seismo_window_open_file (window, files[i]);
+      if (early != NULL)
+        seismo_window_open_early_read (window, files[i], early);
+      else
+        seismo_window_open_file (window, files[i]);
       gtk_window_present (GTK_WINDOW (window));
     }
 }
@@ -59,7 +80,49 @@ seismo_application_open (GApplication  *app,
                          int            n_files,
                          const char    *hint)
 {
-  seismo_application_open_files (SEISMO_APPLICATION (app), files, (guint) n_files);
+  SeismoApplication *self = SEISMO_APPLICATION (app);
+
+  seismo_application_open_files (self, files, (guint) n_files);
+  /* Reads of what was not opened after all (an option's value that named a file): dropped. */
+  g_clear_pointer (&self->early_reads, g_ptr_array_unref);
+}
+
+/*
+ * The files named on the command line are read from the start (seismo-window-read.h). Only
+ * names of regular files count: GApplication turns the same arguments into the files "open"
+ * gets, after it has registered and started up; options are its business.
+ */
+static gboolean
+seismo_application_local_command_line (GApplication   *app,
+                                       char         ***arguments,
+                                       int            *exit_status)
+{
+  SeismoApplication *self = SEISMO_APPLICATION (app);
+  g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
+  gboolean options_over = FALSE;
+
+  for (guint i = 1; (*arguments)[i] != NULL; i++)
+    {
+      const char *arg = (*arguments)[i];
+      g_autoptr(GFile) file = NULL;
+      g_autofree char *path = NULL;
+
+      if (!options_over && g_str_equal (arg, "--"))
+        {
+          options_over = TRUE;
+          continue;
+        }
+      if (!options_over && arg[0] == '-')
+        continue;
+      file = g_file_new_for_commandline_arg (arg);
+      path = g_file_get_path (file);
+      if (path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        g_strv_builder_add (paths, path);
+    }
+  g_strfreev (self->launch_paths);
+  self->launch_paths = g_strv_builder_end (paths);
+  return G_APPLICATION_CLASS (seismo_application_parent_class)->local_command_line (app, arguments,
+                                                                                   exit_status);
 }
 
 static void
@@ -67,6 +130,8 @@ seismo_application_activate (GApplication *app)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
+  /* Started with no file to open after all. */
+  g_clear_pointer (&SEISMO_APPLICATION (app)->early_reads, g_ptr_array_unref);
   if (window == NULL)
     window = GTK_WINDOW (new_window (SEISMO_APPLICATION (app)));
   gtk_window_present (window);
@@ -167,11 +232,22 @@ seismo_application_startup (GApplication *app)
     { "win.show-pane::flamegraph", { "<Alt>4", NULL } },
   };
 
+  /* The readers of trace.dat files are the backends' to register. */
+  seismo_backends_init ();
+  /* Startup runs in the instance that opens the files (not in one that hands them to another):
+   * their reads start here, before GTK does. */
+  if (self->launch_paths != NULL && self->launch_paths[0] != NULL)
+    {
+      self->early_reads = g_ptr_array_new_with_free_func ((GDestroyNotify) seismo_early_read_free);
+      for (guint i = 0; self->launch_paths[i] != NULL; i++)
+        g_ptr_array_add (self->early_reads, seismo_early_read_start (self->launch_paths[i]));
+    }
+  g_clear_pointer (&self->launch_paths, g_strfreev);
+
   G_APPLICATION_CLASS (seismo_application_parent_class)->startup (app);
 
   seismo_stall_log_start_from_env ();
   seismo_widgets_init ();
-  seismo_backends_init ();
   /*
    * A recorder killed together with its guard leaves its tracefs instance tracing. Run as root,
    * the app removes it now; run as a user it may not (this does nothing then), and the pkexec
@@ -203,6 +279,8 @@ seismo_application_dispose (GObject *object)
   SeismoApplication *self = SEISMO_APPLICATION (object);
 
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->launch_paths, g_strfreev);
+  g_clear_pointer (&self->early_reads, g_ptr_array_unref);
   G_OBJECT_CLASS (seismo_application_parent_class)->dispose (object);
 }
 
@@ -219,6 +297,7 @@ seismo_application_class_init (SeismoApplicationClass *klass)
   app_class->startup = seismo_application_startup;
   app_class->activate = seismo_application_activate;
   app_class->open = seismo_application_open;
+  app_class->local_command_line = seismo_application_local_command_line;
   app_class->handle_local_options = seismo_application_handle_local_options;
 }
 

@@ -9,6 +9,7 @@
 #include "seismo-window-analysis.h"
 #include "seismo-timeline-data.h"
 #include "seismo-window.h"
+#include "seismo-window-read.h"
 
 G_BEGIN_DECLS
 
@@ -79,10 +80,6 @@ struct _SeismoWindow
   struct _SeismoWindowTeach *teach;      /* seismo-window-teach.c */
   struct _SeismoWindowShare *share;      /* seismo-window-share.c */
 };
-
-/* Events of a trace too large to load shown at once (a window of it over its summary): ~170 MB
- * loaded, read in about a second. */
-#define SEISMO_WINDOW_PART_MAX_EVENTS (64u << 16)
 
 /* seismo-window-window-load.c */
 void     _seismo_window_init_window_load    (SeismoWindow       *self);

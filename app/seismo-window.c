@@ -2,9 +2,6 @@
 #define G_LOG_DOMAIN "seismo-app"
 
 #include <inttypes.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -13,7 +10,6 @@
 #include "seismo-file-summary.h"
 #include "seismo-importer.h"
 #include "seismo-stacks.h"
-#include "seismo-symbolizer.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-timing.h"
 #include "seismo-window-private.h"
@@ -26,33 +22,21 @@ G_DEFINE_FINAL_TYPE (SeismoWindow, seismo_window, ADW_TYPE_APPLICATION_WINDOW)
 
 typedef struct {
   char               *path;
+  SeismoEarlyRead    *early;     /* the read started at launch, when it is this file's */
   gint               *permille;
   SeismoTrace        *trace;
   SeismoTimelineData *data;
-  SeismoFileSummary  *summary;   /* a trace larger than memory: its summary */
 } LoadJob;
 
 static void
 load_job_free (LoadJob *job)
 {
   g_free (job->path);
+  g_clear_pointer (&job->early, seismo_early_read_free);
   g_clear_object (&job->trace);
   g_clear_pointer (&job->data, seismo_timeline_data_unref);
-  g_clear_pointer (&job->summary, seismo_file_summary_free);
   g_free (job);
 }
-
-static void
-load_progress (double   fraction,
-               gpointer user_data)
-{
-  LoadJob *job = user_data;
-
-  /* Reading is most of the work; preparing the timeline is the last tenth. */
-  if (job->permille != NULL)
-    g_atomic_int_set (job->permille, (int) (CLAMP (fraction, 0, 1) * 900));
-}
-
 
 static void
 load_thread (GTask        *task,
@@ -62,53 +46,38 @@ load_thread (GTask        *task,
 {
   LoadJob *job = task_data;
   GError *error = NULL;
+  gboolean ok;
 
-#ifdef __GLIBC__
-  /* Arrays of a trace's size (matches, indexes, buffers of the read) are mapped and unmapped,
-   * so their memory goes back to the system when they are freed. glibc would otherwise raise its
-   * threshold up to 32 MB after the first such free and serve the next ones from its heap,
-   * where freed memory stays resident. A frame's surfaces (under 16 MB) stay on the heap. */
-  mallopt (M_MMAP_THRESHOLD, 16 << 20);
-#endif
-  if (seismo_file_summary_too_large (job->path))
-    {
-      /* Its summary first: the whole trace is drawn from it at once, and the events of its
-       * middle follow (seismo-window-window-load.c), read while the timeline is already up. */
-      job->summary = seismo_file_summary_open (job->path, NULL);
-      if (job->summary != NULL)
-        job->trace = g_object_ref (seismo_file_summary_get_tables (job->summary));
-      else
-        job->trace = seismo_file_load_part (job->path, SEISMO_WINDOW_PART_MAX_EVENTS, cancellable,
-                                            &error);
-    }
+  if (job->early != NULL)
+    ok = seismo_early_read_join (job->early, cancellable, job->permille, &job->trace, &job->data,
+                                 &error);
   else
-    job->trace = seismo_trace_open (job->path, cancellable, load_progress, job, &error);
-  if (job->trace == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  /* User stack frames recorded as addresses are named here, from the files they were in (before
-   * anything else reads the trace). */
-  seismo_symbolize_opened_trace (job->trace);
-  if (job->permille != NULL)
-    g_atomic_int_set (job->permille, 920);
-  /* Every index the window reads is built here, not at its first use on the main thread. The
-   * timeline finds a row's events near the pointer by a scan of the few pixels around it, so the
-   * per-CPU and per-task event indexes (4 bytes an event each) are not built for it. */
-  seismo_trace_find_task (job->trace, 0, 0);
-  job->data = seismo_timeline_data_new_for_window (job->trace, job->summary, cancellable);
-  if (job->data == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Opening was cancelled"));
-      return;
-    }
-#ifdef __GLIBC__
-  /* Reading freed its buffers into this thread's malloc arena, where they would stay resident
-   * for the window's lifetime: give the free pages back (~15 MB on a 10M-event trace). */
-  malloc_trim (0);
-#endif
-  g_task_return_boolean (task, TRUE);
+    ok = seismo_window_read (job->path, job->permille, cancellable, &job->trace, &job->data,
+                             &error);
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+load_start (SeismoWindow       *self,
+            const char         *path,
+            SeismoEarlyRead    *early,
+            GCancellable       *cancellable,
+            gint               *permille,
+            GAsyncReadyCallback callback,
+            gpointer            user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  LoadJob *job = g_new0 (LoadJob, 1);
+
+  job->path = g_strdup (path);
+  job->early = early;
+  job->permille = permille;
+  g_task_set_source_tag (task, _seismo_window_load);
+  g_task_set_task_data (task, job, (GDestroyNotify) load_job_free);
+  g_task_run_in_thread (task, load_thread);
 }
 
 void
@@ -119,14 +88,7 @@ _seismo_window_load (SeismoWindow       *self,
                      GAsyncReadyCallback callback,
                      gpointer            user_data)
 {
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  LoadJob *job = g_new0 (LoadJob, 1);
-
-  job->path = g_strdup (path);
-  job->permille = permille;
-  g_task_set_source_tag (task, _seismo_window_load);
-  g_task_set_task_data (task, job, (GDestroyNotify) load_job_free);
-  g_task_run_in_thread (task, load_thread);
+  load_start (self, path, NULL, cancellable, permille, callback, user_data);
 }
 
 gboolean
@@ -250,16 +212,14 @@ open_done (GObject      *source,
   _seismo_window_skipped_toast (self, trace);
 }
 
-void
-seismo_window_open_file (SeismoWindow *self,
-                         GFile        *file)
+static void
+open_file (SeismoWindow    *self,
+           GFile           *file,
+           SeismoEarlyRead *early)
 {
   g_autofree char *path = NULL;
   g_autofree char *name = NULL;
   g_autofree char *title = NULL;
-
-  g_return_if_fail (SEISMO_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
 
   name = g_file_get_basename (file);
   if ((path = g_file_get_path (file)) == NULL)
@@ -267,10 +227,12 @@ seismo_window_open_file (SeismoWindow *self,
       g_autofree char *heading = g_strdup_printf (_("Could not open “%s”"), name);
 
       _seismo_window_show_error (self, heading, _("Only files on this computer can be opened."));
+      seismo_early_read_free (early);
       return;
     }
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
   self->load_cancellable = g_cancellable_new ();
   g_atomic_int_set (&self->load_permille, 0);
   title = g_strdup_printf (_("Opening “%s”…"), name);
@@ -279,8 +241,35 @@ seismo_window_open_file (SeismoWindow *self,
   gtk_stack_set_visible_child_name (self->stack, "loading");
   g_clear_handle_id (&self->progress_source, g_source_remove);
   self->progress_source = g_timeout_add (50, update_progress, self);
-  _seismo_window_load (self, path, self->load_cancellable, &self->load_permille, open_done, g_object_ref (file));
+  load_start (self, path, early, self->load_cancellable, &self->load_permille, open_done,
+              g_object_ref (file));
   _seismo_window_update_actions (self);
+}
+
+void
+seismo_window_open_file (SeismoWindow *self,
+                         GFile        *file)
+{
+  g_return_if_fail (SEISMO_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  open_file (self, file, NULL);
+}
+
+void
+seismo_window_open_early_read (SeismoWindow    *self,
+                               GFile           *file,
+                               SeismoEarlyRead *early)
+{
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (SEISMO_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (early != NULL);
+
+  path = g_file_get_path (file);
+  g_return_if_fail (g_strcmp0 (path, seismo_early_read_get_path (early)) == 0);
+  open_file (self, file, early);
 }
 
 /* Showing a trace */

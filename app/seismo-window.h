@@ -6,6 +6,7 @@
 #include "seismo-application.h"
 #include "seismo-timeline.h"
 #include "seismo-trace.h"
+#include "seismo-window-read.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,10 @@ gboolean        seismo_window_is_empty        (SeismoWindow       *self);
 /* Opens file on a worker thread; errors are shown in a dialog. */
 void            seismo_window_open_file       (SeismoWindow       *self,
                                                GFile              *file);
+/* Opens file from the read of it the application started at launch (takes early). */
+void            seismo_window_open_early_read (SeismoWindow       *self,
+                                               GFile              *file,
+                                               SeismoEarlyRead    *early);
 /* Runs `seismo-cli ARGS -o TEMP.seismo` (through pkexec when not root) and shows the trace live.
  * args starts with "record". */
 void            seismo_window_start_recording (SeismoWindow       *self,

@@ -5,6 +5,7 @@
 
 typedef struct {
   SeismoAppTestChecks checks;
+  GApplication       *app;    /* this run's: a test may run several, the first stays the default */
   gboolean            done;
 } Run;
 
@@ -12,7 +13,7 @@ static gboolean
 run_checks (gpointer data)
 {
   Run *run = data;
-  GApplication *app = g_application_get_default ();
+  GApplication *app = run->app;
 
   run->checks (SEISMO_APPLICATION (app));
   run->done = TRUE;
@@ -44,7 +45,7 @@ seismo_app_test_run (char              **files,
 {
   g_autoptr(SeismoApplication) app = seismo_application_new ();
   g_autofree char **argv = g_new0 (char *, n_files + 2);
-  Run run = { checks, FALSE };
+  Run run = { checks, G_APPLICATION (app), FALSE };
 
   argv[0] = (char *) "seismo";
   for (int i = 0; i < n_files; i++)

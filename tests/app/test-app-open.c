@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Opening files in the real application under Xvfb, the ways a person does besides the command
- * line: dropping files on a window (the window's own GtkDropTarget handler, given the
- * GdkFileList a file manager's drag carries), a file that is not a trace (an error dialog naming
- * it), and recent files (GtkRecentManager, the start page's "Recent" rows, reopening from there).
+ * Opening files in the real application under Xvfb, the ways a person does: dropping files on a
+ * window (the window's own GtkDropTarget handler, given the GdkFileList a file manager's drag
+ * carries), a file that is not a trace (an error dialog naming it), recent files
+ * (GtkRecentManager, the start page's "Recent" rows, reopening from there), and the command line,
+ * whose files are read from launch on.
  */
 
 #include <glib/gstdio.h>
@@ -428,6 +429,80 @@ save_trace (const char *name,
   g_assert_no_error (error);
 }
 
+/* The command line: a trace.dat (its reader is a backend's) and a file that is not a trace, read
+ * from launch (seismo-window-read.h) and shown by the windows that open them. */
+static char *command_line_dat;
+
+/* This run's windows: the one showing the trace.dat, and the one whose dialog names notes.txt. */
+static gboolean
+find_command_line_windows (GtkApplication *app,
+                           SeismoWindow  **dat_window,
+                           SeismoWindow  **junk_window)
+{
+  *dat_window = *junk_window = NULL;
+  for (GList *l = gtk_application_get_windows (app); l; l = l->next)
+    {
+      AdwMessageDialog *dialog;
+
+      if (!SEISMO_IS_WINDOW (l->data))
+        continue;
+      if (seismo_window_get_trace (l->data) != NULL && SEISMO_WINDOW (l->data)->file != NULL)
+        {
+          g_autofree char *name = g_file_get_basename (SEISMO_WINDOW (l->data)->file);
+
+          if (g_str_equal (name, "ftrace-small-v7.dat"))
+            *dat_window = l->data;
+        }
+      else if ((dialog = seismo_app_test_find_dialog (l->data)) != NULL
+               && strstr (adw_message_dialog_get_heading (dialog), "notes.txt") != NULL)
+        *junk_window = l->data;
+    }
+  return *dat_window != NULL && *junk_window != NULL;
+}
+
+static gboolean
+command_line_opened (gpointer data)
+{
+  SeismoWindow *dat_window, *junk_window;
+
+  return find_command_line_windows (data, &dat_window, &junk_window);
+}
+
+static void
+check_command_line (SeismoApplication *app)
+{
+  g_autoptr(SeismoTrace) expected = NULL;
+  g_autoptr(GError) error = NULL;
+  SeismoWindow *dat_window, *junk_window;
+  SeismoTrace *trace;
+
+  g_assert_true (seismo_gui_test_wait_for (command_line_opened, app, 20000));
+  expected = seismo_trace_open (command_line_dat, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (find_command_line_windows (GTK_APPLICATION (app), &dat_window, &junk_window));
+  g_assert_true (dat_window != junk_window);
+  trace = seismo_window_get_trace (dat_window);
+  g_assert_cmpuint (seismo_trace_get_n_events (trace), ==, seismo_trace_get_n_events (expected));
+  g_assert_cmpuint (seismo_trace_get_n_events (trace), >, 0);
+  g_assert_cmpstr (seismo_trace_get_metadata (trace, "format"), ==, "trace.dat");
+  g_assert_null (seismo_window_get_trace (junk_window));
+  gtk_window_destroy (GTK_WINDOW (seismo_app_test_find_dialog (GTK_WINDOW (junk_window))));
+}
+
+static void
+test_command_line (void)
+{
+  g_autofree char *junk = g_build_filename (dir, "notes.txt", NULL);
+  char *files[2];
+
+  command_line_dat = g_test_build_filename (G_TEST_DIST, "data", "ftrace-small-v7.dat", NULL);
+  files[0] = command_line_dat;
+  files[1] = junk;
+  g_assert_true (g_file_set_contents (junk, "shopping list: milk, eggs\n", -1, NULL));
+  seismo_app_test_run (files, G_N_ELEMENTS (files), check_command_line);
+  g_clear_pointer (&command_line_dat, g_free);
+}
+
 static void
 test_open (void)
 {
@@ -471,6 +546,7 @@ main (int    argc,
       return 77;
     }
   g_test_add_func ("/app-open/drop-and-recent", test_open);
+  g_test_add_func ("/app-open/command-line", test_command_line);
   ret = g_test_run ();
   seismo_gui_test_remove_dir (dir);
   return ret;
