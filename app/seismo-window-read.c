@@ -26,12 +26,14 @@ read_progress (double   fraction,
 }
 
 gboolean
-seismo_window_read (const char          *path,
-                    gint                *permille,
-                    GCancellable        *cancellable,
-                    SeismoTrace        **trace_out,
-                    SeismoTimelineData **data_out,
-                    GError             **error)
+seismo_window_read (const char           *path,
+                    gint                 *permille,
+                    SeismoWindowTraceRead trace_read,
+                    gpointer              user_data,
+                    GCancellable         *cancellable,
+                    SeismoTrace         **trace_out,
+                    SeismoTimelineData  **data_out,
+                    GError              **error)
 {
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(SeismoFileSummary) summary = NULL;
@@ -67,6 +69,8 @@ seismo_window_read (const char          *path,
    * timeline finds a row's events near the pointer by a scan of the few pixels around it, so the
    * per-CPU and per-task event indexes (4 bytes an event each) are not built for it. */
   seismo_trace_find_task (trace, 0, 0);
+  if (trace_read != NULL)
+    trace_read (trace, user_data);
   data = seismo_timeline_data_new_for_window (trace, summary, cancellable);
   if (data == NULL)
     {
@@ -94,6 +98,7 @@ struct _SeismoEarlyRead
 
   GMutex              lock;
   GCond               cond;
+  SeismoTrace        *read;       /* under lock: the trace, once read (before the data) */
   gboolean            done;       /* under lock; the fields below are the thread's until then */
   gboolean            ok;
   SeismoTrace        *trace;
@@ -101,12 +106,24 @@ struct _SeismoEarlyRead
   GError             *error;
 };
 
+static void
+early_trace_read (SeismoTrace *trace,
+                  gpointer     user_data)
+{
+  SeismoEarlyRead *self = user_data;
+
+  g_mutex_lock (&self->lock);
+  self->read = g_object_ref (trace);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
 static gpointer
 early_read_thread (gpointer user_data)
 {
   SeismoEarlyRead *self = user_data;
-  gboolean ok = seismo_window_read (self->path, &self->permille, self->cancellable, &self->trace,
-                                    &self->data, &self->error);
+  gboolean ok = seismo_window_read (self->path, &self->permille, early_trace_read, self,
+                                    self->cancellable, &self->trace, &self->data, &self->error);
 
   g_mutex_lock (&self->lock);
   self->ok = ok;
@@ -147,14 +164,17 @@ forward_cancel (GCancellable *cancellable,
 }
 
 gboolean
-seismo_early_read_join (SeismoEarlyRead     *self,
-                        GCancellable        *cancellable,
-                        gint                *permille,
-                        SeismoTrace        **trace,
-                        SeismoTimelineData **data,
-                        GError             **error)
+seismo_early_read_join (SeismoEarlyRead      *self,
+                        GCancellable         *cancellable,
+                        gint                 *permille,
+                        SeismoWindowTraceRead trace_read,
+                        gpointer              user_data,
+                        SeismoTrace         **trace,
+                        SeismoTimelineData  **data,
+                        GError              **error)
 {
   gulong cancel_id = 0;
+  gboolean told = FALSE;
 
   g_return_val_if_fail (self != NULL && self->thread != NULL, FALSE);
 
@@ -167,9 +187,29 @@ seismo_early_read_join (SeismoEarlyRead     *self,
       /* The window's progress bar reads its own counter: copy the read's into it meanwhile. */
       if (permille != NULL)
         g_atomic_int_set (permille, g_atomic_int_get (&self->permille));
+      if (self->read != NULL && !told)
+        {
+          g_autoptr(SeismoTrace) read = g_object_ref (self->read);
+
+          g_mutex_unlock (&self->lock);
+          if (trace_read != NULL)
+            trace_read (read, user_data);
+          told = TRUE;
+          g_mutex_lock (&self->lock);
+          continue;
+        }
       g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + 50 * G_TIME_SPAN_MILLISECOND);
     }
-  g_mutex_unlock (&self->lock);
+  /* Read and done between two looks: told now, as a direct read would have. */
+  if (self->ok && !told && trace_read != NULL)
+    {
+      g_autoptr(SeismoTrace) read = g_object_ref (self->read);
+
+      g_mutex_unlock (&self->lock);
+      trace_read (read, user_data);
+    }
+  else
+    g_mutex_unlock (&self->lock);
   g_thread_join (g_steal_pointer (&self->thread));
   if (cancellable != NULL)
     g_cancellable_disconnect (cancellable, cancel_id);
@@ -196,6 +236,7 @@ seismo_early_read_free (SeismoEarlyRead *self)
       g_cancellable_cancel (self->cancellable);
       g_thread_join (g_steal_pointer (&self->thread));
     }
+  g_clear_object (&self->read);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->data, seismo_timeline_data_unref);
   g_clear_error (&self->error);

@@ -24,6 +24,8 @@ typedef struct {
   char               *path;
   SeismoEarlyRead    *early;     /* the read started at launch, when it is this file's */
   gint               *permille;
+  SeismoWindow       *preview;   /* lists the events before the timeline is ready (borrowed:
+                                  * the task holds it) */
   SeismoTrace        *trace;
   SeismoTimelineData *data;
 } LoadJob;
@@ -38,6 +40,60 @@ load_job_free (LoadJob *job)
   g_free (job);
 }
 
+typedef struct {
+  SeismoWindow *window;
+  GCancellable *cancellable;   /* the load's: a later one replaced it */
+  SeismoTrace  *trace;
+} Preview;
+
+static void
+preview_free (Preview *preview)
+{
+  g_object_unref (preview->window);
+  g_clear_object (&preview->cancellable);
+  g_object_unref (preview->trace);
+  g_free (preview);
+}
+
+/*
+ * The trace is read; the timeline's data is being made from it (0.2 s of 10M events). Meanwhile
+ * the list shows the events: its first rows take GTK as long again on the main thread, which
+ * would otherwise only start once the data is there. Only into an empty window: one that shows
+ * a trace keeps it whole until the next one is.
+ */
+static gboolean
+show_preview (gpointer data)
+{
+  Preview *preview = data;
+  SeismoWindow *self = preview->window;
+
+  if (self->load_cancellable == preview->cancellable && !g_cancellable_is_cancelled (preview->cancellable)
+      && self->trace == NULL)
+    {
+      seismo_event_list_set_trace (self->event_list, preview->trace);
+      gtk_stack_set_visible_child_name (self->stack, "trace");
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+load_trace_read (SeismoTrace *trace,
+                 gpointer     user_data)
+{
+  GTask *task = user_data;
+  LoadJob *job = g_task_get_task_data (task);
+  Preview *preview;
+
+  if (job->preview == NULL)
+    return;
+  preview = g_new0 (Preview, 1);
+  preview->window = g_object_ref (job->preview);
+  preview->cancellable = g_task_get_cancellable (task) ? g_object_ref (g_task_get_cancellable (task)) : NULL;
+  preview->trace = g_object_ref (trace);
+  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT, show_preview, preview,
+                              (GDestroyNotify) preview_free);
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -49,11 +105,11 @@ load_thread (GTask        *task,
   gboolean ok;
 
   if (job->early != NULL)
-    ok = seismo_early_read_join (job->early, cancellable, job->permille, &job->trace, &job->data,
-                                 &error);
+    ok = seismo_early_read_join (job->early, cancellable, job->permille, load_trace_read, task,
+                                 &job->trace, &job->data, &error);
   else
-    ok = seismo_window_read (job->path, job->permille, cancellable, &job->trace, &job->data,
-                             &error);
+    ok = seismo_window_read (job->path, job->permille, load_trace_read, task, cancellable,
+                             &job->trace, &job->data, &error);
   if (ok)
     g_task_return_boolean (task, TRUE);
   else
@@ -64,6 +120,7 @@ static void
 load_start (SeismoWindow       *self,
             const char         *path,
             SeismoEarlyRead    *early,
+            gboolean            preview,
             GCancellable       *cancellable,
             gint               *permille,
             GAsyncReadyCallback callback,
@@ -75,6 +132,7 @@ load_start (SeismoWindow       *self,
   job->path = g_strdup (path);
   job->early = early;
   job->permille = permille;
+  job->preview = preview ? self : NULL;
   g_task_set_source_tag (task, _seismo_window_load);
   g_task_set_task_data (task, job, (GDestroyNotify) load_job_free);
   g_task_run_in_thread (task, load_thread);
@@ -88,7 +146,7 @@ _seismo_window_load (SeismoWindow       *self,
                      GAsyncReadyCallback callback,
                      gpointer            user_data)
 {
-  load_start (self, path, NULL, cancellable, permille, callback, user_data);
+  load_start (self, path, NULL, FALSE, cancellable, permille, callback, user_data);
 }
 
 gboolean
@@ -135,6 +193,9 @@ open_done (GObject      *source,
 
   if (!_seismo_window_load_finish (self, result, &trace, &data, &error))
     {
+      /* The events listed before the timeline was ready (show_preview) go too. */
+      if (self->trace == NULL)
+        seismo_event_list_set_trace (self->event_list, NULL);
       gtk_stack_set_visible_child_name (self->stack, self->trace != NULL ? "trace" : "empty");
       _seismo_window_update_actions (self);
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
@@ -241,7 +302,7 @@ open_file (SeismoWindow    *self,
   gtk_stack_set_visible_child_name (self->stack, "loading");
   g_clear_handle_id (&self->progress_source, g_source_remove);
   self->progress_source = g_timeout_add (50, update_progress, self);
-  load_start (self, path, early, self->load_cancellable, &self->load_permille, open_done,
+  load_start (self, path, early, TRUE, self->load_cancellable, &self->load_permille, open_done,
               g_object_ref (file));
   _seismo_window_update_actions (self);
 }

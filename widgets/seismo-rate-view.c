@@ -214,6 +214,14 @@ draw_counts (cairo_t          *cr,
       seismo_cairo_set_rgb (cr, dark ? 0x1e1e1e : 0xffffff, 1);
       cairo_paint (cr);
     }
+  /* Nothing counted yet (a trace whose timeline is still being prepared): no figures. */
+  if (counts == NULL)
+    {
+      cairo_restore (cr);
+      g_object_unref (layout);
+      pango_font_description_free (font);
+      return;
+    }
   for (guint col = 0; counts != NULL && col < n_cols; col++)
     {
       guint64 total = 0;

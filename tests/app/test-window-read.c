@@ -14,6 +14,23 @@ static char *trace_path;
 static char *junk_path;
 static gsize n_events;   /* in the file: the busy trace adds one to what it is asked for */
 
+/* What trace_read was told: the trace, and how many times. */
+typedef struct {
+  SeismoTrace *trace;
+  guint        n_calls;
+} Told;
+
+static void
+tell (SeismoTrace *trace,
+      gpointer     user_data)
+{
+  Told *told = user_data;
+
+  g_assert_true (SEISMO_IS_TRACE (trace));
+  told->trace = trace;
+  told->n_calls++;
+}
+
 static void
 test_early_equals_direct (void)
 {
@@ -22,14 +39,37 @@ test_early_equals_direct (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(SeismoEarlyRead) early = NULL;
   gint permille = 0;
+  Told told_direct = { 0 }, told_early = { 0 };
 
-  g_assert_true (seismo_window_read (trace_path, NULL, NULL, &direct, &direct_data, &error));
+  g_assert_true (seismo_window_read (trace_path, NULL, tell, &told_direct, NULL, &direct, &direct_data,
+                                     &error));
   g_assert_no_error (error);
+  /* Told of the trace before the data, once. */
+  g_assert_cmpuint (told_direct.n_calls, ==, 1);
+  g_assert_true (told_direct.trace == direct);
 
   early = seismo_early_read_start (trace_path);
   g_assert_cmpstr (seismo_early_read_get_path (early), ==, trace_path);
-  g_assert_true (seismo_early_read_join (early, NULL, &permille, &early_trace, &early_data, &error));
+  g_assert_true (seismo_early_read_join (early, NULL, &permille, tell, &told_early, &early_trace,
+                                         &early_data, &error));
   g_assert_no_error (error);
+  g_assert_cmpuint (told_early.n_calls, ==, 1);
+  g_assert_true (told_early.trace == early_trace);
+
+  /* Joined only once the read is over (the window came late): still told, once. */
+  {
+    g_autoptr(SeismoEarlyRead) late = seismo_early_read_start (trace_path);
+    g_autoptr(SeismoTrace) late_trace = NULL;
+    g_autoptr(SeismoTimelineData) late_data = NULL;
+    Told told_late = { 0 };
+
+    g_usleep (G_USEC_PER_SEC / 2);
+    g_assert_true (seismo_early_read_join (late, NULL, NULL, tell, &told_late, &late_trace,
+                                           &late_data, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (told_late.n_calls, ==, 1);
+    g_assert_true (told_late.trace == late_trace);
+  }
   g_assert_cmpint (permille, ==, 1000);
   g_assert_cmpuint (seismo_trace_get_n_events (early_trace), ==, n_events);
   g_assert_cmpuint (seismo_trace_get_n_events (early_trace), ==, seismo_trace_get_n_events (direct));
@@ -48,9 +88,9 @@ test_early_error (void)
   g_autoptr(GError) direct_error = NULL, early_error = NULL;
   g_autoptr(SeismoEarlyRead) early = seismo_early_read_start (junk_path);
 
-  g_assert_false (seismo_window_read (junk_path, NULL, NULL, &trace, &data, &direct_error));
+  g_assert_false (seismo_window_read (junk_path, NULL, NULL, NULL, NULL, &trace, &data, &direct_error));
   g_assert_nonnull (direct_error);
-  g_assert_false (seismo_early_read_join (early, NULL, NULL, &trace, &data, &early_error));
+  g_assert_false (seismo_early_read_join (early, NULL, NULL, NULL, NULL, &trace, &data, &early_error));
   g_assert_nonnull (early_error);
   g_assert_null (trace);
   g_assert_null (data);
@@ -75,7 +115,7 @@ test_early_cancel (void)
 
       g_usleep (delay_us);
       g_cancellable_cancel (cancellable);
-      if (seismo_early_read_join (early, cancellable, NULL, &trace, &data, &error))
+      if (seismo_early_read_join (early, cancellable, NULL, NULL, NULL, &trace, &data, &error))
         g_assert_cmpuint (seismo_trace_get_n_events (trace), ==, n_events);
       else
         {
