@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "seismo-compare.h"
+#include "seismo-percentile-private.h"
 #include "seismo-timing.h"
 
 static const char *const metric_names[SEISMO_COMPARE_N_METRICS] = {
@@ -45,27 +46,20 @@ fill (guint64                  *out,
   out[SEISMO_COMPARE_MAX_NS] = st->max_ns;
 }
 
-static int
-compare_u64 (gconstpointer a,
-             gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* The all-syscalls figures of one side, and its whole-trace info. Percentiles need every
- * duration, so this walks the spans itself with the same rules as seismo_stats_by_syscall(). */
+/* The all-syscalls figures of one side, and its whole-trace info. This walks the spans itself
+ * with the same rules as seismo_stats_by_syscall(), twice: the percentiles keep only the
+ * durations near their ranks (seismo-percentile-private.h), not every one. */
 static void
 summarize (SeismoTrace            *trace,
            const SeismoSelection  *selection,
            guint64                *out,
            SeismoCompareTraceInfo *info)
 {
+  static const double qs[] = { 0.50, 0.90, 0.99 };
   gsize n_spans;
   const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n_spans);
   const guint64 *ts = seismo_trace_get_times (trace);
-  g_autoptr(GArray) durations = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autofree gsize *counts = g_new0 (gsize, SEISMO_PERCENTILE_COARSE_BINS);
   guint64 start = seismo_trace_get_start_ns (trace), end = seismo_trace_get_end_ns (trace);
   SeismoSyscallStats st = { 0 };
   gboolean timed = seismo_trace_has_durations (trace);
@@ -83,15 +77,28 @@ summarize (SeismoTrace            *trace,
       st.max_ns = MAX (st.max_ns, dur);
       if (seismo_trace_syscall_span_failed (trace, s))
         st.errors++;
-      g_array_append_val (durations, dur);
+      counts[seismo_percentile_coarse_bin (dur)]++;
     }
   if (st.calls > 0)
     {
-      g_array_sort (durations, compare_u64);
+      SeismoPercentileRanks ranks;
+      gsize next[G_N_ELEMENTS (qs)], total = 0;
+      g_autofree guint64 *kept = NULL;
+      guint64 p[G_N_ELEMENTS (qs)];
+
+      _seismo_percentile_find_ranks (&ranks, st.calls, counts, NULL, qs, G_N_ELEMENTS (qs), next,
+                                     NULL, &total);
+      kept = g_new (guint64, total);
+      for (gsize s = 0; s < n_spans; s++)
+        if (spans[s].exit != SEISMO_NO_EVENT
+            && seismo_selection_has (selection, spans[s].enter, ts[spans[s].enter]))
+          seismo_percentile_keep (&ranks, next, kept,
+                                  timed ? ts[spans[s].exit] - ts[spans[s].enter] : 0);
+      _seismo_percentile_select_ranks (&ranks, kept, G_N_ELEMENTS (qs), p);
       st.avg_ns = st.total_ns / st.calls;
-      st.p50_ns = seismo_stats_percentile ((guint64 *) durations->data, durations->len, 0.50);
-      st.p90_ns = seismo_stats_percentile ((guint64 *) durations->data, durations->len, 0.90);
-      st.p99_ns = seismo_stats_percentile ((guint64 *) durations->data, durations->len, 0.99);
+      st.p50_ns = p[0];
+      st.p90_ns = p[1];
+      st.p99_ns = p[2];
     }
   fill (out, &st);
 

@@ -183,6 +183,70 @@ _seismo_percentiles_from_bins (const guint64 *values,
     g_array_unref (in_bin[b]);
 }
 
+static inline gsize
+count_in (const gsize *counts,
+          guint        bin)
+{
+  return counts != NULL ? counts[bin] : 0;
+}
+
+void
+_seismo_percentile_find_ranks (SeismoPercentileRanks *r,
+                               gsize                  n,
+                               const gsize           *c0,
+                               const gsize           *c1,
+                               const double          *qs,
+                               guint                  n_qs,
+                               gsize                 *next0,
+                               gsize                 *next1,
+                               gsize                 *total)
+{
+  g_assert (n > 0 && n_qs <= SEISMO_PERCENTILE_MAX_RANKS);
+
+  r->n_bins = 0;
+  for (guint q = 0; q < n_qs; q++)
+    {
+      gsize k = nearest_rank (n, qs[q]) - 1, below = 0;
+      guint bin = 0, b;
+
+      while (below + count_in (c0, bin) + count_in (c1, bin) <= k)
+        {
+          below += count_in (c0, bin) + count_in (c1, bin);
+          bin++;
+        }
+      for (b = 0; b < r->n_bins && r->bins[b] != bin; b++)
+        ;
+      if (b == r->n_bins)
+        {
+          r->bins[b] = bin;
+          r->start[b] = *total;
+          r->len[b] = count_in (c0, bin) + count_in (c1, bin);
+          next0[b] = *total;
+          if (next1 != NULL)
+            next1[b] = *total + count_in (c0, bin);
+          *total += r->len[b];
+          r->n_bins++;
+        }
+      r->which[q] = b;
+      r->rank[q] = k - below;
+    }
+}
+
+void
+_seismo_percentile_select_ranks (const SeismoPercentileRanks *r,
+                                 guint64                     *kept,
+                                 guint                        n_qs,
+                                 guint64                     *out)
+{
+  for (guint q = 0; q < n_qs; q++)
+    {
+      guint64 *in_bin = kept + r->start[r->which[q]];
+
+      select_kth (in_bin, 0, r->len[r->which[q]], r->rank[q]);
+      out[q] = in_bin[r->rank[q]];
+    }
+}
+
 static int
 compare_syscall_stats (gconstpointer a,
                        gconstpointer b)
@@ -243,8 +307,15 @@ stats_from_summary (SeismoTrace *trace)
   return result;
 }
 
-/* One half of the spans of seismo_stats_by_syscall(): its counts per syscall (pass 1), then its
- * durations placed from next[] on (pass 2). The halves only read the trace. */
+/* The percentiles without every duration in memory (seismo-percentile-private.h): a
+ * trace-sized array of durations was the Statistics pane's memory peak. */
+static const double syscall_qs[] = { 0.50, 0.90, 0.99 };
+#define N_QS G_N_ELEMENTS (syscall_qs)
+G_STATIC_ASSERT (N_QS <= SEISMO_PERCENTILE_MAX_RANKS);
+
+/* One half of the spans of seismo_stats_by_syscall(): its figures and bin counts per syscall
+ * (pass 1), then the durations of the target bins kept from next[] on (pass 2). The halves only
+ * read the trace. */
 typedef struct {
   SeismoTrace             *trace;
   const SeismoSyscallSpan *spans;
@@ -255,8 +326,10 @@ typedef struct {
   const SeismoSelection   *selection;
   gboolean                 timed;
   SeismoSyscallStats      *acc;
-  gsize                   *next;        /* pass 2 */
-  guint64                 *durations;   /* pass 2 */
+  gsize                  **counts;      /* pass 1, when timed: per syscall, coarse bins or NULL */
+  const SeismoPercentileRanks *ranks;   /* pass 2 */
+  gsize                   *next;        /* pass 2: N_QS per syscall, places in kept */
+  guint64                 *kept;        /* pass 2 */
 } SyscallHalf;
 
 static gpointer
@@ -287,12 +360,20 @@ syscall_half_count (gpointer data)
       st->max_ns = MAX (st->max_ns, dur);
       if ((h->failed[index >> 6] >> (index & 63)) & 1)
         st->errors++;
+      if (h->timed)
+        {
+          gsize *counts = h->counts[span->syscall];
+
+          if (G_UNLIKELY (counts == NULL))
+            counts = h->counts[span->syscall] = g_new0 (gsize, SEISMO_PERCENTILE_COARSE_BINS);
+          counts[seismo_percentile_coarse_bin (dur)]++;
+        }
     }
   return NULL;
 }
 
 static gpointer
-syscall_half_place (gpointer data)
+syscall_half_keep (gpointer data)
 {
   SyscallHalf *h = data;
 
@@ -302,7 +383,8 @@ syscall_half_place (gpointer data)
 
       if (span->exit == SEISMO_NO_EVENT || !seismo_selection_has (h->selection, span->enter, h->ts[span->enter]))
         continue;
-      h->durations[h->next[span->syscall]++] = h->ts[span->exit] - h->ts[span->enter];
+      seismo_percentile_keep (&h->ranks[span->syscall], h->next + span->syscall * N_QS, h->kept,
+                              h->ts[span->exit] - h->ts[span->enter]);
     }
   return NULL;
 }
@@ -332,8 +414,10 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
   const guint64 *ts;
   g_autofree SeismoSyscallStats *acc = NULL;
   g_autofree SeismoSyscallStats *acc2 = NULL;
-  g_autofree gsize *offsets = NULL;
-  g_autofree guint64 *durations = NULL;
+  g_autofree gsize **counts = NULL;
+  g_autofree gsize **counts2 = NULL;
+  g_autofree SeismoPercentileRanks *ranks = NULL;
+  g_autofree guint64 *kept = NULL;
   SyscallHalf halves[2];
   const guint64 *failed;
   GArray *result;
@@ -353,42 +437,22 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
   timed = seismo_trace_has_durations (trace);
   acc = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
   acc2 = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
+  if (timed)
+    {
+      counts = g_new0 (gsize *, MAX (n_names, 1));
+      counts2 = g_new0 (gsize *, MAX (n_names, 1));
+    }
 
   /* The whole-trace pass on both cores, each half counting into its own rows, merged after:
    * what opening the Statistics pane waits for. */
   first_half = n_spans >= SYSCALL_SPLIT ? n_spans / 2 : n_spans;
   /* Errors from the trace's failed-call bits: decoding each return value was most of the cost. */
   failed = seismo_trace_get_failed_spans (trace);
-  halves[0] = (SyscallHalf) { trace, spans, 0, first_half, failed, ts, selection, timed, acc };
+  halves[0] = (SyscallHalf) { trace, spans, 0, first_half, failed, ts, selection, timed, acc,
+                              counts };
   halves[1] = (SyscallHalf) { trace, spans + first_half, first_half, n_spans - first_half, failed, ts,
-                              selection, timed, acc2 };
+                              selection, timed, acc2, counts2 };
   run_halves (syscall_half_count, halves);
-
-  /* Every syscall's durations side by side in one array, counted first so that it is allocated
-   * once: the percentiles need them, and millions of appends to growing arrays cost more than
-   * a second pass. Each half places its own after the first half's. */
-  if (timed)
-    {
-      gsize total = 0;
-      g_autofree gsize *next = g_new (gsize, MAX (n_names, 1));
-      g_autofree gsize *next2 = g_new (gsize, MAX (n_names, 1));
-
-      offsets = g_new (gsize, MAX (n_names, 1) + 1);
-      for (guint i = 0; i < n_names; i++)
-        {
-          offsets[i] = total;
-          next[i] = total;
-          next2[i] = total + acc[i].calls;
-          total += acc[i].calls + acc2[i].calls;
-        }
-      offsets[n_names] = total;
-      durations = g_new (guint64, MAX (total, 1));
-      halves[0].next = next;
-      halves[0].durations = durations;
-      halves[1].next = next2;
-      halves[1].durations = durations;
-      run_halves (syscall_half_place, halves);
-    }
   for (guint i = 0; i < n_names; i++)
     {
       SeismoSyscallStats *a = &acc[i];
@@ -405,6 +469,34 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
       a->total_ns += b->total_ns;
     }
 
+  /* Only the durations of the bins the ranks fall in, each half placing its own after the first
+   * half's: counted first, so that they are allocated once. */
+  if (timed)
+    {
+      gsize total = 0;
+      g_autofree gsize *next = g_new0 (gsize, MAX (n_names, 1) * N_QS);
+      g_autofree gsize *next2 = g_new0 (gsize, MAX (n_names, 1) * N_QS);
+
+      ranks = g_new0 (SeismoPercentileRanks, MAX (n_names, 1));
+      for (guint i = 0; i < n_names; i++)
+        {
+          if (acc[i].calls > 0)
+            _seismo_percentile_find_ranks (&ranks[i], acc[i].calls, counts[i], counts2[i],
+                                           syscall_qs, N_QS, next + i * N_QS, next2 + i * N_QS,
+                                           &total);
+          g_free (counts[i]);
+          g_free (counts2[i]);
+        }
+      kept = g_new (guint64, MAX (total, 1));
+      halves[0].ranks = ranks;
+      halves[0].next = next;
+      halves[0].kept = kept;
+      halves[1].ranks = ranks;
+      halves[1].next = next2;
+      halves[1].kept = kept;
+      run_halves (syscall_half_keep, halves);
+    }
+
   result = g_array_new (FALSE, TRUE, sizeof (SeismoSyscallStats));
   for (guint i = 0; i < n_names; i++)
     {
@@ -417,12 +509,10 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
         st->unknown = SEISMO_STATS_UNKNOWN_TIME | SEISMO_STATS_UNKNOWN_DISTRIBUTION;
       else if (st->calls > 0)
         {
-          static const double qs[] = { 0.50, 0.90, 0.99 };
-          guint64 p[G_N_ELEMENTS (qs)];
+          guint64 p[N_QS];
 
           st->avg_ns = st->total_ns / st->calls;
-          seismo_stats_percentiles_select (durations + offsets[i], offsets[i + 1] - offsets[i], qs,
-                                           G_N_ELEMENTS (qs), p);
+          _seismo_percentile_select_ranks (&ranks[i], kept, N_QS, p);
           st->p50_ns = p[0];
           st->p90_ns = p[1];
           st->p99_ns = p[2];

@@ -2,10 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seismo-compare.h"
 #include "seismo-filter.h"
 #include "seismo-histogram.h"
 #include "seismo-stats.h"
 #include "seismo-test-util.h"
+#include "seismo-timing.h"
+#include "seismo-tracepoints.h"
 
 static void
 test_syscalls_brute (void)
@@ -165,6 +168,26 @@ compare_u64 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* An event of make_span_trace(): sorted by time, then in the order made, so that an enter comes
+ * before its exit at the same time (a zero duration). */
+typedef struct {
+  guint64  time;
+  gsize    order;
+  gsize    span;
+  gboolean is_exit;
+} SpanEvent;
+
+static int
+compare_events (gconstpointer a,
+                gconstpointer b)
+{
+  const SpanEvent *x = a, *y = b;
+
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
 /* Selection gives what sorting gives, on few distinct values, sorted and reversed input, and in
  * any order of the fractions asked. */
 static void
@@ -202,6 +225,242 @@ test_percentiles_select (void)
     }
 }
 
+/* A trace of one span per duration: span j calls syscall nrs[j] and lasts durs[j], spread over
+ * n_tasks tasks that each make their calls one after the other (on 4 CPUs). Untimed traces say
+ * so in their metadata, as an strace without -T would. */
+static SeismoTrace *
+make_span_trace (const guint64 *durs,
+                 const guint64 *nrs,
+                 gsize          n,
+                 guint          n_tasks,
+                 gboolean       timed)
+{
+  const SeismoTracepoint *enter_tp = seismo_tracepoint_lookup ("raw_syscalls", "sys_enter");
+  const SeismoTracepoint *exit_tp = seismo_tracepoint_lookup ("raw_syscalls", "sys_exit");
+  g_autoptr(SeismoTraceBuilder) b = seismo_trace_builder_new ();
+  g_autofree guint64 *clock = g_new (guint64, n_tasks);
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (SpanEvent));
+  guint enter, exit_;
+
+  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
+  if (!timed)
+    seismo_trace_builder_set_metadata (b, SEISMO_META_TIMING, SEISMO_TIMING_NONE);
+  seismo_trace_builder_set_n_cpus (b, 4);
+  enter = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_enter", enter_tp->fields,
+                                               enter_tp->n_fields, NULL);
+  exit_ = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_exit", exit_tp->fields,
+                                               exit_tp->n_fields, NULL);
+  for (guint t = 0; t < n_tasks; t++)
+    clock[t] = 1000 + t;
+  for (gsize j = 0; j < n; j++)
+    {
+      guint t = j % n_tasks;
+      SpanEvent ev = { clock[t], events->len, j, FALSE };
+
+      g_assert_cmpuint (durs[j], <=, G_MAXUINT64 - 1 - clock[t]);
+      g_array_append_val (events, ev);
+      ev = (SpanEvent) { clock[t] + durs[j], events->len, j, TRUE };
+      g_array_append_val (events, ev);
+      clock[t] = ev.time < G_MAXUINT64 - 1 ? ev.time + 1 : ev.time;
+    }
+  g_array_sort (events, compare_events);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const SpanEvent *ev = &g_array_index (events, SpanEvent, i);
+      gsize j = ev->span;
+      guint t = j % n_tasks;
+      guint64 args[6] = { 0 };
+
+      seismo_trace_builder_begin_event (b, ev->time, t % 4, 1000 + (gint32) t,
+                                        ev->is_exit ? exit_ : enter);
+      seismo_trace_builder_push_uint (b, nrs[j]);
+      if (ev->is_exit)
+        seismo_trace_builder_push_int (b, j % 7 == 0 ? -2 : 0);
+      else
+        seismo_trace_builder_push_uint_array (b, args, 6);
+      seismo_trace_builder_end_event (b);
+    }
+  return seismo_trace_builder_finish (g_steal_pointer (&b));
+}
+
+/* Every row of seismo_stats_by_syscall() against the sorted durations of its selected spans,
+ * and the all-syscalls row of a comparison (which walks the spans itself) against all of them. */
+static void
+check_against_sort (SeismoTrace           *trace,
+                    const SeismoSelection *sel,
+                    gsize                  expect_rows)
+{
+  g_autoptr(GArray) stats = seismo_stats_by_syscall (trace, sel);
+  SeismoComparison *cmp = seismo_compare_traces (trace, sel, trace, sel);
+  gboolean timed = seismo_trace_has_durations (trace);
+  const guint64 *ts = seismo_trace_get_times (trace);
+  gsize n_spans;
+  const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n_spans);
+  g_autoptr(GArray) durs = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (guint64));
+  const guint64 *d;
+
+  g_assert_cmpuint (stats->len, ==, expect_rows);
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const SeismoSyscallStats *st = &g_array_index (stats, SeismoSyscallStats, i);
+      guint64 total = 0;
+
+      g_array_set_size (durs, 0);
+      for (gsize k = 0; k < n_spans; k++)
+        if (g_str_equal (seismo_trace_get_syscall_name (trace, spans[k].syscall), st->name)
+            && spans[k].exit != SEISMO_NO_EVENT
+            && seismo_selection_has (sel, spans[k].enter, ts[spans[k].enter]))
+          {
+            guint64 dur = timed ? ts[spans[k].exit] - ts[spans[k].enter] : 0;
+
+            g_array_append_val (durs, dur);
+            total += dur;
+          }
+      g_array_append_vals (all, durs->data, durs->len);
+      g_array_sort (durs, compare_u64);
+      d = (const guint64 *) durs->data;
+      g_assert_cmpuint (st->calls, ==, durs->len);
+      g_assert_cmpuint (st->calls, >, 0);
+      g_assert_cmpuint (st->total_ns, ==, total);
+      g_assert_cmpuint (st->min_ns, ==, d[0]);
+      g_assert_cmpuint (st->max_ns, ==, d[durs->len - 1]);
+      g_assert_cmpuint (st->p50_ns, ==, timed ? seismo_stats_percentile (d, durs->len, 0.50) : 0);
+      g_assert_cmpuint (st->p90_ns, ==, timed ? seismo_stats_percentile (d, durs->len, 0.90) : 0);
+      g_assert_cmpuint (st->p99_ns, ==, timed ? seismo_stats_percentile (d, durs->len, 0.99) : 0);
+      g_assert_cmpuint (st->unknown != 0, ==, !timed);
+    }
+
+  g_array_sort (all, compare_u64);
+  d = (const guint64 *) all->data;
+  g_assert_cmpuint (cmp->total.a[SEISMO_COMPARE_CALLS], ==, all->len);
+  g_assert_cmpuint (cmp->total.a[SEISMO_COMPARE_MAX_NS], ==, d[all->len - 1]);
+  g_assert_cmpuint (cmp->total.a[SEISMO_COMPARE_P50_NS], ==,
+                    seismo_stats_percentile (d, all->len, 0.50));
+  g_assert_cmpuint (cmp->total.a[SEISMO_COMPARE_P90_NS], ==,
+                    seismo_stats_percentile (d, all->len, 0.90));
+  g_assert_cmpuint (cmp->total.a[SEISMO_COMPARE_P99_NS], ==,
+                    seismo_stats_percentile (d, all->len, 0.99));
+  g_assert_cmpuint (cmp->total.b[SEISMO_COMPARE_P99_NS], ==, cmp->total.a[SEISMO_COMPARE_P99_NS]);
+  seismo_comparison_free (cmp);
+}
+
+/* A duration at or next to an edge of the percentile bins (16 per power of two, up to 2^max_e)
+ * or of a power of two, where an off-by-one in the bins would show; or a small one. */
+static guint64
+edge_duration (GRand *rand,
+               guint  max_e)
+{
+  guint e = g_rand_int_range (rand, 4, max_e + 1);
+  guint64 base = G_GUINT64_CONSTANT (1) << e;
+  guint64 v = base + (base >> 4) * g_rand_int_range (rand, 0, 16);
+
+  switch (g_rand_int_range (rand, 0, 4))
+    {
+    case 0: return v - 1;
+    case 1: return v;
+    case 2: return v + 1;
+    default: return g_rand_int_range (rand, 0, 20);
+    }
+}
+
+/* Every other event or so in the middle of the trace, so that some spans are selected. */
+static guint64 *
+make_mask (SeismoTrace     *trace,
+           SeismoSelection *sel)
+{
+  const guint64 *ts = seismo_trace_get_times (trace);
+  gsize n = seismo_trace_get_n_events (trace);
+  guint64 *mask = g_new0 (guint64, (n + 63) / 64);
+
+  for (gsize i = 0; i < n; i += 1 + i % 3)
+    mask[i / 64] |= G_GUINT64_CONSTANT (1) << (i % 64);
+  *sel = (SeismoSelection) { ts[n / 10], ts[n - n / 10], mask };
+  return mask;
+}
+
+/* The percentiles are exact whatever the distribution: each syscall of a case has its own, and
+ * every figure must be the one sorting its durations gives, timed or not, with a selection or
+ * not. Case 0 has enough spans for both halves; case 1 durations up to the largest a 64-bit
+ * clock holds (a task each); case 2 only bin edges. */
+static void
+test_syscalls_distributions (void)
+{
+  enum { ALL_EQUAL, ALL_ZERO, SINGLE, EDGES, FEW_VALUES, ONE_BIN, WIDE, N_KINDS };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261203);
+
+  for (guint round = 0; round < 7; round++)
+    {
+      gsize n = round == 0 ? 300000 : round == 1 ? 400 : 3000 + g_rand_int_range (rand, 0, 6000);
+      guint n_tasks = round == 1 ? 400 : 64;
+      g_autofree guint64 *durs = g_new (guint64, n);
+      g_autofree guint64 *nrs = g_new (guint64, n);
+      gboolean seen[N_KINDS] = { FALSE };
+      guint rows = 0;
+
+      for (gsize j = 0; j < n; j++)
+        {
+          guint kind = g_rand_int_range (rand, 0, N_KINDS);
+
+          if (kind == SINGLE && j != n / 2)
+            kind = EDGES;
+          /* In the two-thread case: a syscall of the first half only (and SINGLE of the second
+           * only), and WIDE twice as often in the second half, so that where each half keeps its
+           * durations matters. */
+          if (round == 0 && kind == FEW_VALUES && j >= n / 2)
+            kind = WIDE;
+          if (round == 0 && kind == ALL_EQUAL && j < n / 4)
+            kind = ONE_BIN;
+          nrs[j] = kind;
+          durs[j] = kind == ALL_EQUAL ? 123457
+                    : kind == ALL_ZERO ? 0
+                    : kind == SINGLE ? 987654321
+                    : kind == EDGES ? edge_duration (rand, 40)
+                    : kind == FEW_VALUES ? (guint64) g_rand_int_range (rand, 0, 3) * 4096
+                    : kind == ONE_BIN ? (g_rand_int_range (rand, 0, 100) == 0
+                                         ? (guint64) g_rand_int_range (rand, 0, 1 << 30)
+                                         : 1024 + (guint64) g_rand_int_range (rand, 0, 64))
+                    : (guint64) g_rand_int (rand) >> g_rand_int_range (rand, 0, 32);
+          if (round == 1)
+            {
+              /* From 2^63 to the largest the clock allows, that one repeated. */
+              guint64 below = ((guint64) g_rand_int (rand) << 31) >> g_rand_int_range (rand, 0, 40);
+
+              nrs[j] = WIDE;
+              durs[j] = G_MAXUINT64 - 2000000 - (j % 13 == 0 ? 0 : below);
+            }
+          else if (round == 2)
+            durs[j] = edge_duration (rand, 52);
+          if (!seen[nrs[j]])
+            rows++;
+          seen[nrs[j]] = TRUE;
+        }
+
+      for (guint timed = 0; timed < 2; timed++)
+        {
+          g_autoptr(SeismoTrace) trace = make_span_trace (durs, nrs, n, n_tasks, timed);
+          g_autoptr(GArray) some = NULL;
+          g_autofree guint64 *mask = NULL;
+          SeismoSelection sel;
+          gsize n_spans;
+
+          /* The inputs are what they are meant to be: both halves, the largest durations. */
+          seismo_trace_get_syscall_spans (trace, &n_spans);
+          g_assert_cmpuint (n_spans, ==, n);
+          if (round == 0)
+            g_assert_cmpuint (n, >=, 262144);
+          if (round == 1 && timed)
+            g_assert_cmpuint (seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace),
+                              >=, G_MAXUINT64 - 2001000);
+          check_against_sort (trace, NULL, rows);
+          mask = make_mask (trace, &sel);
+          some = seismo_stats_by_syscall (trace, &sel);
+          g_assert_cmpuint (some->len, >, 0);
+          check_against_sort (trace, &sel, some->len);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -211,5 +470,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/selection", test_selection);
   g_test_add_func ("/stats/percentile", test_percentile);
   g_test_add_func ("/stats/percentiles-select", test_percentiles_select);
+  g_test_add_func ("/stats/syscalls-distributions", test_syscalls_distributions);
   return g_test_run ();
 }
