@@ -3,8 +3,8 @@
 
 /*
  * seismo-open-bench FILE [RUNS]: the window's load thread, phase by phase, without a display
- * (app/seismo-window.c, load_thread): reading the file (seismo_trace_open), the indexes it builds,
- * and the timeline data the first frame draws. Prints each phase's wall and CPU time (best of
+ * (app/seismo-window-read.c, seismo_window_read): reading the file (seismo_trace_open), the
+ * indexes it builds, and the timeline data the first frame draws. Prints each phase's wall and CPU time (best of
  * RUNS), the resident memory after it (last run) and the peak so far, so that a slow or large
  * launch can be pinned to the phase that is, which the GUI benchmark
  * (bench/gui-interact-bench.py) cannot tell.
