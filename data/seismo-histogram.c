@@ -19,7 +19,8 @@ struct _SeismoLatencyHistogram {
   guint64              top;      /* LINEAR: lower edge of the overflow bucket */
   guint                n_buckets;
   guint64             *counts;
-  GArray              *values;   /* guint64, every value added */
+  GArray              *values;   /* guint64, every value added; NULL when made from a trace's
+                                  * spans without keeping them (its summary made with it) */
   guint64              value_min;   /* of values; G_MAXUINT64 when none */
   guint64              value_max;
   guint64              value_sum;   /* saturates */
@@ -76,7 +77,8 @@ seismo_latency_histogram_free (SeismoLatencyHistogram *self)
     return;
   g_free (self->counts);
   g_free (self->fine);
-  g_array_unref (self->values);
+  if (self->values != NULL)
+    g_array_unref (self->values);
   g_free (self);
 }
 
@@ -125,6 +127,7 @@ seismo_latency_histogram_add (SeismoLatencyHistogram *self,
                               guint64                 value)
 {
   g_return_if_fail (self != NULL);
+  g_return_if_fail (self->values != NULL);
 
   self->counts[seismo_latency_histogram_bucket_of (self, value)]++;
   g_array_append_val (self->values, value);
@@ -141,6 +144,7 @@ seismo_latency_histogram_add_samples (SeismoLatencyHistogram *self,
   guint old_len;
 
   g_return_if_fail (self != NULL);
+  g_return_if_fail (self->values != NULL);
   g_return_if_fail (samples != NULL);
 
   /* Grown once, not doubling its way up through millions of values. */
@@ -167,6 +171,7 @@ seismo_latency_histogram_new_linear_from (SeismoLatencyHistogram *other,
   const guint64 *v;
 
   g_return_val_if_fail (other != NULL, NULL);
+  g_return_val_if_fail (other->values != NULL, NULL);
   self = seismo_latency_histogram_new_linear (min, max, step);
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -227,12 +232,16 @@ seismo_latency_histogram_get_bucket (SeismoLatencyHistogram *self,
     }
 }
 
+/* The summary's percentiles. */
+static const double summary_qs[] = { 0.50, 0.90, 0.99 };
+#define N_SUMMARY_QS G_N_ELEMENTS (summary_qs)
+G_STATIC_ASSERT (N_SUMMARY_QS <= SEISMO_PERCENTILE_MAX_RANKS);
+
 void
 seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
                                       SeismoLatencySummary   *summary)
 {
-  static const double qs[] = { 0.50, 0.90, 0.99 };
-  guint64 p[G_N_ELEMENTS (qs)];
+  guint64 p[N_SUMMARY_QS];
   gsize n;
 
   g_return_if_fail (self != NULL);
@@ -246,6 +255,8 @@ seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
       return;
     }
   self->summarized = TRUE;
+  /* A histogram without values was summarized as it was made. */
+  g_assert (self->values != NULL);
   n = self->values->len;
   if (n == 0)
     {
@@ -259,10 +270,10 @@ seismo_latency_histogram_get_summary (SeismoLatencyHistogram *self,
   summary->avg = summary->sum / n;
   /* Exact nearest-rank percentiles by selection, not by sorting millions of values. */
   if (self->fine != NULL)
-    _seismo_percentiles_from_bins ((const guint64 *) self->values->data, n, self->fine, qs,
-                                   G_N_ELEMENTS (qs), p);
+    _seismo_percentiles_from_bins ((const guint64 *) self->values->data, n, self->fine, summary_qs,
+                                   N_SUMMARY_QS, p);
   else
-    seismo_stats_percentiles_select ((guint64 *) self->values->data, n, qs, G_N_ELEMENTS (qs), p);
+    seismo_stats_percentiles_select ((guint64 *) self->values->data, n, summary_qs, N_SUMMARY_QS, p);
   summary->p50 = p[0];
   summary->p90 = p[1];
   summary->p99 = p[2];
@@ -584,6 +595,7 @@ seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
   GThread *helper = NULL;
 
   g_return_if_fail (self != NULL);
+  g_return_if_fail (self->values != NULL);
   g_return_if_fail (SEISMO_IS_TRACE (trace));
 
   if (!seismo_latency_kind_measured (trace, SEISMO_LATENCY_SYSCALL))
@@ -633,6 +645,241 @@ seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
       g_free (half[h].fine);
     }
   self->summarized = FALSE;
+}
+
+/* seismo_latency_histogram_new_syscalls(): the durations of the spans taken, in two or three
+ * passes over them that keep none but the few of the bins the percentiles fall in
+ * (seismo-percentile-private.h). One half of the spans, each pass on both halves at once. */
+typedef struct {
+  SeismoLatencyHistogram      *hist;
+  const SeismoSyscallSpan     *spans;
+  gsize                        n_spans;
+  const guint64               *ts;
+  const SeismoSelection       *selection;
+  int                          syscall;
+  /* counting pass */
+  guint64                     *counts;    /* per bucket of hist */
+  gsize                       *coarse;    /* seismo_percentile_coarse_bin() counts, or NULL */
+  guint64                      min;
+  guint64                      max;
+  guint64                      sum;
+  gsize                        n;
+  /* keeping pass */
+  const SeismoPercentileRanks *ranks;
+  gsize                       *next;
+  guint64                     *kept;
+} SpanPass;
+
+static inline gboolean
+span_taken (const SpanPass          *p,
+            const SeismoSyscallSpan *span)
+{
+  return span->exit != SEISMO_NO_EVENT && (p->syscall < 0 || span->syscall == p->syscall) &&
+         seismo_selection_has (p->selection, span->enter, p->ts[span->enter]);
+}
+
+static gpointer
+span_pass_count (gpointer data)
+{
+  SpanPass *p = data;
+
+  for (gsize s = 0; s < p->n_spans; s++)
+    {
+      const SeismoSyscallSpan *span = &p->spans[s];
+      guint64 v;
+
+      if (!span_taken (p, span))
+        continue;
+      v = p->ts[span->exit] - p->ts[span->enter];
+      /* The coarse bins make the log2 buckets after (a bin lies within a power of two). */
+      if (p->coarse != NULL)
+        p->coarse[seismo_percentile_coarse_bin (v)]++;
+      else
+        p->counts[seismo_latency_histogram_bucket_of (p->hist, v)]++;
+      p->min = MIN (p->min, v);
+      p->max = MAX (p->max, v);
+      p->sum = add_saturating (p->sum, v);
+      p->n++;
+    }
+  return NULL;
+}
+
+static gpointer
+span_pass_keep (gpointer data)
+{
+  SpanPass *p = data;
+  const SeismoPercentileRanks *r = p->ranks;
+  guint64 lower[SEISMO_PERCENTILE_MAX_RANKS], width[SEISMO_PERCENTILE_MAX_RANKS];
+
+  /* Each bin as its range of values: a comparison per bin, not a bin computed per value. */
+  for (guint b = 0; b < r->n_bins; b++)
+    {
+      lower[b] = seismo_percentile_coarse_lower (r->bins[b]);
+      width[b] = r->bins[b] + 1 < SEISMO_PERCENTILE_COARSE_BINS
+                 ? seismo_percentile_coarse_lower (r->bins[b] + 1) - 1 - lower[b]
+                 : G_MAXUINT64 - lower[b];
+    }
+  for (gsize s = 0; s < p->n_spans; s++)
+    {
+      const SeismoSyscallSpan *span = &p->spans[s];
+      guint64 v;
+
+      if (!span_taken (p, span))
+        continue;
+      v = p->ts[span->exit] - p->ts[span->enter];
+      for (guint b = 0; b < r->n_bins; b++)
+        if (v - lower[b] <= width[b])
+          {
+            p->kept[p->next[b]++] = v;
+            break;
+          }
+    }
+  return NULL;
+}
+
+/* Splits the trace's spans in halves counting into hist's buckets (coarse bins too when asked). */
+static void
+span_passes_init (SpanPass               *half,
+                  SeismoLatencyHistogram *hist,
+                  SeismoTrace            *trace,
+                  const SeismoSelection  *selection,
+                  int                     syscall,
+                  gboolean                coarse)
+{
+  gsize n, first_half;
+  const SeismoSyscallSpan *spans = seismo_trace_get_syscall_spans (trace, &n);
+
+  /* Not measured: no spans to count, as seismo_latency_collect() has none. */
+  if (!seismo_latency_kind_measured (trace, SEISMO_LATENCY_SYSCALL))
+    n = 0;
+  first_half = n >= SYSCALL_PASS_SPLIT ? n / 2 : n;
+  for (guint h = 0; h < 2; h++)
+    half[h] = (SpanPass) {
+      .hist = hist,
+      .spans = spans + (h ? first_half : 0),
+      .n_spans = h ? n - first_half : first_half,
+      .ts = seismo_trace_get_times (trace),
+      /* A selection of everything need not read each enter's time. */
+      .selection = seismo_selection_or_null (selection),
+      .syscall = syscall,
+      .counts = g_new0 (guint64, hist->n_buckets),
+      .coarse = coarse ? g_new0 (gsize, SEISMO_PERCENTILE_COARSE_BINS) : NULL,
+      .min = G_MAXUINT64,
+    };
+}
+
+/* Runs func over both halves, the second on another thread when it has any spans. */
+static void
+span_passes_run (GThreadFunc  func,
+                 SpanPass    *half)
+{
+  GThread *helper = half[1].n_spans > 0 ? g_thread_new ("seismo-histogram", func, &half[1]) : NULL;
+
+  func (&half[0]);
+  if (helper != NULL)
+    g_thread_join (helper);
+}
+
+/* Adds both halves' counts into their histogram, then frees them. Returns how many values. */
+static gsize
+span_passes_merge (SpanPass *half)
+{
+  SeismoLatencyHistogram *self = half[0].hist;
+
+  for (guint h = 0; h < 2; h++)
+    {
+      for (guint b = 0; b < self->n_buckets; b++)
+        self->counts[b] += half[h].counts[b];
+      self->value_min = MIN (self->value_min, half[h].min);
+      self->value_max = MAX (self->value_max, half[h].max);
+      self->value_sum = add_saturating (self->value_sum, half[h].sum);
+      g_clear_pointer (&half[h].counts, g_free);
+    }
+  return half[0].n + half[1].n;
+}
+
+SeismoLatencyHistogram *
+seismo_latency_histogram_new_syscalls (SeismoTrace           *trace,
+                                       const SeismoSelection *selection,
+                                       int                    syscall)
+{
+  SeismoLatencyHistogram *self;
+  SpanPass half[2];
+  SeismoPercentileRanks ranks;
+  gsize next[2][SEISMO_PERCENTILE_MAX_RANKS], total = 0, n;
+  g_autofree guint64 *kept = NULL;
+  guint64 p[N_SUMMARY_QS];
+
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
+
+  self = seismo_latency_histogram_new_log2 ();
+  g_clear_pointer (&self->values, g_array_unref);
+  /* Pass 1: buckets, figures and coarse bins. */
+  span_passes_init (half, self, trace, selection, syscall, TRUE);
+  span_passes_run (span_pass_count, half);
+  n = span_passes_merge (half);
+  for (guint b = 0; b < SEISMO_PERCENTILE_COARSE_BINS; b++)
+    self->counts[seismo_latency_histogram_bucket_of (self, seismo_percentile_coarse_lower (b))]
+      += half[0].coarse[b] + half[1].coarse[b];
+  /* The summary now, while the spans are at hand: it is all a histogram without values needs. */
+  self->summarized = TRUE;
+  if (n > 0)
+    {
+      /* Pass 2: only the values of the bins the ranks fall in, each half placing its own after
+       * the first half's. */
+      _seismo_percentile_find_ranks (&ranks, n, half[0].coarse, half[1].coarse, summary_qs,
+                                     N_SUMMARY_QS, next[0], next[1], &total);
+      kept = g_new (guint64, MAX (total, 1));
+      for (guint h = 0; h < 2; h++)
+        {
+          half[h].ranks = &ranks;
+          half[h].next = next[h];
+          half[h].kept = kept;
+        }
+      span_passes_run (span_pass_keep, half);
+      _seismo_percentile_select_ranks (&ranks, kept, N_SUMMARY_QS, p);
+      self->summary = (SeismoLatencySummary) {
+        .count = n, .min = self->value_min, .max = self->value_max, .sum = self->value_sum,
+        .avg = self->value_sum / n, .p50 = p[0], .p90 = p[1], .p99 = p[2],
+      };
+    }
+  g_free (half[0].coarse);
+  g_free (half[1].coarse);
+  return self;
+}
+
+SeismoLatencyHistogram *
+seismo_latency_histogram_new_linear_from_syscalls (SeismoLatencyHistogram *log2,
+                                                   guint64                 min,
+                                                   guint64                 max,
+                                                   guint64                 step,
+                                                   SeismoTrace            *trace,
+                                                   const SeismoSelection  *selection,
+                                                   int                     syscall)
+{
+  SeismoLatencyHistogram *self;
+  SpanPass half[2];
+  SeismoLatencySummary summary;
+  G_GNUC_UNUSED gsize n;
+
+  g_return_val_if_fail (log2 != NULL, NULL);
+  g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
+  self = seismo_latency_histogram_new_linear (min, max, step);
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_clear_pointer (&self->values, g_array_unref);
+  span_passes_init (half, self, trace, selection, syscall, FALSE);
+  span_passes_run (span_pass_count, half);
+  n = span_passes_merge (half);
+  /* The same spans: the same figures, not computed again. */
+  seismo_latency_histogram_get_summary (log2, &summary);
+  g_warn_if_fail (n == summary.count);
+  self->value_min = log2->value_min;
+  self->value_max = log2->value_max;
+  self->value_sum = log2->value_sum;
+  self->summarized = TRUE;
+  self->summary = summary;
+  return self;
 }
 
 GArray *

@@ -7,7 +7,8 @@ G_BEGIN_DECLS
 
 /*
  * Latency histograms, as bpftrace draws them: hist() with power-of-two buckets and lhist() with
- * linear ones. The histogram keeps every value too, so count, min, avg, percentiles and max are
+ * linear ones. The histogram keeps every value too (except those made from a trace's syscall
+ * spans, seismo_latency_histogram_new_syscalls()), so count, min, avg, percentiles and max are
  * exact, not estimated from the buckets.
  *
  *   g_autoptr(GArray) samples = seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, &sel, -1);
@@ -146,6 +147,31 @@ void        seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
                                                    SeismoTrace            *trace,
                                                    const SeismoSelection  *selection,
                                                    int                     syscall);
+
+/*
+ * The histogram of those same durations (log2 buckets) without keeping them: its summary is
+ * computed as it is made, in a second pass over the spans that keeps only the few values the
+ * percentiles are selected among (seismo-percentile-private.h); both passes on two threads when
+ * there are many spans. What the Histogram pane shows of millions of syscalls, without an array
+ * of all of them (39 MB on 5M spans) for as long as it shows them.
+ *
+ * A histogram made so (or by seismo_latency_histogram_new_linear_from_syscalls()) has no values:
+ * seismo_latency_histogram_add(), _add_samples(), _add_syscalls() and _new_linear_from() refuse
+ * it (g_return_if_fail); its buckets and summary are those a histogram of the values has.
+ */
+SeismoLatencyHistogram *seismo_latency_histogram_new_syscalls (SeismoTrace           *trace,
+                                                               const SeismoSelection *selection,
+                                                               int                    syscall);
+/* As seismo_latency_histogram_new_linear_from (log2, ...) with log2 made by
+ * seismo_latency_histogram_new_syscalls (trace, selection, syscall): the buckets counted in one
+ * more pass over the spans, the figures log2's. */
+SeismoLatencyHistogram *seismo_latency_histogram_new_linear_from_syscalls (SeismoLatencyHistogram *log2,
+                                                                           guint64                 min,
+                                                                           guint64                 max,
+                                                                           guint64                 step,
+                                                                           SeismoTrace            *trace,
+                                                                           const SeismoSelection  *selection,
+                                                                           int                     syscall);
 
 /* A mask (seismo_filter_mask_words() words, bit i = event i) of both ends of the samples whose
  * value is in [lower, upper): what a click on a bucket filters to. Caller frees with g_free(). */

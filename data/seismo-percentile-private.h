@@ -57,6 +57,21 @@ seismo_percentile_coarse_bin (guint64 v)
   return seismo_percentile_bin_of (v, SEISMO_PERCENTILE_COARSE_SUB_BITS);
 }
 
+/* The smallest value of a coarse bin: bin → value, the inverse of seismo_percentile_coarse_bin()
+ * on bin edges. */
+static inline guint64
+seismo_percentile_coarse_lower (guint bin)
+{
+  guint e;
+
+  if (bin < (1u << SEISMO_PERCENTILE_COARSE_SUB_BITS))
+    return bin;
+  e = (bin >> SEISMO_PERCENTILE_COARSE_SUB_BITS) + SEISMO_PERCENTILE_COARSE_SUB_BITS - 1;
+  return (G_GUINT64_CONSTANT (1) << e)
+         | ((guint64) (bin & ((1u << SEISMO_PERCENTILE_COARSE_SUB_BITS) - 1))
+            << (e - SEISMO_PERCENTILE_COARSE_SUB_BITS));
+}
+
 /* Where the ranks fall: n_bins distinct bins, the room of each (start, len) in the kept values,
  * and for each fraction its bin's index and its rank among that bin's values. */
 typedef struct {

@@ -7,6 +7,7 @@
 #include "seismo-file.h"
 #include "seismo-stacks.h"
 #include "seismo-test-util.h"
+#include "seismo-timing.h"
 #include "seismo-tracepoints.h"
 
 #define N_CPUS  4
@@ -417,4 +418,96 @@ seismo_test_progress (double   fraction,
   p->calls++;
   if (p->cancel_at_first)
     g_cancellable_cancel (p->cancel_at_first);
+}
+
+/* An event of seismo_test_make_span_trace(): sorted by time, then in the order made, so that an enter comes
+ * before its exit at the same time (a zero duration). */
+typedef struct {
+  guint64  time;
+  gsize    order;
+  gsize    span;
+  gboolean is_exit;
+} SpanEvent;
+
+static int
+compare_events (gconstpointer a,
+                gconstpointer b)
+{
+  const SpanEvent *x = a, *y = b;
+
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+SeismoTrace *
+seismo_test_make_span_trace (const guint64 *durs,
+                             const guint64 *nrs,
+                             gsize          n,
+                             guint          n_tasks,
+                             gboolean       timed)
+{
+  const SeismoTracepoint *enter_tp = seismo_tracepoint_lookup ("raw_syscalls", "sys_enter");
+  const SeismoTracepoint *exit_tp = seismo_tracepoint_lookup ("raw_syscalls", "sys_exit");
+  g_autoptr(SeismoTraceBuilder) b = seismo_trace_builder_new ();
+  g_autofree guint64 *clock = g_new (guint64, n_tasks);
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (SpanEvent));
+  guint enter, exit_;
+
+  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
+  if (!timed)
+    seismo_trace_builder_set_metadata (b, SEISMO_META_TIMING, SEISMO_TIMING_NONE);
+  seismo_trace_builder_set_n_cpus (b, 4);
+  enter = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_enter", enter_tp->fields,
+                                               enter_tp->n_fields, NULL);
+  exit_ = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_exit", exit_tp->fields,
+                                               exit_tp->n_fields, NULL);
+  for (guint t = 0; t < n_tasks; t++)
+    clock[t] = 1000 + t;
+  for (gsize j = 0; j < n; j++)
+    {
+      guint t = j % n_tasks;
+      SpanEvent ev = { clock[t], events->len, j, FALSE };
+
+      g_assert_cmpuint (durs[j], <=, G_MAXUINT64 - 1 - clock[t]);
+      g_array_append_val (events, ev);
+      ev = (SpanEvent) { clock[t] + durs[j], events->len, j, TRUE };
+      g_array_append_val (events, ev);
+      clock[t] = ev.time < G_MAXUINT64 - 1 ? ev.time + 1 : ev.time;
+    }
+  g_array_sort (events, compare_events);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const SpanEvent *ev = &g_array_index (events, SpanEvent, i);
+      gsize j = ev->span;
+      guint t = j % n_tasks;
+      guint64 args[6] = { 0 };
+
+      seismo_trace_builder_begin_event (b, ev->time, t % 4, 1000 + (gint32) t,
+                                        ev->is_exit ? exit_ : enter);
+      seismo_trace_builder_push_uint (b, nrs[j]);
+      if (ev->is_exit)
+        seismo_trace_builder_push_int (b, j % 7 == 0 ? -2 : 0);
+      else
+        seismo_trace_builder_push_uint_array (b, args, 6);
+      seismo_trace_builder_end_event (b);
+    }
+  return seismo_trace_builder_finish (g_steal_pointer (&b));
+}
+
+guint64
+seismo_test_edge_duration (GRand *rand,
+                           guint  max_e)
+{
+  guint e = g_rand_int_range (rand, 4, max_e + 1);
+  guint64 base = G_GUINT64_CONSTANT (1) << e;
+  guint64 v = base + (base >> 4) * g_rand_int_range (rand, 0, 16);
+
+  switch (g_rand_int_range (rand, 0, 4))
+    {
+    case 0: return v - 1;
+    case 1: return v;
+    case 2: return v + 1;
+    default: return g_rand_int_range (rand, 0, 20);
+    }
 }

@@ -22,6 +22,19 @@ SeismoTrace        *seismo_test_make_stack_trace   (guint64  n_events,
                                                     guint32  seed);
 SeismoTraceBuilder *seismo_test_make_stack_builder (guint64  n_events,
                                                     guint32  seed);
+/* A trace of one span per duration: span j calls syscall nrs[j] and lasts durs[j], spread over
+ * n_tasks tasks that each make their calls one after the other (on 4 CPUs). Untimed traces say
+ * so in their metadata, as an strace without -T would. */
+SeismoTrace        *seismo_test_make_span_trace (const guint64 *durs,
+                                                 const guint64 *nrs,
+                                                 gsize          n,
+                                                 guint          n_tasks,
+                                                 gboolean       timed);
+/* A duration at or next to an edge of the percentile bins (16 per power of two, up to 2^max_e)
+ * or of a power of two, where an off-by-one in the bins would show; or a small one. */
+guint64             seismo_test_edge_duration   (GRand         *rand,
+                                                 guint          max_e);
+
 /* A path in a fresh temporary folder removed at exit. Caller frees. */
 char               *seismo_test_temp_path    (const char *name);
 

@@ -5,6 +5,7 @@
 
 #include "seismo-filter.h"
 #include "seismo-histogram.h"
+#include "seismo-percentile-private.h"
 #include "seismo-test-util.h"
 
 /* Latency histograms: bucket edges of both scales, exact summaries, the bpftrace-style text and
@@ -259,6 +260,181 @@ test_add_syscalls (void)
     }
 }
 
+/* a and b have the same buckets and the same summary. */
+static void
+check_same_histogram (SeismoLatencyHistogram *a,
+                      SeismoLatencyHistogram *b)
+{
+  SeismoLatencySummary sa, sb;
+
+  g_assert_cmpint (seismo_latency_histogram_get_scale (a), ==, seismo_latency_histogram_get_scale (b));
+  g_assert_cmpuint (seismo_latency_histogram_get_n_buckets (a), ==,
+                    seismo_latency_histogram_get_n_buckets (b));
+  for (guint i = 0; i < seismo_latency_histogram_get_n_buckets (a); i++)
+    {
+      SeismoLatencyBucket ba, bb;
+
+      seismo_latency_histogram_get_bucket (a, i, &ba);
+      seismo_latency_histogram_get_bucket (b, i, &bb);
+      g_assert_cmpmem (&ba, sizeof ba, &bb, sizeof bb);
+    }
+  seismo_latency_histogram_get_summary (a, &sa);
+  seismo_latency_histogram_get_summary (b, &sb);
+  g_assert_cmpmem (&sa, sizeof sa, &sb, sizeof sb);
+}
+
+/* Histograms made from the spans without their values against those of the values, log2 and
+ * linear, for all syscalls and each one, with and without a selection. Returns how many of the
+ * histograms compared had values. */
+static guint
+check_from_syscalls (SeismoTrace *trace)
+{
+  g_autoptr(SeismoFilter) f = seismo_filter_compile (trace, "cpu != 2", NULL);
+  g_autofree guint64 *mask = seismo_filter_run (f, NULL, NULL);
+  const guint64 *ts = seismo_trace_get_times (trace);
+  gsize n = seismo_trace_get_n_events (trace);
+  SeismoSelection sel = { ts[n / 7], ts[n - n / 9], mask };
+  guint with_values = 0;
+
+  for (guint round = 0; round < 2; round++)
+    for (int syscall = -1; syscall < (int) seismo_trace_get_n_syscall_names (trace); syscall++)
+      {
+        const SeismoSelection *s = round == 1 ? &sel : NULL;
+        g_autoptr(GArray) samples = seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, s, syscall);
+        g_autoptr(SeismoLatencyHistogram) a = seismo_latency_histogram_new_log2 ();
+        g_autoptr(SeismoLatencyHistogram) b = seismo_latency_histogram_new_syscalls (trace, s, syscall);
+        g_autoptr(SeismoLatencyHistogram) la = NULL;
+        g_autoptr(SeismoLatencyHistogram) lb = NULL;
+        SeismoLatencySummary sum;
+        guint64 step, top;
+
+        seismo_latency_histogram_add_samples (a, samples);
+        check_same_histogram (a, b);
+        seismo_latency_histogram_get_summary (a, &sum);
+        g_assert_cmpuint (sum.count, ==, samples->len);
+        with_values += sum.count > 0;
+        /* Linear buckets up to p99, as the pane makes them; at least two when all are equal. */
+        step = MAX ((sum.p99 - sum.min) / 40, 1);
+        top = sum.min + MAX ((sum.p99 - sum.min) / step, 2) * step;
+        la = seismo_latency_histogram_new_linear_from (a, sum.min, top, step);
+        lb = seismo_latency_histogram_new_linear_from_syscalls (b, sum.min, top, step, trace, s, syscall);
+        check_same_histogram (la, lb);
+      }
+  return with_values;
+}
+
+/* Histograms of a trace's syscalls made without keeping their durations give what those of
+ * the durations give, on awkward distributions: all equal, zeros, the largest durations, ties
+ * on bin edges, few values, one crowded bin; on both halves of a large trace. Rounds: 0 a mix
+ * per syscall on both halves, 1 the largest durations, 2 bin edges, 3 all equal, 4 zeros, 5 ties
+ * on the edges of a few bins. */
+static void
+test_from_syscalls (void)
+{
+  enum { ALL_EQUAL, ALL_ZERO, EDGES, FEW_VALUES, ONE_BIN, WIDE, N_KINDS };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (4242);
+
+  for (guint round = 0; round < 6; round++)
+    {
+      gsize n = round == 0 ? 320000 : round == 1 ? 400 : 3000 + g_rand_int_range (rand, 0, 4000);
+      guint edge_bin = seismo_percentile_coarse_bin (4096) + g_rand_int_range (rand, 0, 32);
+      guint n_tasks = round == 1 ? 400 : 48;
+      g_autofree guint64 *durs = g_new (guint64, n);
+      g_autofree guint64 *nrs = g_new (guint64, n);
+      g_autoptr(SeismoTrace) trace = NULL;
+      g_autoptr(SeismoTrace) untimed = NULL;
+      g_autoptr(SeismoLatencyHistogram) none = NULL;
+      SeismoLatencySummary sum;
+      gsize n_spans;
+
+      for (gsize j = 0; j < n; j++)
+        {
+          guint kind = g_rand_int_range (rand, 0, N_KINDS);
+
+          /* Each half its own mix, so that where each half keeps its values matters. */
+          if (round == 0 && kind == FEW_VALUES && j >= n / 2)
+            kind = WIDE;
+          nrs[j] = kind;
+          durs[j] = kind == ALL_EQUAL ? 123457
+                    : kind == ALL_ZERO ? 0
+                    : kind == EDGES ? seismo_test_edge_duration (rand, 40)
+                    : kind == FEW_VALUES ? (guint64) g_rand_int_range (rand, 0, 3) * 4096
+                    : kind == ONE_BIN ? 1024 + (guint64) g_rand_int_range (rand, 0, 64)
+                    : (guint64) g_rand_int (rand) >> g_rand_int_range (rand, 0, 32);
+          if (round == 1)
+            /* Up to the largest a 64-bit clock holds. */
+            durs[j] = G_MAXUINT64 - 2000000
+                      - (j % 13 == 0 ? 0 : ((guint64) g_rand_int (rand) << 31) >> g_rand_int_range (rand, 0, 40));
+          else if (round == 2)
+            durs[j] = seismo_test_edge_duration (rand, 52);
+          else if (round == 3)
+            durs[j] = 777;
+          else if (round == 4)
+            durs[j] = 0;
+          else if (round == 5)
+            {
+              /* Crowded on the edges of a few bins: each value the first of its bin or the
+               * last of the bin before. */
+              guint64 v = seismo_percentile_coarse_lower (edge_bin + g_rand_int_range (rand, 0, 6));
+
+              durs[j] = v - g_rand_int_range (rand, 0, 2);
+            }
+        }
+      trace = seismo_test_make_span_trace (durs, nrs, n, n_tasks, TRUE);
+      seismo_trace_get_syscall_spans (trace, &n_spans);
+      g_assert_cmpuint (n_spans, ==, n);
+      if (round == 0)
+        g_assert_cmpuint (n_spans, >=, 262144);   /* the passes on two threads */
+      g_assert_cmpuint (check_from_syscalls (trace), >=, round == 0 ? 12 : 2);
+
+      /* A trace without durations has none to count, as it has no samples. */
+      untimed = seismo_test_make_span_trace (durs, nrs, MIN (n, 1000), n_tasks, FALSE);
+      none = seismo_latency_histogram_new_syscalls (untimed, NULL, -1);
+      seismo_latency_histogram_get_summary (none, &sum);
+      g_assert_cmpuint (sum.count, ==, 0);
+      check_from_syscalls (untimed);
+    }
+}
+
+/* A histogram without values refuses what would need them. */
+static void
+test_from_syscalls_refuses (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (5000, 3);
+  g_autoptr(SeismoLatencyHistogram) h = seismo_latency_histogram_new_syscalls (trace, NULL, -1);
+  g_autoptr(GArray) samples = seismo_latency_collect (trace, SEISMO_LATENCY_SYSCALL, NULL, -1);
+  SeismoLatencySummary before, after;
+
+  seismo_latency_histogram_get_summary (h, &before);
+  g_assert_cmpuint (before.count, >, 0);
+  g_test_expect_message ("seismo-histogram", G_LOG_LEVEL_CRITICAL, "*values != NULL*");
+  seismo_latency_histogram_add (h, 5);
+  g_test_expect_message ("seismo-histogram", G_LOG_LEVEL_CRITICAL, "*values != NULL*");
+  seismo_latency_histogram_add_samples (h, samples);
+  g_test_expect_message ("seismo-histogram", G_LOG_LEVEL_CRITICAL, "*values != NULL*");
+  seismo_latency_histogram_add_syscalls (h, trace, NULL, -1);
+  g_test_expect_message ("seismo-histogram", G_LOG_LEVEL_CRITICAL, "*values != NULL*");
+  g_assert_null (seismo_latency_histogram_new_linear_from (h, 0, 100, 10));
+  g_test_assert_expected_messages ();
+  seismo_latency_histogram_get_summary (h, &after);
+  g_assert_cmpmem (&before, sizeof before, &after, sizeof after);
+}
+
+/* The smallest value of each coarse bin is in that bin, the one below it in the bin before. */
+static void
+test_coarse_lower (void)
+{
+  for (guint b = 0; b < SEISMO_PERCENTILE_COARSE_BINS; b++)
+    {
+      guint64 v = seismo_percentile_coarse_lower (b);
+
+      g_assert_cmpuint (seismo_percentile_coarse_bin (v), ==, b);
+      if (b > 0)
+        g_assert_cmpuint (seismo_percentile_coarse_bin (v - 1), ==, b - 1);
+    }
+  g_assert_cmpuint (seismo_percentile_coarse_bin (G_MAXUINT64), ==, SEISMO_PERCENTILE_COARSE_BINS - 1);
+}
+
 static void
 test_collect_intervals (void)
 {
@@ -376,6 +552,9 @@ main (int    argc,
   g_test_add_func ("/histogram/summary-and-format", test_summary_and_format);
   g_test_add_func ("/histogram/collect-syscalls", test_collect_syscalls);
   g_test_add_func ("/histogram/add-syscalls", test_add_syscalls);
+  g_test_add_func ("/histogram/from-syscalls", test_from_syscalls);
+  g_test_add_func ("/histogram/from-syscalls-refuses", test_from_syscalls_refuses);
+  g_test_add_func ("/histogram/coarse-lower", test_coarse_lower);
   g_test_add_func ("/histogram/collect-intervals", test_collect_intervals);
   g_test_add_func ("/histogram/gaps-and-mask", test_gaps_and_mask);
   return g_test_run ();

@@ -168,26 +168,6 @@ compare_u64 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-/* An event of make_span_trace(): sorted by time, then in the order made, so that an enter comes
- * before its exit at the same time (a zero duration). */
-typedef struct {
-  guint64  time;
-  gsize    order;
-  gsize    span;
-  gboolean is_exit;
-} SpanEvent;
-
-static int
-compare_events (gconstpointer a,
-                gconstpointer b)
-{
-  const SpanEvent *x = a, *y = b;
-
-  if (x->time != y->time)
-    return x->time < y->time ? -1 : 1;
-  return x->order < y->order ? -1 : x->order > y->order;
-}
-
 /* Selection gives what sorting gives, on few distinct values, sorted and reversed input, and in
  * any order of the fractions asked. */
 static void
@@ -223,64 +203,6 @@ test_percentiles_select (void)
       for (guint q = 0; q < G_N_ELEMENTS (unordered); q++)
         g_assert_cmpuint (got2[q], ==, seismo_stats_percentile (sorted, n, unordered[q]));
     }
-}
-
-/* A trace of one span per duration: span j calls syscall nrs[j] and lasts durs[j], spread over
- * n_tasks tasks that each make their calls one after the other (on 4 CPUs). Untimed traces say
- * so in their metadata, as an strace without -T would. */
-static SeismoTrace *
-make_span_trace (const guint64 *durs,
-                 const guint64 *nrs,
-                 gsize          n,
-                 guint          n_tasks,
-                 gboolean       timed)
-{
-  const SeismoTracepoint *enter_tp = seismo_tracepoint_lookup ("raw_syscalls", "sys_enter");
-  const SeismoTracepoint *exit_tp = seismo_tracepoint_lookup ("raw_syscalls", "sys_exit");
-  g_autoptr(SeismoTraceBuilder) b = seismo_trace_builder_new ();
-  g_autofree guint64 *clock = g_new (guint64, n_tasks);
-  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (SpanEvent));
-  guint enter, exit_;
-
-  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
-  if (!timed)
-    seismo_trace_builder_set_metadata (b, SEISMO_META_TIMING, SEISMO_TIMING_NONE);
-  seismo_trace_builder_set_n_cpus (b, 4);
-  enter = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_enter", enter_tp->fields,
-                                               enter_tp->n_fields, NULL);
-  exit_ = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_exit", exit_tp->fields,
-                                               exit_tp->n_fields, NULL);
-  for (guint t = 0; t < n_tasks; t++)
-    clock[t] = 1000 + t;
-  for (gsize j = 0; j < n; j++)
-    {
-      guint t = j % n_tasks;
-      SpanEvent ev = { clock[t], events->len, j, FALSE };
-
-      g_assert_cmpuint (durs[j], <=, G_MAXUINT64 - 1 - clock[t]);
-      g_array_append_val (events, ev);
-      ev = (SpanEvent) { clock[t] + durs[j], events->len, j, TRUE };
-      g_array_append_val (events, ev);
-      clock[t] = ev.time < G_MAXUINT64 - 1 ? ev.time + 1 : ev.time;
-    }
-  g_array_sort (events, compare_events);
-  for (guint i = 0; i < events->len; i++)
-    {
-      const SpanEvent *ev = &g_array_index (events, SpanEvent, i);
-      gsize j = ev->span;
-      guint t = j % n_tasks;
-      guint64 args[6] = { 0 };
-
-      seismo_trace_builder_begin_event (b, ev->time, t % 4, 1000 + (gint32) t,
-                                        ev->is_exit ? exit_ : enter);
-      seismo_trace_builder_push_uint (b, nrs[j]);
-      if (ev->is_exit)
-        seismo_trace_builder_push_int (b, j % 7 == 0 ? -2 : 0);
-      else
-        seismo_trace_builder_push_uint_array (b, args, 6);
-      seismo_trace_builder_end_event (b);
-    }
-  return seismo_trace_builder_finish (g_steal_pointer (&b));
 }
 
 /* Every row of seismo_stats_by_syscall() against the sorted durations of its selected spans,
@@ -345,25 +267,6 @@ check_against_sort (SeismoTrace           *trace,
   seismo_comparison_free (cmp);
 }
 
-/* A duration at or next to an edge of the percentile bins (16 per power of two, up to 2^max_e)
- * or of a power of two, where an off-by-one in the bins would show; or a small one. */
-static guint64
-edge_duration (GRand *rand,
-               guint  max_e)
-{
-  guint e = g_rand_int_range (rand, 4, max_e + 1);
-  guint64 base = G_GUINT64_CONSTANT (1) << e;
-  guint64 v = base + (base >> 4) * g_rand_int_range (rand, 0, 16);
-
-  switch (g_rand_int_range (rand, 0, 4))
-    {
-    case 0: return v - 1;
-    case 1: return v;
-    case 2: return v + 1;
-    default: return g_rand_int_range (rand, 0, 20);
-    }
-}
-
 /* Every other event or so in the middle of the trace, so that some spans are selected. */
 static guint64 *
 make_mask (SeismoTrace     *trace,
@@ -415,7 +318,7 @@ test_syscalls_distributions (void)
           durs[j] = kind == ALL_EQUAL ? 123457
                     : kind == ALL_ZERO ? 0
                     : kind == SINGLE ? 987654321
-                    : kind == EDGES ? edge_duration (rand, 40)
+                    : kind == EDGES ? seismo_test_edge_duration (rand, 40)
                     : kind == FEW_VALUES ? (guint64) g_rand_int_range (rand, 0, 3) * 4096
                     : kind == ONE_BIN ? (g_rand_int_range (rand, 0, 100) == 0
                                          ? (guint64) g_rand_int_range (rand, 0, 1 << 30)
@@ -430,7 +333,7 @@ test_syscalls_distributions (void)
               durs[j] = G_MAXUINT64 - 2000000 - (j % 13 == 0 ? 0 : below);
             }
           else if (round == 2)
-            durs[j] = edge_duration (rand, 52);
+            durs[j] = seismo_test_edge_duration (rand, 52);
           if (!seen[nrs[j]])
             rows++;
           seen[nrs[j]] = TRUE;
@@ -438,7 +341,7 @@ test_syscalls_distributions (void)
 
       for (guint timed = 0; timed < 2; timed++)
         {
-          g_autoptr(SeismoTrace) trace = make_span_trace (durs, nrs, n, n_tasks, timed);
+          g_autoptr(SeismoTrace) trace = seismo_test_make_span_trace (durs, nrs, n, n_tasks, timed);
           g_autoptr(GArray) some = NULL;
           g_autofree guint64 *mask = NULL;
           SeismoSelection sel;

@@ -156,15 +156,16 @@ hist_thread (GTask        *task,
 {
   HistJob *job = task_data;
   SeismoSelection sel = seismo_pane_range_selection (&job->range);
-  g_autoptr(SeismoLatencyHistogram) log2 = seismo_latency_histogram_new_log2 ();
+  g_autoptr(SeismoLatencyHistogram) log2 = NULL;
   SeismoLatencySummary summary;
 
   switch (job->of)
     {
     case SEISMO_HISTOGRAM_OF_SYSCALL:
-      /* Millions of syscalls: their durations go straight into the histogram (a bucket is
-       * filtered to by expression, seismo_histogram_view_bucket_filter(), not by samples). */
-      seismo_latency_histogram_add_syscalls (log2, job->trace, &sel, job->syscall);
+      /* Millions of syscalls: counted from the spans, their durations neither kept as samples
+       * (a bucket is filtered to by expression, seismo_histogram_view_bucket_filter()) nor in
+       * the histogram, which the pane keeps for as long as it shows it. */
+      log2 = seismo_latency_histogram_new_syscalls (job->trace, &sel, job->syscall);
       job->title = job->syscall >= 0
                    ? g_strdup_printf (_("Syscall duration: %s"),
                                       seismo_trace_get_syscall_name (job->trace, (guint) job->syscall))
@@ -205,7 +206,10 @@ hist_thread (GTask        *task,
     }
 
   if (job->samples != NULL)
-    seismo_latency_histogram_add_samples (log2, job->samples);
+    {
+      log2 = seismo_latency_histogram_new_log2 ();
+      seismo_latency_histogram_add_samples (log2, job->samples);
+    }
   if (job->scale == SEISMO_HISTOGRAM_LOG2)
     {
       job->histogram = g_steal_pointer (&log2);
@@ -222,7 +226,11 @@ hist_thread (GTask        *task,
     guint64 low = summary.min / step * step;
     guint64 n = MAX ((summary.p99 - low) / step + 1, 1);
 
-    job->histogram = seismo_latency_histogram_new_linear_from (log2, low, low + n * step, step);
+    if (job->of == SEISMO_HISTOGRAM_OF_SYSCALL)
+      job->histogram = seismo_latency_histogram_new_linear_from_syscalls (log2, low, low + n * step, step,
+                                                                          job->trace, &sel, job->syscall);
+    else
+      job->histogram = seismo_latency_histogram_new_linear_from (log2, low, low + n * step, step);
   }
   g_task_return_boolean (task, TRUE);
 }
