@@ -1,81 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-widgets"
 
-#include <math.h>
 #include <string.h>
 
+#include "seismo-filter-marks-private.h"
 #include "seismo-filter-overlay.h"
-
-/* Matching events grouped per CPU and per task, each group in time order (CSR layout). */
-typedef struct {
-  guint     n_cpus;
-  guint     n_tasks;
-  gsize    *cpu_off;    /* n_cpus + 1 */
-  guint32  *cpu_ids;
-  gsize    *task_off;   /* n_tasks + 1 */
-  guint32  *task_ids;
-} RowIndex;
-
-static void
-row_index_free (RowIndex *ix)
-{
-  if (ix == NULL)
-    return;
-  g_free (ix->cpu_off);
-  g_free (ix->cpu_ids);
-  g_free (ix->task_off);
-  g_free (ix->task_ids);
-  g_free (ix);
-}
-
-static RowIndex *
-row_index_build (SeismoTrace  *trace,
-                 GBytes       *matches,
-                 GCancellable *cancellable)
-{
-  gsize n_bytes;
-  const guint32 *ids = g_bytes_get_data (matches, &n_bytes);
-  gsize n = n_bytes / sizeof (guint32);
-  const guint16 *cpus = seismo_trace_get_cpus (trace);
-  const SeismoTaskId *tasks = seismo_trace_get_tasks (trace);
-  RowIndex *ix = g_new0 (RowIndex, 1);
-  g_autofree gsize *cpu_fill = NULL;
-  g_autofree gsize *task_fill = NULL;
-
-  ix->n_cpus = seismo_trace_get_n_cpus (trace);
-  ix->n_tasks = seismo_trace_get_n_tasks (trace);
-  ix->cpu_off = g_new0 (gsize, ix->n_cpus + 1);
-  ix->task_off = g_new0 (gsize, ix->n_tasks + 1);
-  for (gsize i = 0; i < n; i++)
-    {
-      if (cpus[ids[i]] < ix->n_cpus)
-        ix->cpu_off[cpus[ids[i]] + 1]++;
-      if (tasks[ids[i]] < ix->n_tasks)
-        ix->task_off[tasks[ids[i]] + 1]++;
-    }
-  if (g_cancellable_is_cancelled (cancellable))
-    {
-      row_index_free (ix);
-      return NULL;
-    }
-  for (guint c = 0; c < ix->n_cpus; c++)
-    ix->cpu_off[c + 1] += ix->cpu_off[c];
-  for (guint t = 0; t < ix->n_tasks; t++)
-    ix->task_off[t + 1] += ix->task_off[t];
-  ix->cpu_ids = g_new (guint32, MAX (ix->cpu_off[ix->n_cpus], 1));
-  ix->task_ids = g_new (guint32, MAX (ix->task_off[ix->n_tasks], 1));
-  cpu_fill = g_memdup2 (ix->cpu_off, sizeof (gsize) * (ix->n_cpus + 1));
-  task_fill = g_memdup2 (ix->task_off, sizeof (gsize) * (ix->n_tasks + 1));
-  /* ids ascend, so each group comes out in time order. */
-  for (gsize i = 0; i < n; i++)
-    {
-      if (cpus[ids[i]] < ix->n_cpus)
-        ix->cpu_ids[cpu_fill[cpus[ids[i]]]++] = ids[i];
-      if (tasks[ids[i]] < ix->n_tasks)
-        ix->task_ids[task_fill[tasks[ids[i]]]++] = ids[i];
-    }
-  return ix;
-}
 
 struct _SeismoFilterOverlay
 {
@@ -87,7 +16,8 @@ struct _SeismoFilterOverlay
   /* owned */
   SeismoView     *view;           /* followed: its matches shaded, dimmed or hidden */
   SeismoTrace    *trace;
-  RowIndex       *index;
+  SeismoFilterMarks *index;       /* where each row's matches are, in the view's matches */
+  GArray         *xs;             /* double: the marks of one row, reused from row to row */
   GCancellable   *cancellable;
   GdkFrameClock  *clock;          /* while realized: frames are followed, never requested */
   gulong          before_paint_id;
@@ -101,55 +31,25 @@ struct _SeismoFilterOverlay
 
 G_DEFINE_FINAL_TYPE (SeismoFilterOverlay, seismo_filter_overlay, GTK_TYPE_WIDGET)
 
-/* The first of ids[0..n) with a time >= t. */
-static gsize
-lower_bound (const guint64 *ts,
-             const guint32 *ids,
-             gsize          n,
-             guint64        t)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (ts[ids[mid]] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 static void
 mark_row (GtkSnapshot            *snapshot,
+          SeismoFilterOverlay    *self,
           SeismoTimelineRenderer *r,
-          const guint64          *ts,
-          const guint32          *ids,
-          gsize                   n,
+          gboolean                is_task,
+          guint                   row,
           double                  y,
           double                  h,
           double                  x0,
           double                  x1,
           const GdkRGBA          *color)
 {
-  gsize i;
-
-  if (n == 0)
-    return;
-  i = lower_bound (ts, ids, n, (guint64) MAX (seismo_timeline_renderer_x_to_ns (r, x0), 0));
-  while (i < n)
+  g_array_set_size (self->xs, 0);
+  _seismo_filter_marks_row (self->index, r, is_task, row, x0, x1, self->xs);
+  for (guint i = 0; i < self->xs->len; i++)
     {
-      double x = seismo_timeline_renderer_ns_to_x (r, ts[ids[i]]);
-      double next;
+      double x = g_array_index (self->xs, double, i);
 
-      if (x >= x1)
-        break;
-      gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (floor (x), y + 2, 2, MAX (h - 4, 1)));
-      /* Skip to the next pixel column: one search per column, whatever the event count. */
-      next = seismo_timeline_renderer_x_to_ns (r, floor (x) + 2);
-      i = lower_bound (ts, ids, n, (guint64) MAX (next, 0));
+      gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x, y + 2, 2, MAX (h - 4, 1)));
     }
 }
 
@@ -162,7 +62,6 @@ seismo_filter_overlay_snapshot (GtkWidget   *widget,
   SeismoTimelineData *data;
   GtkStyleContext *style;
   const SeismoTimelineProcess *procs;
-  const guint64 *ts;
   guint n_procs;
   double ox = 0, oy = 0, tw, th, x0, x1, top, scale = 1;
   GdkRGBA bg = { 1, 1, 1, 1 };
@@ -198,14 +97,12 @@ seismo_filter_overlay_snapshot (GtkWidget   *widget,
   bg.alpha = self->dim ? 0.6 : 0.93;
   gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (x0, top, x1 - x0, th - top));
 
-  ts = seismo_trace_get_times (self->trace);
-  for (guint c = 0; c < self->index->n_cpus; c++)
+  for (guint c = 0; c < seismo_trace_get_n_cpus (self->trace); c++)
     {
       double y, h;
 
       if (seismo_timeline_renderer_row_y (r, (SeismoRowKey) { SEISMO_ROW_CPU, c }, &y, &h) && y + h > top && y < th)
-        mark_row (snapshot, r, ts, self->index->cpu_ids + self->index->cpu_off[c],
-                  self->index->cpu_off[c + 1] - self->index->cpu_off[c], y, h, x0, x1, &accent);
+        mark_row (snapshot, self, r, FALSE, c, y, h, x0, x1, &accent);
     }
   procs = seismo_timeline_data_get_processes (data, &n_procs);
   for (guint p = 0; p < n_procs; p++)
@@ -214,19 +111,13 @@ seismo_filter_overlay_snapshot (GtkWidget   *widget,
 
       if (seismo_timeline_renderer_row_y (r, (SeismoRowKey) { SEISMO_ROW_PROCESS, p }, &y, &h) && y + h > top && y < th)
         for (guint k = 0; k < procs[p].n_tasks; k++)
-          {
-            SeismoTaskId t = procs[p].tasks[k];
-
-            mark_row (snapshot, r, ts, self->index->task_ids + self->index->task_off[t],
-                      self->index->task_off[t + 1] - self->index->task_off[t], y, h, x0, x1, &accent);
-          }
+          mark_row (snapshot, self, r, TRUE, procs[p].tasks[k], y, h, x0, x1, &accent);
       for (guint k = 0; k < procs[p].n_tasks; k++)
         {
           SeismoTaskId t = procs[p].tasks[k];
 
           if (seismo_timeline_renderer_row_y (r, (SeismoRowKey) { SEISMO_ROW_TASK, t }, &y, &h) && y + h > top && y < th)
-            mark_row (snapshot, r, ts, self->index->task_ids + self->index->task_off[t],
-                      self->index->task_off[t + 1] - self->index->task_off[t], y, h, x0, x1, &accent);
+            mark_row (snapshot, self, r, TRUE, t, y, h, x0, x1, &accent);
         }
     }
   gtk_snapshot_pop (snapshot);
@@ -297,12 +188,12 @@ index_thread (GTask        *task,
               GCancellable *cancellable)
 {
   SeismoTrace *trace = g_object_get_data (G_OBJECT (task), "trace");
-  RowIndex *ix = row_index_build (trace, task_data, cancellable);
+  SeismoFilterMarks *ix = _seismo_filter_marks_build (trace, task_data, 0, cancellable);
 
   if (ix == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
   else
-    g_task_return_pointer (task, ix, (GDestroyNotify) row_index_free);
+    g_task_return_pointer (task, ix, (GDestroyNotify) _seismo_filter_marks_free);
 }
 
 static void
@@ -311,17 +202,17 @@ index_done (GObject      *source,
             gpointer      user_data)
 {
   SeismoFilterOverlay *self = SEISMO_FILTER_OVERLAY (source);
-  RowIndex *ix = g_task_propagate_pointer (G_TASK (result), NULL);
+  SeismoFilterMarks *ix = g_task_propagate_pointer (G_TASK (result), NULL);
 
   if (ix == NULL)
     return;
   if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
     {
-      row_index_free (ix);
+      _seismo_filter_marks_free (ix);
       return;
     }
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->index, row_index_free);
+  g_clear_pointer (&self->index, _seismo_filter_marks_free);
   self->index = ix;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -336,7 +227,8 @@ seismo_filter_overlay_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->trace);
-  g_clear_pointer (&self->index, row_index_free);
+  g_clear_pointer (&self->index, _seismo_filter_marks_free);
+  g_clear_pointer (&self->xs, g_array_unref);
   self->timeline = NULL;
   G_OBJECT_CLASS (seismo_filter_overlay_parent_class)->dispose (object);
 }
@@ -404,6 +296,7 @@ seismo_filter_overlay_init (SeismoFilterOverlay *self)
 {
   gtk_widget_set_can_target (GTK_WIDGET (self), FALSE);
   gtk_widget_set_can_focus (GTK_WIDGET (self), FALSE);
+  self->xs = g_array_new (FALSE, FALSE, sizeof (double));
 }
 
 GtkWidget *
@@ -432,12 +325,12 @@ seismo_filter_overlay_set_filter (SeismoFilterOverlay *self,
   g_clear_object (&self->cancellable);
   self->active = trace != NULL && matches != NULL;
   if (trace != self->trace || !self->active)
-    g_clear_pointer (&self->index, row_index_free);
+    g_clear_pointer (&self->index, _seismo_filter_marks_free);
   g_set_object (&self->trace, trace);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   if (!self->active)
     return;
-  g_clear_pointer (&self->index, row_index_free);
+  g_clear_pointer (&self->index, _seismo_filter_marks_free);
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, index_done, NULL);
   g_task_set_source_tag (task, seismo_filter_overlay_set_filter);
@@ -451,6 +344,13 @@ seismo_filter_overlay_get_busy (SeismoFilterOverlay *self)
 {
   g_return_val_if_fail (SEISMO_IS_FILTER_OVERLAY (self), FALSE);
   return self->cancellable != NULL;
+}
+
+gsize
+seismo_filter_overlay_get_index_size (SeismoFilterOverlay *self)
+{
+  g_return_val_if_fail (SEISMO_IS_FILTER_OVERLAY (self), 0);
+  return self->index != NULL ? _seismo_filter_marks_get_size (self->index) : 0;
 }
 
 static void

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-widgets"
+
+#include <math.h>
+#include <string.h>
+
+#include "seismo-filter-marks-private.h"
+
+/* 16 matches a block: a mark scans at most 16 matches, and a row costs at most one 2-byte entry
+ * per block it has a match in (consecutive matches mostly share their CPU and task, so a row
+ * holding a run of matches costs about 2 bytes per 16 of them, against 4 bytes each as a copy). */
+#define DEFAULT_BLOCK_BITS 4
+/* A time directory over the matches' span, one slot per 16 matches: a search for a time starts
+ * from its slot, a few matches (one cache line of ids) when they are spread evenly. */
+#define MATCHES_PER_SLOT   16
+/* Block numbers are kept as their low 16 bits, in pages of 65 536 blocks per row. */
+#define PAGE_BITS          16
+
+struct _SeismoFilterMarks
+{
+  /* owned */
+  SeismoTrace        *trace;
+  GBytes             *matches;
+  gsize              *page_off;   /* per row (CPUs, then tasks) and page: its first entry; + end */
+  guint16            *blocks;     /* per row and page: the blocks holding a match of the row */
+  guint32            *time_dir;   /* per time slot: the first match at or after its start; + n */
+
+  /* borrowed from the two above */
+  const guint32      *ids;
+  const guint64      *ts;
+  const guint16      *cpus;
+  const SeismoTaskId *tasks;
+
+  gsize               n;          /* matches */
+  gsize               n_pages;
+  guint64             t_first;    /* the first match's time */
+  guint64             slot_ns;    /* a time slot's width */
+  gsize               n_time_slots;
+  guint               n_cpus;
+  guint               n_tasks;
+  guint               block_bits;
+};
+
+void
+_seismo_filter_marks_free (SeismoFilterMarks *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_object (&self->trace);
+  g_clear_pointer (&self->matches, g_bytes_unref);
+  g_free (self->page_off);
+  g_free (self->blocks);
+  g_free (self->time_dir);
+  g_free (self);
+}
+
+gsize
+_seismo_filter_marks_get_size (const SeismoFilterMarks *self)
+{
+  gsize n_row_pages = (gsize) (self->n_cpus + self->n_tasks) * self->n_pages;
+
+  return sizeof *self + sizeof (gsize) * (n_row_pages + 1)
+         + sizeof (guint16) * MAX (self->page_off[n_row_pages], 1)
+         + sizeof (guint32) * (self->n_time_slots + 1);
+}
+
+/* One pass over the matches: a row's block is new when it differs from the last one seen for
+ * that row (matches ascend, so blocks do too); it goes to the row's list and counts in its page.
+ * The lists are then laid end to end. */
+SeismoFilterMarks *
+_seismo_filter_marks_build (SeismoTrace  *trace,
+                            GBytes       *matches,
+                            guint         block_bits,
+                            GCancellable *cancellable)
+{
+  SeismoFilterMarks *self = g_new0 (SeismoFilterMarks, 1);
+  g_autofree gsize *last = NULL;
+  g_autofree GArray **lists = NULL;
+  gsize n_bytes, n_blocks, n_rows, n_row_pages, next_slot = 0;
+  guint64 next_slot_ns = 0;
+  gboolean cancelled = FALSE;
+
+  g_assert (block_bits < 32);
+  self->trace = g_object_ref (trace);
+  self->matches = g_bytes_ref (matches);
+  self->ids = g_bytes_get_data (matches, &n_bytes);
+  self->n = n_bytes / sizeof (guint32);
+  self->ts = seismo_trace_get_times (trace);
+  self->cpus = seismo_trace_get_cpus (trace);
+  self->tasks = seismo_trace_get_tasks (trace);
+  self->n_cpus = seismo_trace_get_n_cpus (trace);
+  self->n_tasks = seismo_trace_get_n_tasks (trace);
+  self->block_bits = block_bits != 0 ? block_bits : DEFAULT_BLOCK_BITS;
+  n_blocks = self->n == 0 ? 0 : ((self->n - 1) >> self->block_bits) + 1;
+  self->n_pages = MAX ((n_blocks + (1 << PAGE_BITS) - 1) >> PAGE_BITS, 1);
+  n_rows = (gsize) self->n_cpus + self->n_tasks;
+  n_row_pages = n_rows * self->n_pages;
+  self->page_off = g_new0 (gsize, n_row_pages + 1);
+  last = g_new (gsize, MAX (n_rows, 1));
+  memset (last, 0xff, sizeof (gsize) * MAX (n_rows, 1));
+  lists = g_new0 (GArray *, MAX (n_rows, 1));
+  /* Event ids are below G_MAXUINT32 (seismo-trace-builder.c), so are counts of matches. */
+  g_assert (self->n < G_MAXUINT32);
+  self->n_time_slots = MAX (self->n / MATCHES_PER_SLOT, 1);
+  self->time_dir = g_new (guint32, self->n_time_slots + 1);
+  if (self->n > 0)
+    {
+      self->t_first = self->ts[self->ids[0]];
+      /* slot_ns * n_time_slots > the span: every match falls in a slot. */
+      self->slot_ns = (self->ts[self->ids[self->n - 1]] - self->t_first) / self->n_time_slots + 1;
+    }
+
+  for (gsize i = 0; i < self->n && !cancelled; i++)
+    {
+      gsize block = i >> self->block_bits;
+      guint32 id = self->ids[i];
+      gsize rows[2] = { self->cpus[id], (gsize) self->n_cpus + self->tasks[id] };
+
+      if ((i & 0xfffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        cancelled = TRUE;
+      while (self->ts[id] - self->t_first >= next_slot_ns)
+        {
+          self->time_dir[next_slot++] = (guint32) i;
+          next_slot_ns += self->slot_ns;
+        }
+      if (self->cpus[id] >= self->n_cpus)
+        rows[0] = G_MAXSIZE;
+      if (self->tasks[id] >= self->n_tasks)
+        rows[1] = G_MAXSIZE;
+      for (guint k = 0; k < 2; k++)
+        {
+          guint16 low = (guint16) (block & ((1 << PAGE_BITS) - 1));
+
+          if (rows[k] == G_MAXSIZE || last[rows[k]] == block)
+            continue;
+          last[rows[k]] = block;
+          self->page_off[rows[k] * self->n_pages + (block >> PAGE_BITS) + 1]++;
+          if (lists[rows[k]] == NULL)
+            lists[rows[k]] = g_array_new (FALSE, FALSE, sizeof (guint16));
+          g_array_append_val (lists[rows[k]], low);
+        }
+    }
+  while (next_slot <= self->n_time_slots)
+    self->time_dir[next_slot++] = (guint32) self->n;
+  for (gsize s = 0; s < n_row_pages; s++)
+    self->page_off[s + 1] += self->page_off[s];
+  self->blocks = g_new (guint16, MAX (self->page_off[n_row_pages], 1));
+  for (gsize row = 0; row < n_rows; row++)
+    if (lists[row] != NULL)
+      {
+        memcpy (self->blocks + self->page_off[row * self->n_pages], lists[row]->data,
+                lists[row]->len * sizeof (guint16));
+        g_array_unref (lists[row]);
+      }
+  if (cancelled)
+    {
+      _seismo_filter_marks_free (self);
+      return NULL;
+    }
+  return self;
+}
+
+/* The first of ids[lo..hi) with a time >= t (hi when none). */
+static gsize
+lower_bound (const SeismoFilterMarks *self,
+             gsize                    lo,
+             gsize                    hi,
+             guint64                  t)
+{
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (self->ts[self->ids[mid]] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The first match with a time >= t, knowing it is not before from (n when none): a binary
+ * search within the time slot of t. */
+static gsize
+find_time (const SeismoFilterMarks *self,
+           gsize                    from,
+           guint64                  t)
+{
+  gsize k, hi;
+
+  if (t <= self->t_first)
+    return MIN (from, self->n);
+  k = (t - self->t_first) / self->slot_ns;
+  if (k >= self->n_time_slots)
+    return self->n;
+  hi = self->time_dir[k + 1];
+  return lower_bound (self, MIN (MAX (from, self->time_dir[k]), hi), hi, t);
+}
+
+/* Where a row's search is in its list of blocks: the marks of a row ask for ever later blocks,
+ * so each search goes on from the last one's answer. */
+typedef struct {
+  gboolean is_task;
+  guint    row;
+  gsize    first_slot;  /* the row's first page */
+  gsize    page;        /* the page of entry */
+  gsize    entry;       /* in blocks: no block of the row before it is asked for again */
+} Cursor;
+
+/* The first block >= block holding a match of the cursor's row, or G_MAXSIZE. */
+static gsize
+next_block (const SeismoFilterMarks *self,
+            Cursor                  *c,
+            gsize                    block)
+{
+  gsize page = block >> PAGE_BITS;
+  guint16 low = (guint16) (block & ((1 << PAGE_BITS) - 1));
+
+  /* A row's searches go forward: from after the last match found, or its block's next. */
+  g_assert (page >= c->page);
+  if (page > c->page)
+    {
+      c->page = page;
+      c->entry = MAX (c->entry, self->page_off[c->first_slot + page]);
+    }
+  for (; c->page < self->n_pages; c->page++, low = 0)
+    {
+      gsize end = self->page_off[c->first_slot + c->page + 1];
+      gsize lo = c->entry, hi = lo, step = 1;
+
+      /* Doubling steps from the last answer, then a binary search in the last step. */
+      while (hi < end && self->blocks[hi] < low)
+        {
+          lo = hi + 1;
+          hi += step;
+          step *= 2;
+        }
+      hi = MIN (hi, end);
+      while (lo < hi)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+
+          if (self->blocks[mid] < low)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      c->entry = lo;
+      if (lo < end)
+        return (c->page << PAGE_BITS) | self->blocks[lo];
+    }
+  return G_MAXSIZE;
+}
+
+/* The first match of the cursor's row at index from or later, or G_MAXSIZE. Exact: every block
+ * holding a match of the row is listed, so only blocks without one are skipped. */
+static gsize
+row_next (const SeismoFilterMarks *self,
+          Cursor                  *c,
+          gsize                    from)
+{
+  gsize block = from >> self->block_bits;
+
+  while ((block = next_block (self, c, block)) != G_MAXSIZE)
+    {
+      gsize end = MIN ((block + 1) << self->block_bits, self->n);
+
+      for (gsize i = MAX (from, block << self->block_bits); i < end; i++)
+        if (c->is_task ? self->tasks[self->ids[i]] == c->row : self->cpus[self->ids[i]] == c->row)
+          return i;
+      block++;
+    }
+  return G_MAXSIZE;
+}
+
+/* A mark at each column where a match of the row lies, skipping the next column (a mark is 2 px
+ * wide): from a time, the row's first match at or after it is the mark, and the next search
+ * starts at the time of the column after next. The index only finds that first match, exactly
+ * (no time is rounded to a block or a bucket), so the marks are the very ones the former search
+ * in a copy of the row's matches gave, at every zoom (tests/app/test-filter-marks.c checks them
+ * against such a search). The next search also starts after the mark's own match: below 1 ns a
+ * pixel the column after next can round down to that match's time (where the former search
+ * found the same match again, for ever). */
+void
+_seismo_filter_marks_row (const SeismoFilterMarks *self,
+                          SeismoTimelineRenderer  *r,
+                          gboolean                 is_task,
+                          guint                    row,
+                          double                   x0,
+                          double                   x1,
+                          GArray                  *xs)
+{
+  Cursor c = { is_task, row, 0, 0, 0 };
+  gsize i;
+
+  g_assert (g_array_get_element_size (xs) == sizeof (double));
+  if (self->n == 0 || row >= (is_task ? self->n_tasks : self->n_cpus))
+    return;
+  c.first_slot = ((is_task ? self->n_cpus : 0) + (gsize) row) * self->n_pages;
+  c.entry = self->page_off[c.first_slot];
+  i = find_time (self, 0, (guint64) MAX (seismo_timeline_renderer_x_to_ns (r, x0), 0));
+  i = row_next (self, &c, i);
+  while (i != G_MAXSIZE)
+    {
+      gsize mark = i;
+      guint64 t = self->ts[self->ids[i]];
+      double x = seismo_timeline_renderer_ns_to_x (r, t);
+      double left = floor (x);
+      guint64 next;
+
+      if (x >= x1)
+        break;
+      g_array_append_val (xs, left);
+      next = MAX ((guint64) MAX (seismo_timeline_renderer_x_to_ns (r, left + 2), 0), t + 1);
+      /* Zoomed in, the row's next match is often past the next column already: no search. */
+      i = row_next (self, &c, i + 1);
+      if (i != G_MAXSIZE && self->ts[self->ids[i]] < next)
+        i = row_next (self, &c, find_time (self, i + 1, next));
+      g_assert (i == G_MAXSIZE || i > mark);
+    }
+}
