@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "seismo-application.h"
+#include "seismo-gl-env.h"
 #include "seismo-i18n.h"
 
 int
@@ -14,6 +15,7 @@ main (int    argc,
 {
   g_autoptr(SeismoApplication) app = NULL;
 
+  seismo_gl_env_setup ();
   setlocale (LC_ALL, "");
   seismo_i18n_init ();
   /* GtkBuilder templates translate in the default domain. */

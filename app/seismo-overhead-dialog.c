@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "seismo-backend.h"
+#include "seismo-gl-env.h"
 #include "seismo-overhead-dialog.h"
 #include "seismo-timeline-renderer.h"
 
@@ -437,9 +438,16 @@ seismo_overhead_dialog_run (SeismoOverheadDialog *self)
     g_ptr_array_add (argv, g_strdup (command[i]));
   g_ptr_array_add (argv, NULL);
 
-  self->process = g_subprocess_newv ((const char *const *) argv->pdata,
-                                     G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                     &error);
+  {
+    g_autoptr(GSubprocessLauncher) launcher =
+      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+    g_auto(GStrv) env = seismo_gl_env_child_environ ();
+
+    /* The program measured runs in the user's environment. */
+    g_subprocess_launcher_set_environ (launcher, env);
+    self->process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata,
+                                                  &error);
+  }
   if (self->process == NULL)
     {
       gtk_label_set_text (self->status, error->message);

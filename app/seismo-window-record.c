@@ -11,6 +11,7 @@
 
 #include "seismo-file.h"
 #include "seismo-timeline-renderer.h"
+#include "seismo-gl-env.h"
 #include "seismo-window-private.h"
 
 /*
@@ -314,9 +315,17 @@ _seismo_window_start_recording_full (SeismoWindow       *self,
   g_clear_object (&self->record_cancellable);
   self->record_cancellable = g_cancellable_new ();
   /* stdin is a pipe we close to ask a recorder we may not signal (pkexec) to stop. */
-  self->recorder = g_subprocess_newv ((const char * const *) argv->pdata,
-                                      G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE
-                                      | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  {
+    g_autoptr(GSubprocessLauncher) launcher =
+      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE
+                                 | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+    g_auto(GStrv) env = seismo_gl_env_child_environ ();
+
+    /* The recorder, and a program it launches, see the user's environment. */
+    g_subprocess_launcher_set_environ (launcher, env);
+    self->recorder = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata,
+                                                   &error);
+  }
   if (self->recorder == NULL)
     {
       _seismo_window_show_error (self, _("Cannot record"), error->message);

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* With the cairo renderer the app has GDK skip its OpenGL set-up (app/seismo-gl-env.c), and the
+ * programs it starts still see the user's GDK_DEBUG. */
+#include <gtk/gtk.h>
+
+#include "seismo-gl-env.h"
+
+static void
+test_value (void)
+{
+  static const struct {
+    const char *renderer, *gdk_debug, *expected;
+  } cases[] = {
+    { NULL, NULL, NULL },
+    { "gl", NULL, NULL },
+    { "ngl", "events", NULL },
+    { "cairo", NULL, "gl-disable" },
+    { "Cairo", "", "gl-disable" },
+    { "cairo", "events", "events,gl-disable" },
+    { "cairo", "events:frames", "events:frames,gl-disable" },
+    { "cairo", "gl-glx", NULL },
+    { "cairo", "events,gl-disable", NULL },
+    { "cairo", "all", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *value = _seismo_gl_env_gdk_debug_for (cases[i].renderer, cases[i].gdk_debug);
+
+      g_test_message ("GSK_RENDERER=%s GDK_DEBUG=%s", cases[i].renderer, cases[i].gdk_debug);
+      g_assert_cmpstr (value, ==, cases[i].expected);
+    }
+}
+
+static gboolean
+maps_contain (const char *needle)
+{
+  g_autofree char *maps = NULL;
+
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  return strstr (maps, needle) != NULL;
+}
+
+/* In a child process: the environment is the process's own. */
+static void
+test_gdk_skips_gl (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_auto(GStrv) child = NULL;
+      g_autoptr(GError) error = NULL;
+      GdkDisplay *display;
+
+      g_setenv ("GSK_RENDERER", "cairo", TRUE);
+      g_unsetenv ("GDK_DEBUG");
+      seismo_gl_env_setup ();
+      g_assert_cmpstr (g_getenv ("GDK_DEBUG"), ==, "gl-disable");
+      child = seismo_gl_env_child_environ ();
+      g_assert_null (g_environ_getenv (child, "GDK_DEBUG"));
+      g_assert_cmpstr (g_environ_getenv (child, "GSK_RENDERER"), ==, "cairo");
+
+      g_assert_true (gtk_init_check ());
+      display = gdk_display_get_default ();
+      g_assert_nonnull (display);
+      /* A window drawn, as the app's is. */
+      {
+        GtkWidget *window = gtk_window_new ();
+        GMainContext *context = g_main_context_default ();
+        gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+
+        gtk_window_set_child (GTK_WINDOW (window), gtk_label_new ("Seismo"));
+        gtk_window_present (GTK_WINDOW (window));
+        while (g_get_monotonic_time () < until)
+          g_main_context_iteration (context, FALSE);
+        gtk_window_destroy (GTK_WINDOW (window));
+      }
+      g_assert_false (gdk_display_prepare_gl (display, &error));
+      g_assert_nonnull (error);
+      /* Mesa's driver was never loaded. */
+      g_assert_false (maps_contain ("_dri.so"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* A GDK_DEBUG of the user's own is kept for GTK and for the programs the app starts. */
+static void
+test_user_value_kept (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_auto(GStrv) child = NULL;
+
+      g_setenv ("GSK_RENDERER", "cairo", TRUE);
+      g_setenv ("GDK_DEBUG", "no-portals", TRUE);
+      seismo_gl_env_setup ();
+      g_assert_cmpstr (g_getenv ("GDK_DEBUG"), ==, "no-portals,gl-disable");
+      child = seismo_gl_env_child_environ ();
+      g_assert_cmpstr (g_environ_getenv (child, "GDK_DEBUG"), ==, "no-portals");
+      return;
+    }
+  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* Another renderer: nothing changes. */
+static void
+test_other_renderer (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_auto(GStrv) child = NULL;
+
+      g_setenv ("GSK_RENDERER", "gl", TRUE);
+      g_unsetenv ("GDK_DEBUG");
+      seismo_gl_env_setup ();
+      g_assert_null (g_getenv ("GDK_DEBUG"));
+      child = seismo_gl_env_child_environ ();
+      g_assert_null (g_environ_getenv (child, "GDK_DEBUG"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gl-env/value", test_value);
+  g_test_add_func ("/gl-env/user-value-kept", test_user_value_kept);
+  g_test_add_func ("/gl-env/other-renderer", test_other_renderer);
+  if (g_getenv ("DISPLAY") != NULL)
+    g_test_add_func ("/gl-env/gdk-skips-gl", test_gdk_skips_gl);
+  return g_test_run ();
+}
