@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seismo-file-private.h"
 #include "seismo-histogram.h"
 #include "seismo-percentile-private.h"
 #include "seismo-timing.h"
@@ -552,10 +553,12 @@ typedef struct {
   gsize                    n_out;
 } SyscallPass;
 
-static gpointer
-syscall_pass (gpointer data)
+static void
+syscall_pass (guint    i,
+              guint    worker,
+              gpointer data)
 {
-  SyscallPass *p = data;
+  SyscallPass *p = &((SyscallPass *) data)[i];
   guint64 *out = p->out;
 
   for (gsize s = 0; s < p->n_spans; s++)
@@ -576,7 +579,6 @@ syscall_pass (gpointer data)
       p->sum = add_saturating (p->sum, v);
     }
   p->n_out = (gsize) (out - p->out);
-  return NULL;
 }
 
 /* Below this many spans a second thread costs more than it saves. */
@@ -592,7 +594,6 @@ seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
   const SeismoSyscallSpan *spans;
   gsize n, old_len, first_half;
   guint64 *values;
-  GThread *helper = NULL;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (self->values != NULL);
@@ -625,11 +626,7 @@ seismo_latency_histogram_add_syscalls (SeismoLatencyHistogram *self,
         self->fine[seismo_percentile_bin (g_array_index (self->values, guint64, i))]++;
     }
   /* The whole-trace pass on both cores: it is what opening the Histogram pane waits for. */
-  if (half[1].n_spans > 0)
-    helper = g_thread_new ("seismo-histogram", syscall_pass, &half[1]);
-  syscall_pass (&half[0]);
-  if (helper != NULL)
-    g_thread_join (helper);
+  _seismo_file_parallel_for (half[1].n_spans > 0 ? 2 : 1, 2, syscall_pass, half);
   memmove (values + half[0].n_out, half[1].out, half[1].n_out * sizeof (guint64));
   g_array_set_size (self->values, (guint) (old_len + half[0].n_out + half[1].n_out));
   for (guint h = 0; h < 2; h++)
@@ -678,10 +675,12 @@ span_taken (const SpanPass          *p,
          seismo_selection_has (p->selection, span->enter, p->ts[span->enter]);
 }
 
-static gpointer
-span_pass_count (gpointer data)
+static void
+span_pass_count (guint    i,
+                 guint    worker,
+                 gpointer data)
 {
-  SpanPass *p = data;
+  SpanPass *p = &((SpanPass *) data)[i];
 
   for (gsize s = 0; s < p->n_spans; s++)
     {
@@ -701,40 +700,22 @@ span_pass_count (gpointer data)
       p->sum = add_saturating (p->sum, v);
       p->n++;
     }
-  return NULL;
 }
 
-static gpointer
-span_pass_keep (gpointer data)
+static void
+span_pass_keep (guint    i,
+                guint    worker,
+                gpointer data)
 {
-  SpanPass *p = data;
-  const SeismoPercentileRanks *r = p->ranks;
-  guint64 lower[SEISMO_PERCENTILE_MAX_RANKS], width[SEISMO_PERCENTILE_MAX_RANKS];
+  SpanPass *p = &((SpanPass *) data)[i];
 
-  /* Each bin as its range of values: a comparison per bin, not a bin computed per value. */
-  for (guint b = 0; b < r->n_bins; b++)
-    {
-      lower[b] = seismo_percentile_coarse_lower (r->bins[b]);
-      width[b] = r->bins[b] + 1 < SEISMO_PERCENTILE_COARSE_BINS
-                 ? seismo_percentile_coarse_lower (r->bins[b] + 1) - 1 - lower[b]
-                 : G_MAXUINT64 - lower[b];
-    }
   for (gsize s = 0; s < p->n_spans; s++)
     {
       const SeismoSyscallSpan *span = &p->spans[s];
-      guint64 v;
 
-      if (!span_taken (p, span))
-        continue;
-      v = p->ts[span->exit] - p->ts[span->enter];
-      for (guint b = 0; b < r->n_bins; b++)
-        if (v - lower[b] <= width[b])
-          {
-            p->kept[p->next[b]++] = v;
-            break;
-          }
+      if (span_taken (p, span))
+        seismo_percentile_keep (p->ranks, p->next, p->kept, p->ts[span->exit] - p->ts[span->enter]);
     }
-  return NULL;
 }
 
 /* Splits the trace's spans in halves counting into hist's buckets (coarse bins too when asked). */
@@ -770,14 +751,10 @@ span_passes_init (SpanPass               *half,
 
 /* Runs func over both halves, the second on another thread when it has any spans. */
 static void
-span_passes_run (GThreadFunc  func,
-                 SpanPass    *half)
+span_passes_run (SeismoParallelFunc func,
+                 SpanPass          *half)
 {
-  GThread *helper = half[1].n_spans > 0 ? g_thread_new ("seismo-histogram", func, &half[1]) : NULL;
-
-  func (&half[0]);
-  if (helper != NULL)
-    g_thread_join (helper);
+  _seismo_file_parallel_for (half[1].n_spans > 0 ? 2 : 1, 2, func, half);
 }
 
 /* Adds both halves' counts into their histogram, then frees them. Returns how many values. */

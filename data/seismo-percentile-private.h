@@ -77,6 +77,10 @@ seismo_percentile_coarse_lower (guint bin)
 typedef struct {
   guint n_bins;
   guint bins[SEISMO_PERCENTILE_MAX_RANKS];
+  /* Each bin as its range of values, [lower, lower + width]: keeping a value is a comparison per
+   * bin, not a bin computed per value. */
+  guint64 lower[SEISMO_PERCENTILE_MAX_RANKS];
+  guint64 width[SEISMO_PERCENTILE_MAX_RANKS];
   gsize start[SEISMO_PERCENTILE_MAX_RANKS];
   gsize len[SEISMO_PERCENTILE_MAX_RANKS];
   guint which[SEISMO_PERCENTILE_MAX_RANKS];
@@ -108,10 +112,8 @@ seismo_percentile_keep (const SeismoPercentileRanks *r,
                         guint64                     *kept,
                         guint64                      v)
 {
-  guint bin = seismo_percentile_coarse_bin (v);
-
   for (guint b = 0; b < r->n_bins; b++)
-    if (r->bins[b] == bin)
+    if (v - r->lower[b] <= r->width[b])
       {
         kept[next[b]++] = v;
         return;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "seismo-file-private.h"
 #include "seismo-percentile-private.h"
 #include "seismo-stats.h"
 #include "seismo-timing.h"
@@ -219,6 +220,10 @@ _seismo_percentile_find_ranks (SeismoPercentileRanks *r,
       if (b == r->n_bins)
         {
           r->bins[b] = bin;
+          r->lower[b] = seismo_percentile_coarse_lower (bin);
+          r->width[b] = bin + 1 < SEISMO_PERCENTILE_COARSE_BINS
+                        ? seismo_percentile_coarse_lower (bin + 1) - 1 - r->lower[b]
+                        : G_MAXUINT64 - r->lower[b];
           r->start[b] = *total;
           r->len[b] = count_in (c0, bin) + count_in (c1, bin);
           next0[b] = *total;
@@ -332,10 +337,12 @@ typedef struct {
   guint64                 *kept;        /* pass 2 */
 } SyscallHalf;
 
-static gpointer
-syscall_half_count (gpointer data)
+static void
+syscall_half_count (guint    i,
+                    guint    worker,
+                    gpointer data)
 {
-  SyscallHalf *h = data;
+  SyscallHalf *h = &((SyscallHalf *) data)[i];
 
   for (gsize s = 0; s < h->n_spans; s++)
     {
@@ -369,13 +376,14 @@ syscall_half_count (gpointer data)
           counts[seismo_percentile_coarse_bin (dur)]++;
         }
     }
-  return NULL;
 }
 
-static gpointer
-syscall_half_keep (gpointer data)
+static void
+syscall_half_keep (guint    i,
+                   guint    worker,
+                   gpointer data)
 {
-  SyscallHalf *h = data;
+  SyscallHalf *h = &((SyscallHalf *) data)[i];
 
   for (gsize s = 0; s < h->n_spans; s++)
     {
@@ -386,19 +394,14 @@ syscall_half_keep (gpointer data)
       seismo_percentile_keep (&h->ranks[span->syscall], h->next + span->syscall * N_QS, h->kept,
                               h->ts[span->exit] - h->ts[span->enter]);
     }
-  return NULL;
 }
 
 /* Runs func over both halves, the second on another thread when it has any spans. */
 static void
-run_halves (GThreadFunc  func,
-            SyscallHalf *halves)
+run_halves (SeismoParallelFunc func,
+            SyscallHalf       *halves)
 {
-  GThread *helper = halves[1].n_spans > 0 ? g_thread_new ("seismo-stats", func, &halves[1]) : NULL;
-
-  func (&halves[0]);
-  if (helper != NULL)
-    g_thread_join (helper);
+  _seismo_file_parallel_for (halves[1].n_spans > 0 ? 2 : 1, 2, func, halves);
 }
 
 /* Below this many spans a second thread costs more than it saves. */
