@@ -19,7 +19,7 @@
 #include "seismo-backend.h"
 #include "seismo-bench-util.h"
 #include "seismo-filter-marks-private.h"
-#include "seismo-filter-overlay.h"
+#include "seismo-filter-overlay-private.h"
 #include "seismo-filter.h"
 #include "seismo-importer.h"
 #include "seismo-timeline.h"
@@ -151,17 +151,15 @@ ref_lower_bound (const guint64 *ts,
   return lo;
 }
 
+/* The marks of a row from its copy of the matches: a binary search per mark. */
 static void
-ref_mark_row (GtkSnapshot            *snapshot,
-              SeismoTimelineRenderer *r,
-              const guint64          *ts,
-              const guint32          *ids,
-              gsize                   n,
-              double                  y,
-              double                  h,
-              double                  x0,
-              double                  x1,
-              const GdkRGBA          *color)
+ref_row_marks (const guint64          *ts,
+               const guint32          *ids,
+               gsize                   n,
+               SeismoTimelineRenderer *r,
+               double                  x0,
+               double                  x1,
+               GArray                 *xs)
 {
   gsize i;
 
@@ -170,13 +168,13 @@ ref_mark_row (GtkSnapshot            *snapshot,
   i = ref_lower_bound (ts, ids, n, (guint64) MAX (seismo_timeline_renderer_x_to_ns (r, x0), 0));
   while (i < n)
     {
-      double x = seismo_timeline_renderer_ns_to_x (r, ts[ids[i]]);
+      double x = floor (seismo_timeline_renderer_ns_to_x (r, ts[ids[i]]));
       double next;
 
       if (x >= x1)
         break;
-      gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (floor (x), y + 2, 2, MAX (h - 4, 1)));
-      next = seismo_timeline_renderer_x_to_ns (r, floor (x) + 2);
+      g_array_append_val (xs, x);
+      next = seismo_timeline_renderer_x_to_ns (r, x + 2);
       i = ref_lower_bound (ts, ids, n, (guint64) MAX (next, 0));
     }
 }
@@ -188,74 +186,34 @@ typedef struct {
 } Ref;
 
 static void
+ref_index_row_marks (gpointer                data,
+                     SeismoTimelineRenderer *r,
+                     gboolean                is_task,
+                     guint                   row,
+                     double                  x0,
+                     double                  x1,
+                     GArray                 *xs)
+{
+  Ref *ref = data;
+  const RefIndex *ix = ref->index;
+  const guint32 *ids = is_task ? ix->task_ids : ix->cpu_ids;
+  const gsize *off = is_task ? ix->task_off : ix->cpu_off;
+
+  ref_row_marks (seismo_trace_get_times (ref->trace), ids + off[row], off[row + 1] - off[row], r, x0, x1, xs);
+}
+
+/* The overlay's drawing, with the former index. */
+static void
 ref_snapshot (GtkWidget   *widget,
               GtkSnapshot *snapshot,
               gpointer     user_data)
 {
   Ref *ref = user_data;
-  SeismoTimelineRenderer *r = seismo_timeline_get_renderer (ref->timeline);
-  SeismoTimelineData *data = seismo_timeline_get_data (ref->timeline);
-  const SeismoTimelineProcess *procs;
-  const guint64 *ts;
-  GtkStyleContext *style;
-  guint n_procs;
-  double ox = 0, oy = 0, tw, th, x0, x1, top, scale = 1;
-  GdkRGBA bg = { 1, 1, 1, 1 };
-  GdkRGBA accent = { 0.90, 0.38, 0.0, 1 };
+  g_autoptr(GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
+  double tw, th;
 
-  gtk_widget_translate_coordinates (GTK_WIDGET (ref->timeline), widget, 0, 0, &ox, &oy);
-  tw = gtk_widget_get_width (GTK_WIDGET (ref->timeline));
-  th = gtk_widget_get_height (GTK_WIDGET (ref->timeline));
-  if (seismo_timeline_renderer_get_area_width (r) > 0)
-    scale = tw / (double) (seismo_timeline_renderer_get_area_width (r) + SEISMO_TIMELINE_LABEL_WIDTH);
-  tw /= scale;
-  th /= scale;
-  x0 = SEISMO_TIMELINE_LABEL_WIDTH;
-  x1 = tw;
-  top = SEISMO_TIMELINE_RULER_HEIGHT;
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  style = gtk_widget_get_style_context (widget);
-  gtk_style_context_lookup_color (style, "view_bg_color", &bg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (ox, oy));
-  gtk_snapshot_scale (snapshot, scale, scale);
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (x0, top, MAX (x1 - x0, 0), MAX (th - top, 0)));
-  bg.alpha = 0.6;
-  gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (x0, top, x1 - x0, th - top));
-  ts = seismo_trace_get_times (ref->trace);
-  for (guint c = 0; c < ref->index->n_cpus; c++)
-    {
-      double y, h;
-
-      if (seismo_timeline_renderer_row_y (r, (SeismoRowKey) { SEISMO_ROW_CPU, c }, &y, &h) && y + h > top && y < th)
-        ref_mark_row (snapshot, r, ts, ref->index->cpu_ids + ref->index->cpu_off[c],
-                      ref->index->cpu_off[c + 1] - ref->index->cpu_off[c], y, h, x0, x1, &accent);
-    }
-  procs = seismo_timeline_data_get_processes (data, &n_procs);
-  for (guint p = 0; p < n_procs; p++)
-    {
-      double y, h;
-
-      if (seismo_timeline_renderer_row_y (r, (SeismoRowKey) { SEISMO_ROW_PROCESS, p }, &y, &h) && y + h > top && y < th)
-        for (guint k = 0; k < procs[p].n_tasks; k++)
-          {
-            SeismoTaskId t = procs[p].tasks[k];
-
-            ref_mark_row (snapshot, r, ts, ref->index->task_ids + ref->index->task_off[t],
-                          ref->index->task_off[t + 1] - ref->index->task_off[t], y, h, x0, x1, &accent);
-          }
-      for (guint k = 0; k < procs[p].n_tasks; k++)
-        {
-          SeismoTaskId t = procs[p].tasks[k];
-
-          if (seismo_timeline_renderer_row_y (r, (SeismoRowKey) { SEISMO_ROW_TASK, t }, &y, &h) && y + h > top && y < th)
-            ref_mark_row (snapshot, r, ts, ref->index->task_ids + ref->index->task_off[t],
-                          ref->index->task_off[t + 1] - ref->index->task_off[t], y, h, x0, x1, &accent);
-        }
-    }
-  gtk_snapshot_pop (snapshot);
-  gtk_snapshot_restore (snapshot);
+  _seismo_filter_overlay_draw (widget, snapshot, ref->timeline, ref->trace, 0.6, ref_index_row_marks,
+                               ref, xs, &tw, &th);
 }
 
 static void

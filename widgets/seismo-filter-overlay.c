@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "seismo-filter-marks-private.h"
-#include "seismo-filter-overlay.h"
+#include "seismo-filter-overlay-private.h"
 
 struct _SeismoFilterOverlay
 {
@@ -31,9 +31,24 @@ struct _SeismoFilterOverlay
 
 G_DEFINE_FINAL_TYPE (SeismoFilterOverlay, seismo_filter_overlay, GTK_TYPE_WIDGET)
 
+/* One row's marks, from the overlay's index. */
+static void
+index_row_marks (gpointer                data,
+                 SeismoTimelineRenderer *r,
+                 gboolean                is_task,
+                 guint                   row,
+                 double                  x0,
+                 double                  x1,
+                 GArray                 *xs)
+{
+  _seismo_filter_marks_row (data, r, is_task, row, x0, x1, xs);
+}
+
 static void
 mark_row (GtkSnapshot            *snapshot,
-          SeismoFilterOverlay    *self,
+          SeismoRowMarksFunc      row_marks,
+          gpointer                data,
+          GArray                 *xs,
           SeismoTimelineRenderer *r,
           gboolean                is_task,
           guint                   row,
@@ -43,23 +58,30 @@ mark_row (GtkSnapshot            *snapshot,
           double                  x1,
           const GdkRGBA          *color)
 {
-  g_array_set_size (self->xs, 0);
-  _seismo_filter_marks_row (self->index, r, is_task, row, x0, x1, self->xs);
-  for (guint i = 0; i < self->xs->len; i++)
+  g_array_set_size (xs, 0);
+  row_marks (data, r, is_task, row, x0, x1, xs);
+  for (guint i = 0; i < xs->len; i++)
     {
-      double x = g_array_index (self->xs, double, i);
+      double x = g_array_index (xs, double, i);
 
       gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x, y + 2, 2, MAX (h - 4, 1)));
     }
 }
 
-static void
-seismo_filter_overlay_snapshot (GtkWidget   *widget,
-                                GtkSnapshot *snapshot)
+gboolean
+_seismo_filter_overlay_draw (GtkWidget          *widget,
+                             GtkSnapshot        *snapshot,
+                             SeismoTimeline     *timeline,
+                             SeismoTrace        *trace,
+                             double              veil_alpha,
+                             SeismoRowMarksFunc  row_marks,
+                             gpointer            data,
+                             GArray             *xs,
+                             double             *width,
+                             double             *height)
 {
-  SeismoFilterOverlay *self = SEISMO_FILTER_OVERLAY (widget);
-  SeismoTimelineRenderer *r;
-  SeismoTimelineData *data;
+  SeismoTimelineRenderer *r = seismo_timeline_get_renderer (timeline);
+  SeismoTimelineData *tdata = seismo_timeline_get_data (timeline);
   GtkStyleContext *style;
   const SeismoTimelineProcess *procs;
   guint n_procs;
@@ -68,15 +90,11 @@ seismo_filter_overlay_snapshot (GtkWidget   *widget,
   /* Orange marks read on both the light and the dark timeline and differ from its blues. */
   GdkRGBA accent = { 0.90, 0.38, 0.0, 1 };
 
-  if (!self->active || self->index == NULL || self->timeline == NULL)
-    return;
-  r = seismo_timeline_get_renderer (self->timeline);
-  data = seismo_timeline_get_data (self->timeline);
-  if (r == NULL || data == NULL || seismo_timeline_data_get_trace (data) != self->trace)
-    return;
-  gtk_widget_translate_coordinates (GTK_WIDGET (self->timeline), widget, 0, 0, &ox, &oy);
-  tw = gtk_widget_get_width (GTK_WIDGET (self->timeline));
-  th = gtk_widget_get_height (GTK_WIDGET (self->timeline));
+  if (r == NULL || tdata == NULL || seismo_timeline_data_get_trace (tdata) != trace)
+    return FALSE;
+  gtk_widget_translate_coordinates (GTK_WIDGET (timeline), widget, 0, 0, &ox, &oy);
+  tw = gtk_widget_get_width (GTK_WIDGET (timeline));
+  th = gtk_widget_get_height (GTK_WIDGET (timeline));
   /* In presenter mode the timeline draws its renderer's pixels scaled up. */
   if (seismo_timeline_renderer_get_area_width (r) > 0)
     scale = tw / (double) (seismo_timeline_renderer_get_area_width (r) + SEISMO_TIMELINE_LABEL_WIDTH);
@@ -94,35 +112,53 @@ seismo_filter_overlay_snapshot (GtkWidget   *widget,
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (ox, oy));
   gtk_snapshot_scale (snapshot, scale, scale);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (x0, top, MAX (x1 - x0, 0), MAX (th - top, 0)));
-  bg.alpha = self->dim ? 0.6 : 0.93;
+  bg.alpha = veil_alpha;
   gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (x0, top, x1 - x0, th - top));
 
-  for (guint c = 0; c < seismo_trace_get_n_cpus (self->trace); c++)
+  for (guint c = 0; c < seismo_trace_get_n_cpus (trace); c++)
     {
       double y, h;
 
       if (seismo_timeline_renderer_row_y (r, (SeismoRowKey) { SEISMO_ROW_CPU, c }, &y, &h) && y + h > top && y < th)
-        mark_row (snapshot, self, r, FALSE, c, y, h, x0, x1, &accent);
+        mark_row (snapshot, row_marks, data, xs, r, FALSE, c, y, h, x0, x1, &accent);
     }
-  procs = seismo_timeline_data_get_processes (data, &n_procs);
+  procs = seismo_timeline_data_get_processes (tdata, &n_procs);
   for (guint p = 0; p < n_procs; p++)
     {
       double y, h;
 
       if (seismo_timeline_renderer_row_y (r, (SeismoRowKey) { SEISMO_ROW_PROCESS, p }, &y, &h) && y + h > top && y < th)
         for (guint k = 0; k < procs[p].n_tasks; k++)
-          mark_row (snapshot, self, r, TRUE, procs[p].tasks[k], y, h, x0, x1, &accent);
+          mark_row (snapshot, row_marks, data, xs, r, TRUE, procs[p].tasks[k], y, h, x0, x1, &accent);
       for (guint k = 0; k < procs[p].n_tasks; k++)
         {
           SeismoTaskId t = procs[p].tasks[k];
 
           if (seismo_timeline_renderer_row_y (r, (SeismoRowKey) { SEISMO_ROW_TASK, t }, &y, &h) && y + h > top && y < th)
-            mark_row (snapshot, self, r, TRUE, t, y, h, x0, x1, &accent);
+            mark_row (snapshot, row_marks, data, xs, r, TRUE, t, y, h, x0, x1, &accent);
         }
     }
   gtk_snapshot_pop (snapshot);
   gtk_snapshot_restore (snapshot);
+  *width = tw;
+  *height = th;
+  return TRUE;
+}
 
+static void
+seismo_filter_overlay_snapshot (GtkWidget   *widget,
+                                GtkSnapshot *snapshot)
+{
+  SeismoFilterOverlay *self = SEISMO_FILTER_OVERLAY (widget);
+  SeismoTimelineRenderer *r;
+  double tw, th;
+
+  if (!self->active || self->index == NULL || self->timeline == NULL)
+    return;
+  if (!_seismo_filter_overlay_draw (widget, snapshot, self->timeline, self->trace, self->dim ? 0.6 : 0.93,
+                                    index_row_marks, self->index, self->xs, &tw, &th))
+    return;
+  r = seismo_timeline_get_renderer (self->timeline);
   self->drawn[0] = seismo_timeline_renderer_get_view_start (r);
   self->drawn[1] = seismo_timeline_renderer_get_ns_per_px (r);
   self->drawn[2] = seismo_timeline_renderer_get_scroll_y (r);
