@@ -84,40 +84,40 @@ test_gdk_skips_gl (void)
   g_test_trap_assert_passed ();
 }
 
-/* A GDK_DEBUG of the user's own is kept for GTK and for the programs the app starts. */
+/* What setting up leaves for GTK and for the programs the app starts, from a renderer and a
+ * GDK_DEBUG of the user's (NULL: unset). In a child process: the environment is the process's. */
+typedef struct {
+  const char *renderer;
+  const char *user_value;
+  const char *for_gtk;
+  const char *for_children;
+} EnvCase;
+
+static const EnvCase env_cases[] = {
+  /* The user's own value is kept, for GTK and for the programs started. */
+  { "cairo", "no-portals", "no-portals,gl-disable", "no-portals" },
+  /* Another renderer: nothing changes. */
+  { "gl", NULL, NULL, NULL },
+};
+
 static void
-test_user_value_kept (void)
+test_env (gconstpointer data)
 {
+  const EnvCase *c = data;
+
   if (g_test_subprocess ())
     {
       g_auto(GStrv) child = NULL;
 
-      g_setenv ("GSK_RENDERER", "cairo", TRUE);
-      g_setenv ("GDK_DEBUG", "no-portals", TRUE);
+      g_setenv ("GSK_RENDERER", c->renderer, TRUE);
+      if (c->user_value != NULL)
+        g_setenv ("GDK_DEBUG", c->user_value, TRUE);
+      else
+        g_unsetenv ("GDK_DEBUG");
       seismo_gl_env_setup ();
-      g_assert_cmpstr (g_getenv ("GDK_DEBUG"), ==, "no-portals,gl-disable");
+      g_assert_cmpstr (g_getenv ("GDK_DEBUG"), ==, c->for_gtk);
       child = seismo_gl_env_child_environ ();
-      g_assert_cmpstr (g_environ_getenv (child, "GDK_DEBUG"), ==, "no-portals");
-      return;
-    }
-  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
-  g_test_trap_assert_passed ();
-}
-
-/* Another renderer: nothing changes. */
-static void
-test_other_renderer (void)
-{
-  if (g_test_subprocess ())
-    {
-      g_auto(GStrv) child = NULL;
-
-      g_setenv ("GSK_RENDERER", "gl", TRUE);
-      g_unsetenv ("GDK_DEBUG");
-      seismo_gl_env_setup ();
-      g_assert_null (g_getenv ("GDK_DEBUG"));
-      child = seismo_gl_env_child_environ ();
-      g_assert_null (g_environ_getenv (child, "GDK_DEBUG"));
+      g_assert_cmpstr (g_environ_getenv (child, "GDK_DEBUG"), ==, c->for_children);
       return;
     }
   g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
@@ -130,8 +130,8 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gl-env/value", test_value);
-  g_test_add_func ("/gl-env/user-value-kept", test_user_value_kept);
-  g_test_add_func ("/gl-env/other-renderer", test_other_renderer);
+  g_test_add_data_func ("/gl-env/user-value-kept", &env_cases[0], test_env);
+  g_test_add_data_func ("/gl-env/other-renderer", &env_cases[1], test_env);
   if (g_getenv ("DISPLAY") != NULL)
     g_test_add_func ("/gl-env/gdk-skips-gl", test_gdk_skips_gl);
   return g_test_run ();
