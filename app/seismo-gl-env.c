@@ -73,3 +73,13 @@ seismo_gl_env_child_environ (void)
     return g_environ_setenv (env, "GDK_DEBUG", gdk_debug_before, TRUE);
   return g_environ_unsetenv (env, "GDK_DEBUG");
 }
+
+GSubprocessLauncher *
+seismo_gl_env_new_launcher (GSubprocessFlags flags)
+{
+  GSubprocessLauncher *launcher = g_subprocess_launcher_new (flags);
+  g_auto(GStrv) env = seismo_gl_env_child_environ ();
+
+  g_subprocess_launcher_set_environ (launcher, env);
+  return launcher;
+}

@@ -439,12 +439,10 @@ seismo_overhead_dialog_run (SeismoOverheadDialog *self)
   g_ptr_array_add (argv, NULL);
 
   {
-    g_autoptr(GSubprocessLauncher) launcher =
-      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-    g_auto(GStrv) env = seismo_gl_env_child_environ ();
-
     /* The program measured runs in the user's environment. */
-    g_subprocess_launcher_set_environ (launcher, env);
+    g_autoptr(GSubprocessLauncher) launcher =
+      seismo_gl_env_new_launcher (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+
     self->process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata,
                                                   &error);
   }

@@ -316,13 +316,11 @@ _seismo_window_start_recording_full (SeismoWindow       *self,
   self->record_cancellable = g_cancellable_new ();
   /* stdin is a pipe we close to ask a recorder we may not signal (pkexec) to stop. */
   {
-    g_autoptr(GSubprocessLauncher) launcher =
-      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE
-                                 | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-    g_auto(GStrv) env = seismo_gl_env_child_environ ();
-
     /* The recorder, and a program it launches, see the user's environment. */
-    g_subprocess_launcher_set_environ (launcher, env);
+    g_autoptr(GSubprocessLauncher) launcher =
+      seismo_gl_env_new_launcher (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE
+                                  | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+
     self->recorder = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata,
                                                    &error);
   }

@@ -58,6 +58,18 @@ test_gdk_skips_gl (void)
       child = seismo_gl_env_child_environ ();
       g_assert_null (g_environ_getenv (child, "GDK_DEBUG"));
       g_assert_cmpstr (g_environ_getenv (child, "GSK_RENDERER"), ==, "cairo");
+      /* A program started as the app starts its recorder sees no GDK_DEBUG. */
+      {
+        g_autoptr(GSubprocessLauncher) launcher = seismo_gl_env_new_launcher (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+        g_autoptr(GSubprocess) env = g_subprocess_launcher_spawn (launcher, &error, "env", NULL);
+        g_autofree char *out = NULL;
+
+        g_assert_no_error (error);
+        g_assert_true (g_subprocess_communicate_utf8 (env, NULL, NULL, &out, NULL, &error));
+        g_assert_no_error (error);
+        g_assert_nonnull (strstr (out, "GSK_RENDERER=cairo\n"));
+        g_assert_null (strstr (out, "GDK_DEBUG="));
+      }
 
       g_assert_true (gtk_init_check ());
       display = gdk_display_get_default ();
