@@ -85,7 +85,7 @@ scroll_to (SeismoEventList *self,
     gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", position);
 }
 
-/* The cells: a label per column, filled from the row item's property of that column. Built in
+/* The cells: a text per column, filled from the row item's property of that column. Built in
  * C, not by a GtkBuilderListItemFactory: that one parses its template for every cell, and a new
  * model makes a screenful of them at once. */
 typedef struct {
@@ -112,28 +112,32 @@ cell_setup (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             const CellSpec           *spec)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  /* An inscription, not a label: its size comes from the font's metrics, never from its text, so
+   * a new model's screenful of rows is laid out without shaping every cell's text to measure it
+   * (a label's measure was most of a list change's frame). Only what is drawn gets shaped. */
+  GtkWidget *cell = gtk_inscription_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), spec->xalign);
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), spec->xalign);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 0);
   if (spec->numeric)
-    gtk_widget_add_css_class (label, "numeric");
+    gtk_widget_add_css_class (cell, "numeric");
   else
-    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  g_object_set_data (G_OBJECT (label), "seismo-cell-spec", (gpointer) spec);
-  gtk_list_item_set_child (list_item, label);
+    gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  g_object_set_data (G_OBJECT (cell), "seismo-cell-spec", (gpointer) spec);
+  gtk_list_item_set_child (list_item, cell);
 }
 
 static void
 cell_refresh (GObject     *item,
               GtkListItem *list_item)
 {
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-  const CellSpec *spec = g_object_get_data (G_OBJECT (label), "seismo-cell-spec");
+  GtkWidget *cell = gtk_list_item_get_child (list_item);
+  const CellSpec *spec = g_object_get_data (G_OBJECT (cell), "seismo-cell-spec");
   g_autofree char *text = NULL;
 
   if (item != NULL)
     g_object_get (item, spec->property, &text, NULL);
-  gtk_label_set_text (GTK_LABEL (label), text != NULL ? text : "");
+  gtk_inscription_set_text (GTK_INSCRIPTION (cell), text != NULL ? text : "");
 }
 
 static void
@@ -408,9 +412,9 @@ row_at (GtkWidget *list_view,
 {
   GtkWidget *widget = gtk_widget_pick (list_view, 4, y, GTK_PICK_INSENSITIVE | GTK_PICK_NON_TARGETABLE);
 
-  /* The label of a cell, or a cell or row around it: down to the first label. */
+  /* The text of a cell, or a cell or row around it: down to the first text. */
   while (widget != NULL && g_object_get_data (G_OBJECT (widget), "seismo-item") == NULL
-         && gtk_widget_get_first_child (widget) != NULL && !GTK_IS_LABEL (widget))
+         && gtk_widget_get_first_child (widget) != NULL && !GTK_IS_INSCRIPTION (widget))
     widget = gtk_widget_get_first_child (widget);
   if (widget == NULL || g_object_get_data (G_OBJECT (widget), "seismo-item") == NULL)
     return G_MAXUINT;

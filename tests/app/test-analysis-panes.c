@@ -828,7 +828,8 @@ collect_labels (GtkWidget *widget,
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      if (GTK_IS_LABEL (child) && gtk_widget_get_ancestor (child, GTK_TYPE_LIST_VIEW) != NULL)
+      if ((GTK_IS_LABEL (child) || GTK_IS_INSCRIPTION (child))
+          && gtk_widget_get_ancestor (child, GTK_TYPE_LIST_VIEW) != NULL)
         g_ptr_array_add (labels, child);
       collect_labels (child, labels);
     }
@@ -839,7 +840,8 @@ label_showing (GPtrArray  *labels,
                const char *text)
 {
   for (guint i = 0; i < labels->len; i++)
-    if (g_str_equal (gtk_label_get_text (labels->pdata[i]), text))
+    if (g_strcmp0 (GTK_IS_LABEL (labels->pdata[i]) ? gtk_label_get_text (labels->pdata[i])
+                                                   : gtk_inscription_get_text (labels->pdata[i]), text) == 0)
       return labels->pdata[i];
   return NULL;
 }
