@@ -84,7 +84,6 @@ struct _SeismoTimelineData
   SeismoTimelineTask      *tasks;
   guint32                 *store;         /* the per-task index arrays, back to back */
   guint32                 *span_starts;   /* the tasks' syscall start times (low bits), back to back */
-  guint16                 *span_durations;
   SeismoTimelineProcess   *processes;
   guint                    n_processes;
   SeismoSeq               *process_activity;

@@ -457,7 +457,6 @@ seismo_timeline_data_unref (SeismoTimelineData *self)
   g_free (self->tasks);
   g_free (self->store);
   g_free (self->span_starts);
-  g_free (self->span_durations);
   g_free (self->processes);
   g_free (self->process_activity);
   g_free (self->pairs);
