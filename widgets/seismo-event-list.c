@@ -26,9 +26,11 @@ struct _SeismoEventList
   guint                 reveal_tick;   /* raising reveal's limit a frame at a time */
 };
 
-/* A new trace's rows come ROWS_PER_FRAME a frame until GTK 4.8 holds its 200 around the top
- * (each row is ~0.5 ms of widgets to make: all at once is a frozen frame of over 100 ms). */
-#define ROWS_PER_FRAME 40
+/* A new trace's rows come ROWS_PER_FRAME a frame until GTK 4.8 holds its 200 around the top.
+ * Each row is seven cells of widgets to make; while a trace loads, the main thread shares the
+ * cores with the workers preparing the timeline, so 40 rows a frame were 60-110 ms frames on two
+ * cores, and 16 are 35-65 ms (the screenful on view still comes in the first two frames). */
+#define ROWS_PER_FRAME 16
 #define ROWS_REVEALED 240
 
 enum {
