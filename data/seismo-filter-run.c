@@ -1,38 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-data"
 
-#include "seismo-big-array.h"
 #include "seismo-filter-run.h"
+#include "seismo-match-set-private.h"
 
-/* Events per slice: progress (and first matches) are reported between slices. A multiple of 64,
- * so a slice never writes a mask word of another. */
+/* Events per slice: progress (and first matches) are reported between slices. A multiple of the
+ * directory's blocks (512 events, 8 words), so a slice never writes a mask word or a directory
+ * entry of another, and a set over the slices done never reads one being written. */
 #define SLICE_EVENTS (1u << 20)
-G_STATIC_ASSERT (SLICE_EVENTS % 64 == 0);
-
-GBytes *
-seismo_filter_mask_to_matches (const guint64 *mask,
-                               gsize          n_events,
-                               gsize         *n_matched)
-{
-  gsize words = seismo_filter_mask_words (n_events);
-  gsize count = 0, n = 0;
-  guint32 *ids;
-
-  for (gsize w = 0; w < words; w++)
-    count += (gsize) __builtin_popcountll (mask[w]);
-  ids = g_new (guint32, MAX (count, 1));
-  for (gsize w = 0; w < words; w++)
-    for (guint64 bits = mask[w]; bits != 0; bits &= bits - 1)
-      {
-        guint32 id = (guint32) (w * 64 + (guint) __builtin_ctzll (bits));
-
-        if (id < n_events)
-          ids[n++] = id;
-      }
-  if (n_matched != NULL)
-    *n_matched = n;
-  return g_bytes_new_take (ids, n * sizeof (guint32));
-}
+G_STATIC_ASSERT (SLICE_EVENTS % SEISMO_MATCH_SET_BLOCK_EVENTS == 0);
 
 gboolean
 seismo_filter_run_all (SeismoFilter            *filter,
@@ -40,16 +16,17 @@ seismo_filter_run_all (SeismoFilter            *filter,
                        gpointer                 user_data,
                        GCancellable            *cancellable,
                        GBytes                 **mask,
-                       GBytes                 **matches,
+                       SeismoMatchSet         **matches,
                        gsize                   *n_matched)
 {
   SeismoTrace *trace;
-  gsize n_events, words;
-  g_autofree guint64 *bits = NULL;
+  gsize n_events, words, dir_len = 0;
+  guint64 *bits;
   g_autoptr(GBytes) owner = NULL;
-  guint32 *ids = NULL;
-  gsize count = 0, n_ids = 0;
-  /* Ids cost 4 bytes a match: collected only for someone who reads them. */
+  g_autoptr(GBytes) dir_owner = NULL;
+  guint32 *dir = NULL;
+  gsize count = 0;
+  /* A rank directory (4 bytes per 512 events) only for someone who reads the matches as a set. */
   gboolean collect = matches != NULL || progress != NULL;
 
   g_return_val_if_fail (filter != NULL, FALSE);
@@ -58,14 +35,15 @@ seismo_filter_run_all (SeismoFilter            *filter,
   trace = seismo_filter_get_trace (filter);
   n_events = seismo_trace_get_n_events (trace);
   words = seismo_filter_mask_words (n_events);
+  /* The mask and its directory are filled slice by slice in blocks that never move: what a slice
+   * reports is a set over their first parts (a list showing the first matches holds no copy). */
   bits = g_new0 (guint64, MAX (words, 1));
+  owner = g_bytes_new_take (bits, words * sizeof (guint64));
   if (collect)
     {
-      /* Room for every event, in one block that never moves: only the pages the matches fill
-       * are ever touched, and what a slice reports is a view of the same block (a list showing
-       * the first matches holds no copy of them). */
-      ids = _seismo_big_array_new (guint32, MAX (n_events, 1));
-      owner = g_bytes_new_with_free_func (ids, MAX (n_events, 1) * sizeof (guint32), g_free, ids);
+      dir_len = _seismo_match_set_directory_len (n_events);
+      dir = g_new0 (guint32, dir_len);
+      dir_owner = g_bytes_new_take (dir, dir_len * sizeof (guint32));
     }
 
   for (gsize first = 0; first < n_events || first == 0; first += SLICE_EVENTS)
@@ -77,18 +55,20 @@ seismo_filter_run_all (SeismoFilter            *filter,
           && !seismo_filter_run_range (filter, first, last, 0, bits, &n, cancellable))
         return FALSE;
       count += n;
-      /* The ids of this slice, collected as it ends: the list can show them at once. */
-      for (gsize w = first / 64; collect && w < seismo_filter_mask_words (last); w++)
-        for (guint64 b = bits[w]; b != 0; b &= b - 1)
-          {
-            guint32 id = (guint32) (w * 64 + (guint) __builtin_ctzll (b));
-
-            if (id < n_events)
-              ids[n_ids++] = id;
-          }
+      /* The directory of this slice, as it ends: the list can show its matches at once. */
+      if (collect)
+        _seismo_match_set_fill_directory (dir, bits, n_events,
+                                          first / SEISMO_MATCH_SET_BLOCK_EVENTS,
+                                          _seismo_match_set_directory_len (last) - 1);
       if (progress != NULL)
         {
-          g_autoptr(GBytes) so_far = g_bytes_new_from_bytes (owner, 0, n_ids * sizeof (guint32));
+          gsize mask_size = seismo_filter_mask_words (last) * sizeof (guint64);
+          gsize dir_size = _seismo_match_set_directory_len (last) * sizeof (guint32);
+          g_autoptr(GBytes) mask_so_far = g_bytes_new_from_bytes (owner, 0, mask_size);
+          g_autoptr(GBytes) dir_so_far = g_bytes_new_from_bytes (dir_owner, 0, dir_size);
+          g_autoptr(SeismoMatchSet) so_far = NULL;
+
+          so_far = _seismo_match_set_new_with_directory (mask_so_far, dir_so_far, last);
 
           progress (last, n_events, so_far, user_data);
         }
@@ -99,8 +79,11 @@ seismo_filter_run_all (SeismoFilter            *filter,
     return FALSE;
   *n_matched = count;
   if (matches != NULL)
-    *matches = g_bytes_new_from_bytes (owner, 0, n_ids * sizeof (guint32));
-  *mask = g_bytes_new_take (g_steal_pointer (&bits), words * sizeof (guint64));
+    {
+      g_assert (dir[dir_len - 1] == count);
+      *matches = _seismo_match_set_new_with_directory (owner, dir_owner, n_events);
+    }
+  *mask = g_steal_pointer (&owner);
   return TRUE;
 }
 

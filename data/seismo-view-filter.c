@@ -25,7 +25,7 @@ typedef struct {
   gint64        last_partial;
   gsize         n_partial;     /* matches in the last partial result */
   GBytes       *mask;
-  GBytes       *matches;
+  SeismoMatchSet *matches;
   gsize         n_matched;
 } FilterJob;
 
@@ -37,7 +37,7 @@ filter_job_free (FilterJob *job)
   g_clear_pointer (&job->context, g_main_context_unref);
   g_clear_object (&job->cancellable);
   g_clear_pointer (&job->mask, g_bytes_unref);
-  g_clear_pointer (&job->matches, g_bytes_unref);
+  g_clear_pointer (&job->matches, seismo_match_set_unref);
   g_free (job->label);
   g_free (job);
 }
@@ -45,7 +45,7 @@ filter_job_free (FilterJob *job)
 typedef struct {
   SeismoView   *view;
   GCancellable *cancellable;
-  GBytes       *matches;       /* NULL: progress only */
+  SeismoMatchSet *matches;     /* NULL: progress only */
   double        progress;
 } FilterPost;
 
@@ -54,7 +54,7 @@ filter_post_free (FilterPost *post)
 {
   g_clear_object (&post->view);
   g_clear_object (&post->cancellable);
-  g_clear_pointer (&post->matches, g_bytes_unref);
+  g_clear_pointer (&post->matches, seismo_match_set_unref);
   g_free (post);
 }
 
@@ -95,13 +95,13 @@ filter_post_apply (gpointer data)
 }
 
 static void
-on_slice_done (gsize          done,
-               gsize          total,
-               GBytes        *matches,
-               gpointer       user_data)
+on_slice_done (gsize           done,
+               gsize           total,
+               SeismoMatchSet *matches,
+               gpointer        user_data)
 {
   FilterJob *job = user_data;
-  gsize n_matches = g_bytes_get_size (matches) / sizeof (guint32);
+  gsize n_matches = seismo_match_set_get_size (matches);
   gint64 now = g_get_monotonic_time ();
   FilterPost *post;
 
@@ -115,7 +115,7 @@ on_slice_done (gsize          done,
    * while the rest of the trace is evaluated. */
   if (n_matches > job->n_partial && (job->n_partial == 0 || now - job->last_partial >= PARTIAL_US))
     {
-      post->matches = g_bytes_ref (matches);
+      post->matches = seismo_match_set_ref (matches);
       job->n_partial = n_matches;
       job->last_partial = now;
     }
@@ -142,11 +142,11 @@ filter_thread (GTask        *task,
 }
 
 static void
-set_result (SeismoView *self,
-            GBytes     *mask,
-            GBytes     *matches,
-            gsize       n_matched,
-            const char *applied)
+set_result (SeismoView     *self,
+            GBytes         *mask,
+            SeismoMatchSet *matches,
+            gsize           n_matched,
+            const char     *applied)
 {
   GObject *object = G_OBJECT (self);
 
@@ -156,9 +156,9 @@ set_result (SeismoView *self,
     return;
   g_object_freeze_notify (object);
   g_clear_pointer (&self->mask, g_bytes_unref);
-  g_clear_pointer (&self->matches, g_bytes_unref);
+  g_clear_pointer (&self->matches, seismo_match_set_unref);
   self->mask = mask != NULL ? g_bytes_ref (mask) : NULL;
-  self->matches = matches != NULL ? g_bytes_ref (matches) : NULL;
+  self->matches = matches != NULL ? seismo_match_set_ref (matches) : NULL;
   self->n_matched = n_matched;
   g_free (self->applied);
   self->applied = g_strdup (applied);
@@ -284,22 +284,22 @@ seismo_view_set_filter_mask (SeismoView *self,
                              GBytes     *mask,
                              const char *label)
 {
-  gsize n_words = 0, n_matched = 0, n_events;
-  const guint64 *words;
-  g_autoptr(GBytes) matches = NULL;
+  gsize n_words = 0, n_events;
+  g_autoptr(SeismoMatchSet) matches = NULL;
 
   g_return_if_fail (SEISMO_IS_VIEW (self));
   g_return_if_fail (mask != NULL && label != NULL);
   g_return_if_fail (self->trace != NULL);
 
   n_events = seismo_trace_get_n_events (self->trace);
-  words = g_bytes_get_data (mask, &n_words);
+  n_words = g_bytes_get_size (mask);
   g_return_if_fail (n_words / sizeof (guint64) == seismo_filter_mask_words (n_events));
 
   seismo_view_cancel_filter (self);
   set_filter_text_field (self, "");
-  matches = seismo_filter_mask_to_matches (words, n_events, &n_matched);
-  set_result (self, mask, matches, n_matched, label);
+  /* A set over the mask itself: a rank directory (4 bytes per 512 events), no ids. */
+  matches = seismo_match_set_new_from_mask (mask, n_events);
+  set_result (self, mask, matches, seismo_match_set_get_size (matches), label);
 }
 
 /* A new trace: the filter text in force is evaluated again over it. */
@@ -336,7 +336,7 @@ _seismo_view_filter_dispose (SeismoView *self)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->mask, g_bytes_unref);
-  g_clear_pointer (&self->matches, g_bytes_unref);
+  g_clear_pointer (&self->matches, seismo_match_set_unref);
 }
 
 gboolean

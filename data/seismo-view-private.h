@@ -13,7 +13,7 @@ struct _SeismoView
   SeismoTrace  *trace;
   char         *filter_text;   /* in force or being evaluated; never NULL */
   GBytes       *mask;          /* result in force; NULL: no filter */
-  GBytes       *matches;
+  SeismoMatchSet *matches;     /* over mask */
   char         *applied;       /* never NULL */
   GCancellable *cancellable;   /* the running evaluation */
   char         *pane;

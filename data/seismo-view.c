@@ -160,7 +160,7 @@ seismo_view_class_init (SeismoViewClass *klass)
   properties[SEISMO_VIEW_PROP_MASK] =
     g_param_spec_boxed ("mask", NULL, NULL, G_TYPE_BYTES, ro);
   properties[SEISMO_VIEW_PROP_MATCHES] =
-    g_param_spec_boxed ("matches", NULL, NULL, G_TYPE_BYTES, ro);
+    g_param_spec_boxed ("matches", NULL, NULL, SEISMO_TYPE_MATCH_SET, ro);
   properties[SEISMO_VIEW_PROP_N_MATCHED] =
     g_param_spec_uint64 ("n-matched", NULL, NULL, 0, G_MAXUINT64, 0, ro);
   properties[SEISMO_VIEW_PROP_APPLIED] =
@@ -196,13 +196,14 @@ seismo_view_class_init (SeismoViewClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   /**
    * SeismoView::partial-result:
-   * @matches: the matching ids found so far (guint32, ascending)
+   * @matches: (type SeismoMatchSet): the matching events found so far, a set over the events
+   *   evaluated so far
    *
    * While a filter is evaluated: the matches among the events evaluated so far.
    */
   signals[SEISMO_VIEW_PARTIAL_RESULT] =
     g_signal_new ("partial-result", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BYTES);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, SEISMO_TYPE_MATCH_SET);
   /**
    * SeismoView::markers-changed:
    *
@@ -288,7 +289,7 @@ seismo_view_get_mask (SeismoView *self)
   return self->mask;
 }
 
-GBytes *
+SeismoMatchSet *
 seismo_view_get_matches (SeismoView *self)
 {
   g_return_val_if_fail (SEISMO_IS_VIEW (self), NULL);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "seismo-filter.h"
+#include "seismo-match-set.h"
 #include "seismo-trace.h"
 
 G_BEGIN_DECLS
@@ -48,8 +49,9 @@ double        seismo_view_get_filter_progress (SeismoView   *self);
 
 /* The result in force. Borrowed; NULL when no filter is applied (every event shown). */
 GBytes       *seismo_view_get_mask           (SeismoView    *self);
-/* Matching event ids ascending, guint32; NULL when no filter is applied. */
-GBytes       *seismo_view_get_matches        (SeismoView    *self);
+/* The matching events, a set over the mask (no array of ids: 4 bytes a match). Borrowed; NULL
+ * when no filter is applied. */
+SeismoMatchSet *seismo_view_get_matches      (SeismoView    *self);
 gsize         seismo_view_get_n_matched      (SeismoView    *self);
 /* The expression (or mask label) of the result in force; "" when none. */
 const char   *seismo_view_get_applied        (SeismoView    *self);

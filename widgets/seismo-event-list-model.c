@@ -163,8 +163,7 @@ struct _SeismoEventListModel
 {
   GObject        parent_instance;
   SeismoTrace   *trace;    /* owned */
-  GBytes        *subset_bytes;   /* owned; holds subset */
-  const SeismoEventId *subset;   /* NULL: every event */
+  SeismoMatchSet *subset;        /* owned; NULL: every event. Row k is its k-th member. */
   gsize          n_subset;
   /* The items alive (a view holds them: its rows, its selection), not owned: a change of the
    * list re-points them instead of replacing them (seismo_event_list_model_replace_subset). */
@@ -187,38 +186,33 @@ seismo_event_list_model_get_item_type (GListModel *model)
   return SEISMO_TYPE_EVENT_ITEM;
 }
 
-/* The first position of ids (ascending; NULL: 0..n-1) whose event is at or after event; n when
- * none is. */
+/* The first position of subset (NULL: 0..n-1) whose event is at or after event; n when none is:
+ * the subset's rank, O(1). */
 static gsize
-ids_lower_bound (const SeismoEventId *ids,
-                 gsize                n,
-                 SeismoEventId        event)
+subset_lower_bound (SeismoMatchSet *subset,
+                    gsize           n,
+                    SeismoEventId   event)
 {
-  gsize lo = 0, hi = n;
-
-  if (ids == NULL)
+  if (subset == NULL)
     return MIN ((gsize) event, n);
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
+  return MIN (seismo_match_set_rank (subset, event), n);
+}
 
-      if (ids[mid] < event)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+/* The event at position of subset (NULL: every event); position < its size. */
+static inline SeismoEventId
+subset_nth (SeismoMatchSet *subset,
+            gsize           position)
+{
+  return subset != NULL ? seismo_match_set_get_nth (subset, position) : (SeismoEventId) position;
 }
 
 gsize
-seismo_event_list_ids_position (GBytes        *ids,
-                                gsize          n_events,
-                                SeismoEventId  event)
+seismo_event_list_subset_position (SeismoMatchSet *subset,
+                                   gsize           n_events,
+                                   SeismoEventId   event)
 {
-  gsize size = 0;
-  const SeismoEventId *v = ids != NULL ? g_bytes_get_data (ids, &size) : NULL;
-
-  return ids_lower_bound (v, ids != NULL ? size / sizeof (SeismoEventId) : n_events, event);
+  return subset_lower_bound (subset, subset != NULL ? seismo_match_set_get_size (subset) : n_events,
+                             event);
 }
 
 /* How many rows the list has (in the middle of replace_subset: has when it ends). */
@@ -256,7 +250,7 @@ seismo_event_list_model_get_item (GListModel *model,
   item->event = seismo_event_list_model_get_event (self, position);
   /* Asked for in the middle of replace_subset: any event, re-pointed at its end. */
   if (item->event == SEISMO_NO_EVENT)
-    item->event = self->subset != NULL && self->n_subset > 0 ? self->subset[0] : 0;
+    item->event = self->subset != NULL && self->n_subset > 0 ? subset_nth (self->subset, 0) : 0;
   item->position = position;
   item->model = self;
   g_hash_table_add (self->live, item);
@@ -286,7 +280,7 @@ seismo_event_list_model_finalize (GObject *object)
     ((SeismoEventItem *) item)->model = NULL;
   g_clear_pointer (&self->live, g_hash_table_unref);
   g_clear_object (&self->trace);
-  g_clear_pointer (&self->subset_bytes, g_bytes_unref);
+  g_clear_pointer (&self->subset, seismo_match_set_unref);
   G_OBJECT_CLASS (seismo_event_list_model_parent_class)->finalize (object);
 }
 
@@ -325,52 +319,44 @@ seismo_event_list_model_set_subset (SeismoEventListModel *self,
                                     const SeismoEventId  *events,
                                     gsize                 n_events)
 {
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(SeismoMatchSet) subset = NULL;
 
   g_return_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self));
   if (events != NULL)
-    bytes = g_bytes_new (events, sizeof (SeismoEventId) * n_events);
-  seismo_event_list_model_set_subset_bytes (self, bytes);
+    subset = seismo_match_set_new_from_ids (events, n_events,
+                                            seismo_trace_get_n_events (self->trace));
+  seismo_event_list_model_set_subset_set (self, subset);
+}
+
+static void
+store_subset (SeismoEventListModel *self,
+              SeismoMatchSet       *subset)
+{
+  if (subset != NULL)
+    seismo_match_set_ref (subset);
+  g_clear_pointer (&self->subset, seismo_match_set_unref);
+  self->subset = subset;
+  self->n_subset = subset != NULL ? MIN (seismo_match_set_get_size (subset), G_MAXUINT) : 0;
 }
 
 /**
- * seismo_event_list_model_set_subset_bytes:
- * @ids: (nullable): the event ids listed (guint32, ascending), kept by reference, not copied;
+ * seismo_event_list_model_set_subset_set:
+ * @subset: (nullable): the events listed, a set over the trace's events, kept by reference;
  *   NULL: every event
  */
-static void
-store_subset (SeismoEventListModel *self,
-              GBytes               *ids)
-{
-  static const SeismoEventId none = 0;
-  gsize size = 0;
-
-  if (ids != NULL)
-    g_bytes_ref (ids);
-  g_clear_pointer (&self->subset_bytes, g_bytes_unref);
-  self->subset_bytes = ids;
-  self->subset = NULL;
-  self->n_subset = 0;
-  if (ids != NULL)
-    {
-      self->subset = g_bytes_get_data (ids, &size);
-      if (self->subset == NULL)
-        self->subset = &none;   /* an empty subset, not every event */
-      self->n_subset = MIN (size / sizeof (SeismoEventId), G_MAXUINT);
-    }
-}
-
 void
-seismo_event_list_model_set_subset_bytes (SeismoEventListModel *self,
-                                          GBytes               *ids)
+seismo_event_list_model_set_subset_set (SeismoEventListModel *self,
+                                        SeismoMatchSet       *subset)
 {
   guint old_n;
   GHashTableIter iter;
   gpointer item;
 
   g_return_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self));
+  g_return_if_fail (subset == NULL || seismo_match_set_get_n_events (subset)
+                                      <= seismo_trace_get_n_events (self->trace));
   old_n = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
-  store_subset (self, ids);
+  store_subset (self, subset);
   /* Every row is replaced: the items handed out so far are not listed any more. */
   g_hash_table_iter_init (&iter, self->live);
   while (g_hash_table_iter_next (&iter, &item, NULL))
@@ -438,14 +424,14 @@ splice_rows (SeismoEventListModel *self,
 
 /**
  * seismo_event_list_model_replace_subset:
- * @ids: (nullable): the event ids to list (guint32, ascending), kept by reference; NULL: every
- *   event
+ * @subset: (nullable): the events to list, a set over the trace's events, kept by reference;
+ *   NULL: every event
  * @anchor_from: a position listed now (the row a view keeps in place, e.g. its top row), or
  *   G_MAXUINT
  * @anchor_to: the position that row's place takes in the new list
  *
- * Lists @ids instead, keeping the rows a view holds: their items are re-pointed at the events now
- * at their positions (and emit "changed"), and the difference in length is inserted or removed
+ * Lists @subset instead, keeping the rows a view holds: their items are re-pointed at the events
+ * now at their positions (and emit "changed"), and the difference in length is inserted or removed
  * around them, first before them (so that the row at @anchor_from ends at @anchor_to), then after
  * them. GTK 4.8 searches every added item for a removed row it still shows (O(events): seconds for
  * millions) and remakes every row widget for a new model; here it does neither, unless the rows
@@ -453,18 +439,19 @@ splice_rows (SeismoEventListModel *self,
  */
 void
 seismo_event_list_model_replace_subset (SeismoEventListModel *self,
-                                        GBytes               *ids,
+                                        SeismoMatchSet       *subset,
                                         guint                 anchor_from,
                                         guint                 anchor_to)
 {
-  g_autoptr(GBytes) old_bytes = NULL;
-  const SeismoEventId *old_subset;
+  g_autoptr(SeismoMatchSet) old_subset = NULL;
   guint old_n, new_n, lo = G_MAXUINT, hi = 0;
   gint64 before = 0, after;
   GHashTableIter iter;
   gpointer p;
 
   g_return_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self));
+  g_return_if_fail (subset == NULL || seismo_match_set_get_n_events (subset)
+                                      <= seismo_trace_get_n_events (self->trace));
   old_n = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
   g_hash_table_iter_init (&iter, self->live);
   while (g_hash_table_iter_next (&iter, &p, NULL))
@@ -476,10 +463,9 @@ seismo_event_list_model_replace_subset (SeismoEventListModel *self,
       lo = MIN (lo, item->position);
       hi = MAX (hi, item->position);
     }
-  /* The ids listed until now, alive until the end (the caller may hold the only other ref). */
-  old_bytes = self->subset_bytes != NULL ? g_bytes_ref (self->subset_bytes) : NULL;
-  old_subset = self->subset;
-  store_subset (self, ids);
+  /* The set listed until now, alive until the end (the caller may hold the only other ref). */
+  old_subset = self->subset != NULL ? seismo_match_set_ref (self->subset) : NULL;
+  store_subset (self, subset);
   new_n = seismo_event_list_model_get_n_items (G_LIST_MODEL (self));
 
   /* Rows held [lo, hi]: before them, as many rows go or come as bring anchor_from to anchor_to
@@ -492,8 +478,8 @@ seismo_event_list_model_replace_subset (SeismoEventListModel *self,
       gsize a;
 
       anchor_from = lo + (hi - lo) / 2;
-      middle = old_subset != NULL ? old_subset[anchor_from] : anchor_from;
-      a = ids_lower_bound (self->subset, new_n, middle);
+      middle = subset_nth (old_subset, anchor_from);
+      a = subset_lower_bound (self->subset, new_n, middle);
       anchor_to = (guint) MIN (a, new_n > 0 ? new_n - 1 : 0);
     }
   if (lo != G_MAXUINT && anchor_from != G_MAXUINT && anchor_from < old_n && anchor_to < new_n)
@@ -520,7 +506,7 @@ seismo_event_list_model_replace_subset (SeismoEventListModel *self,
 
       if (item->position == G_MAXUINT || item->position >= new_n)
         continue;
-      event = self->subset != NULL ? self->subset[item->position] : item->position;
+      event = subset_nth (self->subset, item->position);
       if (event != item->event)
         {
           item->event = event;
@@ -543,7 +529,7 @@ seismo_event_list_model_get_event (SeismoEventListModel *self,
   g_return_val_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self), SEISMO_NO_EVENT);
   if (position >= n_rows (self))
     return SEISMO_NO_EVENT;
-  return self->subset != NULL ? self->subset[position] : position;
+  return subset_nth (self->subset, position);
 }
 
 guint
@@ -554,6 +540,6 @@ seismo_event_list_model_find_event (SeismoEventListModel *self,
 
   g_return_val_if_fail (SEISMO_IS_EVENT_LIST_MODEL (self), G_MAXUINT);
   n = n_rows (self);
-  pos = ids_lower_bound (self->subset, n, event);
+  pos = subset_lower_bound (self->subset, n, event);
   return pos < n ? (guint) pos : G_MAXUINT;
 }

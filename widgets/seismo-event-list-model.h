@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "seismo-match-set.h"
 #include "seismo-trace.h"
 
 G_BEGIN_DECLS
@@ -28,15 +29,15 @@ guint          seismo_event_item_get_position (SeismoEventItem *self);
 G_DECLARE_FINAL_TYPE (SeismoEventListModel, seismo_event_list_model, SEISMO, EVENT_LIST_MODEL, GObject)
 
 SeismoEventListModel *seismo_event_list_model_new           (SeismoTrace          *trace);
-/* Shows only these events (ascending ids; copied); NULL shows all again. */
+/* Shows only these events (ascending ids, made into a set); NULL shows all again. */
 void                  seismo_event_list_model_set_subset    (SeismoEventListModel *self,
                                                              const SeismoEventId  *events,
                                                              gsize                 n_events);
-/* The same, sharing ids (guint32, ascending) by reference instead of copying them. */
-void                  seismo_event_list_model_set_subset_bytes (SeismoEventListModel *self,
-                                                                GBytes               *ids);
+/* The same, sharing a set of the trace's events by reference: row k is its k-th member. */
+void                  seismo_event_list_model_set_subset_set (SeismoEventListModel *self,
+                                                              SeismoMatchSet       *subset);
 void                  seismo_event_list_model_replace_subset (SeismoEventListModel *self,
-                                                              GBytes               *ids,
+                                                              SeismoMatchSet       *subset,
                                                               guint                 anchor_from,
                                                               guint                 anchor_to);
 /* Borrowed. */
@@ -47,9 +48,9 @@ SeismoEventId         seismo_event_list_model_get_event     (SeismoEventListMode
 guint                 seismo_event_list_model_find_event    (SeismoEventListModel *self,
                                                              SeismoEventId         event);
 
-/* Where event is among ids (guint32, ascending; NULL: every event of a trace of n_events): its
- * position, or the next listed one's; the number of ids when none follows. */
-gsize                 seismo_event_list_ids_position        (GBytes               *ids,
+/* Where event is in subset (NULL: every event of a trace of n_events): its position, or the next
+ * listed one's; the size of the subset when none follows. */
+gsize                 seismo_event_list_subset_position     (SeismoMatchSet       *subset,
                                                              gsize                 n_events,
                                                              SeismoEventId         event);
 

@@ -18,7 +18,7 @@ struct _SeismoEventList
   SeismoEventListModel *model;
   SeismoRevealModel    *reveal;     /* model, its rows shown a few a frame at first */
   GtkSingleSelection   *selection;
-  GBytes               *subset;     /* the ids listed (guint32, ascending); NULL: every event */
+  SeismoMatchSet       *subset;     /* the events listed; NULL: every event */
   SeismoView           *view;       /* followed: its result is listed, its selection selected */
 
   SeismoEventId         selected;
@@ -182,7 +182,7 @@ seismo_event_list_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->reveal);
   g_clear_object (&self->model);
-  g_clear_pointer (&self->subset, g_bytes_unref);
+  g_clear_pointer (&self->subset, seismo_match_set_unref);
   G_OBJECT_CLASS (seismo_event_list_parent_class)->dispose (object);
 }
 
@@ -393,7 +393,7 @@ seismo_event_list_set_trace (SeismoEventList *self,
 
   if (self->model != NULL && seismo_event_list_model_get_trace (self->model) == trace)
     return;
-  g_clear_pointer (&self->subset, g_bytes_unref);
+  g_clear_pointer (&self->subset, seismo_match_set_unref);
   /* A grown trace keeps the selected event when it still exists. */
   if (self->selected != SEISMO_NO_EVENT &&
       (trace == NULL || self->selected >= seismo_trace_get_n_events (trace)))
@@ -425,23 +425,23 @@ row_at (GtkWidget *list_view,
   return seismo_event_item_get_position (g_object_get_data (G_OBJECT (widget), "seismo-item"));
 }
 
-/* The position of event in ids, or of the next one listed, clamped to the last; G_MAXUINT when
- * ids lists nothing. NULL ids: every event of a trace of n events. */
+/* The position of event in subset, or of the next one listed, clamped to the last; G_MAXUINT
+ * when subset lists nothing. NULL subset: every event of a trace of n events. */
 static guint
-position_in (GBytes        *ids,
-             gsize          n,
-             SeismoEventId  event)
+position_in (SeismoMatchSet *subset,
+             gsize           n,
+             SeismoEventId   event)
 {
-  gsize n_ids = ids != NULL ? g_bytes_get_size (ids) / sizeof (SeismoEventId) : n;
+  gsize n_listed = subset != NULL ? seismo_match_set_get_size (subset) : n;
 
-  if (n_ids == 0)
+  if (n_listed == 0)
     return G_MAXUINT;
-  return (guint) MIN (seismo_event_list_ids_position (ids, n, event), n_ids - 1);
+  return (guint) MIN (seismo_event_list_subset_position (subset, n, event), n_listed - 1);
 }
 
 void
 seismo_event_list_set_subset (SeismoEventList *self,
-                              GBytes          *matches)
+                              SeismoMatchSet  *matches)
 {
   GtkWidget *list_view;
   SeismoTrace *trace;
@@ -449,14 +449,12 @@ seismo_event_list_set_subset (SeismoEventList *self,
   guint pos = G_MAXUINT;
 
   g_return_if_fail (SEISMO_IS_EVENT_LIST (self));
-  G_STATIC_ASSERT (sizeof (SeismoEventId) == sizeof (guint32));
 
-  if (self->model == NULL || matches == self->subset ||
-      (matches != NULL && self->subset != NULL && g_bytes_equal (matches, self->subset)))
+  if (self->model == NULL || seismo_match_set_equal (matches, self->subset))
     return;   /* nothing changed: the list stays as it is, scrolled where it was */
   stop_reveal (self);
-  g_clear_pointer (&self->subset, g_bytes_unref);
-  self->subset = matches != NULL ? g_bytes_ref (matches) : NULL;
+  g_clear_pointer (&self->subset, seismo_match_set_unref);
+  self->subset = matches != NULL ? seismo_match_set_ref (matches) : NULL;
   trace = seismo_event_list_model_get_trace (self->model);
 
   /* The rows on screen: the selected one, when shown, keeps its place on screen; otherwise the
@@ -481,8 +479,8 @@ seismo_event_list_set_subset (SeismoEventList *self,
     {
       guint found = position_in (matches, seismo_trace_get_n_events (trace), self->selected);
 
-      if (found != G_MAXUINT &&
-          (matches == NULL || ((const SeismoEventId *) g_bytes_get_data (matches, NULL))[found] == self->selected))
+      if (found != G_MAXUINT
+          && (matches == NULL || seismo_match_set_contains (matches, self->selected)))
         pos = found;
     }
   /* Not laid out yet (top unknown): the selected row, which was just scrolled to. */
@@ -557,7 +555,7 @@ on_view_result (SeismoEventList *self)
 
 static void
 on_view_partial (SeismoEventList *self,
-                 GBytes          *matches)
+                 SeismoMatchSet  *matches)
 {
   seismo_event_list_set_subset (self, matches);
 }

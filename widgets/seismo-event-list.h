@@ -20,10 +20,11 @@ void                  seismo_event_list_set_view           (SeismoEventList *sel
 /* Lists every event of trace (NULL: nothing). */
 void                  seismo_event_list_set_trace          (SeismoEventList *self,
                                                             SeismoTrace     *trace);
-/* Lists only these events (guint32 ids, ascending, as SeismoFilterBar's matches); NULL lists them
- * all. The selected event stays selected (by id) when it is listed. Unchanged content is a no-op. */
+/* Lists only these events (a set over the trace's events, as SeismoFilterBar's matches; held, not
+ * copied); NULL lists them all. The selected event stays selected (by id) when it is listed.
+ * Unchanged content is a no-op. */
 void                  seismo_event_list_set_subset         (SeismoEventList *self,
-                                                            GBytes          *matches);
+                                                            SeismoMatchSet  *matches);
 /* Borrowed; NULL without a trace. A new subset is a new model: fetch it again after one. */
 SeismoEventListModel *seismo_event_list_get_model          (SeismoEventList *self);
 /* SEISMO_NO_EVENT when none. Selecting scrolls the row into view. */

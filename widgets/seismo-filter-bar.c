@@ -975,7 +975,7 @@ seismo_filter_bar_get_mask (SeismoFilterBar *self)
   return seismo_view_get_mask (self->view);
 }
 
-GBytes *
+SeismoMatchSet *
 seismo_filter_bar_get_matches (SeismoFilterBar *self)
 {
   g_return_val_if_fail (SEISMO_IS_FILTER_BAR (self), NULL);

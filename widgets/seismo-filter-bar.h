@@ -39,8 +39,8 @@ void        seismo_filter_bar_apply_mask     (SeismoFilterBar *self,
 void        seismo_filter_bar_clear          (SeismoFilterBar *self);
 /* Borrowed; NULL when no filter is applied (every event shown). */
 GBytes     *seismo_filter_bar_get_mask       (SeismoFilterBar *self);
-/* The matching event ids in ascending order as guint32; NULL when no filter is applied. */
-GBytes     *seismo_filter_bar_get_matches    (SeismoFilterBar *self);
+/* The matching events (borrowed); NULL when no filter is applied. */
+SeismoMatchSet *seismo_filter_bar_get_matches (SeismoFilterBar *self);
 gsize       seismo_filter_bar_get_n_matched  (SeismoFilterBar *self);
 /* The expression (or mask label) applied; "" when none. */
 const char *seismo_filter_bar_get_applied    (SeismoFilterBar *self);

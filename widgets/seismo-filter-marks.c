@@ -11,7 +11,7 @@
  * holding a run of matches costs about 2 bytes per 16 of them, against 4 bytes each as a copy). */
 #define DEFAULT_BLOCK_BITS 4
 /* A time directory over the matches' span, one slot per 16 matches: a search for a time starts
- * from its slot, a few matches (one cache line of ids) when they are spread evenly. */
+ * from its slot, the events between a few matches when they are spread evenly. */
 #define MATCHES_PER_SLOT   16
 /* Block numbers are kept as their low 16 bits, in pages of 65 536 blocks per row. */
 #define PAGE_BITS          16
@@ -20,18 +20,19 @@ struct _SeismoFilterMarks
 {
   /* owned */
   SeismoTrace        *trace;
-  GBytes             *matches;
+  SeismoMatchSet     *matches;
   gsize              *page_off;   /* per row (CPUs, then tasks) and page: its first entry; + end */
   guint16            *blocks;     /* per row and page: the blocks holding a match of the row */
-  guint32            *time_dir;   /* per time slot: the first match at or after its start; + n */
+  /* per time slot: the event of the first match at or after its start; + n_events */
+  guint32            *time_dir;
 
   /* borrowed from the two above */
-  const guint32      *ids;
   const guint64      *ts;
   const guint16      *cpus;
   const SeismoTaskId *tasks;
 
   gsize               n;          /* matches */
+  gsize               n_events;   /* of the set: no match at or after it */
   gsize               n_pages;
   guint64             t_first;    /* the first match's time */
   guint64             slot_ns;    /* a time slot's width */
@@ -47,7 +48,7 @@ _seismo_filter_marks_free (SeismoFilterMarks *self)
   if (self == NULL)
     return;
   g_clear_object (&self->trace);
-  g_clear_pointer (&self->matches, g_bytes_unref);
+  g_clear_pointer (&self->matches, seismo_match_set_unref);
   g_free (self->page_off);
   g_free (self->blocks);
   g_free (self->time_dir);
@@ -69,22 +70,24 @@ _seismo_filter_marks_get_size (const SeismoFilterMarks *self)
  * The lists are then laid end to end. */
 SeismoFilterMarks *
 _seismo_filter_marks_build (SeismoTrace  *trace,
-                            GBytes       *matches,
+                            SeismoMatchSet *matches,
                             guint         block_bits,
                             GCancellable *cancellable)
 {
   SeismoFilterMarks *self = g_new0 (SeismoFilterMarks, 1);
   g_autofree gsize *last = NULL;
   g_autofree GArray **lists = NULL;
-  gsize n_bytes, n_blocks, n_rows, n_row_pages, next_slot = 0;
+  gsize n_blocks, n_rows, n_row_pages, next_slot = 0;
   guint64 next_slot_ns = 0;
   gboolean cancelled = FALSE;
+  SeismoMatchSetIter iter;
 
   g_assert (block_bits < 32);
+  g_assert (seismo_match_set_get_n_events (matches) <= seismo_trace_get_n_events (trace));
   self->trace = g_object_ref (trace);
-  self->matches = g_bytes_ref (matches);
-  self->ids = g_bytes_get_data (matches, &n_bytes);
-  self->n = n_bytes / sizeof (guint32);
+  self->matches = seismo_match_set_ref (matches);
+  self->n = seismo_match_set_get_size (matches);
+  self->n_events = seismo_match_set_get_n_events (matches);
   self->ts = seismo_trace_get_times (trace);
   self->cpus = seismo_trace_get_cpus (trace);
   self->tasks = seismo_trace_get_tasks (trace);
@@ -105,22 +108,28 @@ _seismo_filter_marks_build (SeismoTrace  *trace,
   self->time_dir = g_new (guint32, self->n_time_slots + 1);
   if (self->n > 0)
     {
-      self->t_first = self->ts[self->ids[0]];
+      self->t_first = self->ts[seismo_match_set_get_nth (matches, 0)];
       /* slot_ns * n_time_slots > the span: every match falls in a slot. */
-      self->slot_ns = (self->ts[self->ids[self->n - 1]] - self->t_first) / self->n_time_slots + 1;
+      self->slot_ns = (self->ts[seismo_match_set_get_nth (matches, self->n - 1)] - self->t_first)
+                      / self->n_time_slots + 1;
     }
 
+  seismo_match_set_iter_init (&iter, matches, 0);
   for (gsize i = 0; i < self->n && !cancelled; i++)
     {
       gsize block = i >> self->block_bits;
-      guint32 id = self->ids[i];
-      gsize rows[2] = { self->cpus[id], (gsize) self->n_cpus + self->tasks[id] };
+      SeismoEventId id;
+      gsize rows[2];
 
+      if (!seismo_match_set_iter_next (&iter, &id))
+        g_assert_not_reached ();
+      rows[0] = self->cpus[id];
+      rows[1] = (gsize) self->n_cpus + self->tasks[id];
       if ((i & 0xfffff) == 0 && g_cancellable_is_cancelled (cancellable))
         cancelled = TRUE;
       while (self->ts[id] - self->t_first >= next_slot_ns)
         {
-          self->time_dir[next_slot++] = (guint32) i;
+          self->time_dir[next_slot++] = id;
           next_slot_ns += self->slot_ns;
         }
       if (self->cpus[id] >= self->n_cpus)
@@ -141,7 +150,7 @@ _seismo_filter_marks_build (SeismoTrace  *trace,
         }
     }
   while (next_slot <= self->n_time_slots)
-    self->time_dir[next_slot++] = (guint32) self->n;
+    self->time_dir[next_slot++] = (guint32) self->n_events;
   for (gsize s = 0; s < n_row_pages; s++)
     self->page_off[s + 1] += self->page_off[s];
   self->blocks = g_new (guint16, MAX (self->page_off[n_row_pages], 1));
@@ -160,7 +169,7 @@ _seismo_filter_marks_build (SeismoTrace  *trace,
   return self;
 }
 
-/* The first of ids[lo..hi) with a time >= t (hi when none). */
+/* The first event of [lo, hi) with a time >= t (hi when none): events are in time order. */
 static gsize
 lower_bound (const SeismoFilterMarks *self,
              gsize                    lo,
@@ -171,7 +180,7 @@ lower_bound (const SeismoFilterMarks *self,
     {
       gsize mid = lo + (hi - lo) / 2;
 
-      if (self->ts[self->ids[mid]] < t)
+      if (self->ts[mid] < t)
         lo = mid + 1;
       else
         hi = mid;
@@ -179,33 +188,42 @@ lower_bound (const SeismoFilterMarks *self,
   return lo;
 }
 
-/* The first match with a time >= t, knowing it is not before from (n when none): a binary
- * search within the time slot of t. */
+/* Where a row's search is in its list of blocks: the marks of a row ask for ever later blocks,
+ * so each search goes on from the last one's answer. */
+typedef struct {
+  gboolean           is_task;
+  guint              row;
+  gsize              first_slot;  /* the row's first page */
+  gsize              page;        /* the page of entry */
+  gsize              entry;       /* in blocks: no block of the row before it is asked for again */
+  gboolean           walking;     /* iter is a walk over the matches in use */
+  SeismoMatchSetIter iter;        /* the last walk: a search that goes on where it stopped takes
+                                   * it up, without looking up its start again */
+} Cursor;
+
+/* The first match with a time >= t, knowing it is not before from (n when none): the first event
+ * at or after t among the events of the time slot of t, then the first match at or after that
+ * event (the set's rank). The matches of the slot lie between its first match's event and the
+ * next slot's; any match before it is earlier than the slot, and the events are in time order.
+ * The cursor's walk starts there: the row's search goes on from it. */
 static gsize
 find_time (const SeismoFilterMarks *self,
+           Cursor                  *c,
            gsize                    from,
            guint64                  t)
 {
-  gsize k, hi;
+  gsize k, e;
 
   if (t <= self->t_first)
     return MIN (from, self->n);
   k = (t - self->t_first) / self->slot_ns;
   if (k >= self->n_time_slots)
     return self->n;
-  hi = self->time_dir[k + 1];
-  return lower_bound (self, MIN (MAX (from, self->time_dir[k]), hi), hi, t);
+  e = lower_bound (self, self->time_dir[k], self->time_dir[k + 1], t);
+  seismo_match_set_iter_init_at_event (&c->iter, self->matches, (SeismoEventId) e);
+  c->walking = TRUE;
+  return MIN (MAX (from, c->iter.position), self->n);
 }
-
-/* Where a row's search is in its list of blocks: the marks of a row ask for ever later blocks,
- * so each search goes on from the last one's answer. */
-typedef struct {
-  gboolean is_task;
-  guint    row;
-  gsize    first_slot;  /* the row's first page */
-  gsize    page;        /* the page of entry */
-  gsize    entry;       /* in blocks: no block of the row before it is asked for again */
-} Cursor;
 
 /* The first block >= block holding a match of the cursor's row, or G_MAXSIZE. */
 static gsize
@@ -252,22 +270,42 @@ next_block (const SeismoFilterMarks *self,
   return G_MAXSIZE;
 }
 
-/* The first match of the cursor's row at index from or later, or G_MAXSIZE. Exact: every block
- * holding a match of the row is listed, so only blocks without one are skipped. */
+/* The first match of the cursor's row at index from or later, or G_MAXSIZE; its event in *event.
+ * Exact: every block holding a match of the row is listed, so only blocks without one are
+ * skipped. */
 static gsize
 row_next (const SeismoFilterMarks *self,
           Cursor                  *c,
-          gsize                    from)
+          gsize                    from,
+          SeismoEventId           *event)
 {
   gsize block = from >> self->block_bits;
 
   while ((block = next_block (self, c, block)) != G_MAXSIZE)
     {
+      gsize start = MAX (from, block << self->block_bits);
       gsize end = MIN ((block + 1) << self->block_bits, self->n);
 
-      for (gsize i = MAX (from, block << self->block_bits); i < end; i++)
-        if (c->is_task ? self->tasks[self->ids[i]] == c->row : self->cpus[self->ids[i]] == c->row)
-          return i;
+      /* Forward from the last walk (a search from where it is), else from the start. */
+      if (c->walking && c->iter.position <= start)
+        seismo_match_set_iter_skip_to (&c->iter, start);
+      else
+        {
+          seismo_match_set_iter_init (&c->iter, self->matches, start);
+          c->walking = TRUE;
+        }
+      for (gsize i = start; i < end; i++)
+        {
+          SeismoEventId id;
+
+          if (!seismo_match_set_iter_next (&c->iter, &id))
+            g_assert_not_reached ();
+          if (c->is_task ? self->tasks[id] == c->row : self->cpus[id] == c->row)
+            {
+              *event = id;
+              return i;
+            }
+        }
       block++;
     }
   return G_MAXSIZE;
@@ -290,7 +328,8 @@ _seismo_filter_marks_row (const SeismoFilterMarks *self,
                           double                   x1,
                           GArray                  *xs)
 {
-  Cursor c = { is_task, row, 0, 0, 0 };
+  Cursor c = { is_task, row, 0, 0, 0, FALSE, { 0 } };
+  SeismoEventId id = SEISMO_NO_EVENT;
   gsize i;
 
   g_assert (g_array_get_element_size (xs) == sizeof (double));
@@ -298,12 +337,12 @@ _seismo_filter_marks_row (const SeismoFilterMarks *self,
     return;
   c.first_slot = ((is_task ? self->n_cpus : 0) + (gsize) row) * self->n_pages;
   c.entry = self->page_off[c.first_slot];
-  i = find_time (self, 0, (guint64) MAX (seismo_timeline_renderer_x_to_ns (r, x0), 0));
-  i = row_next (self, &c, i);
+  i = find_time (self, &c, 0, (guint64) MAX (seismo_timeline_renderer_x_to_ns (r, x0), 0));
+  i = row_next (self, &c, i, &id);
   while (i != G_MAXSIZE)
     {
       gsize mark = i;
-      guint64 t = self->ts[self->ids[i]];
+      guint64 t = self->ts[id];
       double x = seismo_timeline_renderer_ns_to_x (r, t);
       double left = floor (x);
       guint64 next;
@@ -313,9 +352,9 @@ _seismo_filter_marks_row (const SeismoFilterMarks *self,
       g_array_append_val (xs, left);
       next = MAX ((guint64) MAX (seismo_timeline_renderer_x_to_ns (r, left + 2), 0), t + 1);
       /* Zoomed in, the row's next match is often past the next column already: no search. */
-      i = row_next (self, &c, i + 1);
-      if (i != G_MAXSIZE && self->ts[self->ids[i]] < next)
-        i = row_next (self, &c, find_time (self, i + 1, next));
+      i = row_next (self, &c, i + 1, &id);
+      if (i != G_MAXSIZE && self->ts[id] < next)
+        i = row_next (self, &c, find_time (self, &c, i + 1, next), &id);
       g_assert (i == G_MAXSIZE || i > mark);
     }
 }

@@ -348,7 +348,7 @@ seismo_filter_overlay_new (SeismoTimeline *timeline)
 void
 seismo_filter_overlay_set_filter (SeismoFilterOverlay *self,
                                   SeismoTrace         *trace,
-                                  GBytes              *matches,
+                                  SeismoMatchSet      *matches,
                                   gboolean             dim)
 {
   g_autoptr(GTask) task = NULL;
@@ -371,7 +371,8 @@ seismo_filter_overlay_set_filter (SeismoFilterOverlay *self,
   task = g_task_new (self, self->cancellable, index_done, NULL);
   g_task_set_source_tag (task, seismo_filter_overlay_set_filter);
   g_object_set_data_full (G_OBJECT (task), "trace", g_object_ref (trace), g_object_unref);
-  g_task_set_task_data (task, g_bytes_ref (matches), (GDestroyNotify) g_bytes_unref);
+  g_task_set_task_data (task, seismo_match_set_ref (matches),
+                        (GDestroyNotify) seismo_match_set_unref);
   g_task_run_in_thread (task, index_thread);
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "seismo-match-set.h"
 #include "seismo-timeline.h"
 
 G_BEGIN_DECLS
@@ -19,11 +20,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SeismoFilterOverlay, seismo_filter_overlay, SEISMO, FILTER_OVERLAY, GtkWidget)
 
 GtkWidget *seismo_filter_overlay_new         (SeismoTimeline      *timeline);
-/* matches: ascending guint32 event ids (NULL: no filter, nothing drawn). dim: dim rather than
+/* matches: a set of events of trace, held (NULL: no filter, nothing drawn). dim: dim rather than
  * hide the events that do not match. */
 void       seismo_filter_overlay_set_filter  (SeismoFilterOverlay *self,
                                               SeismoTrace         *trace,
-                                              GBytes              *matches,
+                                              SeismoMatchSet      *matches,
                                               gboolean             dim);
 gboolean   seismo_filter_overlay_get_busy    (SeismoFilterOverlay *self);
 /* Bytes the overlay's index of the matches holds (0 while it is built), for benchmarks. */

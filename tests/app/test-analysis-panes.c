@@ -648,6 +648,7 @@ test_filter_bar (void)
   gsize n = seismo_trace_get_n_events (trace), expected = 0;
   const guint16 *cpus = seismo_trace_get_cpus (trace);
   const guint64 *mask;
+  g_autoptr(GBytes) match_ids = NULL;
   const guint32 *ids;
   gsize size;
   g_autofree char *history = g_build_filename (state_dir, "seismo", "filter-history", NULL);
@@ -684,7 +685,8 @@ test_filter_bar (void)
     expected += cpus[i] == 1;
   g_assert_cmpuint (seismo_filter_bar_get_n_matched (bar), ==, expected);
   mask = g_bytes_get_data (seismo_filter_bar_get_mask (bar), NULL);
-  ids = g_bytes_get_data (seismo_filter_bar_get_matches (bar), &size);
+  match_ids = seismo_match_set_to_ids (seismo_filter_bar_get_matches (bar));
+  ids = g_bytes_get_data (match_ids, &size);
   g_assert_cmpuint (size / 4, ==, expected);
   for (gsize i = 0, k = 0; i < n; i++)
     {
@@ -858,7 +860,7 @@ test_event_list_keeps_rows (void)
   g_autoptr(GPtrArray) before = g_ptr_array_new ();
   g_autoptr(GPtrArray) after = g_ptr_array_new ();
   g_autoptr(GArray) even = g_array_new (FALSE, FALSE, sizeof (SeismoEventId));
-  g_autoptr(GBytes) matches = NULL;
+  g_autoptr(SeismoMatchSet) matches = NULL;
   GtkWidget *selected_label;
   graphene_point_t at_before, at_after;
   guint kept = 0;
@@ -893,7 +895,8 @@ test_event_list_keeps_rows (void)
 
   for (SeismoEventId e = 0; e < seismo_trace_get_n_events (trace); e += 2)
     g_array_append_val (even, e);
-  matches = g_bytes_new (even->data, even->len * sizeof (SeismoEventId));
+  matches = seismo_match_set_new_from_ids ((const SeismoEventId *) even->data, even->len,
+                                           seismo_trace_get_n_events (trace));
   seismo_event_list_set_subset (list, matches);
   seismo_gui_test_spin (300);
 

@@ -226,8 +226,7 @@ check_window (SeismoWindow *window)
 
   /* Quick filter on the selected event: hide its type, on top of the filter in force. */
   {
-    const guint32 *ids = g_bytes_get_data (seismo_filter_bar_get_matches (bar), NULL);
-    SeismoEventId e = ids[0];
+    SeismoEventId e = seismo_match_set_get_nth (seismo_filter_bar_get_matches (bar), 0);
 
     type = seismo_trace_get_event_type (trace, seismo_trace_get_types (trace)[e]);
     seismo_timeline_set_selected_event (timeline, e);

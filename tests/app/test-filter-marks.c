@@ -92,6 +92,19 @@ make_matches (SeismoTrace *trace,
   return g_bytes_new_take (g_array_free (ids, FALSE), len);
 }
 
+/* The matches as the view holds them: a set over the trace's events (the index reads it by
+ * position; the brute force reads the ids). */
+static SeismoMatchSet *
+set_of (SeismoTrace *trace,
+        GBytes      *matches)
+{
+  gsize size = 0;
+  const guint32 *ids = g_bytes_get_data (matches, &size);
+
+  return seismo_match_set_new_from_ids (ids, size / sizeof (guint32),
+                                        seismo_trace_get_n_events (trace));
+}
+
 /* The marks as the overlay drew them from a copy of each row's matches: from the time at x0, the
  * row's first match at or after it is a mark at its column; the next search starts at the time
  * of the column after next (and after that match). Linear scans: nothing shared with the index. */
@@ -243,11 +256,12 @@ test_marks_brute_force (void)
   for (MatchSet set = 0; set < N_MATCH_SETS; set++)
     {
       g_autoptr(GBytes) matches = make_matches (trace, set);
+      g_autoptr(SeismoMatchSet) match_set = set_of (trace, matches);
       g_autoptr(GPtrArray) times = row_times (trace, matches);
 
       for (guint b = 0; b < G_N_ELEMENTS (block_bits); b++)
         {
-          SeismoFilterMarks *marks = _seismo_filter_marks_build (trace, matches, block_bits[b],
+          SeismoFilterMarks *marks = _seismo_filter_marks_build (trace, match_set, block_bits[b],
                                                                  NULL);
 
           g_assert_nonnull (marks);
@@ -278,8 +292,9 @@ test_marks_deepest_zoom (void)
   g_autoptr(SeismoTimelineData) data = seismo_timeline_data_new (trace, NULL);
   g_autoptr(SeismoTimelineRenderer) r = seismo_timeline_renderer_new (data);
   g_autoptr(GBytes) matches = make_matches (trace, MATCH_ALL);
+  g_autoptr(SeismoMatchSet) match_set = set_of (trace, matches);
   g_autoptr(GPtrArray) times = row_times (trace, matches);
-  SeismoFilterMarks *marks = _seismo_filter_marks_build (trace, matches, 0, NULL);
+  SeismoFilterMarks *marks = _seismo_filter_marks_build (trace, match_set, 0, NULL);
   const guint64 *ts = seismo_trace_get_times (trace);
   guint n_marks = 0;
 
@@ -302,13 +317,14 @@ test_marks_cancel (void)
 {
   g_autoptr(SeismoTrace) trace = make_trace (1000, 9);
   g_autoptr(GBytes) matches = make_matches (trace, MATCH_ALL);
+  g_autoptr(SeismoMatchSet) match_set = set_of (trace, matches);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   SeismoFilterMarks *marks;
 
   g_cancellable_cancel (cancellable);
-  g_assert_null (_seismo_filter_marks_build (trace, matches, 0, cancellable));
+  g_assert_null (_seismo_filter_marks_build (trace, match_set, 0, cancellable));
   /* Smaller than a copy of each match's id for its CPU row and its task row. */
-  marks = _seismo_filter_marks_build (trace, matches, 0, NULL);
+  marks = _seismo_filter_marks_build (trace, match_set, 0, NULL);
   g_assert_cmpuint (_seismo_filter_marks_get_size (marks), <, g_bytes_get_size (matches) * 2);
   _seismo_filter_marks_free (marks);
 }
