@@ -28,8 +28,9 @@ typedef struct {
  * array: every search of a frame runs there, in a few cache lines, and only the items actually
  * drawn as boxes are looked up through the trace. They are kept as their low 32 bits, with the
  * few places where the high bits change (every ~4.3 s) in a side table: 4 bytes an item instead
- * of 8, for the same searches. Durations that fit 16 bits are kept too; longer ones (rare for
- * syscalls) are looked up through the trace.
+ * of 8, for the same searches. Durations that fit 16 bits are kept too (longer ones are looked
+ * up through the trace), except for syscall spans, the most numerous items: their ends are
+ * always read through the trace, as a frame reads only the ends of the boxes it draws.
  */
 typedef struct {
   SeismoSeqKind         kind;
@@ -41,8 +42,8 @@ typedef struct {
   guint32              *starts;      /* n start times, low 32 bits; owned */
   SeismoSeqSegment     *segments;    /* n_segments (at least 1 when n > 0); owned */
   guint                 n_segments;
-  guint16              *durations;   /* n durations in ns, G_MAXUINT16: longer; owned */
-  gboolean              shared;      /* starts and durations are slices of the data's own */
+  guint16              *durations;   /* n durations in ns, G_MAXUINT16: longer; owned; NULL: none */
+  gboolean              shared;      /* starts are a slice of the data's own (syscall spans) */
   guint8               *hues;        /* n color indices (task or function hue); owned; NULL: */
   guint8                hue;         /* ... every item has this one (syscalls: by their number) */
   guint64               last_ns;     /* SPAN_IDX: where an unfinished last span ends */
