@@ -84,18 +84,14 @@ event_task (SeismoTimelineData *d,
 }
 
 /*
- * The syscall spans of each task, with their start times, in one pass over the trace's spans in
- * their order (by time): reading the events' times in order, not task by task across the whole
- * trace, keeps the reads in cache (a task's spans are spread over all of it). Their ends are read
- * through the trace (_seismo_seq_end_slow()): a frame needs only the ends of the boxes it draws and
- * of the item before each column it searches, while a copy cost 2 bytes a syscall (10 MB for 5M).
- * Returns the next free slot of the store.
+ * The syscall spans of each task, with every SEISMO_SEQ_SPAN_STRIDE-th one's start time, in one
+ * pass over the trace's spans in their order (by time): reading the events' times in order, not
+ * task by task across the whole trace, keeps the reads in cache (a task's spans are spread over
+ * all of it). Other starts and every end are read through the trace when a frame needs them: a
+ * search reads a few within one stride, a frame the ends of the boxes it draws. Copies cost 6
+ * bytes a syscall (30 MB for 5M); the coarse starts half a byte. Returns the next free slot of
+ * the store.
  */
-typedef struct {
-  guint32          task;
-  SeismoSeqSegment seg;
-} TaskSegment;
-
 static guint32 *
 group_spans (SeismoTimelineData *d,
              guint32            *store)
@@ -103,9 +99,7 @@ group_spans (SeismoTimelineData *d,
   gsize n = d->n_spans;
   g_autofree gsize *off = g_new0 (gsize, d->n_tasks + 1);
   g_autofree gsize *pos = g_new (gsize, d->n_tasks + 1);
-  g_autofree guint32 *last_hi = g_new0 (guint32, d->n_tasks + 1);
-  g_autofree guint *n_segs = g_new0 (guint, d->n_tasks + 1);
-  g_autoptr(GArray) segs = g_array_new (FALSE, FALSE, sizeof (TaskSegment));
+  g_autofree gsize *coarse_off = g_new0 (gsize, d->n_tasks + 1);
   gsize total = 0;
 
   for (gsize i = 0; i < n; i++)
@@ -116,31 +110,29 @@ group_spans (SeismoTimelineData *d,
         off[t + 1]++;
     }
   for (guint t = 0; t < d->n_tasks; t++)
-    off[t + 1] += off[t];
+    {
+      gsize n_task = off[t + 1];
+
+      off[t + 1] += off[t];
+      coarse_off[t + 1] = coarse_off[t]
+                          + (n_task + SEISMO_SEQ_SPAN_STRIDE - 1) / SEISMO_SEQ_SPAN_STRIDE;
+    }
   total = off[d->n_tasks];
-  d->span_starts = g_new (guint32, MAX (total, 1));
+  d->span_coarse = g_new (guint64, MAX (coarse_off[d->n_tasks], 1));
   memcpy (pos, off, sizeof (gsize) * (d->n_tasks + 1));
   for (gsize i = 0; i < n; i++)
     {
       const SeismoSyscallSpan *span = &d->spans[i];
       SeismoTaskId t = d->event_tasks[span->enter];
-      guint64 start;
-      gsize p;
+      gsize p, k;
 
       if (t >= d->n_tasks)
         continue;
       p = pos[t]++;
       store[p] = (guint32) i;
-      start = d->ts[span->enter];
-      if (p == off[t] || (guint32) (start >> 32) != last_hi[t])
-        {
-          TaskSegment ts = { t, { (guint32) (start >> 32), (guint32) (p - off[t]) } };
-
-          g_array_append_val (segs, ts);
-          n_segs[t]++;
-          last_hi[t] = ts.seg.hi;
-        }
-      d->span_starts[p] = (guint32) start;
+      k = p - off[t];
+      if (k % SEISMO_SEQ_SPAN_STRIDE == 0)
+        d->span_coarse[coarse_off[t] + k / SEISMO_SEQ_SPAN_STRIDE] = d->ts[span->enter];
     }
   for (guint t = 0; t < d->n_tasks; t++)
     {
@@ -148,17 +140,7 @@ group_spans (SeismoTimelineData *d,
 
       _seismo_seq_init (d, s, SEISMO_SEQ_SPAN_IDX, off[t + 1] - off[t]);
       s->idx = store + off[t];
-      s->starts = d->span_starts + off[t];
-      s->shared = TRUE;
-      s->n_segments = MAX (n_segs[t], 1);
-      s->segments = g_new0 (SeismoSeqSegment, s->n_segments);
-      n_segs[t] = 0;   /* now: how many are filled */
-    }
-  for (guint k = 0; k < segs->len; k++)
-    {
-      const TaskSegment *ts = &g_array_index (segs, TaskSegment, k);
-
-      d->tasks[ts->task].spans.segments[n_segs[ts->task]++] = ts->seg;
+      s->coarse = d->span_coarse + coarse_off[t];
     }
   return store + total;
 }

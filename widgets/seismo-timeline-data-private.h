@@ -29,9 +29,15 @@ typedef struct {
  * drawn as boxes are looked up through the trace. They are kept as their low 32 bits, with the
  * few places where the high bits change (every ~4.3 s) in a side table: 4 bytes an item instead
  * of 8, for the same searches. Durations that fit 16 bits are kept too (longer ones are looked
- * up through the trace), except for syscall spans, the most numerous items: their ends are
- * always read through the trace, as a frame reads only the ends of the boxes it draws.
+ * up through the trace).
+ *
+ * Syscall spans, the most numerous items (5M in a 10M-event trace), keep less: the start of
+ * every SEISMO_SEQ_SPAN_STRIDE-th span only (`coarse`, half a byte a span instead of 4), and
+ * their ends not at all. A search gallops over the coarse starts and ends in one stride of spans
+ * read through the trace (a few lookups), and a frame reads only the ends of the boxes it draws.
  */
+#define SEISMO_SEQ_SPAN_STRIDE 16
+
 typedef struct {
   SeismoSeqKind         kind;
   gsize                 n;
@@ -39,11 +45,11 @@ typedef struct {
   const guint32        *idx;
   const guint64        *pairs;
   const SeismoFunctionCall *calls;
-  guint32              *starts;      /* n start times, low 32 bits; owned */
-  SeismoSeqSegment     *segments;    /* n_segments (at least 1 when n > 0); owned */
+  guint32              *starts;      /* n start times, low 32 bits; owned; NULL: SPAN_IDX */
+  SeismoSeqSegment     *segments;    /* n_segments (at least 1 when n > 0); owned; NULL: SPAN_IDX */
   guint                 n_segments;
   guint16              *durations;   /* n durations in ns, G_MAXUINT16: longer; owned; NULL: none */
-  gboolean              shared;      /* starts are a slice of the data's own (syscall spans) */
+  const guint64        *coarse;      /* SPAN_IDX: the start of every SPAN_STRIDE-th item (the data's) */
   guint8               *hues;        /* n color indices (task or function hue); owned; NULL: */
   guint8                hue;         /* ... every item has this one (syscalls: by their number) */
   guint64               last_ns;     /* SPAN_IDX: where an unfinished last span ends */
@@ -84,7 +90,7 @@ struct _SeismoTimelineData
   guint                    n_tasks;
   SeismoTimelineTask      *tasks;
   guint32                 *store;         /* the per-task index arrays, back to back */
-  guint32                 *span_starts;   /* the tasks' syscall start times (low bits), back to back */
+  guint64                 *span_coarse;   /* the tasks' coarse syscall start times, back to back */
   SeismoTimelineProcess   *processes;
   guint                    n_processes;
   SeismoSeq               *process_activity;
@@ -226,13 +232,17 @@ _seismo_seq_segment_of (const SeismoSeq *s,
   return lo;
 }
 
-/* The start of item i, from the copied start times (no lookup through the trace). */
+/* The start of item i, from the copied start times (syscall spans: through the trace). */
 static inline guint64
-_seismo_seq_start_at (const SeismoSeq *s,
-                      gsize            i)
+_seismo_seq_start_at (const SeismoTimelineData *d,
+                      const SeismoSeq          *s,
+                      gsize                     i)
 {
-  guint k = s->n_segments == 1 ? 0 : _seismo_seq_segment_of (s, i);
+  guint k;
 
+  if (s->kind == SEISMO_SEQ_SPAN_IDX)
+    return d->ts[d->spans[s->idx[i]].enter];
+  k = s->n_segments == 1 ? 0 : _seismo_seq_segment_of (s, i);
   return ((guint64) s->segments[k].hi << 32) | s->starts[i];
 }
 
@@ -242,7 +252,7 @@ _seismo_seq_end (const SeismoTimelineData *d,
                  gsize                     i)
 {
   if (s->durations != NULL && s->durations[i] != G_MAXUINT16)
-    return _seismo_seq_start_at (s, i) + s->durations[i];
+    return _seismo_seq_start_at (d, s, i) + s->durations[i];
   return _seismo_seq_end_slow (d, s, i);
 }
 
@@ -277,6 +287,66 @@ _seismo_seq_gallop (const guint32 *starts,
   return from;
 }
 
+/* The first coarse start of [from, to) that is >= t (to when none), galloping from `from`. */
+static inline gsize
+_seismo_seq_gallop64 (const guint64 *starts,
+                      guint64        t,
+                      gsize          from,
+                      gsize          to)
+{
+  gsize step = 1, hi;
+
+  if (from >= to || starts[from] >= t)
+    return from;
+  while (from + step < to && starts[from + step] < t)
+    {
+      from += step;
+      step <<= 1;
+    }
+  hi = MIN (from + step, to);
+  from++;
+  while (from < hi)
+    {
+      gsize mid = from + (hi - from) / 2;
+
+      if (starts[mid] < t)
+        from = mid + 1;
+      else
+        hi = mid;
+    }
+  return from;
+}
+
+/* _seismo_seq_lower_bound() of syscall spans: the stride of spans that holds the answer comes
+ * from the coarse starts, then a binary search within it reads starts through the trace. */
+static inline gsize
+_seismo_seq_span_lower_bound (const SeismoTimelineData *d,
+                              const SeismoSeq          *s,
+                              guint64                   t,
+                              gsize                     from)
+{
+  gsize j, lo, hi;
+
+  if (from >= s->n || _seismo_seq_start_at (d, s, from) >= t)
+    return from;
+  /* Every item up to `from` starts before t: so does the first of from's stride, and the answer
+   * lies after it, at most at the first item of the first later stride that starts at t or after. */
+  j = _seismo_seq_gallop64 (s->coarse, t, from / SEISMO_SEQ_SPAN_STRIDE + 1,
+                            (s->n + SEISMO_SEQ_SPAN_STRIDE - 1) / SEISMO_SEQ_SPAN_STRIDE);
+  lo = MAX (from + 1, (j - 1) * SEISMO_SEQ_SPAN_STRIDE + 1);
+  hi = MIN (j * SEISMO_SEQ_SPAN_STRIDE, s->n);
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (_seismo_seq_start_at (d, s, mid) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 /* The first item at or after `from` whose start is >= t (n when none); every item before `from`
  * must start before t. Callers walk forward in time, so it gallops from `from`. */
 static inline gsize
@@ -289,6 +359,8 @@ _seismo_seq_lower_bound (const SeismoTimelineData *d,
   guint k, lo = 0, hi;
   gsize first, end;
 
+  if (s->kind == SEISMO_SEQ_SPAN_IDX)
+    return _seismo_seq_span_lower_bound (d, s, t, from);
   if (from >= s->n)
     return from;
   /* The first segment whose high bits are >= t's. */

@@ -50,7 +50,7 @@ _seismo_seq_build_starts (SeismoTimelineData *d,
     {
       guint64 end = _seismo_seq_end_slow (d, s, i);
 
-      start = _seismo_seq_start_at (s, i);
+      start = _seismo_seq_start_at (d, s, i);
       s->durations[i] = end < start ? 0 : (guint16) MIN (end - start, G_MAXUINT16);
     }
 }
@@ -94,11 +94,8 @@ _seismo_seq_build_hues (SeismoTimelineData *d,
 static void
 seq_clear (SeismoSeq *s)
 {
-  if (!s->shared)
-    {
-      g_clear_pointer (&s->starts, g_free);
-      g_clear_pointer (&s->durations, g_free);
-    }
+  g_clear_pointer (&s->starts, g_free);
+  g_clear_pointer (&s->durations, g_free);
   g_clear_pointer (&s->segments, g_free);
   g_clear_pointer (&s->hues, g_free);
 }
@@ -215,7 +212,7 @@ build_activity (SeismoTimelineData *d,
 
       for (gsize i = 0; i < s->n; i++)
         {
-          guint64 pair[2] = { _seismo_seq_start_at (s, i), _seismo_seq_end (d, s, i) };
+          guint64 pair[2] = { _seismo_seq_start_at (d, s, i), _seismo_seq_end (d, s, i) };
 
           g_array_append_vals (pairs, pair, 2);
         }
@@ -456,7 +453,7 @@ seismo_timeline_data_unref (SeismoTimelineData *self)
   g_free (self->irqs);
   g_free (self->tasks);
   g_free (self->store);
-  g_free (self->span_starts);
+  g_free (self->span_coarse);
   g_free (self->processes);
   g_free (self->process_activity);
   g_free (self->pairs);

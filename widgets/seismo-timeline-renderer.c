@@ -731,7 +731,7 @@ draw_intervals (SeismoTimelineRenderer *self,
         {
           double xs;
 
-          if (b >= s->n || (xs = _seismo_timeline_abs_to_x (self, _seismo_seq_start_at (s, b))) >= x1)
+          if (b >= s->n || (xs = _seismo_timeline_abs_to_x (self, _seismo_seq_start_at (d, s, b))) >= x1)
             break;
           x = MAX (x + 1, (int) floor (xs));
           continue;
@@ -749,7 +749,7 @@ draw_intervals (SeismoTimelineRenderer *self,
       /* One item: a box from its start to its end. */
       {
         guint64 ei = i == last_box ? last_end : _seismo_seq_end (d, s, i);
-        double xa = MAX (_seismo_timeline_abs_to_x (self, _seismo_seq_start_at (s, i)), x0);
+        double xa = MAX (_seismo_timeline_abs_to_x (self, _seismo_seq_start_at (d, s, i)), x0);
         double xb = MIN (_seismo_timeline_abs_to_x (self, ei), x1);
         double left = floor (xa), right = MAX (ceil (xb), left + 1);
 
@@ -792,7 +792,7 @@ draw_instants (SeismoTimelineRenderer *self,
   a = _seismo_seq_lower_bound (d, s, _seismo_timeline_x_to_abs (self, x0), 0);
   while (a < s->n)
     {
-      double xs = _seismo_timeline_abs_to_x (self, _seismo_seq_start_at (s, a));
+      double xs = _seismo_timeline_abs_to_x (self, _seismo_seq_start_at (d, s, a));
       int col;
 
       if (xs >= x1)

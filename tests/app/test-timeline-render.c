@@ -507,10 +507,26 @@ test_calls (void)
   fixture_teardown (&f, NULL);
 }
 
+/* The first of a task's spans that starts at t or later, by a walk over all of them. */
+static gsize
+span_lower_bound_by_walk (const SeismoSeq         *s,
+                          const SeismoSyscallSpan *spans,
+                          const guint64           *ts,
+                          guint64                  t)
+{
+  gsize i = 0;
+
+  while (i < s->n && ts[spans[s->idx[i]].enter] < t)
+    i++;
+  return i;
+}
+
 /*
- * Start times are kept as their low 32 bits plus where the high bits change (~4.3 s): a task's
- * syscalls spread over 26 s, one straddling a 2^32 ns boundary, some longer than a 16-bit
- * duration. Every search, start and end agrees with the trace's own times.
+ * A task's syscall spans keep the start of every SEISMO_SEQ_SPAN_STRIDE-th span only; the others,
+ * and every end, are read through the trace. Two tasks' syscalls interleave over 26 s, across a
+ * 2^32 ns boundary, in counts that are not multiples of the stride, some longer than 16 bits of
+ * ns. Every search from every place a caller may start it agrees with a walk over the spans, and
+ * every start and end with the trace's own times.
  */
 static void
 test_long_span (void)
@@ -521,9 +537,8 @@ test_long_span (void)
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(SeismoTimelineData) data = NULL;
   const guint64 t0 = (G_GUINT64_CONSTANT (1) << 32) - 500;
+  const guint n_calls[2] = { 203, 37 };
   guint ten, tex;
-  SeismoTaskId task;
-  const SeismoSeq *s;
   const guint64 *ts;
   const SeismoSyscallSpan *spans;
   gsize n_spans;
@@ -535,46 +550,76 @@ test_long_span (void)
   seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
   seismo_trace_builder_set_n_cpus (b, 1);
   seismo_trace_builder_task (b, 42);
-  seismo_trace_builder_set_task_comm (b, 42, "sparse", 0);
-  for (guint k = 0; k < 20; k++)
+  seismo_trace_builder_set_task_comm (b, 42, "busy", 0);
+  seismo_trace_builder_task (b, 43);
+  seismo_trace_builder_set_task_comm (b, 43, "sparse", 0);
+  for (guint k = 0; k < n_calls[0]; k++)
     {
       guint64 args[6] = { 0 };
-      guint64 enter = t0 + k * G_GUINT64_CONSTANT (1300000000);
-      guint64 len = k % 3 == 0 ? 100000000 : 1000 + k;   /* 100 ms, past 16 bits; or ~1 µs */
+      guint64 enter = t0 + k * G_GUINT64_CONSTANT (128000000);
+      guint64 len = k % 7 == 0 ? 100000000 : 1000 + k;   /* 100 ms, past 16 bits; or ~1 µs */
 
-      seismo_trace_builder_begin_event (b, enter, 0, 42, ten);
-      seismo_trace_builder_push_uint (b, 0);
-      seismo_trace_builder_push_uint_array (b, args, 6);
-      seismo_trace_builder_end_event (b);
-      seismo_trace_builder_begin_event (b, enter + len, 0, 42, tex);
-      seismo_trace_builder_push_uint (b, 0);
-      seismo_trace_builder_push_int (b, 1);
-      seismo_trace_builder_end_event (b);
+      /* Every fifth call of the busy task, the sparse one makes one 2 ms later: the spans of
+       * each task are far apart in the trace's. */
+      for (guint who = 0; who < 2; who++)
+        {
+          guint64 at = enter + who * 2000000;
+
+          if (who == 1 && (k % 5 != 0 || k / 5 >= n_calls[1]))
+            continue;
+          seismo_trace_builder_begin_event (b, at, 0, 42 + who, ten);
+          seismo_trace_builder_push_uint (b, 0);
+          seismo_trace_builder_push_uint_array (b, args, 6);
+          seismo_trace_builder_end_event (b);
+          seismo_trace_builder_begin_event (b, at + (who ? 500 : len), 0, 42 + who, tex);
+          seismo_trace_builder_push_uint (b, 0);
+          seismo_trace_builder_push_int (b, 1);
+          seismo_trace_builder_end_event (b);
+        }
     }
   trace = seismo_trace_builder_finish (b);
   data = seismo_timeline_data_new (trace, NULL);
-  task = seismo_trace_find_task (trace, 42, t0);
-  g_assert_cmpuint (task, !=, SEISMO_NO_TASK);
-  s = &data->tasks[task].spans;
   ts = seismo_trace_get_times (trace);
   spans = seismo_trace_get_syscall_spans (trace, &n_spans);
-  g_assert_cmpuint (s->n, ==, 20);
-  g_assert_cmpuint (s->n_segments, >, 4);
-  for (gsize i = 0; i < s->n; i++)
+  for (guint who = 0; who < 2; who++)
     {
-      const SeismoSyscallSpan *span = &spans[s->idx[i]];
+      SeismoTaskId task = seismo_trace_find_task (trace, 42 + who, t0);
+      const SeismoSeq *s;
 
-      g_assert_cmpuint (_seismo_seq_start_at (s, i), ==, ts[span->enter]);
-      g_assert_cmpuint (_seismo_seq_end (data, s, i), ==, ts[span->exit]);
-      g_assert_cmpuint (_seismo_seq_lower_bound (data, s, ts[span->enter], 0), ==, i);
-      g_assert_cmpuint (_seismo_seq_lower_bound (data, s, ts[span->enter] + 1, 0), ==, i + 1);
-      g_assert_cmpuint (_seismo_seq_lower_bound (data, s, ts[span->enter] + 1, i), ==, i + 1);
-      g_assert_true (seismo_timeline_data_span_at (data, task, ts[span->exit] - 1) == span);
-      g_assert_null (seismo_timeline_data_span_at (data, task, ts[span->exit] + 1));
-      g_assert_cmpuint (seismo_timeline_data_span_end_ns (data, span), ==, ts[span->exit]);
+      g_assert_cmpuint (task, !=, SEISMO_NO_TASK);
+      s = &data->tasks[task].spans;
+      g_assert_cmpuint (s->n, ==, n_calls[who]);
+      g_assert_null (s->starts);
+      for (gsize i = 0; i < s->n; i += SEISMO_SEQ_SPAN_STRIDE)
+        g_assert_cmpuint (s->coarse[i / SEISMO_SEQ_SPAN_STRIDE], ==, ts[spans[s->idx[i]].enter]);
+      for (gsize i = 0; i < s->n; i++)
+        {
+          const SeismoSyscallSpan *span = &spans[s->idx[i]];
+          guint64 probes[4] = { ts[span->enter] - 1, ts[span->enter], ts[span->enter] + 1,
+                                ts[span->exit] };
+
+          g_assert_cmpuint (_seismo_seq_start_at (data, s, i), ==, ts[span->enter]);
+          g_assert_cmpuint (_seismo_seq_end (data, s, i), ==, ts[span->exit]);
+          for (guint p = 0; p < G_N_ELEMENTS (probes); p++)
+            {
+              gsize want = span_lower_bound_by_walk (s, spans, ts, probes[p]);
+
+              /* Callers may start anywhere at or before the answer. */
+              for (gsize from = 0; from <= want; from++)
+                g_assert_cmpuint (_seismo_seq_lower_bound (data, s, probes[p], from), ==, want);
+              /* Past it, the search stays where it starts. */
+              if (want + 1 <= s->n)
+                g_assert_cmpuint (_seismo_seq_lower_bound (data, s, probes[p], want + 1), ==,
+                                  want + 1);
+            }
+          g_assert_true (seismo_timeline_data_span_at (data, task, ts[span->exit] - 1) == span);
+          g_assert_cmpuint (seismo_timeline_data_span_end_ns (data, span), ==, ts[span->exit]);
+          if (i + 1 == s->n || ts[spans[s->idx[i + 1]].enter] > ts[span->exit] + 1)
+            g_assert_null (seismo_timeline_data_span_at (data, task, ts[span->exit] + 1));
+        }
+      g_assert_cmpuint (_seismo_seq_lower_bound (data, s, 0, 0), ==, 0);
+      g_assert_cmpuint (_seismo_seq_lower_bound (data, s, G_MAXUINT64, 0), ==, s->n);
     }
-  g_assert_cmpuint (_seismo_seq_lower_bound (data, s, 0, 0), ==, 0);
-  g_assert_cmpuint (_seismo_seq_lower_bound (data, s, G_MAXUINT64, 0), ==, s->n);
 }
 
 int
