@@ -35,6 +35,9 @@ typedef struct {
  * every SEISMO_SEQ_SPAN_STRIDE-th span only (`coarse`, half a byte a span instead of 4), and
  * their ends not at all. A search gallops over the coarse starts and ends in one stride of spans
  * read through the trace (a few lookups), and a frame reads only the ends of the boxes it draws.
+ * Which of the trace's spans an item is takes 2 bytes, not 4: each stride's first span, and every
+ * item's distance from it, whose high bits are kept apart for the few strides that need them
+ * (see _seismo_seq_span()).
  */
 #define SEISMO_SEQ_SPAN_STRIDE 16
 
@@ -42,7 +45,11 @@ typedef struct {
   SeismoSeqKind         kind;
   gsize                 n;
   const SeismoInterval *intervals;
-  const guint32        *idx;
+  const guint32        *idx;         /* NULL for SPAN_IDX: see _seismo_seq_span() */
+  const guint32        *idx_base;    /* SPAN_IDX: the span of each stride's first item */
+  const guint16        *idx_off;     /* SPAN_IDX: each item's distance from it, low 16 bits */
+  const guint32        *idx_high_at; /* SPAN_IDX: each stride's high bits in idx_high, or G_MAXUINT32 */
+  const guint16        *idx_high;    /* SPAN_IDX: the data's */
   const guint64        *pairs;
   const SeismoFunctionCall *calls;
   guint32              *starts;      /* n start times, low 32 bits; owned; NULL: SPAN_IDX */
@@ -91,6 +98,10 @@ struct _SeismoTimelineData
   SeismoTimelineTask      *tasks;
   guint32                 *store;         /* the per-task index arrays, back to back */
   guint64                 *span_coarse;   /* the tasks' coarse syscall start times, back to back */
+  guint32                 *span_base;     /* the spans their strides start at */
+  guint32                 *span_high_at;  /* per stride: where its high bits are */
+  guint16                 *span_off;      /* the tasks' spans, as distances from those */
+  guint16                 *span_high;     /* the distances' high bits, 16 per stride that has any */
   SeismoTimelineProcess   *processes;
   guint                    n_processes;
   SeismoSeq               *process_activity;
@@ -117,6 +128,19 @@ struct _SeismoTimelineData
  * data is prepared (span_failed), so a frame never decodes a payload to color a box. */
 #define SEISMO_TIMELINE_HUE_ALERT 0x80u
 
+/* Item i of a SPAN_IDX sequence: its index in the trace's spans. */
+static inline guint32
+_seismo_seq_span (const SeismoSeq *s,
+                  gsize            i)
+{
+  gsize stride = i / SEISMO_SEQ_SPAN_STRIDE;
+  guint32 span = s->idx_base[stride] + s->idx_off[i];
+
+  if (G_UNLIKELY (s->idx_high_at[stride] != G_MAXUINT32))
+    span += (guint32) s->idx_high[s->idx_high_at[stride] + i % SEISMO_SEQ_SPAN_STRIDE] << 16;
+  return span;
+}
+
 /* A syscall's hue: the same syscall has the same color wherever it is. */
 static inline guint
 _seismo_timeline_syscall_hue (guint syscall)
@@ -134,7 +158,7 @@ _seismo_seq_hue (const SeismoTimelineData *d,
   /* Syscalls keep no hue of their own: their span says it (and they are only drawn in their hue
    * as boxes; many in a pixel are one gray). */
   if (s->kind == SEISMO_SEQ_SPAN_IDX)
-    return _seismo_timeline_syscall_hue (d->spans[s->idx[i]].syscall);
+    return _seismo_timeline_syscall_hue (d->spans[_seismo_seq_span (s, i)].syscall);
   return s->hue;
 }
 
@@ -146,7 +170,11 @@ _seismo_seq_alert (const SeismoTimelineData *d,
   if (s->hues != NULL)
     return (s->hues[i] & SEISMO_TIMELINE_HUE_ALERT) != 0;
   if (s->kind == SEISMO_SEQ_SPAN_IDX && d->span_failed != NULL)
-    return (d->span_failed[s->idx[i] >> 6] >> (s->idx[i] & 63)) & 1;
+    {
+      guint32 span = _seismo_seq_span (s, i);
+
+      return (d->span_failed[span >> 6] >> (span & 63)) & 1;
+    }
   return FALSE;
 }
 
@@ -170,7 +198,7 @@ _seismo_seq_start (const SeismoTimelineData *d,
     case SEISMO_SEQ_INTERVAL_IDX:
       return _seismo_seq_event_time (d, s->intervals[s->idx[i]].start, d->start_ns);
     case SEISMO_SEQ_SPAN_IDX:
-      return d->ts[d->spans[s->idx[i]].enter];
+      return d->ts[d->spans[_seismo_seq_span (s, i)].enter];
     case SEISMO_SEQ_EVENTS:
       return d->ts[s->idx[i]];
     case SEISMO_SEQ_CALLS:
@@ -195,7 +223,7 @@ _seismo_seq_end_slow (const SeismoTimelineData *d,
       return _seismo_seq_event_time (d, s->intervals[s->idx[i]].end, d->end_ns);
     case SEISMO_SEQ_SPAN_IDX:
       {
-        SeismoEventId exit = d->spans[s->idx[i]].exit;
+        SeismoEventId exit = d->spans[_seismo_seq_span (s, i)].exit;
 
         if (exit != SEISMO_NO_EVENT && exit < d->n_events)
           return d->ts[exit];
@@ -241,7 +269,7 @@ _seismo_seq_start_at (const SeismoTimelineData *d,
   guint k;
 
   if (s->kind == SEISMO_SEQ_SPAN_IDX)
-    return d->ts[d->spans[s->idx[i]].enter];
+    return d->ts[d->spans[_seismo_seq_span (s, i)].enter];
   k = s->n_segments == 1 ? 0 : _seismo_seq_segment_of (s, i);
   return ((guint64) s->segments[k].hi << 32) | s->starts[i];
 }

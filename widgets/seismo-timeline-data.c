@@ -454,6 +454,10 @@ seismo_timeline_data_unref (SeismoTimelineData *self)
   g_free (self->tasks);
   g_free (self->store);
   g_free (self->span_coarse);
+  g_free (self->span_base);
+  g_free (self->span_high_at);
+  g_free (self->span_off);
+  g_free (self->span_high);
   g_free (self->processes);
   g_free (self->process_activity);
   g_free (self->pairs);
@@ -509,7 +513,7 @@ seismo_timeline_data_span_at (SeismoTimelineData *self,
   s = &self->tasks[task].spans;
   i = _seismo_seq_first_ending_after (self, s, time_ns, 0);
   if (i < s->n && _seismo_seq_start (self, s, i) <= time_ns)
-    return &self->spans[s->idx[i]];
+    return &self->spans[_seismo_seq_span (s, i)];
   return NULL;
 }
 
@@ -533,7 +537,7 @@ seismo_timeline_data_find_span (SeismoTimelineData *self,
   i = _seismo_seq_lower_bound (self, s, self->ts[event] + 1, 0);
   for (guint k = 0; k < 4 && i > 0; k++, i--)
     {
-      const SeismoSyscallSpan *span = &self->spans[s->idx[i - 1]];
+      const SeismoSyscallSpan *span = &self->spans[_seismo_seq_span (s, i - 1)];
 
       if (span->enter == event || span->exit == event)
         return span;
@@ -555,7 +559,7 @@ seismo_timeline_data_span_end_ns (SeismoTimelineData      *self,
   tasks = seismo_trace_get_tasks (self->trace);
   s = &self->tasks[tasks[span->enter]].spans;
   i = _seismo_seq_lower_bound (self, s, self->ts[span->enter], 0);
-  while (i < s->n && &self->spans[s->idx[i]] != span)
+  while (i < s->n && &self->spans[_seismo_seq_span (s, i)] != span)
     i++;
   return i < s->n ? _seismo_seq_end (self, s, i) : self->ts[span->enter];
 }

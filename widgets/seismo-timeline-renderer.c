@@ -836,7 +836,7 @@ span_label (SeismoTimelineRenderer *self,
             gsize                   i,
             int                    *width)
 {
-  guint nr = self->data->spans[s->idx[i]].syscall;
+  guint nr = self->data->spans[_seismo_seq_span (s, i)].syscall;
   const char *name = seismo_trace_get_syscall_name (self->data->trace, nr);
 
   if (name == NULL)

@@ -827,7 +827,7 @@ seismo_timeline_renderer_event_at (SeismoTimelineRenderer *self,
       gsize i = item_at (d, s, t);
 
       if (i < s->n)
-        return d->spans[s->idx[i]].enter;
+        return d->spans[_seismo_seq_span (s, i)].enter;
       s = &d->tasks[hit.row.id].runs;
       i = item_at (d, s, t);
       if (i < s->n)
@@ -944,7 +944,7 @@ seismo_timeline_renderer_describe_at (SeismoTimelineRenderer *self,
         describe_task (self, hit.row.id, out);
         if ((i = item_at (d, &tt->spans, t)) < tt->spans.n)
           {
-            const SeismoSyscallSpan *span = &d->spans[tt->spans.idx[i]];
+            const SeismoSyscallSpan *span = &d->spans[_seismo_seq_span (&tt->spans, i)];
             g_autofree char *dur = seismo_format_duration ((double) (_seismo_seq_end (d, &tt->spans, i)
                                                            - _seismo_seq_start (d, &tt->spans, i)));
             gint64 ret;

@@ -516,7 +516,7 @@ span_lower_bound_by_walk (const SeismoSeq         *s,
 {
   gsize i = 0;
 
-  while (i < s->n && ts[spans[s->idx[i]].enter] < t)
+  while (i < s->n && ts[spans[_seismo_seq_span (s, i)].enter] < t)
     i++;
   return i;
 }
@@ -525,8 +525,10 @@ span_lower_bound_by_walk (const SeismoSeq         *s,
  * A task's syscall spans keep the start of every SEISMO_SEQ_SPAN_STRIDE-th span only; the others,
  * and every end, are read through the trace. Two tasks' syscalls interleave over 26 s, across a
  * 2^32 ns boundary, in counts that are not multiples of the stride, some longer than 16 bits of
- * ns. Every search from every place a caller may start it agrees with a walk over the spans, and
- * every start and end with the trace's own times.
+ * ns. Then a third task's calls are 5000 of a fourth's apart, so that its strides span more of
+ * the trace's spans than 16 bits count (its first stride keeps high bits). Every search from
+ * every place a caller may start it agrees with a walk over the spans, and every start and end
+ * with the trace's own times.
  */
 static void
 test_long_span (void)
@@ -537,7 +539,9 @@ test_long_span (void)
   g_autoptr(SeismoTrace) trace = NULL;
   g_autoptr(SeismoTimelineData) data = NULL;
   const guint64 t0 = (G_GUINT64_CONSTANT (1) << 32) - 500;
-  const guint n_calls[2] = { 203, 37 };
+  const guint n_calls[4] = { 203, 37, 17, 16 * 5000 };
+  const gboolean far[4] = { FALSE, FALSE, TRUE, FALSE };
+  guint64 at;
   guint ten, tex;
   const guint64 *ts;
   const SeismoSyscallSpan *spans;
@@ -553,6 +557,10 @@ test_long_span (void)
   seismo_trace_builder_set_task_comm (b, 42, "busy", 0);
   seismo_trace_builder_task (b, 43);
   seismo_trace_builder_set_task_comm (b, 43, "sparse", 0);
+  seismo_trace_builder_task (b, 44);
+  seismo_trace_builder_set_task_comm (b, 44, "rare", 0);
+  seismo_trace_builder_task (b, 45);
+  seismo_trace_builder_set_task_comm (b, 45, "flood", 0);
   for (guint k = 0; k < n_calls[0]; k++)
     {
       guint64 args[6] = { 0 };
@@ -563,38 +571,71 @@ test_long_span (void)
        * each task are far apart in the trace's. */
       for (guint who = 0; who < 2; who++)
         {
-          guint64 at = enter + who * 2000000;
+          guint64 when = enter + who * 2000000;
 
           if (who == 1 && (k % 5 != 0 || k / 5 >= n_calls[1]))
             continue;
-          seismo_trace_builder_begin_event (b, at, 0, 42 + who, ten);
+          seismo_trace_builder_begin_event (b, when, 0, 42 + who, ten);
           seismo_trace_builder_push_uint (b, 0);
           seismo_trace_builder_push_uint_array (b, args, 6);
           seismo_trace_builder_end_event (b);
-          seismo_trace_builder_begin_event (b, at + (who ? 500 : len), 0, 42 + who, tex);
+          seismo_trace_builder_begin_event (b, when + (who ? 500 : len), 0, 42 + who, tex);
           seismo_trace_builder_push_uint (b, 0);
           seismo_trace_builder_push_int (b, 1);
           seismo_trace_builder_end_event (b);
         }
     }
+  at = t0 + n_calls[0] * G_GUINT64_CONSTANT (128000000);
+  for (guint k = 0; k < n_calls[2]; k++)
+    for (guint j = 0; j < (k + 1 < n_calls[2] ? 5001 : 1); j++)
+      {
+        guint64 args[6] = { 0 };
+        guint tid = j == 0 ? 44 : 45;
+
+        seismo_trace_builder_begin_event (b, at, 0, tid, ten);
+        seismo_trace_builder_push_uint (b, 0);
+        seismo_trace_builder_push_uint_array (b, args, 6);
+        seismo_trace_builder_end_event (b);
+        seismo_trace_builder_begin_event (b, at + 400, 0, tid, tex);
+        seismo_trace_builder_push_uint (b, 0);
+        seismo_trace_builder_push_int (b, 1);
+        seismo_trace_builder_end_event (b);
+        at += 1000;
+      }
   trace = seismo_trace_builder_finish (b);
   data = seismo_timeline_data_new (trace, NULL);
   ts = seismo_trace_get_times (trace);
   spans = seismo_trace_get_syscall_spans (trace, &n_spans);
-  for (guint who = 0; who < 2; who++)
+  for (guint who = 0; who < G_N_ELEMENTS (n_calls); who++)
     {
       SeismoTaskId task = seismo_trace_find_task (trace, 42 + who, t0);
       const SeismoSeq *s;
+      /* The flood's searches are checked at every 97th span, from three places each. */
+      gsize step = who == 3 ? 97 : 1;
+
+      g_autoptr(GArray) own = g_array_new (FALSE, FALSE, sizeof (guint32));
 
       g_assert_cmpuint (task, !=, SEISMO_NO_TASK);
       s = &data->tasks[task].spans;
       g_assert_cmpuint (s->n, ==, n_calls[who]);
-      g_assert_null (s->starts);
-      for (gsize i = 0; i < s->n; i += SEISMO_SEQ_SPAN_STRIDE)
-        g_assert_cmpuint (s->coarse[i / SEISMO_SEQ_SPAN_STRIDE], ==, ts[spans[s->idx[i]].enter]);
+      /* The task's spans, in the trace's order, and their indices. */
+      for (guint32 j = 0; j < n_spans; j++)
+        if (seismo_trace_get_tasks (trace)[spans[j].enter] == task)
+          g_array_append_val (own, j);
+      g_assert_cmpuint (own->len, ==, s->n);
       for (gsize i = 0; i < s->n; i++)
+        g_assert_cmpuint (_seismo_seq_span (s, i), ==, g_array_index (own, guint32, i));
+      g_assert_null (s->starts);
+      g_assert_null (s->idx);
+      /* Strides across more than 16 bits of the trace's spans keep high bits: the rare task's. */
+      for (gsize k = 0; k * SEISMO_SEQ_SPAN_STRIDE < s->n; k++)
+        g_assert_true ((s->idx_high_at[k] != G_MAXUINT32) == (far[who] && k == 0));
+      for (gsize i = 0; i < s->n; i += SEISMO_SEQ_SPAN_STRIDE)
+        g_assert_cmpuint (s->coarse[i / SEISMO_SEQ_SPAN_STRIDE], ==,
+                          ts[spans[_seismo_seq_span (s, i)].enter]);
+      for (gsize i = 0; i < s->n; i += step)
         {
-          const SeismoSyscallSpan *span = &spans[s->idx[i]];
+          const SeismoSyscallSpan *span = &spans[_seismo_seq_span (s, i)];
           guint64 probes[4] = { ts[span->enter] - 1, ts[span->enter], ts[span->enter] + 1,
                                 ts[span->exit] };
 
@@ -605,8 +646,9 @@ test_long_span (void)
               gsize want = span_lower_bound_by_walk (s, spans, ts, probes[p]);
 
               /* Callers may start anywhere at or before the answer. */
-              for (gsize from = 0; from <= want; from++)
+              for (gsize from = 0; from <= want; from += step == 1 ? 1 : MAX (want / 2, 1))
                 g_assert_cmpuint (_seismo_seq_lower_bound (data, s, probes[p], from), ==, want);
+              g_assert_cmpuint (_seismo_seq_lower_bound (data, s, probes[p], want), ==, want);
               /* Past it, the search stays where it starts. */
               if (want + 1 <= s->n)
                 g_assert_cmpuint (_seismo_seq_lower_bound (data, s, probes[p], want + 1), ==,
@@ -614,7 +656,7 @@ test_long_span (void)
             }
           g_assert_true (seismo_timeline_data_span_at (data, task, ts[span->exit] - 1) == span);
           g_assert_cmpuint (seismo_timeline_data_span_end_ns (data, span), ==, ts[span->exit]);
-          if (i + 1 == s->n || ts[spans[s->idx[i + 1]].enter] > ts[span->exit] + 1)
+          if (i + 1 == s->n || ts[spans[_seismo_seq_span (s, i + 1)].enter] > ts[span->exit] + 1)
             g_assert_null (seismo_timeline_data_span_at (data, task, ts[span->exit] + 1));
         }
       g_assert_cmpuint (_seismo_seq_lower_bound (data, s, 0, 0), ==, 0);
