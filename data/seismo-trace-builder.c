@@ -611,8 +611,9 @@ static inline void
 put_varint (SeismoTraceBuilder *self,
             guint64             v)
 {
+  /* The room seismo_varint_put_wide() stores into. */
   ensure_payload (self, SEISMO_VARINT_MAX);
-  self->payload_len = seismo_varint_put (self->payload + self->payload_len, v) - self->payload;
+  self->payload_len = seismo_varint_put_wide (self->payload + self->payload_len, v) - self->payload;
 }
 
 /* Pushes a number into whatever numeric or string slot the schema has next, so a mismatched
@@ -758,13 +759,14 @@ seismo_trace_builder_push_uint_array (SeismoTraceBuilder *self,
 
     n_values = MIN (n_values, max > 0 ? max - 1 : 0);
   }
-  /* One room check for the count and every element. */
+  /* One room check for the count and every element, SEISMO_VARINT_MAX each as
+   * seismo_varint_put_wide() needs. */
   ensure_payload (self, (n_values + 1) * SEISMO_VARINT_MAX);
   {
-    guint8 *out = seismo_varint_put (self->payload + self->payload_len, n_values);
+    guint8 *out = seismo_varint_put_wide (self->payload + self->payload_len, n_values);
 
     for (gsize k = 0; k < n_values; k++)
-      out = seismo_varint_put (out, values[k]);
+      out = seismo_varint_put_wide (out, values[k]);
     self->payload_len = out - self->payload;
   }
   self->cur_field++;
