@@ -11,6 +11,18 @@ G_BEGIN_DECLS
 
 #define SEISMO_BUILDER_TASK_CACHE 256
 
+/* An event type whose fields are all numbers, the last one maybe a uint array: the whole event is
+ * encoded at once (seismo_trace_builder_add_event). */
+typedef struct {
+  guint8  numeric;     /* FALSE: another type; the pushes do it */
+  guint8  n_numbers;   /* the number fields, before the array */
+  guint8  array;       /* a uint array comes last */
+  guint16 is_int;      /* bit k: number k is an INT (zigzag) */
+} SeismoNumericShape;
+
+/* Up to this many number fields have a shape; types with more take the pushes. */
+#define SEISMO_NUMERIC_SHAPE_MAX 16
+
 struct _SeismoTraceBuilder
 {
   /* Event columns, in append order (not yet sorted). */
@@ -42,6 +54,8 @@ struct _SeismoTraceBuilder
   const SeismoEventType *cur_type;
 
   GPtrArray        *event_types;  /* SeismoEventType* */
+  /* Per type, for seismo_trace_builder_add_event(): SeismoNumericShape. */
+  GArray           *numeric_shapes;
   GHashTable       *type_by_name; /* full_name → id + 1 */
 
   GHashTable       *string_ids;   /* interned string (key in strings) → id */

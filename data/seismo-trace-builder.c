@@ -22,6 +22,7 @@ seismo_trace_builder_new (void)
   self->sorted = TRUE;
   self->block_base = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->event_types = g_ptr_array_new_with_free_func ((GDestroyNotify) _seismo_event_type_free);
+  self->numeric_shapes = g_array_new (FALSE, TRUE, sizeof (SeismoNumericShape));
   self->type_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->string_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->strings = g_byte_array_new ();
@@ -151,6 +152,7 @@ seismo_trace_builder_free (SeismoTraceBuilder *self)
   g_array_unref (self->block_base);
   g_hash_table_unref (self->type_by_name);
   g_ptr_array_unref (self->event_types);
+  g_array_unref (self->numeric_shapes);
   g_hash_table_unref (self->string_ids);
   g_byte_array_unref (self->strings);
   g_array_unref (self->string_off);
@@ -179,6 +181,7 @@ seismo_trace_builder_add_event_type (SeismoTraceBuilder    *self,
   g_autofree char *full_name = NULL;
   SeismoEventType *type;
   guint id;
+  SeismoNumericShape shape = { .numeric = TRUE };
 
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (system != NULL && name != NULL, 0);
@@ -194,6 +197,29 @@ seismo_trace_builder_add_event_type (SeismoTraceBuilder    *self,
   type = _seismo_event_type_new (id, system, name, fields, n_fields, print_fmt);
   g_ptr_array_add (self->event_types, type);
   g_hash_table_insert (self->type_by_name, type->full_name, GUINT_TO_POINTER (id + 1));
+  for (guint f = 0; f < type->n_fields && shape.numeric; f++)
+    switch (type->fields[f].type)
+      {
+      case SEISMO_FIELD_INT:
+        shape.is_int |= 1u << MIN (f, SEISMO_NUMERIC_SHAPE_MAX - 1);
+        G_GNUC_FALLTHROUGH;
+      case SEISMO_FIELD_UINT:
+      case SEISMO_FIELD_POINTER:
+        shape.n_numbers++;
+        shape.numeric = f < SEISMO_NUMERIC_SHAPE_MAX;
+        break;
+      case SEISMO_FIELD_UINT_ARRAY:
+        shape.array = TRUE;
+        shape.numeric = f == type->n_fields - 1;
+        break;
+      case SEISMO_FIELD_STRING:
+      case SEISMO_FIELD_BYTES:
+      case SEISMO_FIELD_N_TYPES:
+      default:
+        shape.numeric = FALSE;
+        break;
+      }
+  g_array_append_val (self->numeric_shapes, shape);
   return id;
 }
 
@@ -541,22 +567,18 @@ ensure_payload (SeismoTraceBuilder *self,
     }
 }
 
-void
-seismo_trace_builder_begin_event (SeismoTraceBuilder *self,
-                                  guint64             time_ns,
-                                  guint               cpu,
-                                  gint32              tid,
-                                  guint               type_id)
+/* begin_event, its arguments checked. */
+G_ALWAYS_INLINE static inline void
+begin_event (SeismoTraceBuilder *self,
+             guint64             time_ns,
+             guint               cpu,
+             gint32              tid,
+             guint               type_id)
 {
   gsize i;
   SeismoTaskId task_id;
   SeismoTask *task;
   guint64 block_base;
-
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (!self->in_event);
-  g_return_if_fail (type_id < self->event_types->len);
-  g_return_if_fail (self->n_events < G_MAXUINT32 - 1);
 
   if (self->n_events == self->capacity)
     grow_events (self);
@@ -588,6 +610,21 @@ seismo_trace_builder_begin_event (SeismoTraceBuilder *self,
   self->cur_type = g_ptr_array_index (self->event_types, type_id);
 }
 
+void
+seismo_trace_builder_begin_event (SeismoTraceBuilder *self,
+                                  guint64             time_ns,
+                                  guint               cpu,
+                                  gint32              tid,
+                                  guint               type_id)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (!self->in_event);
+  g_return_if_fail (type_id < self->event_types->len);
+  g_return_if_fail (self->n_events < G_MAXUINT32 - 1);
+
+  begin_event (self, time_ns, cpu, tid, type_id);
+}
+
 /* The schema type of the field about to be pushed, or N_TYPES when there is none left. */
 static inline SeismoFieldType
 next_field_type (SeismoTraceBuilder *self)
@@ -611,8 +648,9 @@ static inline void
 put_varint (SeismoTraceBuilder *self,
             guint64             v)
 {
+  /* The room seismo_varint_put_wide() stores into. */
   ensure_payload (self, SEISMO_VARINT_MAX);
-  self->payload_len = seismo_varint_put (self->payload + self->payload_len, v) - self->payload;
+  self->payload_len = seismo_varint_put_wide (self->payload + self->payload_len, v) - self->payload;
 }
 
 /* Pushes a number into whatever numeric or string slot the schema has next, so a mismatched
@@ -758,13 +796,14 @@ seismo_trace_builder_push_uint_array (SeismoTraceBuilder *self,
 
     n_values = MIN (n_values, max > 0 ? max - 1 : 0);
   }
-  /* One room check for the count and every element. */
+  /* One room check for the count and every element, SEISMO_VARINT_MAX each as
+   * seismo_varint_put_wide() needs. */
   ensure_payload (self, (n_values + 1) * SEISMO_VARINT_MAX);
   {
-    guint8 *out = seismo_varint_put (self->payload + self->payload_len, n_values);
+    guint8 *out = seismo_varint_put_wide (self->payload + self->payload_len, n_values);
 
     for (gsize k = 0; k < n_values; k++)
-      out = seismo_varint_put (out, values[k]);
+      out = seismo_varint_put_wide (out, values[k]);
     self->payload_len = out - self->payload;
   }
   self->cur_field++;
@@ -884,14 +923,12 @@ note_task (SeismoTraceBuilder    *self,
     task->comm = (SeismoStringId) comm;
 }
 
-void
-seismo_trace_builder_end_event (SeismoTraceBuilder *self)
+/* end_event, inside an event. */
+G_ALWAYS_INLINE static inline void
+end_event (SeismoTraceBuilder *self)
 {
   const SeismoEventType *type;
   guint64 ts;
-
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (self->in_event);
 
   /* Fields left out read as zero / empty. */
   type = self->cur_type;
@@ -933,6 +970,72 @@ seismo_trace_builder_end_event (SeismoTraceBuilder *self)
     _seismo_trace_builder_end_stack (self);
   self->in_event = FALSE;
   self->n_events++;
+}
+
+void
+seismo_trace_builder_end_event (SeismoTraceBuilder *self)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->in_event);
+
+  end_event (self);
+}
+
+void
+seismo_trace_builder_add_event (SeismoTraceBuilder *self,
+                                guint64             time_ns,
+                                guint               cpu,
+                                gint32              tid,
+                                guint               type_id,
+                                const guint64      *values,
+                                guint               n_values)
+{
+  const SeismoNumericShape *shape;
+  guint n_numbers, k;
+  guint8 *out;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (!self->in_event);
+  g_return_if_fail (type_id < self->event_types->len);
+  g_return_if_fail (self->n_events < G_MAXUINT32 - 1);
+  g_return_if_fail (values != NULL || n_values == 0);
+
+  begin_event (self, time_ns, cpu, tid, type_id);
+  shape = &g_array_index (self->numeric_shapes, SeismoNumericShape, type_id);
+  if (G_UNLIKELY (!shape->numeric))
+    {
+      /* Whatever the pushes make of it, criticals included. */
+      seismo_trace_builder_push_numbers (self, values, n_values);
+      end_event (self);
+      return;
+    }
+
+  n_numbers = MIN (shape->n_numbers, n_values);
+  /* Room for every varint at SEISMO_VARINT_MAX, as seismo_varint_put_wide() needs; the array's
+   * count included. */
+  ensure_payload (self, ((gsize) n_values + 1) * SEISMO_VARINT_MAX);
+  out = self->payload + self->payload_len;
+  for (k = 0; k < n_numbers; k++)
+    out = seismo_varint_put_wide (out, (shape->is_int >> k) & 1
+                                         ? seismo_zigzag_encode ((gint64) values[k])
+                                         : values[k]);
+  self->payload_len = out - self->payload;
+  self->cur_field = n_numbers;
+  if (shape->array && n_values > n_numbers)
+    {
+      /* The array's bound, as push_uint_array keeps it. */
+      gsize max = room_left (self) / SEISMO_VARINT_MAX;
+      gsize n = MIN (n_values - n_numbers, max > 0 ? max - 1 : 0);
+
+      out = seismo_varint_put_wide (out, n);
+      for (gsize e = 0; e < n; e++)
+        out = seismo_varint_put_wide (out, values[n_numbers + e]);
+      self->payload_len = out - self->payload;
+      self->cur_field++;
+    }
+  else if (G_UNLIKELY (n_values > n_numbers))
+    g_critical ("more fields pushed than the event type has");
+  end_event (self);
 }
 
 gsize

@@ -103,6 +103,16 @@ void                seismo_trace_builder_push_uint_array  (SeismoTraceBuilder   
 void                seismo_trace_builder_push_value       (SeismoTraceBuilder    *self,
                                                            const SeismoValue     *value);
 void                seismo_trace_builder_end_event        (SeismoTraceBuilder    *self);
+/* A whole event of numbers (raw syscalls): values fill the type's fields in order, as
+ * push_numbers would, and a uint array field last takes all the values left. The same event as
+ * begin_event, the pushes and end_event, with one look at the schema instead of one a field. */
+void                seismo_trace_builder_add_event        (SeismoTraceBuilder    *self,
+                                                           guint64                time_ns,
+                                                           guint                  cpu,
+                                                           gint32                 tid,
+                                                           guint                  type_id,
+                                                           const guint64         *values,
+                                                           guint                  n_values);
 
 gsize               seismo_trace_builder_get_n_events     (SeismoTraceBuilder    *self);
 

@@ -65,6 +65,153 @@ test_varint_widths (void)
     }
 }
 
+/* One event both ways: by field pushes (the reference) and by seismo_trace_builder_add_event(). */
+static void
+add_both (SeismoTraceBuilder *pushed,
+          SeismoTraceBuilder *added,
+          guint               type,
+          guint64             ts,
+          gint32              tid,
+          const guint64      *values,
+          guint               n_values)
+{
+  const SeismoEventType *t = seismo_trace_builder_get_event_type (pushed, type);
+  guint k = 0;
+
+  seismo_trace_builder_begin_event (pushed, ts, tid % 3, tid, type);
+  for (; k < n_values && k < t->n_fields && t->fields[k].type != SEISMO_FIELD_UINT_ARRAY; k++)
+    if (t->fields[k].type == SEISMO_FIELD_INT)
+      seismo_trace_builder_push_int (pushed, (gint64) values[k]);
+    else
+      seismo_trace_builder_push_uint (pushed, values[k]);
+  if (k < n_values && k < t->n_fields)
+    seismo_trace_builder_push_uint_array (pushed, values + k, n_values - k);
+  seismo_trace_builder_end_event (pushed);
+
+  seismo_trace_builder_add_event (added, ts, tid % 3, tid, type, values, n_values);
+}
+
+/* A whole event at once stores the bytes the pushes store: numbers, ints zigzagged, a last uint
+ * array taking the values left (cut at the payload bound), fields left out as zeros, and types it
+ * does not take whole (strings, too many fields) through the pushes. */
+static void
+test_add_event (void)
+{
+  const SeismoFieldInfo sys_enter[] = { { "id", SEISMO_FIELD_UINT, 8, 0 },
+                                        { "args", SEISMO_FIELD_UINT_ARRAY, 8, 0 } };
+  const SeismoFieldInfo sys_exit[] = { { "id", SEISMO_FIELD_UINT, 8, 0 },
+                                       { "ret", SEISMO_FIELD_INT, 8, 0 } };
+  const SeismoFieldInfo mixed[] = { { "i", SEISMO_FIELD_INT, 4, 0 },
+                                    { "p", SEISMO_FIELD_POINTER, 8, 0 },
+                                    { "u", SEISMO_FIELD_UINT, 2, 0 } };
+  const SeismoFieldInfo named[] = { { "comm", SEISMO_FIELD_STRING, 16, 0 },
+                                    { "pid", SEISMO_FIELD_UINT, 4, 0 } };
+  SeismoFieldInfo many[18], last_int[16];
+  SeismoTraceBuilder *builders[2] = { seismo_trace_builder_new (), seismo_trace_builder_new () };
+  g_autoptr(SeismoTrace) pushed = NULL;
+  g_autoptr(SeismoTrace) added = NULL;
+  g_autofree guint64 *big = g_new (guint64, 8000);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  guint types[6];
+  guint64 values[20];
+  guint64 ts = 1000;
+
+  for (guint f = 0; f < G_N_ELEMENTS (many); f++)
+    {
+      char *name = g_strdup_printf ("f%u", f);
+
+      g_ptr_array_add (names, name);
+      many[f] = (SeismoFieldInfo) { name, f % 2 ? SEISMO_FIELD_INT : SEISMO_FIELD_UINT, 8, 0 };
+      if (f < G_N_ELEMENTS (last_int))
+        last_int[f] = (SeismoFieldInfo) { name, f == 15 ? SEISMO_FIELD_INT : SEISMO_FIELD_UINT,
+                                          8, 0 };
+    }
+  for (guint i = 0; i < 8000; i++)
+    big[i] = G_GUINT64_CONSTANT (0x7fff71a85390) + i;
+  for (guint b = 0; b < 2; b++)
+    {
+      types[0] = seismo_trace_builder_add_event_type (builders[b], "raw_syscalls", "sys_enter",
+                                                      sys_enter, 2, NULL);
+      types[1] = seismo_trace_builder_add_event_type (builders[b], "raw_syscalls", "sys_exit",
+                                                      sys_exit, 2, NULL);
+      types[2] = seismo_trace_builder_add_event_type (builders[b], "test", "mixed", mixed, 3, NULL);
+      types[3] = seismo_trace_builder_add_event_type (builders[b], "test", "named", named, 2, NULL);
+      types[4] = seismo_trace_builder_add_event_type (builders[b], "test", "many", many,
+                                                      G_N_ELEMENTS (many), NULL);
+      types[5] = seismo_trace_builder_add_event_type (builders[b], "test", "last_int", last_int,
+                                                      G_N_ELEMENTS (last_int), NULL);
+    }
+
+  for (guint r = 0; r < 2000; r++)
+    {
+      for (guint k = 0; k < G_N_ELEMENTS (values); k++)
+        {
+          guint bits = g_test_rand_int_range (0, 65);
+
+          values[k] = ((guint64) g_test_rand_int () << 32) | (guint32) g_test_rand_int ();
+          if (bits < 64)
+            values[k] = bits ? values[k] & ((G_GUINT64_CONSTANT (1) << bits) - 1) : 0;
+        }
+      add_both (builders[0], builders[1], types[0], ts++, 10 + r % 7, values, 7);
+      add_both (builders[0], builders[1], types[1], ts++, 10 + r % 7, values, 2);
+      add_both (builders[0], builders[1], types[2], ts++, 20, values, 3);
+      add_both (builders[0], builders[1], types[5], ts++, 21, values, 16);
+      add_both (builders[0], builders[1], types[4], ts++, 22, values, r % 19);
+    }
+  /* Fewer values than fields: the rest are zeros, an array left out is empty. */
+  add_both (builders[0], builders[1], types[0], ts++, 1, values, 1);
+  add_both (builders[0], builders[1], types[0], ts++, 1, values, 0);
+  add_both (builders[0], builders[1], types[2], ts++, 1, values, 1);
+  add_both (builders[0], builders[1], types[3], ts++, 1, values, 0);
+  /* An array past the event's payload bound is cut where push_uint_array cuts it. */
+  add_both (builders[0], builders[1], types[0], ts++, 1, big, 8000);
+  /* Time going back, as unsorted input does. */
+  add_both (builders[0], builders[1], types[1], 5, 1, values, 2);
+
+  pushed = seismo_trace_builder_finish (builders[0]);
+  added = seismo_trace_builder_finish (builders[1]);
+  g_assert_cmpuint (seismo_trace_get_n_events (added), ==, seismo_trace_get_n_events (pushed));
+  for (SeismoEventId e = 0; e < seismo_trace_get_n_events (pushed); e++)
+    {
+      gsize want_len = 0, got_len = 0;
+      const guint8 *want = seismo_trace_event_payload (pushed, e, &want_len);
+      const guint8 *got = seismo_trace_event_payload (added, e, &got_len);
+
+      g_assert_cmpuint (seismo_trace_event_time (added, e), ==,
+                        seismo_trace_event_time (pushed, e));
+      g_assert_cmpuint (seismo_trace_event_cpu (added, e), ==, seismo_trace_event_cpu (pushed, e));
+      g_assert_cmpint (seismo_trace_event_task (added, e)->tid, ==,
+                       seismo_trace_event_task (pushed, e)->tid);
+      g_assert_cmpuint (seismo_trace_event_type (added, e)->id, ==,
+                        seismo_trace_event_type (pushed, e)->id);
+      g_assert_cmpmem (got, got_len, want, want_len);
+    }
+}
+
+/* A uint array before other fields is not a shape add_event takes whole: its values go through
+ * push_numbers, which says a number went to the array (stored as an empty array). */
+static void
+test_add_event_array_first (void)
+{
+  const SeismoFieldInfo fields[] = { { "args", SEISMO_FIELD_UINT_ARRAY, 8, 0 },
+                                     { "after", SEISMO_FIELD_UINT, 8, 0 } };
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  guint type = seismo_trace_builder_add_event_type (b, "test", "array_first", fields, 2, NULL);
+  const guint64 values[2] = { 5, 300 };
+  const guint8 want[] = { 0x00, 0xac, 0x02 };
+  g_autoptr(SeismoTrace) trace = NULL;
+  const guint8 *got;
+  gsize len = 0;
+
+  g_test_expect_message ("seismo-data", G_LOG_LEVEL_CRITICAL,
+                         "field 0 is a uint[]; a number was pushed");
+  seismo_trace_builder_add_event (b, 1, 0, 1, type, values, 2);
+  g_test_assert_expected_messages ();
+  trace = seismo_trace_builder_finish (b);
+  got = seismo_trace_event_payload (trace, 0, &len);
+  g_assert_cmpmem (got, len, want, sizeof want);
+}
+
 static void
 test_field_types (void)
 {
@@ -396,6 +543,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/builder/field-types", test_field_types);
   g_test_add_func ("/builder/varint-widths", test_varint_widths);
+  g_test_add_func ("/builder/add-event", test_add_event);
+  g_test_add_func ("/builder/add-event-array-first", test_add_event_array_first);
   g_test_add_func ("/builder/big-bytes-cut", test_big_bytes_cut);
   g_test_add_func ("/builder/sort-and-blocks", test_sort_and_blocks);
   g_test_add_func ("/builder/tasks", test_tasks);

@@ -24,6 +24,117 @@ test_round_trip (void)
     }
 }
 
+/* LEB128 as the format defines it, one byte at a time: what seismo_varint_put_wide() must match. */
+static gsize
+reference_put (guint8  *out,
+               guint64  value)
+{
+  gsize n = 0;
+
+  do
+    {
+      out[n] = value & 0x7f;
+      value >>= 7;
+      if (value)
+        out[n] |= 0x80;
+      n++;
+    }
+  while (value);
+  return n;
+}
+
+/* Every width boundary, the fallback's edges, and random values of every width. */
+static GArray *
+wide_values (void)
+{
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 v;
+
+  v = 0, g_array_append_val (values, v);
+  v = 127, g_array_append_val (values, v);
+  v = 128, g_array_append_val (values, v);
+  for (guint k = 1; k < 64; k++)
+    {
+      v = (G_GUINT64_CONSTANT (1) << k) - 1, g_array_append_val (values, v);
+      v = G_GUINT64_CONSTANT (1) << k, g_array_append_val (values, v);
+      v = (G_GUINT64_CONSTANT (1) << k) + 1, g_array_append_val (values, v);
+    }
+  v = G_GUINT64_CONSTANT (0x00ffffffffffffff), g_array_append_val (values, v);
+  v = G_GUINT64_CONSTANT (0x0100000000000000), g_array_append_val (values, v);
+  v = G_GUINT64_CONSTANT (0x8000000000000000), g_array_append_val (values, v);
+  v = G_GUINT64_CONSTANT (0x7fffffffffffffff), g_array_append_val (values, v);
+  v = G_MAXUINT64, g_array_append_val (values, v);
+  v = G_GUINT64_CONSTANT (0x00007fff71a85390), g_array_append_val (values, v);
+  v = G_GUINT64_CONSTANT (0xffffffffffffff9c), g_array_append_val (values, v);
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint bits = g_test_rand_int_range (1, 65);
+
+      v = ((guint64) g_test_rand_int () << 32) | (guint32) g_test_rand_int ();
+      if (bits < 64)
+        v &= (G_GUINT64_CONSTANT (1) << bits) - 1;
+      g_array_append_val (values, v);
+    }
+  return values;
+}
+
+static void
+test_put_wide (void)
+{
+  g_autoptr(GArray) values = wide_values ();
+
+  for (guint i = 0; i < values->len; i++)
+    {
+      guint64 value = g_array_index (values, guint64, i);
+      guint8 want[SEISMO_VARINT_MAX];
+      /* Guard bytes past the room the encoder may use. */
+      guint8 got[SEISMO_VARINT_MAX + 4];
+      gsize want_len = reference_put (want, value);
+      guint8 *end;
+      guint64 back = 0;
+
+      memset (got, 0xa5, sizeof got);
+      end = seismo_varint_put_wide (got, value);
+      if ((gsize) (end - got) != want_len || memcmp (got, want, want_len) != 0)
+        g_error ("0x%" G_GINT64_MODIFIER "x: %" G_GSIZE_FORMAT " bytes, want %" G_GSIZE_FORMAT,
+                 value, (gsize) (end - got), want_len);
+      for (guint k = SEISMO_VARINT_MAX; k < sizeof got; k++)
+        g_assert_cmphex (got[k], ==, 0xa5);
+      /* What the old encoder wrote, and what every reader decodes. */
+      g_assert_true (seismo_varint_put (want, value) == want + want_len);
+      g_assert_true (seismo_varint_get (got, end, &back) == end);
+      g_assert_cmphex (back, ==, value);
+    }
+}
+
+/* As the builder writes them: back to back, each store covering the bytes past the last one. */
+static void
+test_put_wide_stream (void)
+{
+  g_autoptr(GArray) values = wide_values ();
+  g_autofree guint8 *want = g_malloc (values->len * SEISMO_VARINT_MAX);
+  g_autofree guint8 *got = g_malloc (values->len * SEISMO_VARINT_MAX + SEISMO_VARINT_MAX);
+  gsize want_len = 0;
+  guint8 *end = got;
+
+  /* Shuffled widths, as syscall arguments come. */
+  for (guint i = values->len; i > 1; i--)
+    {
+      guint j = g_test_rand_int_range (0, i);
+      guint64 tmp = g_array_index (values, guint64, i - 1);
+
+      g_array_index (values, guint64, i - 1) = g_array_index (values, guint64, j);
+      g_array_index (values, guint64, j) = tmp;
+    }
+  for (guint i = 0; i < values->len; i++)
+    {
+      want_len += reference_put (want + want_len, g_array_index (values, guint64, i));
+      end = seismo_varint_put_wide (end, g_array_index (values, guint64, i));
+    }
+  g_assert_cmpuint (end - got, ==, want_len);
+  g_assert_cmpmem (got, want_len, want, want_len);
+}
+
 static void
 test_overlong (void)
 {
@@ -52,6 +163,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/varint/round-trip", test_round_trip);
+  g_test_add_func ("/varint/put-wide", test_put_wide);
+  g_test_add_func ("/varint/put-wide-stream", test_put_wide_stream);
   g_test_add_func ("/varint/overlong", test_overlong);
   g_test_add_func ("/varint/zigzag", test_zigzag);
   return g_test_run ();

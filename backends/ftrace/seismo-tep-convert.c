@@ -1665,16 +1665,13 @@ seismo_tep_converter_push (SeismoTepConverter *self,
   if (tid_ok (tid))
     self->tid_seen[tid >> 6] |= G_GUINT64_CONSTANT (1) << (tid & 63);
 
-  seismo_trace_builder_begin_event (b, ts, cpu, (gint32) tid, ct->type_id);
-
+  /* A whole event in one call: the id, then the args array or the return value. */
   if (ct->fast == FAST_SYS_ENTER)
     {
       guint64 v[7];
 
       memcpy (v, data + ct->ops[0].offset, sizeof v);
-      seismo_trace_builder_push_uint (b, v[0]);
-      seismo_trace_builder_push_uint_array (b, v + 1, 6);
-      seismo_trace_builder_end_event (b);
+      seismo_trace_builder_add_event (b, ts, cpu, (gint32) tid, ct->type_id, v, 7);
       note_last_on_cpu (self, cpu);
       return TRUE;
     }
@@ -1684,11 +1681,12 @@ seismo_tep_converter_push (SeismoTepConverter *self,
 
       memcpy (&v[0], data + ct->ops[0].offset, 8);
       memcpy (&v[1], data + ct->ops[1].offset, 8);
-      seismo_trace_builder_push_numbers (b, v, 2);
-      seismo_trace_builder_end_event (b);
+      seismo_trace_builder_add_event (b, ts, cpu, (gint32) tid, ct->type_id, v, 2);
       note_last_on_cpu (self, cpu);
       return TRUE;
     }
+
+  seismo_trace_builder_begin_event (b, ts, cpu, (gint32) tid, ct->type_id);
 
   for (guint i = 0; i < ct->n_ops; i++)
     {
