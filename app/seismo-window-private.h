@@ -25,6 +25,7 @@ struct _SeismoWindow
   AdwPreferencesGroup  *samples_group;
   AdwPreferencesGroup  *recent_group;
   AdwStatusPage        *loading_page;
+  AdwStatusPage        *recording_page;
   GtkProgressBar       *progress_bar;
   SeismoFilterBar      *filter_bar;
   SeismoRateView       *rate_view;

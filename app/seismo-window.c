@@ -693,6 +693,7 @@ seismo_window_class_init (SeismoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, samples_group);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, recent_group);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, loading_page);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, recording_page);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, event_list);
