@@ -123,6 +123,7 @@ char    *_seismo_window_describe_skipped  (SeismoTrace        *trace);
 
 /* seismo-window-actions.c */
 void     _seismo_window_class_init_actions (GtkWidgetClass    *widget_class);
+void     _seismo_window_init_actions       (SeismoWindow      *self);
 void     _seismo_window_save_to           (SeismoWindow       *self,
                                            GFile              *file);
 

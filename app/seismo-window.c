@@ -769,6 +769,7 @@ seismo_window_init (SeismoWindow *self)
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   gtk_search_bar_set_key_capture_widget (self->search_bar, GTK_WIDGET (self->event_list));
   gtk_revealer_set_reveal_child (self->root_banner, geteuid () == 0);
+  _seismo_window_init_actions (self);
   _seismo_window_init_analysis (self);
   _seismo_window_init_teach (self);
   _seismo_window_init_share (self);
