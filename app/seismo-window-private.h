@@ -25,6 +25,7 @@ struct _SeismoWindow
   AdwPreferencesGroup  *samples_group;
   AdwPreferencesGroup  *recent_group;
   AdwStatusPage        *loading_page;
+  AdwStatusPage        *recording_page;
   GtkProgressBar       *progress_bar;
   SeismoFilterBar      *filter_bar;
   SeismoRateView       *rate_view;
@@ -122,6 +123,7 @@ char    *_seismo_window_describe_skipped  (SeismoTrace        *trace);
 
 /* seismo-window-actions.c */
 void     _seismo_window_class_init_actions (GtkWidgetClass    *widget_class);
+void     _seismo_window_init_actions       (SeismoWindow      *self);
 void     _seismo_window_save_to           (SeismoWindow       *self,
                                            GFile              *file);
 

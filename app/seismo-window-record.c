@@ -353,7 +353,11 @@ _seismo_window_start_recording_full (SeismoWindow       *self,
   update_record_status (self);
   gtk_revealer_set_reveal_child (self->record_bar, TRUE);
   if (self->trace == NULL)
-    gtk_stack_set_visible_child_name (self->stack, "recording");
+    {
+      /* Not in the template: see seismo-window.ui. */
+      adw_status_page_set_icon_name (self->recording_page, "media-record-symbolic");
+      gtk_stack_set_visible_child_name (self->stack, "recording");
+    }
   adw_window_title_set_title (self->window_title, _("Recording"));
   _seismo_window_update_actions (self);
 }

@@ -693,6 +693,7 @@ seismo_window_class_init (SeismoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, samples_group);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, recent_group);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, loading_page);
+  gtk_widget_class_bind_template_child (widget_class, SeismoWindow, recording_page);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, SeismoWindow, event_list);
@@ -768,6 +769,7 @@ seismo_window_init (SeismoWindow *self)
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   gtk_search_bar_set_key_capture_widget (self->search_bar, GTK_WIDGET (self->event_list));
   gtk_revealer_set_reveal_child (self->root_banner, geteuid () == 0);
+  _seismo_window_init_actions (self);
   _seismo_window_init_analysis (self);
   _seismo_window_init_teach (self);
   _seismo_window_init_share (self);

@@ -31,7 +31,8 @@ PKGS+=(strace valgrind bpftrace hyperfine time)
 PKGS+=(locales)
 # screenshots of the app (docs/screenshots)
 PKGS+=(xdotool)
-# exported SVG figures rasterised for docs/screenshots/export-svg.png
+# rsvg-convert: the app icon rendered to PNG at build time (app/meson.build), and exported SVG
+# figures rasterised for docs/screenshots/export-svg.png
 PKGS+=(librsvg2-bin)
 
 missing=()
