@@ -284,66 +284,41 @@ _seismo_seq_end (const SeismoTimelineData *d,
   return _seismo_seq_end_slow (d, s, i);
 }
 
-/* The first item of [from, to) whose low start bits are >= lo (to when none), every item before
- * `from` being lower. Galloping: callers walk forward in time. */
-static inline gsize
-_seismo_seq_gallop (const guint32 *starts,
-                    guint32        lo,
-                    gsize          from,
-                    gsize          to)
-{
-  gsize step = 1, hi;
+/* The first item of [from, to) whose start is >= t (to when none), every item before `from` being
+ * lower. Galloping: callers walk forward in time. One body for the two widths of starts kept: the
+ * low 32 bits of every item's, and the whole of every stride's first (syscall spans). */
+#define SEISMO_SEQ_DEFINE_GALLOP(name, type)                                                        \
+  static inline gsize                                                                               \
+  name (const type *starts,                                                                         \
+        type        t,                                                                              \
+        gsize       from,                                                                           \
+        gsize       to)                                                                             \
+  {                                                                                                 \
+    gsize step = 1, hi;                                                                             \
+                                                                                                    \
+    if (from >= to || starts[from] >= t)                                                            \
+      return from;                                                                                  \
+    while (from + step < to && starts[from + step] < t)                                             \
+      {                                                                                             \
+        from += step;                                                                               \
+        step <<= 1;                                                                                 \
+      }                                                                                             \
+    hi = MIN (from + step, to);                                                                     \
+    from++;                                                                                         \
+    while (from < hi)                                                                               \
+      {                                                                                             \
+        gsize mid = from + (hi - from) / 2;                                                         \
+                                                                                                    \
+        if (starts[mid] < t)                                                                        \
+          from = mid + 1;                                                                           \
+        else                                                                                        \
+          hi = mid;                                                                                 \
+      }                                                                                             \
+    return from;                                                                                    \
+  }
 
-  if (from >= to || starts[from] >= lo)
-    return from;
-  while (from + step < to && starts[from + step] < lo)
-    {
-      from += step;
-      step <<= 1;
-    }
-  hi = MIN (from + step, to);
-  from++;
-  while (from < hi)
-    {
-      gsize mid = from + (hi - from) / 2;
-
-      if (starts[mid] < lo)
-        from = mid + 1;
-      else
-        hi = mid;
-    }
-  return from;
-}
-
-/* The first coarse start of [from, to) that is >= t (to when none), galloping from `from`. */
-static inline gsize
-_seismo_seq_gallop64 (const guint64 *starts,
-                      guint64        t,
-                      gsize          from,
-                      gsize          to)
-{
-  gsize step = 1, hi;
-
-  if (from >= to || starts[from] >= t)
-    return from;
-  while (from + step < to && starts[from + step] < t)
-    {
-      from += step;
-      step <<= 1;
-    }
-  hi = MIN (from + step, to);
-  from++;
-  while (from < hi)
-    {
-      gsize mid = from + (hi - from) / 2;
-
-      if (starts[mid] < t)
-        from = mid + 1;
-      else
-        hi = mid;
-    }
-  return from;
-}
+SEISMO_SEQ_DEFINE_GALLOP (_seismo_seq_gallop, guint32)
+SEISMO_SEQ_DEFINE_GALLOP (_seismo_seq_gallop64, guint64)
 
 /* _seismo_seq_lower_bound() of syscall spans: the stride of spans that holds the answer comes
  * from the coarse starts, then a binary search within it reads starts through the trace. */
