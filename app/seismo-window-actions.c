@@ -146,14 +146,8 @@ save_done (GObject      *source,
   adw_window_title_set_title (self->window_title, name);
   {
     g_autofree char *msg = g_strdup_printf (_("Saved “%s”"), name);
-    g_autofree char *uri = g_file_get_uri (file);
-    GtkRecentData recent = {
-      .mime_type = (char *) "application/octet-stream",
-      .app_name = (char *) "Seismo",
-      .app_exec = (char *) "seismo %u",
-    };
 
-    gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
+    _seismo_window_add_recent (file);
     _seismo_window_toast (self, msg);
   }
 }

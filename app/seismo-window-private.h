@@ -98,6 +98,8 @@ void     _seismo_window_show_trace        (SeismoWindow       *self,
 void     _seismo_window_show_error        (SeismoWindow       *self,
                                            const char         *heading,
                                            const char         *body);
+/* Puts a trace file on the recent files (GTK's list, shared with other apps). */
+void     _seismo_window_add_recent        (GFile              *file);
 void     _seismo_window_toast             (SeismoWindow       *self,
                                            const char         *text);
 void     _seismo_window_update_actions    (SeismoWindow       *self);

@@ -203,7 +203,10 @@ open_done (GObject      *source,
         {
           g_autofree char *name = g_file_get_basename (file);
           g_autofree char *heading = g_strdup_printf (_("Could not open “%s”"), name);
+          g_autofree char *uri = g_file_get_uri (file);
 
+          /* It went to the recent files as it was opened (open_file()). */
+          gtk_recent_manager_remove_item (gtk_recent_manager_get_default (), uri, NULL);
           _seismo_window_show_error (self, heading, error->message);
         }
       return;
@@ -229,18 +232,6 @@ open_done (GObject      *source,
       _seismo_window_toast (self, text);
     }
   _seismo_window_share_trace_opened (self);
-  {
-    g_autofree char *uri = g_file_get_uri (file);
-    GtkRecentData recent = {
-      .display_name = NULL,
-      .description = NULL,
-      .mime_type = (char *) "application/octet-stream",
-      .app_name = (char *) "Seismo",
-      .app_exec = (char *) "seismo %u",
-    };
-
-    gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
-  }
   {
     const char *warning = seismo_trace_get_metadata (trace, "load_warning");
 
@@ -304,7 +295,25 @@ open_file (SeismoWindow    *self,
   self->progress_source = g_timeout_add (50, update_progress, self);
   load_start (self, path, early, TRUE, self->load_cancellable, &self->load_permille, open_done,
               g_object_ref (file));
+  /* Now, not once it is read: GTK writes the recent files' list and then reads it all back
+   * (its file monitor), some milliseconds of the main thread a quarter of a second later. While
+   * the file is read in other threads the main thread has nothing to do; after, it would come
+   * on top of the first frames of the trace. A file that cannot be read leaves the list again. */
+  _seismo_window_add_recent (file);
   _seismo_window_update_actions (self);
+}
+
+void
+_seismo_window_add_recent (GFile *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+  GtkRecentData recent = {
+    .mime_type = (char *) "application/octet-stream",
+    .app_name = (char *) "Seismo",
+    .app_exec = (char *) "seismo %u",
+  };
+
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &recent);
 }
 
 void
