@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
+
 #include <glib/gstdio.h>
 
 #include "seismo-tracepoints.h"
@@ -254,11 +256,32 @@ seismo_gui_test_remove_dir (const char *dir)
   g_rmdir (dir);
 }
 
+static char *private_data_home;
+
+static void
+remove_private_data_home (void)
+{
+  seismo_gui_test_remove_dir (private_data_home);
+  g_clear_pointer (&private_data_home, g_free);
+}
+
 gboolean
 seismo_gui_test_init (int    *argc,
                       char ***argv)
 {
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* The user's data folder stays the user's: GTK puts every file a window opens on the recent
+   * files there, which the desktop and Seismo's start page list. A test that chose its own
+   * (test-app-open) keeps it. */
+  if (g_getenv ("XDG_DATA_HOME") == NULL)
+    {
+      private_data_home = g_dir_make_tmp ("seismo-gui-test-data-XXXXXX", NULL);
+      if (private_data_home != NULL)
+        {
+          g_setenv ("XDG_DATA_HOME", private_data_home, TRUE);
+          atexit (remove_private_data_home);
+        }
+    }
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
   g_test_init (argc, argv, NULL);
   if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)

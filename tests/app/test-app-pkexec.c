@@ -206,6 +206,7 @@ main (int    argc,
       char **argv)
 {
   g_autofree char *cache = NULL;
+  g_autofree char *data_home = NULL;
   int ret;
 
   /* Our two options out of the way of GTest's. */
@@ -228,6 +229,9 @@ main (int    argc,
   /* Recordings go to this test's folder; set before GLib reads it. */
   cache = g_build_filename (dir, "cache", NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  /* The recording it opens goes to this test's recent files, not the user's. */
+  data_home = g_build_filename (dir, "data", NULL);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GSK_RENDERER", "cairo", FALSE);
   g_test_init (&argc, &argv, NULL);
