@@ -91,8 +91,9 @@ event_task (SeismoTimelineData *d,
  * search reads a few within one stride, a frame the ends of the boxes it draws. Which span an
  * item is takes 2 bytes: its distance from its stride's first span. The few strides that lie
  * across more than 65536 of the trace's spans (a task that slept while others made syscalls:
- * 3% of them in a 5M-syscall trace) keep the distances' high bits apart. Per syscall, that is
- * ~3 bytes instead of the 10 of full copies of indices, starts and ends (50 MB for 5M).
+ * 3% of them in a 5M-syscall trace) keep the distances' high bits apart, 16 at a time. Per
+ * syscall, that is ~3 bytes instead of the 10 of full copies of indices, starts and ends (50 MB
+ * for 5M).
  */
 static void
 group_spans (SeismoTimelineData *d)
@@ -100,41 +101,57 @@ group_spans (SeismoTimelineData *d)
   gsize n = d->n_spans;
   guint n_tasks = d->n_tasks;
   g_autofree gsize *count = g_new0 (gsize, n_tasks + 1);
-  g_autofree gsize *first = g_new0 (gsize, n_tasks + 1);   /* the span its stride starts at */
-  g_autofree gboolean *far = g_new0 (gboolean, n_tasks + 1);   /* its stride has been counted */
   g_autofree gsize *item_off = g_new0 (gsize, n_tasks + 1);
   g_autofree gsize *stride_off = g_new0 (gsize, n_tasks + 1);
-  gsize n_far = 0, next_high = 0;
+  g_autoptr(GArray) high = g_array_new (FALSE, TRUE, sizeof (guint16));
 
-  /* Counting: each task's spans, and the strides that need high bits. */
   for (gsize i = 0; i < n; i++)
     {
       SeismoTaskId t = span_task (d, (guint32) i);
 
-      if (t >= n_tasks)
-        continue;
-      if (count[t]++ % SEISMO_SEQ_SPAN_STRIDE == 0)
-        {
-          first[t] = i;
-          far[t] = FALSE;
-        }
-      else if (i - first[t] > G_MAXUINT16 && !far[t])
-        {
-          far[t] = TRUE;
-          n_far++;
-        }
+      if (t < n_tasks)
+        count[t]++;
     }
   for (guint t = 0; t < n_tasks; t++)
     {
       item_off[t + 1] = item_off[t] + count[t];
       stride_off[t + 1] = stride_off[t]
                           + (count[t] + SEISMO_SEQ_SPAN_STRIDE - 1) / SEISMO_SEQ_SPAN_STRIDE;
+      count[t] = 0;   /* now: how many are filled */
     }
   d->span_coarse = g_new (guint64, MAX (stride_off[n_tasks], 1));
   d->span_base = g_new (guint32, MAX (stride_off[n_tasks], 1));
   d->span_high_at = g_new (guint32, MAX (stride_off[n_tasks], 1));
   d->span_off = g_new (guint16, MAX (item_off[n_tasks], 1));
-  d->span_high = g_new0 (guint16, MAX (n_far * SEISMO_SEQ_SPAN_STRIDE, 1));
+  for (gsize i = 0; i < n; i++)
+    {
+      SeismoTaskId t = span_task (d, (guint32) i);
+      gsize k, stride, dist;
+
+      if (t >= n_tasks)
+        continue;
+      k = count[t]++;
+      stride = stride_off[t] + k / SEISMO_SEQ_SPAN_STRIDE;
+      if (k % SEISMO_SEQ_SPAN_STRIDE == 0)
+        {
+          d->span_coarse[stride] = d->ts[d->spans[i].enter];
+          d->span_base[stride] = (guint32) i;
+          d->span_high_at[stride] = G_MAXUINT32;
+        }
+      dist = i - d->span_base[stride];
+      /* The stride's high bits start out zero (g_array_set_size clears): those of its items
+       * before this one. */
+      if (dist > G_MAXUINT16 && d->span_high_at[stride] == G_MAXUINT32)
+        {
+          d->span_high_at[stride] = high->len;
+          g_array_set_size (high, high->len + SEISMO_SEQ_SPAN_STRIDE);
+        }
+      if (d->span_high_at[stride] != G_MAXUINT32)
+        g_array_index (high, guint16, d->span_high_at[stride] + k % SEISMO_SEQ_SPAN_STRIDE) =
+          (guint16) (dist >> 16);
+      d->span_off[item_off[t] + k] = (guint16) dist;
+    }
+  d->span_high = (guint16 *) g_array_free (g_steal_pointer (&high), FALSE);
   for (guint t = 0; t < n_tasks; t++)
     {
       SeismoSeq *s = &d->tasks[t].spans;
@@ -145,36 +162,7 @@ group_spans (SeismoTimelineData *d)
       s->idx_high_at = d->span_high_at + stride_off[t];
       s->idx_off = d->span_off + item_off[t];
       s->idx_high = d->span_high;
-      count[t] = 0;   /* now: how many are filled */
     }
-  for (gsize i = 0; i < n; i++)
-    {
-      const SeismoSyscallSpan *span = &d->spans[i];
-      SeismoTaskId t = d->event_tasks[span->enter];
-      gsize k, stride, dist;
-
-      if (t >= n_tasks)
-        continue;
-      k = count[t]++;
-      stride = stride_off[t] + k / SEISMO_SEQ_SPAN_STRIDE;
-      if (k % SEISMO_SEQ_SPAN_STRIDE == 0)
-        {
-          d->span_coarse[stride] = d->ts[span->enter];
-          d->span_base[stride] = (guint32) i;
-          d->span_high_at[stride] = G_MAXUINT32;
-        }
-      dist = i - d->span_base[stride];
-      /* The stride's high bits start out zero: those of its items before this one. */
-      if (dist > G_MAXUINT16 && d->span_high_at[stride] == G_MAXUINT32)
-        {
-          d->span_high_at[stride] = (guint32) next_high;
-          next_high += SEISMO_SEQ_SPAN_STRIDE;
-        }
-      if (d->span_high_at[stride] != G_MAXUINT32)
-        d->span_high[d->span_high_at[stride] + k % SEISMO_SEQ_SPAN_STRIDE] = (guint16) (dist >> 16);
-      d->span_off[item_off[t] + k] = (guint16) dist;
-    }
-  g_assert (next_high == n_far * SEISMO_SEQ_SPAN_STRIDE);
 }
 
 static gboolean

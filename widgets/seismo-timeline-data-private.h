@@ -269,7 +269,7 @@ _seismo_seq_start_at (const SeismoTimelineData *d,
   guint k;
 
   if (s->kind == SEISMO_SEQ_SPAN_IDX)
-    return d->ts[d->spans[_seismo_seq_span (s, i)].enter];
+    return _seismo_seq_start (d, s, i);
   k = s->n_segments == 1 ? 0 : _seismo_seq_segment_of (s, i);
   return ((guint64) s->segments[k].hi << 32) | s->starts[i];
 }
