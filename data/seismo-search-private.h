@@ -48,6 +48,11 @@ typedef struct {
   guint64             min_decimal;  /* values below have fewer digits than the needle has characters */
   guint64             min_hex;
   guint64             min_hex_0x;   /* the same for "0x…" */
+  /* A needle of 2 to 16 hex digits is found in a hex number by comparing nibbles, not text. */
+  gboolean            hex_needle;
+  guint64             hex_value;
+  guint64             hex_mask;     /* the needle's nibbles */
+  guint               hex_digits;
   gsize               needle_len;
   SeismoEventId       from;
   gboolean            backward;

@@ -39,6 +39,17 @@ value_matches (SearchContext     *ctx,
   return strcasestr (ts->buf->str, ctx->needle) != NULL;
 }
 
+static gboolean
+scalar_matches (SearchContext     *ctx,
+                ThreadState       *ts,
+                const SeismoField *field,
+                guint64            raw)
+{
+  SeismoValue value = { .type = field->type, .u = raw };
+
+  return value_matches (ctx, ts, field, &value);
+}
+
 /* Digits of v, in base 10 or 16 (lower case), at the end of buf[32]; returns where they start. */
 static char *
 number_digits (guint64  v,
@@ -72,6 +83,20 @@ text_has_needle (SearchContext *ctx,
   return n == 0;
 }
 
+/* Whether the hex digits of v (lower case, no leading zeros) hold the needle: each window of the
+ * needle's length is compared as nibbles, which costs less than writing the digits out. */
+static inline gboolean
+hex_digits_hold (const SearchContext *ctx,
+                 guint64              v)
+{
+  guint digits = v ? (67 - __builtin_clzll (v)) / 4 : 1;
+
+  for (guint s = 0; s + ctx->hex_digits <= digits; s++)
+    if (((v >> (4 * s)) & ctx->hex_mask) == ctx->hex_value)
+      return TRUE;
+  return FALSE;
+}
+
 /* As format_uint() shows a number no table names. */
 static gboolean
 number_matches (SearchContext     *ctx,
@@ -85,6 +110,9 @@ number_matches (SearchContext     *ctx,
     {
       if (v < ctx->min_hex_0x)
         return FALSE;
+      /* Hex digits cannot lie across the "x" of "0x" (a needle of one digit could be its "0"). */
+      if (ctx->hex_needle)
+        return hex_digits_hold (ctx, v);
       p = number_digits (v, TRUE, buf);
       *--p = 'x';
       *--p = '0';
@@ -101,28 +129,59 @@ number_matches (SearchContext     *ctx,
   return text_has_needle (ctx, p, buf + 32 - p);
 }
 
-/* A needle without separators lies inside one element of "(1, 2)" (decimal, or hex without 0x). */
-static gboolean
-elements_match (SearchContext     *ctx,
+/* Reads an array's n elements from p, the position after them, or NULL when they are cut short.
+ * With look, *matched says whether the needle lies inside one element of "(1, 2)" (decimal, or hex
+ * without 0x), which a needle without separators must. One loop per case: this runs for every
+ * argument of every syscall. */
+static const guint8 *
+array_elements (SearchContext     *ctx,
                 const SeismoField *field,
                 const guint8      *p,
-                const guint8      *end)
+                const guint8      *end,
+                const guint8      *readable,
+                guint64            n,
+                gboolean           look,
+                gboolean          *matched)
 {
   gboolean hex = field->display != SEISMO_DISPLAY_DEFAULT;
-  guint64 elem;
+  guint64 min = hex ? ctx->min_hex : ctx->min_decimal;
+  guint64 k = 0, elem;
   char buf[32];
 
-  while (p < end && (p = seismo_varint_get (p, end, &elem)) != NULL)
-    {
-      char *digits;
+  if (look && hex && ctx->hex_needle)
+    for (; k < n; k++)
+      {
+        if (!(p = seismo_varint_get_wide (p, end, readable, &elem)))
+          return NULL;
+        if (elem >= min && hex_digits_hold (ctx, elem))
+          {
+            *matched = TRUE;
+            k++;
+            break;
+          }
+      }
+  else if (look)
+    for (; k < n; k++)
+      {
+        char *digits;
 
-      if (elem < (hex ? ctx->min_hex : ctx->min_decimal))
-        continue;
-      digits = number_digits (elem, hex, buf);
-      if (text_has_needle (ctx, digits, buf + 32 - digits))
-        return TRUE;
-    }
-  return FALSE;
+        if (!(p = seismo_varint_get_wide (p, end, readable, &elem)))
+          return NULL;
+        if (elem < min)
+          continue;
+        digits = number_digits (elem, hex, buf);
+        if (text_has_needle (ctx, digits, buf + 32 - digits))
+          {
+            *matched = TRUE;
+            k++;
+            break;
+          }
+      }
+  /* The rest only needs reading past. */
+  for (; k < n; k++)
+    if (!(p = seismo_varint_get_wide (p, end, readable, &elem)))
+      return NULL;
+  return p;
 }
 
 static gboolean
@@ -132,7 +191,6 @@ cached_matches (SearchContext     *ctx,
                 const SeismoField *field,
                 guint64            raw)
 {
-  SeismoValue value = { .type = field->type, .u = raw };
   gint64 index = -1;
 
   if (field->type == SEISMO_FIELD_INT)
@@ -150,12 +208,12 @@ cached_matches (SearchContext     *ctx,
       if (cache == NULL)
         cache = ts->caches[fp->slot] = g_new0 (guint8, CACHE_SIZE);
       if (cache[index] == 0)
-        cache[index] = value_matches (ctx, ts, field, &value) ? 2 : 1;
+        cache[index] = scalar_matches (ctx, ts, field, raw) ? 2 : 1;
       return cache[index] == 2;
     }
   if (fp->plain_out)
     return fp->number && number_matches (ctx, field, raw);
-  return value_matches (ctx, ts, field, &value);
+  return scalar_matches (ctx, ts, field, raw);
 }
 
 static gboolean
@@ -164,19 +222,22 @@ fields_match (SearchContext   *ctx,
               SeismoEventId    e,
               const TypePlan  *plan)
 {
-  const SeismoEventType *type = seismo_trace_event_type (ctx->trace, e);
+  const SeismoEventType *type = g_ptr_array_index (ctx->trace->event_types, ctx->trace->type[e]);
   gsize len;
   const guint8 *p = _seismo_trace_payload (ctx->trace, e, &len);
   const guint8 *end = p + len;
+  /* Values are loaded 8 bytes at once: the payload's bytes go on past this event's. */
+  const guint8 *readable = ctx->trace->payload + ctx->trace->payload_len;
 
   for (guint i = 0; i < plan->n_read; i++)
     {
       const SeismoField *field = &type->fields[i];
       const FieldPlan *fp = &plan->fields[i];
       const guint8 *start;
+      gboolean in_elements = FALSE;
       guint64 v;
 
-      if (!(p = seismo_varint_get (p, end, &v)))
+      if (!(p = seismo_varint_get_wide (p, end, readable, &v)))
         goto damaged;
       start = p;
       if (field->type == SEISMO_FIELD_BYTES)
@@ -187,13 +248,12 @@ fields_match (SearchContext   *ctx,
         }
       else if (field->type == SEISMO_FIELD_UINT_ARRAY)
         {
-          guint64 elem;
-
           if (v > (guint64) (end - p))
             goto damaged;
-          for (guint64 k = 0; k < v; k++)
-            if (!(p = seismo_varint_get (p, end, &elem)))
-              goto damaged;
+          /* Read once: the elements are looked at as they are skipped. */
+          if (!(p = array_elements (ctx, field, p, end, readable, v,
+                                    fp->test == FIELD_FORMAT && fp->elements, &in_elements)))
+            goto damaged;
         }
       if (fp->literal)
         return TRUE;
@@ -219,13 +279,19 @@ fields_match (SearchContext   *ctx,
           break;
 
         case FIELD_FORMAT:
-          {
-            SeismoValue value = { .type = field->type, .u = v, .data = start, .len = p - start };
+          if (fp->elements)
+            {
+              if (in_elements)
+                return TRUE;
+            }
+          else
+            {
+              SeismoValue value = { .type = field->type, .u = v, .data = start, .len = p - start };
 
-            if (fp->elements ? elements_match (ctx, field, start, p) : value_matches (ctx, ts, field, &value))
-              return TRUE;
-            break;
-          }
+              if (value_matches (ctx, ts, field, &value))
+                return TRUE;
+            }
+          break;
 
         default:
           g_assert_not_reached ();
@@ -276,6 +342,16 @@ typedef struct {
   SeismoEventId  found;
 } Stretch;
 
+/* The event one step after e in search order. */
+static inline gsize
+next_event (const SearchContext *ctx,
+            gsize                e)
+{
+  if (ctx->backward)
+    return e == 0 ? ctx->n - 1 : e - 1;
+  return e + 1 == ctx->n ? 0 : e + 1;
+}
+
 static gpointer
 search_stretch (gpointer data)
 {
@@ -284,19 +360,21 @@ search_stretch (gpointer data)
   gsize n = ctx->n;
   ThreadState ts = { g_string_new (NULL), g_new0 (guint8 *, MAX (ctx->n_slots, 1)) };
 
-  st->found = SEISMO_NO_EVENT;
-  for (gsize k = st->first_k; k < st->end_k; k++)
-    {
-      SeismoEventId e = (SeismoEventId) (ctx->backward ? (ctx->from + n - k) % n : (ctx->from + k) % n);
+  /* The event k steps from `from`; stepped with a wrap test, not a division per event. */
+  gsize e = st->first_k >= st->end_k ? 0
+            : ctx->backward ? (ctx->from + n - st->first_k) % n : (ctx->from + st->first_k) % n;
 
+  st->found = SEISMO_NO_EVENT;
+  for (gsize k = st->first_k; k < st->end_k; k++, e = next_event (ctx, e))
+    {
       if ((k & 0xffff) == 0
           && (g_cancellable_is_cancelled (ctx->cancellable) || g_atomic_int_get (&ctx->earliest) < (gint) st->index))
         break;
-      if (event_matches (ctx, &ts, e))
+      if (event_matches (ctx, &ts, (SeismoEventId) e))
         {
           gint seen = g_atomic_int_get (&ctx->earliest);
 
-          st->found = e;
+          st->found = (SeismoEventId) e;
           while (seen > (gint) st->index
                  && !g_atomic_int_compare_and_exchange (&ctx->earliest, seen, (gint) st->index))
             seen = g_atomic_int_get (&ctx->earliest);
@@ -364,6 +442,14 @@ seismo_trace_search (SeismoTrace        *trace,
   ctx.min_decimal = smallest_with_digits (10, ctx.needle_len);
   ctx.min_hex = smallest_with_digits (16, ctx.needle_len);
   ctx.min_hex_0x = smallest_with_digits (16, ctx.needle_len > 2 ? ctx.needle_len - 2 : 0);
+  ctx.hex_needle = ctx.needle_len >= 2 && ctx.needle_len <= 16
+                   && strspn (ctx.lower_needle, "0123456789abcdef") == ctx.needle_len;
+  if (ctx.hex_needle)
+    {
+      ctx.hex_digits = ctx.needle_len;
+      ctx.hex_mask = ctx.needle_len >= 16 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << (4 * ctx.needle_len)) - 1;
+      ctx.hex_value = g_ascii_strtoull (ctx.lower_needle, NULL, 16);
+    }
   if (!_seismo_search_plan (&ctx, (flags & SEISMO_SEARCH_FORMAT_TEXT) != 0))
     n_threads = 0;
   else if (ctx.n < 1024)

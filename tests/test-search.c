@@ -205,7 +205,8 @@ make_awkward_trace (void)
         {
           static const gint64 big[] = { 0, 1, 9, 2, 100000, -1, -2, -11, -100, -4095, -4096, -5000,
                                         4095, 4096, 9000, 0x40000000, 0x7fffffffffffLL, G_MININT64 };
-          guint64 w[3] = { g_rand_int (rand), (guint64) big[g_rand_int_range (rand, 0, G_N_ELEMENTS (big))], 12 };
+          guint64 w[4] = { g_rand_int (rand), (guint64) big[g_rand_int_range (rand, 0, G_N_ELEMENTS (big))], 12,
+                           ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand) };
 
           seismo_trace_builder_begin_event (b, 1000 + i, i % 2, tid, r == 1 ? t_tables : t_plain);
           for (guint f = 0; f < G_N_ELEMENTS (tables); f++)
@@ -213,7 +214,7 @@ make_awkward_trace (void)
               gint64 v = big[g_rand_int_range (rand, 0, G_N_ELEMENTS (big))];
 
               if (tables[f].type == SEISMO_FIELD_UINT_ARRAY)
-                seismo_trace_builder_push_uint_array (b, w, g_rand_int_range (rand, 0, 4));
+                seismo_trace_builder_push_uint_array (b, w, g_rand_int_range (rand, 0, 5));
               else if (tables[f].type == SEISMO_FIELD_INT)
                 seismo_trace_builder_push_int (b, v);
               else
@@ -235,6 +236,34 @@ test_search_awkward_trace (void)
   check_needle (trace, "abcabc", rand);
   check_needle (trace, "12<", rand);
   check_needle (trace, "undecl}<", rand);
+  /* Hex digits, which are compared as nibbles: windows at either end of a value, leading zeros,
+   * the 16-digit limit. */
+  {
+    static const char *const hex[] = { "7fffffffffff", "fffffffffff", "ffffffffffffffff", "8000000000000000",
+                                       "80000000000000000", "00000000", "0000", "00", "000c", "0c",
+                                       "c0", "7fff", "40000000", "4000", "f0", "0f", "1f", "9c" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (hex); i++)
+      check_needle (trace, hex[i], rand);
+    /* And pieces of shown hex numbers, 2 to 16 digits long. */
+    for (guint i = 0, found = 0; i < 4000 && found < 60; i++)
+      {
+        SeismoEventId e = (SeismoEventId) g_rand_int_range (rand, 0, (gint32) seismo_trace_get_n_events (trace));
+        g_autofree char *text = seismo_trace_event_format (trace, e);
+        gsize len = strlen (text), start, n;
+        g_autofree char *needle = NULL;
+
+        if (len < 2)
+          continue;
+        start = g_rand_int_range (rand, 0, (gint32) len - 1);
+        n = MIN ((gsize) g_rand_int_range (rand, 2, 17), len - start);
+        needle = g_strndup (text + start, n);
+        if (n < 2 || strspn (needle, "0123456789abcdef") != n)
+          continue;
+        check_needle (trace, needle, rand);
+        found++;
+      }
+  }
   {
     /* Longer than the boundary analysis takes: looked for in the text. */
     g_autofree char *long_needle = g_strnfill (300, 'a');

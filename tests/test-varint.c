@@ -135,6 +135,53 @@ test_put_wide_stream (void)
   g_assert_cmpmem (got, want_len, want, want_len);
 }
 
+/* The wide decoder reads what the byte-at-a-time one reads: values back to back, every cut of
+ * the stream (end inside a value, with readable bytes past it), and bytes that are no varint. */
+static void
+test_get_wide (void)
+{
+  g_autoptr(GArray) values = wide_values ();
+  g_autofree guint8 *buf = g_malloc (values->len * SEISMO_VARINT_MAX + 16);
+  const guint8 *readable;
+  guint8 *end = buf;
+  guint8 junk[24];
+
+  for (guint i = 0; i < values->len; i++)
+    end = seismo_varint_put (end, g_array_index (values, guint64, i));
+  memset (end, 0xff, 16);
+  readable = end + 16;
+  for (const guint8 *p = buf, *q = buf; p < end;)
+    {
+      guint64 want = 0, got = 1;
+
+      p = seismo_varint_get (p, end, &want);
+      q = seismo_varint_get_wide (q, end, readable, &got);
+      g_assert_nonnull (p);
+      g_assert_true (p == q);
+      g_assert_cmphex (got, ==, want);
+    }
+  /* Cut short: the value's end lies past end, though bytes past it can be read. */
+  for (guint i = 0; i < 2000; i++)
+    {
+      gsize at = (gsize) g_test_rand_int_range (0, (gint) (end - buf));
+      gsize cut = (gsize) g_test_rand_int_range (0, SEISMO_VARINT_MAX + 1);
+      const guint8 *cut_end = MIN (buf + at + cut, end);
+      guint64 want = 0, got = 0;
+      const guint8 *p = seismo_varint_get (buf + at, cut_end, &want);
+      const guint8 *q = seismo_varint_get_wide (buf + at, cut_end, readable, &got);
+
+      g_assert_true (p == q);
+      if (p != NULL)
+        g_assert_cmphex (got, ==, want);
+    }
+  /* Nothing to read, and runs of continuation bytes longer than a value may be. */
+  g_assert_null (seismo_varint_get_wide (buf, buf, readable, &(guint64) { 0 }));
+  memset (junk, 0xff, sizeof junk);
+  for (guint len = 0; len <= sizeof junk; len++)
+    g_assert_true (seismo_varint_get_wide (junk, junk + len, junk + sizeof junk, &(guint64) { 0 }) ==
+                   seismo_varint_get (junk, junk + len, &(guint64) { 0 }));
+}
+
 static void
 test_overlong (void)
 {
@@ -165,6 +212,7 @@ main (int argc, char **argv)
   g_test_add_func ("/varint/round-trip", test_round_trip);
   g_test_add_func ("/varint/put-wide", test_put_wide);
   g_test_add_func ("/varint/put-wide-stream", test_put_wide_stream);
+  g_test_add_func ("/varint/get-wide", test_get_wide);
   g_test_add_func ("/varint/overlong", test_overlong);
   g_test_add_func ("/varint/zigzag", test_zigzag);
   return g_test_run ();
