@@ -42,6 +42,8 @@ struct _SeismoFilterBar
   guint         complete_source;
   int           history_pos;   /* -1: not browsing */
   gboolean      setting_text;
+  gboolean      history_saving;  /* a write of the history file is under way */
+  gboolean      history_dirty;   /* the history changed since that write began */
 };
 
 enum {
@@ -115,15 +117,78 @@ rebuild_history_menu (SeismoFilterBar *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->history_button), self->history->len > 1);
 }
 
+static void save_history (SeismoFilterBar *self);
+
+/* The bar, and the application kept running until the file is written (quitting right after a
+ * filter still saves it). */
+typedef struct {
+  SeismoFilterBar *bar;
+  GApplication    *app;
+} HistorySave;
+
+static void
+history_saved (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  HistorySave *save = user_data;
+  g_autoptr(SeismoFilterBar) self = save->bar;
+  g_autoptr(GError) error = NULL;
+
+  /* Losing the history is no reason to bother the user beyond a warning in the log. */
+  if (!g_file_replace_contents_finish (G_FILE (source), result, NULL, &error))
+    g_warning ("could not save the filter history to %s: %s", g_file_peek_path (G_FILE (source)),
+               error->message);
+  self->history_saving = FALSE;
+  if (self->history_dirty)
+    save_history (self);
+  if (save->app != NULL)
+    {
+      g_application_release (save->app);
+      g_object_unref (save->app);
+    }
+  g_free (save);
+}
+
+/* Written by GIO's worker, not here: a safe write syncs the file to disk, which on a slow disk
+ * would freeze the window on every filter applied. One write at a time, so the last one wins. */
+static void
+save_history (SeismoFilterBar *self)
+{
+  g_autofree char *path = history_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  HistorySave *save;
+
+  if (self->history_saving)
+    {
+      self->history_dirty = TRUE;
+      return;
+    }
+  self->history_dirty = FALSE;
+  for (guint i = 0; i + 1 < self->history->len; i++)
+    g_string_append_printf (contents, "%s\n", (char *) g_ptr_array_index (self->history, i));
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      g_warning ("could not save the filter history to %s: %s", path, g_strerror (errno));
+      return;
+    }
+  self->history_saving = TRUE;
+  save = g_new0 (HistorySave, 1);
+  save->bar = g_object_ref (self);
+  if ((save->app = g_application_get_default ()) != NULL)
+    g_application_hold (g_object_ref (save->app));
+  bytes = g_string_free_to_bytes (g_steal_pointer (&contents));
+  g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                       NULL, history_saved, save);
+}
+
 static void
 remember (SeismoFilterBar *self,
           const char      *text)
 {
-  g_autofree char *path = history_path ();
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GString) contents = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
-
   if (text[0] == '\0' || strchr (text, '\n') != NULL)
     return;
   g_ptr_array_remove_index (self->history, self->history->len - 1);
@@ -136,16 +201,9 @@ remember (SeismoFilterBar *self,
   g_ptr_array_insert (self->history, 0, g_strdup (text));
   while (self->history->len > HISTORY_MAX)
     g_free (g_ptr_array_steal_index (self->history, self->history->len - 1));
-  for (guint i = 0; i < self->history->len; i++)
-    g_string_append_printf (contents, "%s\n", (char *) g_ptr_array_index (self->history, i));
   g_ptr_array_add (self->history, NULL);
   rebuild_history_menu (self);
-
-  /* Losing the history is no reason to bother the user beyond a warning in the log. */
-  if (g_mkdir_with_parents (dir, 0700) != 0
-      || !g_file_set_contents (path, contents->str, contents->len, &error))
-    g_warning ("could not save the filter history to %s: %s", path,
-               error != NULL ? error->message : g_strerror (errno));
+  save_history (self);
 }
 
 /* Highlighting and errors */
@@ -334,7 +392,10 @@ update_status (SeismoFilterBar *self)
                                          total),
                             seismo_view_get_n_matched (self->view), total);
   gtk_label_set_text (self->status_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), applied[0] ? applied : NULL);
+  /* Setting a tooltip asks the X server where the pointer is, with round trips the filter's
+   * frames would wait for: only when it changed. */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->status_label)), applied[0] ? applied : NULL) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), applied[0] ? applied : NULL);
 }
 
 static void

@@ -637,6 +637,14 @@ test_rate_summary (void)
   g_unlink (path);
 }
 
+static gboolean
+history_starts_with_cpu1 (gpointer data)
+{
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (data, &contents, NULL, NULL) && g_str_has_prefix (contents, "cpu == 1\n");
+}
+
 static void
 test_filter_bar (void)
 {
@@ -703,8 +711,9 @@ test_filter_bar (void)
   g_assert_false (seismo_filter_bar_get_busy (bar));
   g_assert_cmpstr (seismo_filter_bar_get_applied (bar), ==, "cpu == 1");
 
-  /* History: newest first, in the state folder. */
+  /* History: newest first, in the state folder (written off the main thread). */
   g_assert_cmpstr (seismo_filter_bar_get_history (bar)[0], ==, "cpu == 1");
+  g_assert_true (seismo_gui_test_wait_for (history_starts_with_cpu1, history, 5000));
   g_assert_true (g_file_get_contents (history, &contents, NULL, NULL));
   g_assert_true (g_str_has_prefix (contents, "cpu == 1\n"));
 
