@@ -2,14 +2,16 @@
 #define G_LOG_DOMAIN "seismo-app"
 
 #include <stdio.h>
+#include <time.h>
 
 #include "seismo-stall-log.h"
 
 /*
  * For the GUI benchmark (bench/gui-interact-bench.py): the main loop's poll is wrapped, so the time
  * from one poll's return to the next poll is one iteration of work on the main thread; each one
- * longer than a frame is logged as "MONOTONIC_END_US BUSY_US". It adds no wake-up of its own (an
- * idle window stays idle). The benchmark reads the longest one between an input and the moment
+ * longer than a frame is logged as "MONOTONIC_END_US BUSY_US CPU_US", CPU_US being the main thread's
+ * CPU time in it (on a busy machine BUSY_US also holds the time it waited for a core). It adds no
+ * wake-up of its own (an idle window stays idle). The benchmark reads the longest one between an input and the moment
  * the window was idle again: the longest frozen frame a person would have seen.
  */
 
@@ -17,6 +19,16 @@
 
 static FILE  *stall_file;
 static gint64 poll_returned;
+static gint64 poll_returned_cpu;
+
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
 
 static gint
 stall_poll (GPollFD *fds,
@@ -28,11 +40,13 @@ stall_poll (GPollFD *fds,
 
   if (poll_returned != 0 && start - poll_returned > STALL_FRAME_US)
     {
-      fprintf (stall_file, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n", start, start - poll_returned);
+      fprintf (stall_file, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n", start,
+               start - poll_returned, thread_cpu_us () - poll_returned_cpu);
       fflush (stall_file);
     }
   result = g_poll (fds, n_fds, timeout);
   poll_returned = g_get_monotonic_time ();
+  poll_returned_cpu = thread_cpu_us ();
   return result;
 }
 
