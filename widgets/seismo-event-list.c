@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-widgets"
 
+#include "seismo-event-cell.h"
 #include "seismo-event-list.h"
 #include "seismo-reveal-model.h"
 
@@ -29,7 +30,8 @@ struct _SeismoEventList
 /* A new trace's rows come ROWS_PER_FRAME a frame until GTK 4.8 holds its 200 around the top.
  * Each row is seven cells of widgets to make; while a trace loads, the main thread shares the
  * cores with the workers preparing the timeline, so 40 rows a frame were 60-110 ms frames on two
- * cores, and 16 are 35-65 ms (the screenful on view still comes in the first two frames). */
+ * cores, and 16 were 35-65 ms with GtkInscription cells, 8-16 ms of the main thread's CPU with
+ * SeismoEventCell (the screenful on view still comes in the first two frames). */
 #define ROWS_PER_FRAME 16
 #define ROWS_REVEALED 240
 
@@ -112,19 +114,13 @@ static const CellSpec cell_specs[] = {
 static void
 cell_setup (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
-            const CellSpec           *spec)
+            SeismoEventList          *self)
 {
-  /* An inscription, not a label: its size comes from the font's metrics, never from its text, so
-   * a new model's screenful of rows is laid out without shaping every cell's text to measure it
-   * (a label's measure was most of a list change's frame). Only what is drawn gets shaped. */
-  GtkWidget *cell = gtk_inscription_new (NULL);
+  const CellSpec *spec = g_object_get_data (G_OBJECT (factory), "seismo-cell-spec");
+  /* The list's font and layout serve every cell (seismo-event-cell.h): a new model's screenful
+   * of rows is laid out without a Pango context per cell or shaping any text to measure it. */
+  GtkWidget *cell = seismo_event_cell_new (GTK_WIDGET (self), spec->xalign, spec->numeric);
 
-  gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), spec->xalign);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 0);
-  if (spec->numeric)
-    gtk_widget_add_css_class (cell, "numeric");
-  else
-    gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   g_object_set_data (G_OBJECT (cell), "seismo-cell-spec", (gpointer) spec);
   gtk_list_item_set_child (list_item, cell);
 }
@@ -139,7 +135,7 @@ cell_refresh (GObject     *item,
 
   if (item != NULL)
     g_object_get (item, spec->property, &text, NULL);
-  gtk_inscription_set_text (GTK_INSCRIPTION (cell), text != NULL ? text : "");
+  seismo_event_cell_set_text (SEISMO_EVENT_CELL (cell), text != NULL ? text : "");
 }
 
 static void
@@ -293,7 +289,8 @@ seismo_event_list_init (SeismoEventList *self)
     {
       g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
-      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), (gpointer) &cell_specs[c]);
+      g_object_set_data (G_OBJECT (factory), "seismo-cell-spec", (gpointer) &cell_specs[c]);
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), self);
       g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), (gpointer) &cell_specs[c]);
       g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind), (gpointer) &cell_specs[c]);
       gtk_column_view_column_set_factory (self->columns[c], factory);
@@ -416,7 +413,7 @@ row_at (GtkWidget *list_view,
 
   /* The text of a cell, or a cell or row around it: down to the first text. */
   while (widget != NULL && g_object_get_data (G_OBJECT (widget), "seismo-item") == NULL
-         && gtk_widget_get_first_child (widget) != NULL && !GTK_IS_INSCRIPTION (widget))
+         && gtk_widget_get_first_child (widget) != NULL && !SEISMO_IS_EVENT_CELL (widget))
     widget = gtk_widget_get_first_child (widget);
   if (widget == NULL || g_object_get_data (G_OBJECT (widget), "seismo-item") == NULL)
     return G_MAXUINT;

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "seismo-widgets"
+
+#include <math.h>
+
+#include "seismo-event-cell.h"
+
+struct _SeismoEventCell
+{
+  GtkWidget  parent_instance;
+
+  GtkWidget *owner;      /* borrowed: the list, which outlives its cells */
+  char      *text;
+  float      xalign;
+  gboolean   numeric;
+};
+
+G_DEFINE_FINAL_TYPE (SeismoEventCell, seismo_event_cell, GTK_TYPE_WIDGET)
+
+/* What the cells of one owner share: a layout on the owner's Pango context, and the line's
+ * height from its font, worked out again when the context changes (font, scale). */
+typedef struct {
+  PangoLayout   *layout;
+  PangoAttrList *numeric;   /* tabular digits, as the "numeric" style class has them */
+  guint          serial;
+  int            height;
+  int            baseline;
+} Shared;
+
+static void
+shared_free (gpointer data)
+{
+  Shared *shared = data;
+
+  g_clear_object (&shared->layout);
+  g_clear_pointer (&shared->numeric, pango_attr_list_unref);
+  g_free (shared);
+}
+
+static Shared *
+shared_for (GtkWidget *owner)
+{
+  static GQuark quark;
+  PangoContext *context = gtk_widget_get_pango_context (owner);
+  Shared *shared;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("seismo-event-cell-shared");
+  shared = g_object_get_qdata (G_OBJECT (owner), quark);
+  if (shared == NULL)
+    {
+      shared = g_new0 (Shared, 1);
+      shared->layout = pango_layout_new (context);
+      /* One line whatever the text holds, as a row has room for. */
+      pango_layout_set_single_paragraph_mode (shared->layout, TRUE);
+      shared->numeric = pango_attr_list_new ();
+      pango_attr_list_insert (shared->numeric, pango_attr_font_features_new ("tnum=1"));
+      g_object_set_qdata_full (G_OBJECT (owner), quark, shared, shared_free);
+    }
+  if (shared->serial == 0 || pango_context_get_serial (context) != shared->serial)
+    {
+      PangoFontMetrics *metrics = pango_context_get_metrics (context, NULL, NULL);
+      int ascent = pango_font_metrics_get_ascent (metrics);
+
+      shared->baseline = PANGO_PIXELS_CEIL (ascent);
+      shared->height = PANGO_PIXELS_CEIL (ascent + pango_font_metrics_get_descent (metrics));
+      pango_font_metrics_unref (metrics);
+      pango_layout_context_changed (shared->layout);
+      shared->serial = pango_context_get_serial (context);
+    }
+  return shared;
+}
+
+static void
+seismo_event_cell_measure (GtkWidget      *widget,
+                           GtkOrientation  orientation,
+                           int             for_size,
+                           int            *minimum,
+                           int            *natural,
+                           int            *minimum_baseline,
+                           int            *natural_baseline)
+{
+  SeismoEventCell *self = SEISMO_EVENT_CELL (widget);
+
+  /* No width of its own: the column's width is the user's (seismo-event-list.c). */
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = *natural = 0;
+      return;
+    }
+  {
+    Shared *shared = shared_for (self->owner);
+
+    *minimum = *natural = shared->height;
+    *minimum_baseline = *natural_baseline = shared->baseline;
+  }
+}
+
+static void
+seismo_event_cell_snapshot (GtkWidget   *widget,
+                            GtkSnapshot *snapshot)
+{
+  SeismoEventCell *self = SEISMO_EVENT_CELL (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  gboolean rtl = gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL;
+  float xalign = rtl ? 1.0f - self->xalign : self->xalign;
+  PangoRectangle logical;
+  PangoLayout *layout;
+  double x, y;
+
+  if (self->text == NULL || self->text[0] == '\0' || width <= 0)
+    return;
+  layout = shared_for (self->owner)->layout;
+  pango_layout_set_attributes (layout, self->numeric ? shared_for (self->owner)->numeric : NULL);
+  pango_layout_set_text (layout, self->text, -1);
+  if (self->numeric)
+    {
+      /* Numbers are never cut: what does not fit is clipped, as before. */
+      pango_layout_set_width (layout, -1);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+      pango_layout_get_pixel_extents (layout, NULL, &logical);
+      x = floor (xalign * (width - logical.width) - logical.x);
+    }
+  else
+    {
+      pango_layout_set_width (layout, width * PANGO_SCALE);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      pango_layout_set_alignment (layout, xalign > 0.5f ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
+      pango_layout_get_pixel_extents (layout, NULL, &logical);
+      x = 0;
+    }
+  y = MAX (floor ((height - logical.height) / 2.0), 0);
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  /* The cell's own style: its color follows its row (selected, dark). */
+  gtk_snapshot_render_layout (snapshot, gtk_widget_get_style_context (widget), x, y, layout);
+  gtk_snapshot_pop (snapshot);
+}
+
+static void
+seismo_event_cell_finalize (GObject *object)
+{
+  SeismoEventCell *self = SEISMO_EVENT_CELL (object);
+
+  g_free (self->text);
+  G_OBJECT_CLASS (seismo_event_cell_parent_class)->finalize (object);
+}
+
+static void
+seismo_event_cell_class_init (SeismoEventCellClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = seismo_event_cell_finalize;
+  widget_class->measure = seismo_event_cell_measure;
+  widget_class->snapshot = seismo_event_cell_snapshot;
+  gtk_widget_class_set_css_name (widget_class, "label");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_LABEL);
+}
+
+static void
+seismo_event_cell_init (SeismoEventCell *self)
+{
+}
+
+GtkWidget *
+seismo_event_cell_new (GtkWidget *owner,
+                       float      xalign,
+                       gboolean   numeric)
+{
+  SeismoEventCell *self;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (owner), NULL);
+
+  self = g_object_new (SEISMO_TYPE_EVENT_CELL, NULL);
+  self->owner = owner;
+  self->xalign = xalign;
+  self->numeric = numeric;
+  return GTK_WIDGET (self);
+}
+
+void
+seismo_event_cell_set_text (SeismoEventCell *self,
+                            const char      *text)
+{
+  g_return_if_fail (SEISMO_IS_EVENT_CELL (self));
+
+  if (g_strcmp0 (self->text, text) == 0)
+    return;
+  g_free (self->text);
+  self->text = g_strdup (text);
+  /* What a screen reader reads of the cell. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  text != NULL ? text : "", -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const char *
+seismo_event_cell_get_text (SeismoEventCell *self)
+{
+  g_return_val_if_fail (SEISMO_IS_EVENT_CELL (self), NULL);
+  return self->text;
+}
