@@ -129,10 +129,26 @@ number_matches (SearchContext     *ctx,
   return text_has_needle (ctx, p, buf + 32 - p);
 }
 
-/* Reads an array's n elements from p, the position after them, or NULL when they are cut short.
- * With look, *matched says whether the needle lies inside one element of "(1, 2)" (decimal, or hex
- * without 0x), which a needle without separators must. One loop per case: this runs for every
- * argument of every syscall. */
+/* A needle without separators lies inside one element of "(1, 2)" (decimal, or hex without 0x). */
+static inline gboolean
+element_holds (SearchContext *ctx,
+               gboolean       hex,
+               guint64        elem)
+{
+  char buf[32];
+  char *digits;
+
+  if (elem < (hex ? ctx->min_hex : ctx->min_decimal))
+    return FALSE;
+  if (hex && ctx->hex_needle)
+    return hex_digits_hold (ctx, elem);
+  digits = number_digits (elem, hex, buf);
+  return text_has_needle (ctx, digits, buf + 32 - digits);
+}
+
+/* Reads an array's n elements from p, the position after them, or NULL when they are cut short;
+ * with look, *matched says whether one holds the needle. Once one does, the rest are only read
+ * past. */
 static const guint8 *
 array_elements (SearchContext     *ctx,
                 const SeismoField *field,
@@ -144,43 +160,19 @@ array_elements (SearchContext     *ctx,
                 gboolean          *matched)
 {
   gboolean hex = field->display != SEISMO_DISPLAY_DEFAULT;
-  guint64 min = hex ? ctx->min_hex : ctx->min_decimal;
-  guint64 k = 0, elem;
-  char buf[32];
 
-  if (look && hex && ctx->hex_needle)
-    for (; k < n; k++)
-      {
-        if (!(p = seismo_varint_get_wide (p, end, readable, &elem)))
-          return NULL;
-        if (elem >= min && hex_digits_hold (ctx, elem))
-          {
-            *matched = TRUE;
-            k++;
-            break;
-          }
-      }
-  else if (look)
-    for (; k < n; k++)
-      {
-        char *digits;
+  for (guint64 k = 0; k < n; k++)
+    {
+      guint64 elem;
 
-        if (!(p = seismo_varint_get_wide (p, end, readable, &elem)))
-          return NULL;
-        if (elem < min)
-          continue;
-        digits = number_digits (elem, hex, buf);
-        if (text_has_needle (ctx, digits, buf + 32 - digits))
-          {
-            *matched = TRUE;
-            k++;
-            break;
-          }
-      }
-  /* The rest only needs reading past. */
-  for (; k < n; k++)
-    if (!(p = seismo_varint_get_wide (p, end, readable, &elem)))
-      return NULL;
+      if (!(p = seismo_varint_get_wide (p, end, readable, &elem)))
+        return NULL;
+      if (look && element_holds (ctx, hex, elem))
+        {
+          *matched = TRUE;
+          look = FALSE;
+        }
+    }
   return p;
 }
 
