@@ -9,10 +9,11 @@
 /*
  * For the GUI benchmark (bench/gui-interact-bench.py): the main loop's poll is wrapped, so the time
  * from one poll's return to the next poll is one iteration of work on the main thread; each one
- * longer than a frame is logged as "MONOTONIC_END_US BUSY_US CPU_US", CPU_US being the main thread's
- * CPU time in it (on a busy machine BUSY_US also holds the time it waited for a core). It adds no
- * wake-up of its own (an idle window stays idle). The benchmark reads the longest one between an input and the moment
- * the window was idle again: the longest frozen frame a person would have seen.
+ * longer than a frame is logged as "MONOTONIC_END_US BUSY_US CPU_US", CPU_US being the main
+ * thread's CPU time in it (BUSY_US also holds what it waited for: a core, the X server, the disk).
+ * It adds no wake-up of its own (an idle window stays idle). The benchmark reads the longest one
+ * between an input and the moment the window was idle again: the longest frozen frame a person
+ * would have seen.
  */
 
 #define STALL_FRAME_US  16000
