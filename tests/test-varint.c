@@ -174,6 +174,18 @@ test_get_wide (void)
       if (p != NULL)
         g_assert_cmphex (got, ==, want);
     }
+  /* Ten bytes whose last holds the 64th bit: 1, 0 (not the shortest form, still read), 2 (no). */
+  for (guint last = 0; last <= 2; last++)
+    {
+      guint8 ten[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, (guint8) last };
+      guint64 want = 0, got = 0;
+      const guint8 *p = seismo_varint_get (ten, ten + 10, &want);
+
+      g_assert_true (seismo_varint_get_wide (ten, ten + 10, ten + sizeof ten, &got) == p);
+      g_assert_true ((p == NULL) == (last == 2));
+      if (p != NULL)
+        g_assert_cmphex (got, ==, want);
+    }
   /* Nothing to read, and runs of continuation bytes longer than a value may be. */
   g_assert_null (seismo_varint_get_wide (buf, buf, readable, &(guint64) { 0 }));
   memset (junk, 0xff, sizeof junk);
