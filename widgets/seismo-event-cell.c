@@ -57,7 +57,8 @@ shared_for (GtkWidget *owner)
       pango_attr_list_insert (shared->numeric, pango_attr_font_features_new ("tnum=1"));
       g_object_set_qdata_full (G_OBJECT (owner), quark, shared, shared_free);
     }
-  if (shared->serial == 0 || pango_context_get_serial (context) != shared->serial)
+  /* Pango's serials start at 1: a new Shared (serial 0) always works them out. */
+  if (pango_context_get_serial (context) != shared->serial)
     {
       PangoFontMetrics *metrics = pango_context_get_metrics (context, NULL, NULL);
       int ascent = pango_font_metrics_get_ascent (metrics);
@@ -107,12 +108,14 @@ seismo_event_cell_snapshot (GtkWidget   *widget,
   float xalign = rtl ? 1.0f - self->xalign : self->xalign;
   PangoRectangle logical;
   PangoLayout *layout;
+  Shared *shared;
   double x, y;
 
   if (self->text == NULL || self->text[0] == '\0' || width <= 0)
     return;
-  layout = shared_for (self->owner)->layout;
-  pango_layout_set_attributes (layout, self->numeric ? shared_for (self->owner)->numeric : NULL);
+  shared = shared_for (self->owner);
+  layout = shared->layout;
+  pango_layout_set_attributes (layout, self->numeric ? shared->numeric : NULL);
   pango_layout_set_text (layout, self->text, -1);
   if (self->numeric)
     {
