@@ -16,7 +16,12 @@ struct _SeismoExplainView
   GtkWidget *placeholder;
 
   /* owned */
-  GPtrArray *titles;
+  GPtrArray   *titles;
+  SeismoTrace *trace;
+  guint        event;
+  /* The event changed while the view was not shown: its widgets (and titles) are made when it
+   * is, so that a selection does not build and measure a hidden page. */
+  gboolean     stale;
 };
 
 G_DEFINE_FINAL_TYPE (SeismoExplainView, seismo_explain_view, GTK_TYPE_WIDGET)
@@ -100,12 +105,49 @@ clear (SeismoExplainView *self)
 }
 
 static void
+rebuild (SeismoExplainView *self)
+{
+  g_autoptr(GPtrArray) explanations = NULL;
+  gboolean explained = self->trace != NULL && self->event < seismo_trace_get_n_events (self->trace);
+
+  clear (self);
+  self->stale = FALSE;
+  if (explained)
+    explanations = seismo_explain_trace_event (self->trace, self->event);
+  for (guint i = 0; explanations != NULL && i < explanations->len; i++)
+    {
+      const SeismoExplanation *e = explanations->pdata[i];
+
+      gtk_box_append (GTK_BOX (self->box), explanation_widget (e));
+      g_ptr_array_add (self->titles, g_strdup (e->title));
+    }
+  if (explained && self->titles->len == 0)
+    gtk_label_set_text (GTK_LABEL (self->placeholder), _("Nothing is known about this event."));
+  else
+    gtk_label_set_text (GTK_LABEL (self->placeholder),
+                        _("Select an event to read what it means: the system call or tracepoint, "
+                          "its arguments, its error, its state letters."));
+  gtk_widget_set_visible (self->placeholder, self->titles->len == 0);
+}
+
+static void
+seismo_explain_view_map (GtkWidget *widget)
+{
+  SeismoExplainView *self = SEISMO_EXPLAIN_VIEW (widget);
+
+  if (self->stale)
+    rebuild (self);
+  GTK_WIDGET_CLASS (seismo_explain_view_parent_class)->map (widget);
+}
+
+static void
 seismo_explain_view_dispose (GObject *object)
 {
   SeismoExplainView *self = SEISMO_EXPLAIN_VIEW (object);
 
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_pointer (&self->titles, g_ptr_array_unref);
+  g_clear_object (&self->trace);
   G_OBJECT_CLASS (seismo_explain_view_parent_class)->dispose (object);
 }
 
@@ -116,6 +158,7 @@ seismo_explain_view_class_init (SeismoExplainViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = seismo_explain_view_dispose;
+  widget_class->map = seismo_explain_view_map;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "seismo-explain-view");
 }
@@ -127,6 +170,7 @@ seismo_explain_view_init (SeismoExplainView *self)
   GtkWidget *heading = gtk_label_new (_("Explain This"));
 
   self->titles = g_ptr_array_new_with_free_func (g_free);
+  self->event = SEISMO_NO_EVENT;
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
@@ -165,37 +209,39 @@ seismo_explain_view_set_event (SeismoExplainView *self,
                                SeismoTrace       *trace,
                                guint              event)
 {
-  g_autoptr(GPtrArray) explanations = NULL;
-
   g_return_if_fail (SEISMO_IS_EXPLAIN_VIEW (self));
   g_return_if_fail (trace == NULL || SEISMO_IS_TRACE (trace));
 
-  clear (self);
-  if (trace != NULL && event < seismo_trace_get_n_events (trace))
-    explanations = seismo_explain_trace_event (trace, event);
-  for (guint i = 0; explanations != NULL && i < explanations->len; i++)
-    {
-      const SeismoExplanation *e = explanations->pdata[i];
-
-      gtk_box_append (GTK_BOX (self->box), explanation_widget (e));
-      g_ptr_array_add (self->titles, g_strdup (e->title));
-    }
-  if (trace != NULL && event < seismo_trace_get_n_events (trace) && self->titles->len == 0)
-    gtk_label_set_text (GTK_LABEL (self->placeholder), _("Nothing is known about this event."));
+  g_set_object (&self->trace, trace);
+  self->event = event;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    rebuild (self);
   else
-    gtk_label_set_text (GTK_LABEL (self->placeholder),
-                        _("Select an event to read what it means: the system call or tracepoint, "
-                          "its arguments, its error, its state letters."));
-  gtk_widget_set_visible (self->placeholder, self->titles->len == 0);
+    {
+      /* Nothing to measure while hidden: the old event's widgets go now. */
+      clear (self);
+      self->stale = TRUE;
+    }
 }
 
 GStrv
 seismo_explain_view_dup_titles (SeismoExplainView *self)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GPtrArray) explanations = NULL;
 
   g_return_val_if_fail (SEISMO_IS_EXPLAIN_VIEW (self), NULL);
-  for (guint i = 0; i < self->titles->len; i++)
-    g_strv_builder_add (builder, self->titles->pdata[i]);
+  if (!self->stale)
+    {
+      for (guint i = 0; i < self->titles->len; i++)
+        g_strv_builder_add (builder, self->titles->pdata[i]);
+    }
+  else if (self->trace != NULL && self->event < seismo_trace_get_n_events (self->trace))
+    {
+      /* Not built yet: what it will show, without building it. */
+      explanations = seismo_explain_trace_event (self->trace, self->event);
+      for (guint i = 0; i < explanations->len; i++)
+        g_strv_builder_add (builder, ((const SeismoExplanation *) explanations->pdata[i])->title);
+    }
   return g_strv_builder_end (builder);
 }

@@ -20,7 +20,8 @@ GtkWidget *seismo_explain_view_new       (void);
 void       seismo_explain_view_set_event (SeismoExplainView *self,
                                           SeismoTrace       *trace,
                                           guint              event);
-/* The titles shown, one per explanation ("openat(2)", "ENOENT (2)"), for tests. Caller owns. */
+/* The titles of the event's explanations ("openat(2)", "ENOENT (2)"), shown or, while the view is
+ * hidden, to be shown; for tests. Caller owns. */
 GStrv      seismo_explain_view_dup_titles (SeismoExplainView *self);
 
 G_END_DECLS

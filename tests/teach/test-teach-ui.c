@@ -142,6 +142,19 @@ check_step (SeismoWindow       *window,
                    seismo_timeline_get_markers_text (timeline)[0] != '\0');
 }
 
+/* Whether a label under w reads text. */
+static gboolean
+has_label (GtkWidget  *w,
+           const char *text)
+{
+  if (GTK_IS_LABEL (w) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), text) == 0)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (has_label (c, text))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 check_lessons (SeismoWindow *window)
 {
@@ -166,9 +179,16 @@ check_lessons (SeismoWindow *window)
           check_step (window, seismo_lesson_view_get_lesson (view), s);
           if (g_str_equal (lesson->id, "file-copy") && s == 3)
             {
-              /* F1: the Explain page beside Details. */
+              GtkWidget *explain = GTK_WIDGET (_seismo_window_get_explain_view (window));
+              g_auto(GStrv) titles = seismo_explain_view_dup_titles (SEISMO_EXPLAIN_VIEW (explain));
+
+              /* Hidden, the Explain page is not built for each selection... */
+              g_assert_false (has_label (explain, titles[0]));
+              /* ...and F1 shows it beside Details, built for the selected event. */
               gtk_widget_activate_action (GTK_WIDGET (window), "win.explain", NULL);
               g_assert_cmpstr (seismo_window_get_pane (window), ==, "explain");
+              seismo_gui_test_spin (10);
+              g_assert_true (has_label (explain, titles[0]));
               shoot (GTK_WIDGET (window), "lesson.png");
               seismo_window_show_pane (window, "details");
             }
