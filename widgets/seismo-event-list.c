@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-widgets"
 
+#include <math.h>
+
 #include "seismo-event-cell.h"
 #include "seismo-event-list.h"
 #include "seismo-reveal-model.h"
@@ -13,7 +15,8 @@ struct _SeismoEventList
   GtkScrolledWindow    *scroller;
   GtkColumnView        *column_view;
   GtkColumnViewColumn  *columns[7];
-  gboolean              columns_sized;
+  int                   digit_width;   /* of the font the columns are sized for; 0: not yet */
+  PangoFontDescription *sized_font;
 
   /* owned */
   SeismoEventListModel *model;
@@ -179,6 +182,7 @@ seismo_event_list_dispose (GObject *object)
   g_clear_object (&self->reveal);
   g_clear_object (&self->model);
   g_clear_pointer (&self->subset, seismo_match_set_unref);
+  g_clear_pointer (&self->sized_font, pango_font_description_free);
   G_OBJECT_CLASS (seismo_event_list_parent_class)->dispose (object);
 }
 
@@ -222,7 +226,9 @@ seismo_event_list_set_property (GObject      *object,
  * their cells: GTK 4.8 measures every cell of a column (some 200 rows are alive) whenever rows
  * come or go, so that sizing by content cost a relayout of the whole list per batch of rows
  * shown (~50 ms a frame on opening a trace). The user resizes them as before; the Info column
- * takes the room left. */
+ * takes the room left. When the font changes (presenter mode's 15 pt, the desktop's font or
+ * scale), every column is scaled by the change of digit width, widths the user chose too, so
+ * that the Time column is not cut short. */
 static void
 size_columns (SeismoEventList *self)
 {
@@ -231,10 +237,22 @@ size_columns (SeismoEventList *self)
   int digit = MAX (pango_font_metrics_get_approximate_digit_width (metrics) / PANGO_SCALE, 4);
 
   pango_font_metrics_unref (metrics);
+  g_clear_pointer (&self->sized_font, pango_font_description_free);
+  self->sized_font = pango_font_description_copy (pango_context_get_font_description (context));
+  if (digit == self->digit_width)
+    return;
 
   for (guint c = 0; c < G_N_ELEMENTS (cell_specs); c++)
-    /* Cells have some 12 px of padding around their text. */
-    gtk_column_view_column_set_fixed_width (self->columns[c], (int) cell_specs[c].chars * digit + 12);
+    {
+      /* Cells have some 12 px of padding around their text. */
+      int width = (int) cell_specs[c].chars * digit + 12;
+      int now = gtk_column_view_column_get_fixed_width (self->columns[c]);
+
+      if (self->digit_width != 0 && now > 12)
+        width = (int) lround ((double) (now - 12) * digit / self->digit_width) + 12;
+      gtk_column_view_column_set_fixed_width (self->columns[c], width);
+    }
+  self->digit_width = digit;
 }
 
 static void
@@ -243,11 +261,35 @@ seismo_event_list_realize (GtkWidget *widget)
   SeismoEventList *self = SEISMO_EVENT_LIST (widget);
 
   GTK_WIDGET_CLASS (seismo_event_list_parent_class)->realize (widget);
-  if (!self->columns_sized)
-    {
-      size_columns (self);
-      self->columns_sized = TRUE;
-    }
+  if (self->digit_width == 0)
+    size_columns (self);
+}
+
+static void
+seismo_event_list_css_changed (GtkWidget         *widget,
+                               GtkCssStyleChange *change)
+{
+  SeismoEventList *self = SEISMO_EVENT_LIST (widget);
+  PangoContext *context;
+
+  GTK_WIDGET_CLASS (seismo_event_list_parent_class)->css_changed (widget, change);
+  if (self->digit_width == 0)
+    return;
+  /* Most style changes (states, colors) leave the font: only a new one costs the metrics. */
+  context = gtk_widget_get_pango_context (widget);
+  if (!pango_font_description_equal (self->sized_font, pango_context_get_font_description (context)))
+    size_columns (self);
+}
+
+static void
+seismo_event_list_system_setting_changed (GtkWidget           *widget,
+                                          GtkSystemSetting  setting)
+{
+  SeismoEventList *self = SEISMO_EVENT_LIST (widget);
+
+  GTK_WIDGET_CLASS (seismo_event_list_parent_class)->system_setting_changed (widget, setting);
+  if (self->digit_width != 0 && (setting == GTK_SYSTEM_SETTING_DPI || setting == GTK_SYSTEM_SETTING_FONT_NAME))
+    size_columns (self);
 }
 
 static void
@@ -258,6 +300,8 @@ seismo_event_list_class_init (SeismoEventListClass *klass)
 
   object_class->dispose = seismo_event_list_dispose;
   widget_class->realize = seismo_event_list_realize;
+  widget_class->css_changed = seismo_event_list_css_changed;
+  widget_class->system_setting_changed = seismo_event_list_system_setting_changed;
   object_class->get_property = seismo_event_list_get_property;
   object_class->set_property = seismo_event_list_set_property;
 

@@ -203,6 +203,21 @@ check_lessons (SeismoWindow *window)
     }
 }
 
+/* The fixed width of the event list's Time column. */
+static int
+time_column_width (SeismoWindow *window)
+{
+  GtkWidget *w = GTK_WIDGET (window->event_list);
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+
+  while (w != NULL && !GTK_IS_COLUMN_VIEW (w))
+    w = gtk_widget_get_first_child (w);
+  g_assert_nonnull (w);
+  column = g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (w)), 1);
+  g_assert_cmpstr (gtk_column_view_column_get_title (column), ==, "Time (s)");
+  return gtk_column_view_column_get_fixed_width (column);
+}
+
 static void
 check_presenter (SeismoWindow *window)
 {
@@ -212,6 +227,7 @@ check_presenter (SeismoWindow *window)
   const SeismoTaskId *tasks;
   guint first, next;
   double start, npp;
+  int time_width;
 
   /* The pipe ping-pong, at its wakeup step: markers and a selection to see. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.open-lesson", "s", "pipe-pingpong");
@@ -226,6 +242,7 @@ check_presenter (SeismoWindow *window)
   g_assert_true (seismo_gui_test_wait_for (step_done, window, 10000));
   seismo_gui_test_spin (200);
   r = seismo_timeline_get_renderer (timeline);
+  time_width = time_column_width (window);
 
   {
     double before_start = seismo_timeline_renderer_get_view_start (r);
@@ -244,6 +261,8 @@ check_presenter (SeismoWindow *window)
   /* Once laid out again, the renderer works in view pixels: widget pixels / 1.5. */
   g_assert_cmpint (abs (seismo_timeline_renderer_get_area_width (r)
                         - (int) (gtk_widget_get_width (GTK_WIDGET (timeline)) / 1.5 - SEISMO_TIMELINE_LABEL_WIDTH)), <=, 2);
+  /* The list's columns grow with its 15 pt font, so that its times are not cut short. */
+  g_assert_cmpint (time_column_width (window), >, time_width * 5 / 4);
   /* The picture without the presenter-mode toast (it goes after 5 s). */
   if (g_getenv ("SEISMO_TEACH_SHOTS") != NULL)
     seismo_gui_test_spin (5600);
@@ -276,6 +295,8 @@ check_presenter (SeismoWindow *window)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.presenter", NULL);
   g_assert_false (seismo_timeline_get_presenter (timeline));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "presenter"));
+  seismo_gui_test_spin (50);
+  g_assert_cmpint (abs (time_column_width (window) - time_width), <=, 1);
   seismo_lesson_view_close (view);
 }
 
