@@ -35,6 +35,9 @@ struct _SeismoTimeline
   /* A trace larger than memory: asks for the events of a view outside the loaded ones once the
    * view has rested (seismo-timeline-data.h). */
   guint                   load_window_source;
+  /* The last frame's base layer, kept while its key holds (snapshot_image()). */
+  GskRenderNode          *base_node;
+  SeismoTimelineBaseKey   base_key;
 };
 
 /* seismo-timeline.c */

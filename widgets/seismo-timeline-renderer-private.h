@@ -79,6 +79,9 @@ typedef struct {
 
 struct _SeismoTimelineRenderer
 {
+  guint64               id;             /* unique per renderer: base keys of two never match */
+  guint64               base_serial;    /* bumped when the data or the rows' layout change */
+
   /* owned */
   SeismoTimelineData   *data;
   PangoContext         *pango;

@@ -129,7 +129,11 @@ seismo_timeline_renderer_new (SeismoTimelineData *data)
 
   g_return_val_if_fail (data != NULL, NULL);
 
+  static guint64 next_id = 1;
+
   self = g_new0 (SeismoTimelineRenderer, 1);
+  /* Renderers are made on the main thread only. */
+  self->id = next_id++;
   self->data = seismo_timeline_data_ref (data);
   for (guint c = 0; c < C_N; c++)
     self->buckets[c] = g_array_new (FALSE, FALSE, sizeof (double));
@@ -206,6 +210,7 @@ seismo_timeline_renderer_set_data (SeismoTimelineRenderer *self,
   self->pinned_rows = NULL;
   self->pinned_keys = NULL;
   self->data = seismo_timeline_data_ref (data);
+  self->base_serial++;
   _seismo_timeline_renderer_init_rows (self, &old);
   _seismo_timeline_renderer_clear_rows (&old);
   seismo_timeline_data_unref (old.data);
@@ -1239,22 +1244,13 @@ draw_overlays (SeismoTimelineRenderer *self,
   canvas->pop_clip (canvas_data);
 }
 
-/**
- * seismo_timeline_renderer_draw:
- * @canvas: where rectangles, text and paths go
- * @canvas_data: passed to the canvas functions
- *
- * Draws one frame: background and grid, the scrolled rows, the pinned rows, the ruler, then the
- * range, markers and selected event on top.
- */
-void
-seismo_timeline_renderer_draw (SeismoTimelineRenderer *self,
-                               const SeismoCanvas     *canvas,
-                               gpointer                canvas_data)
+/* The base layer: background and grid, the scrolled rows, the pinned rows, the ruler. */
+static void
+draw_base (SeismoTimelineRenderer *self,
+           const SeismoCanvas     *canvas,
+           gpointer                canvas_data)
 {
   double step, rows_top;
-
-  g_return_if_fail (self != NULL && canvas != NULL);
 
   _seismo_timeline_renderer_layout_rows (self);
   g_string_chunk_clear (self->strings);
@@ -1284,7 +1280,74 @@ seismo_timeline_renderer_draw (SeismoTimelineRenderer *self,
   emit_rect (self, C_SEPARATOR, SEISMO_TIMELINE_LABEL_WIDTH - 1, 0, 1, self->height);
   draw_ruler (self, step);
   flush (self, canvas, canvas_data);
+}
+
+/**
+ * seismo_timeline_renderer_draw:
+ * @canvas: where rectangles, text and paths go
+ * @canvas_data: passed to the canvas functions
+ *
+ * Draws one frame: background and grid, the scrolled rows, the pinned rows, the ruler, then the
+ * range, markers and selected event on top.
+ */
+void
+seismo_timeline_renderer_draw (SeismoTimelineRenderer *self,
+                               const SeismoCanvas     *canvas,
+                               gpointer                canvas_data)
+{
+  g_return_if_fail (self != NULL && canvas != NULL);
+
+  draw_base (self, canvas, canvas_data);
   draw_overlays (self, canvas, canvas_data);
+}
+
+/**
+ * seismo_timeline_renderer_get_base_key:
+ *
+ * Fills key with what the base layer is drawn from; two equal keys draw the same base.
+ */
+void
+seismo_timeline_renderer_get_base_key (SeismoTimelineRenderer *self,
+                                       SeismoTimelineBaseKey  *key)
+{
+  g_return_if_fail (self != NULL && key != NULL);
+
+  /* Rows laid out now count: their layout bumps the serial. */
+  _seismo_timeline_renderer_layout_rows (self);
+  memset (key, 0, sizeof *key);
+  key->renderer = self->id;
+  key->serial = self->base_serial;
+  key->pango_serial = self->pango != NULL ? pango_context_get_serial (self->pango) : 0;
+  key->width = self->width;
+  key->height = self->height;
+  key->dark = self->dark;
+  key->view_start = self->view_start;
+  key->ns_per_px = self->ns_per_px;
+  key->scroll_y = self->scroll_y;
+  /* Rows are lit under the pointer. */
+  key->hover_y = self->hover_y;
+  /* The ruler's label column tells the markers' delta and the range. */
+  for (guint m = 0; m < 2; m++)
+    {
+      key->has_marker[m] = self->has_marker[m];
+      key->marker[m] = self->has_marker[m] ? self->marker[m] : 0;
+    }
+  key->has_range = self->has_range;
+  key->range[0] = self->has_range ? self->range[0] : 0;
+  key->range[1] = self->has_range ? self->range[1] : 0;
+}
+
+gboolean
+seismo_timeline_base_key_equal (const SeismoTimelineBaseKey *a,
+                                const SeismoTimelineBaseKey *b)
+{
+  return a->renderer == b->renderer && a->serial == b->serial && a->pango_serial == b->pango_serial
+         && a->width == b->width && a->height == b->height && a->dark == b->dark
+         && a->view_start == b->view_start && a->ns_per_px == b->ns_per_px
+         && a->scroll_y == b->scroll_y && a->hover_y == b->hover_y
+         && a->has_marker[0] == b->has_marker[0] && a->has_marker[1] == b->has_marker[1]
+         && a->marker[0] == b->marker[0] && a->marker[1] == b->marker[1]
+         && a->has_range == b->has_range && a->range[0] == b->range[0] && a->range[1] == b->range[1];
 }
 
 /*
@@ -1507,5 +1570,37 @@ seismo_timeline_renderer_draw_cairo (SeismoTimelineRenderer *self,
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   cairo_canvas_init (&canvas, cr);
   seismo_timeline_renderer_draw (self, &cairo_canvas, &canvas);
+  cairo_restore (cr);
+}
+
+/* The base layer alone (see SeismoTimelineBaseKey). */
+void
+seismo_timeline_renderer_draw_base_cairo (SeismoTimelineRenderer *self,
+                                          cairo_t                *cr)
+{
+  CairoCanvas canvas;
+
+  g_return_if_fail (self != NULL && cr != NULL);
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_canvas_init (&canvas, cr);
+  draw_base (self, &cairo_canvas, &canvas);
+  cairo_restore (cr);
+}
+
+/* The overlays alone, over a base drawn before. */
+void
+seismo_timeline_renderer_draw_overlays_cairo (SeismoTimelineRenderer *self,
+                                              cairo_t                *cr)
+{
+  CairoCanvas canvas;
+
+  g_return_if_fail (self != NULL && cr != NULL);
+  _seismo_timeline_renderer_layout_rows (self);
+  g_string_chunk_clear (self->strings);
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_canvas_init (&canvas, cr);
+  draw_overlays (self, &cairo_canvas, &canvas);
   cairo_restore (cr);
 }

@@ -205,6 +205,38 @@ void                    seismo_timeline_renderer_draw            (SeismoTimeline
 void                    seismo_timeline_renderer_draw_cairo      (SeismoTimelineRenderer *self,
                                                                   cairo_t                *cr);
 
+/*
+ * A frame is two layers: the base (rows, grid, ruler) and, over it, the overlays (range,
+ * markers, the focused task's wakeups, the critical path, notes, the selected event). A change of
+ * the overlays alone (a selection, a marker moved) can keep the base's pixels: equal base keys
+ * draw the same base. draw_cairo() draws both.
+ */
+typedef struct {
+  guint64  renderer;
+  guint64  serial;
+  guint    pango_serial;
+  int      width;
+  int      height;
+  gboolean dark;
+  double   view_start;
+  double   ns_per_px;
+  double   scroll_y;
+  double   hover_y;
+  gboolean has_marker[2];
+  guint64  marker[2];
+  gboolean has_range;
+  guint64  range[2];
+} SeismoTimelineBaseKey;
+
+void                    seismo_timeline_renderer_get_base_key    (SeismoTimelineRenderer      *self,
+                                                                  SeismoTimelineBaseKey       *key);
+gboolean                seismo_timeline_base_key_equal           (const SeismoTimelineBaseKey *a,
+                                                                  const SeismoTimelineBaseKey *b);
+void                    seismo_timeline_renderer_draw_base_cairo (SeismoTimelineRenderer *self,
+                                                                  cairo_t                *cr);
+void                    seismo_timeline_renderer_draw_overlays_cairo (SeismoTimelineRenderer *self,
+                                                                      cairo_t                *cr);
+
 /* "1.234 ms": a duration for people. Caller owns it. */
 char                   *seismo_format_duration                   (double                  ns);
 /* "+1.234567 s": a time relative to the trace start. Caller owns it. */

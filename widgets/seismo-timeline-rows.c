@@ -243,6 +243,7 @@ _seismo_timeline_renderer_layout_rows (SeismoTimelineRenderer *self)
   if (!self->rows_dirty)
     return;
   self->rows_dirty = FALSE;
+  self->base_serial++;
   g_array_set_size (self->rows, 0);
   g_array_set_size (self->pinned_rows, 0);
 

@@ -390,27 +390,63 @@ snapshot_presenter (SeismoTimeline *self,
 /* The frame as one image, drawn by the renderer's Cairo canvas (whole-pixel rectangles written
  * straight into the pixels). As tens of thousands of color nodes instead, every later frame of
  * the window (a blinking cursor, a spinner) would have GSK walk all of them again, and a Cairo
- * GSK renderer draw each one; an image is one paint, clipped to what changed. */
+ * GSK renderer draw each one; an image is one paint, clipped to what changed.
+ *
+ * The image is the base layer only, and its node is kept for as long as the renderer's base key
+ * holds; the overlays go in a node of their own, as large as what they draw. A selection or a
+ * marker then redraws only the overlays, and as GSK sees the same base node as before, the frame
+ * repaints only the overlays' old and new places, not the whole timeline. */
 static void
 snapshot_image (SeismoTimeline *self,
                 GtkSnapshot    *snapshot)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
+  SeismoTimelineBaseKey key;
   cairo_surface_t *surface;
+  cairo_rectangle_t extents;
   cairo_t *cr;
 
   if (width <= 0 || height <= 0)
     return;
-  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  seismo_timeline_renderer_get_base_key (self->renderer, &key);
+  if (self->base_node == NULL || !seismo_timeline_base_key_equal (&key, &self->base_key))
+    {
+      g_clear_pointer (&self->base_node, gsk_render_node_unref);
+      surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+      cr = cairo_create (surface);
+      seismo_timeline_renderer_draw_base_cairo (self->renderer, cr);
+      cairo_destroy (cr);
+      self->base_node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
+      cr = gsk_cairo_node_get_draw_context (self->base_node);
+      cairo_set_source_surface (cr, surface, 0, 0);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+      self->base_key = key;
+    }
+  gtk_snapshot_append_node (snapshot, self->base_node);
+
+  /* The overlays are a few lines and marks: recorded once to find the extents of their ink, then
+   * drawn again into a node that size (a recording painted into the node's own would be
+   * rasterized whole at every render). */
+  extents = (cairo_rectangle_t) { 0, 0, width, height };
+  surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, &extents);
   cr = cairo_create (surface);
-  seismo_timeline_renderer_draw_cairo (self->renderer, cr);
+  seismo_timeline_renderer_draw_overlays_cairo (self->renderer, cr);
   cairo_destroy (cr);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_set_source_surface (cr, surface, 0, 0);
-  cairo_paint (cr);
-  cairo_destroy (cr);
+  cairo_recording_surface_ink_extents (surface, &extents.x, &extents.y, &extents.width, &extents.height);
   cairo_surface_destroy (surface);
+  if (extents.width > 0 && extents.height > 0)
+    {
+      double x0 = floor (extents.x), y0 = floor (extents.y);
+
+      cr = gtk_snapshot_append_cairo (snapshot,
+                                      &GRAPHENE_RECT_INIT (x0, y0, ceil (extents.x + extents.width) - x0,
+                                                           ceil (extents.y + extents.height) - y0));
+      seismo_timeline_renderer_draw_overlays_cairo (self->renderer, cr);
+      cairo_destroy (cr);
+    }
 }
 
 /* GtkWidget */
@@ -814,6 +850,7 @@ seismo_timeline_dispose (GObject *object)
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->renderer, seismo_timeline_renderer_free);
+  g_clear_pointer (&self->base_node, gsk_render_node_unref);
   g_clear_pointer (&self->markers_text, g_free);
   G_OBJECT_CLASS (seismo_timeline_parent_class)->dispose (object);
 }

@@ -264,6 +264,89 @@ test_markers (Fixture       *f,
   g_assert_false (seismo_timeline_renderer_get_marker (f->r, 0, NULL));
 }
 
+/* The base and the overlays drawn one after the other are the whole frame, and the base key
+ * changes with what the base shows, not with what only the overlays show. */
+static void
+test_layers (Fixture       *f,
+             gconstpointer  user_data)
+{
+  cairo_surface_t *layers = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  SeismoTimelineBaseKey k0, k;
+  SeismoTimelineRenderer *other;
+  cairo_t *cr;
+  gsize n = seismo_trace_get_n_events (f->trace);
+  SeismoRowKey cpus = { SEISMO_ROW_CPU_GROUP, 0 };
+
+  seismo_timeline_renderer_set_marker (f->r, 0, SEISMO_TEST_T0 + 4000);
+  seismo_timeline_renderer_set_marker (f->r, 1, SEISMO_TEST_T0 + 6000);
+  seismo_timeline_renderer_set_range (f->r, SEISMO_TEST_T0 + 3000, SEISMO_TEST_T0 + 5000);
+  seismo_timeline_renderer_set_selected_event (f->r, (SeismoEventId) (n / 2));
+  draw (f);
+  cr = cairo_create (layers);
+  seismo_timeline_renderer_draw_base_cairo (f->r, cr);
+  seismo_timeline_renderer_draw_overlays_cairo (f->r, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (layers);
+  for (int y = 0; y < HEIGHT; y++)
+    g_assert_cmpmem (cairo_image_surface_get_data (f->surface) + y * cairo_image_surface_get_stride (f->surface),
+                     WIDTH * 4,
+                     cairo_image_surface_get_data (layers) + y * cairo_image_surface_get_stride (layers),
+                     WIDTH * 4);
+  cairo_surface_destroy (layers);
+
+  seismo_timeline_renderer_get_base_key (f->r, &k0);
+  /* Overlays only: the same base. */
+  seismo_timeline_renderer_set_selected_event (f->r, (SeismoEventId) (n / 3));
+  seismo_timeline_renderer_set_focus_task (f->r, f->beta);
+  seismo_timeline_renderer_get_base_key (f->r, &k);
+  g_assert_true (seismo_timeline_base_key_equal (&k0, &k));
+
+  /* What the base shows: each one a new base. */
+  seismo_timeline_renderer_set_marker (f->r, 1, SEISMO_TEST_T0 + 7000);
+  seismo_timeline_renderer_get_base_key (f->r, &k);
+  g_assert_false (seismo_timeline_base_key_equal (&k0, &k));
+  seismo_timeline_renderer_set_marker (f->r, 1, SEISMO_TEST_T0 + 6000);
+  seismo_timeline_renderer_get_base_key (f->r, &k);
+  g_assert_true (seismo_timeline_base_key_equal (&k0, &k));
+
+  seismo_timeline_renderer_clear_range (f->r);
+  seismo_timeline_renderer_get_base_key (f->r, &k);
+  g_assert_false (seismo_timeline_base_key_equal (&k0, &k));
+  seismo_timeline_renderer_set_range (f->r, SEISMO_TEST_T0 + 3000, SEISMO_TEST_T0 + 5000);
+
+  seismo_timeline_renderer_set_hover_y (f->r, 100);
+  seismo_timeline_renderer_get_base_key (f->r, &k);
+  g_assert_false (seismo_timeline_base_key_equal (&k0, &k));
+  seismo_timeline_renderer_set_hover_y (f->r, -1);
+  seismo_timeline_renderer_get_base_key (f->r, &k);
+  g_assert_true (seismo_timeline_base_key_equal (&k0, &k));
+
+  seismo_timeline_renderer_zoom (f->r, 0.5, WIDTH / 2);
+  seismo_timeline_renderer_get_base_key (f->r, &k);
+  g_assert_false (seismo_timeline_base_key_equal (&k0, &k));
+  seismo_timeline_renderer_get_base_key (f->r, &k0);
+
+  /* Rows laid out again (a group collapsed) are a new base, even collapsed and opened again. */
+  seismo_timeline_renderer_set_collapsed (f->r, cpus, TRUE);
+  seismo_timeline_renderer_set_collapsed (f->r, cpus, FALSE);
+  seismo_timeline_renderer_get_base_key (f->r, &k);
+  g_assert_false (seismo_timeline_base_key_equal (&k0, &k));
+  seismo_timeline_renderer_get_base_key (f->r, &k0);
+
+  seismo_timeline_renderer_set_size (f->r, WIDTH - 10, HEIGHT);
+  seismo_timeline_renderer_get_base_key (f->r, &k);
+  g_assert_false (seismo_timeline_base_key_equal (&k0, &k));
+
+  /* Another renderer never shares a base, whatever it shows. */
+  other = seismo_timeline_renderer_new (f->data);
+  seismo_timeline_renderer_get_base_key (other, &k0);
+  seismo_timeline_renderer_get_base_key (other, &k);
+  g_assert_true (seismo_timeline_base_key_equal (&k0, &k));
+  k.renderer = f->r->id;
+  g_assert_false (seismo_timeline_base_key_equal (&k0, &k));
+  seismo_timeline_renderer_free (other);
+}
+
 static void
 test_hit (Fixture       *f,
           gconstpointer  user_data)
@@ -673,6 +756,7 @@ main (int    argc,
   g_test_add ("/timeline/pixels", Fixture, NULL, fixture_setup, test_pixels, fixture_teardown);
   g_test_add ("/timeline/zoom", Fixture, NULL, fixture_setup, test_zoom, fixture_teardown);
   g_test_add ("/timeline/markers", Fixture, NULL, fixture_setup, test_markers, fixture_teardown);
+  g_test_add ("/timeline/layers", Fixture, NULL, fixture_setup, test_layers, fixture_teardown);
   g_test_add ("/timeline/hit", Fixture, NULL, fixture_setup, test_hit, fixture_teardown);
   g_test_add_func ("/timeline/bounded", test_bounded);
   g_test_add_func ("/timeline/grow", test_grow);
