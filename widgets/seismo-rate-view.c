@@ -188,21 +188,6 @@ static const guint32 palette[K + 1] = {
 };
 
 
-/* A color at alpha over a clear ARGB32 pixel, rounded as Cairo and pixman round it. */
-static guint32
-bar_pixel (guint32 rgb,
-           double  alpha)
-{
-  /* Cairo's 16-bit color channels (cairo-color.c), premultiplied; pixman keeps their top 8 bits. */
-  const double one = 65536.0 - 1e-5;
-  guint32 a = (guint32) (alpha * one) >> 8;
-  guint32 r = (guint32) (((rgb >> 16) & 0xff) / 255.0 * alpha * one) >> 8;
-  guint32 g = (guint32) (((rgb >> 8) & 0xff) / 255.0 * alpha * one) >> 8;
-  guint32 b = (guint32) ((rgb & 0xff) / 255.0 * alpha * one) >> 8;
-
-  return a << 24 | r << 16 | g << 8 | b;
-}
-
 /* The pixels of cr's target when the bars can be written into them: an ARGB32 image drawn at
  * whole pixels, without a clip, and clear where the bars go (no background painted). NULL: draw
  * them with Cairo. */
@@ -290,7 +275,7 @@ draw_counts (cairo_t          *cr,
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   for (guint k = 0; counts != NULL && k <= K; k++)
     {
-      guint32 value = bar_pixel (palette[k], 0.9);
+      guint32 value = seismo_cairo_rgb_pixel (palette[k], 0.9);
 
       seismo_cairo_set_rgb (cr, palette[k], 0.9);
       for (guint col = 0; col < n_cols && x0 + col < width; col++)

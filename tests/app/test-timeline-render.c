@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "seismo-cairo-private.h"
 #include "seismo-function-calls.h"
 #include "seismo-gui-test-util.h"
 #include "seismo-importer.h"
@@ -345,6 +346,35 @@ test_layers (Fixture       *f,
   k.renderer = f->r->id;
   g_assert_false (seismo_timeline_base_key_equal (&k0, &k));
   seismo_timeline_renderer_free (other);
+}
+
+/* Pixels written straight into an image (the rate strip's bars) are those Cairo fills. */
+static void
+test_rgb_pixel (void)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  const double alphas[] = { 1.0, 0.9, 0.5, 0.15 };
+
+  for (guint a = 0; a < G_N_ELEMENTS (alphas); a++)
+    for (guint v = 0; v < 256; v++)
+      {
+        /* Each channel through every value, the others apart from it. */
+        guint32 rgb = v << 16 | (255 - v) << 8 | ((v * 37) & 0xff);
+        cairo_t *cr = cairo_create (s);
+
+        cairo_set_operator (cr, CAIRO_OPERATOR_CLEAR);
+        cairo_paint (cr);
+        cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
+        cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+        seismo_cairo_set_rgb (cr, rgb, alphas[a]);
+        cairo_rectangle (cr, 0, 0, 1, 1);
+        cairo_fill (cr);
+        cairo_destroy (cr);
+        cairo_surface_flush (s);
+        g_assert_cmphex (*(guint32 *) cairo_image_surface_get_data (s), ==,
+                         seismo_cairo_rgb_pixel (rgb, alphas[a]));
+      }
+  cairo_surface_destroy (s);
 }
 
 static void
@@ -758,6 +788,7 @@ main (int    argc,
   g_test_add ("/timeline/markers", Fixture, NULL, fixture_setup, test_markers, fixture_teardown);
   g_test_add ("/timeline/layers", Fixture, NULL, fixture_setup, test_layers, fixture_teardown);
   g_test_add ("/timeline/hit", Fixture, NULL, fixture_setup, test_hit, fixture_teardown);
+  g_test_add_func ("/timeline/rgb-pixel", test_rgb_pixel);
   g_test_add_func ("/timeline/bounded", test_bounded);
   g_test_add_func ("/timeline/grow", test_grow);
   g_test_add_func ("/timeline/format", test_format);
