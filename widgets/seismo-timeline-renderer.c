@@ -1301,6 +1301,35 @@ seismo_timeline_renderer_draw (SeismoTimelineRenderer *self,
   draw_overlays (self, canvas, canvas_data);
 }
 
+/* Which of rows, drawn from top and scrolled by offset as draw_rows() draws them, is lit under
+ * the pointer: its index, or -1. */
+static int
+hovered_row (SeismoTimelineRenderer *self,
+             GArray                 *rows,
+             double                  top,
+             double                  offset)
+{
+  guint lo = 0, hi = rows->len;
+  const SeismoTimelineRow *row;
+  double y;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      row = &g_array_index (rows, SeismoTimelineRow, mid);
+      if (top + row->y - offset + row->height <= self->hover_y)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == rows->len)
+    return -1;
+  row = &g_array_index (rows, SeismoTimelineRow, lo);
+  y = top + row->y - offset;
+  return self->hover_y >= y && self->hover_y < y + row->height ? (int) lo : -1;
+}
+
 /**
  * seismo_timeline_renderer_get_base_key:
  *
@@ -1324,8 +1353,9 @@ seismo_timeline_renderer_get_base_key (SeismoTimelineRenderer *self,
   key->view_start = self->view_start;
   key->ns_per_px = self->ns_per_px;
   key->scroll_y = self->scroll_y;
-  /* Rows are lit under the pointer. */
-  key->hover_y = self->hover_y;
+  /* The row under the pointer is lit: a pointer moving within a row keeps the base. */
+  key->hover_row = hovered_row (self, self->rows, _seismo_timeline_renderer_rows_top (self), self->scroll_y);
+  key->hover_pinned = hovered_row (self, self->pinned_rows, SEISMO_TIMELINE_RULER_HEIGHT, 0);
   /* The ruler's label column tells the markers' delta and the range. */
   for (guint m = 0; m < 2; m++)
     {
@@ -1344,7 +1374,8 @@ seismo_timeline_base_key_equal (const SeismoTimelineBaseKey *a,
   return a->renderer == b->renderer && a->serial == b->serial && a->pango_serial == b->pango_serial
          && a->width == b->width && a->height == b->height && a->dark == b->dark
          && a->view_start == b->view_start && a->ns_per_px == b->ns_per_px
-         && a->scroll_y == b->scroll_y && a->hover_y == b->hover_y
+         && a->scroll_y == b->scroll_y && a->hover_row == b->hover_row
+         && a->hover_pinned == b->hover_pinned
          && a->has_marker[0] == b->has_marker[0] && a->has_marker[1] == b->has_marker[1]
          && a->marker[0] == b->marker[0] && a->marker[1] == b->marker[1]
          && a->has_range == b->has_range && a->range[0] == b->range[0] && a->range[1] == b->range[1];

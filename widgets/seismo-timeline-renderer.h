@@ -221,7 +221,8 @@ typedef struct {
   double   view_start;
   double   ns_per_px;
   double   scroll_y;
-  double   hover_y;
+  int      hover_row;      /* the scrolled row under the pointer, lit; -1: none */
+  int      hover_pinned;   /* the same among the pinned rows */
   gboolean has_marker[2];
   guint64  marker[2];
   gboolean has_range;

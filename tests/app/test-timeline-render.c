@@ -277,6 +277,7 @@ test_layers (Fixture       *f,
   cairo_t *cr;
   gsize n = seismo_trace_get_n_events (f->trace);
   SeismoRowKey cpus = { SEISMO_ROW_CPU_GROUP, 0 };
+  guint32 lit;
 
   seismo_timeline_renderer_set_marker (f->r, 0, SEISMO_TEST_T0 + 4000);
   seismo_timeline_renderer_set_marker (f->r, 1, SEISMO_TEST_T0 + 6000);
@@ -315,10 +316,28 @@ test_layers (Fixture       *f,
   g_assert_false (seismo_timeline_base_key_equal (&k0, &k));
   seismo_timeline_renderer_set_range (f->r, SEISMO_TEST_T0 + 3000, SEISMO_TEST_T0 + 5000);
 
-  seismo_timeline_renderer_set_hover_y (f->r, 100);
-  seismo_timeline_renderer_get_base_key (f->r, &k);
-  g_assert_false (seismo_timeline_base_key_equal (&k0, &k));
+  /* The pointer lights the row under it: within a row, the same base; in another, a new one. */
+  {
+    double top = row_top (f, SEISMO_ROW_TASK, f->alpha);
+    SeismoTimelineBaseKey in_row;
+
+    seismo_timeline_renderer_set_hover_y (f->r, top + 2);
+    seismo_timeline_renderer_get_base_key (f->r, &in_row);
+    g_assert_false (seismo_timeline_base_key_equal (&k0, &in_row));
+    seismo_timeline_renderer_set_hover_y (f->r, top + ROW_HEIGHT_TASK - 2);
+    seismo_timeline_renderer_get_base_key (f->r, &k);
+    g_assert_true (seismo_timeline_base_key_equal (&in_row, &k));
+    seismo_timeline_renderer_set_hover_y (f->r, top + ROW_HEIGHT_TASK + 2);
+    seismo_timeline_renderer_get_base_key (f->r, &k);
+    g_assert_false (seismo_timeline_base_key_equal (&in_row, &k));
+    /* And that is the row drawn lit. */
+    seismo_timeline_renderer_set_hover_y (f->r, top + 2);
+    draw (f);
+    lit = pixel (f, 5, top + 3);
+  }
   seismo_timeline_renderer_set_hover_y (f->r, -1);
+  draw (f);
+  g_assert_cmphex (pixel (f, 5, row_top (f, SEISMO_ROW_TASK, f->alpha) + 3), !=, lit);
   seismo_timeline_renderer_get_base_key (f->r, &k);
   g_assert_true (seismo_timeline_base_key_equal (&k0, &k));
 
