@@ -52,7 +52,6 @@ typedef struct {
   gboolean            hex_needle;
   guint64             hex_value;
   guint64             hex_mask;     /* the needle's nibbles */
-  guint               hex_digits;
   gsize               needle_len;
   SeismoEventId       from;
   gboolean            backward;

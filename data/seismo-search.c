@@ -84,15 +84,14 @@ text_has_needle (SearchContext *ctx,
 }
 
 /* Whether the hex digits of v (lower case, no leading zeros) hold the needle: each window of the
- * needle's length is compared as nibbles, which costs less than writing the digits out. */
+ * needle's length is compared as nibbles, which costs less than writing the digits out. A window
+ * at nibble s lies within the digits while v >> 4s still has the needle's number of digits. */
 static inline gboolean
 hex_digits_hold (const SearchContext *ctx,
                  guint64              v)
 {
-  guint digits = v ? (67 - __builtin_clzll (v)) / 4 : 1;
-
-  for (guint s = 0; s + ctx->hex_digits <= digits; s++)
-    if (((v >> (4 * s)) & ctx->hex_mask) == ctx->hex_value)
+  for (; v >= ctx->min_hex; v >>= 4)
+    if ((v & ctx->hex_mask) == ctx->hex_value)
       return TRUE;
   return FALSE;
 }
@@ -438,7 +437,6 @@ seismo_trace_search (SeismoTrace        *trace,
                    && strspn (ctx.lower_needle, "0123456789abcdef") == ctx.needle_len;
   if (ctx.hex_needle)
     {
-      ctx.hex_digits = ctx.needle_len;
       ctx.hex_mask = ctx.needle_len >= 16 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << (4 * ctx.needle_len)) - 1;
       ctx.hex_value = g_ascii_strtoull (ctx.lower_needle, NULL, 16);
     }
