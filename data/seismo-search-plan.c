@@ -450,6 +450,45 @@ names_may_hold (SearchContext     *ctx,
     }
 }
 
+static FieldOp
+field_op (const SearchContext *ctx,
+          const SeismoField   *field,
+          const FieldPlan     *fp)
+{
+  if (fp->literal)
+    return OP_OTHER;
+  switch (field->type)
+    {
+    case SEISMO_FIELD_BYTES:
+      return OP_OTHER;
+    case SEISMO_FIELD_UINT_ARRAY:
+      if (fp->test != FIELD_FORMAT || !fp->elements)
+        return OP_OTHER;
+      return fp->hex && ctx->hex_needle ? OP_HEX_ELEMENTS : OP_ELEMENTS;
+    case SEISMO_FIELD_INT:
+    case SEISMO_FIELD_UINT:
+    case SEISMO_FIELD_POINTER:
+    case SEISMO_FIELD_STRING:
+    case SEISMO_FIELD_N_TYPES:
+    default:
+      break;
+    }
+  switch ((FieldTest) fp->test)
+    {
+    case FIELD_SKIP:
+      return OP_READ;
+    case FIELD_STRING:
+      return OP_STRING;
+    case FIELD_NUMBER:
+      return OP_NUMBER;
+    case FIELD_CACHED:
+      return OP_CACHED;
+    case FIELD_FORMAT:
+    default:
+      return OP_OTHER;
+    }
+}
+
 static void
 plan_type (SearchContext         *ctx,
            const SeismoEventType *type,
@@ -551,6 +590,14 @@ plan_type (SearchContext         *ctx,
   plan->damage_matters = damage_may_show (type, ctx->needle);
   if (plan->damage_matters)
     plan->n_read = type->n_fields;
+  for (guint i = 0; i < type->n_fields; i++)
+    {
+      FieldPlan *fp = &plan->fields[i];
+
+      fp->zigzag = type->fields[i].type == SEISMO_FIELD_INT;
+      fp->hex = type->fields[i].display != SEISMO_DISPLAY_DEFAULT;
+      fp->op = field_op (ctx, &type->fields[i], fp);
+    }
   plan->mode = any_field || plan->damage_matters ? TYPE_FIELDS : TYPE_NEVER;
 }
 
@@ -587,6 +634,7 @@ _seismo_search_plan (SearchContext *ctx,
     {
       const SeismoEventType *type = seismo_trace_get_event_type (ctx->trace, t);
 
+      ctx->types[t].type = type;
       if (format_text)
         {
           ctx->types[t].fields = NULL;
