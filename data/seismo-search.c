@@ -353,35 +353,54 @@ fields_match (SearchContext   *ctx,
   /* Values are loaded 8 bytes at once: the payload's bytes go on past this event's. */
   const guint8 *readable = ctx->readable;
 
+  /* Each op reads its field's varint as it needs it: not at all when it only passes it, the
+   * one or two bytes of a cached value without the general decoder. */
   for (const FieldPlan *fp = plan->fields, *last = fp + plan->n_read; fp < last; fp++, field++)
     {
       gboolean matched = FALSE;
       guint64 v;
 
-      if (!(p = seismo_varint_get_wide (p, end, readable, &v)))
-        goto damaged;
       switch ((FieldOp) fp->op)
         {
         case OP_READ:
+          if (!(p = seismo_varint_get_long (p, end, readable, SEISMO_VARINT_MAX + 1, &v)))
+            goto damaged;
           break;
 
         case OP_STRING:
+          if (!(p = seismo_varint_get_wide (p, end, readable, &v)))
+            goto damaged;
           if (v < ctx->n_strings && ctx->string_match[v])
             return TRUE;
           break;
 
         case OP_NUMBER:
+          if (!(p = seismo_varint_get_wide (p, end, readable, &v)))
+            goto damaged;
           if (number_matches (ctx, field, fp->zigzag ? (guint64) seismo_zigzag_decode (v) : v))
             return TRUE;
           break;
 
         case OP_CACHED:
+          /* Only values of one or two bytes (below 2^14) can be in the cache. */
+          if (G_UNLIKELY (p >= end))
+            goto damaged;
+          if (p[0] < 0x80)
+            v = *p++;
+          else if (end - p >= 2 && p[1] < 0x80)
+            {
+              v = (p[0] & 0x7f) | ((guint) p[1] << 7);
+              p += 2;
+            }
+          else if (!(p = seismo_varint_get_wide (p, end, readable, &v)))
+            goto damaged;
           if (cached_matches (ctx, ts, fp, field, v))
             return TRUE;
           break;
 
         case OP_ELEMENTS:
-          if (v > (guint64) (end - p)
+          if (!(p = seismo_varint_get_wide (p, end, readable, &v))
+              || v > (guint64) (end - p)
               || !(p = array_elements (ctx, fp->hex, p, end, readable, v, TRUE, &matched)))
             goto damaged;
           if (matched)
@@ -389,7 +408,7 @@ fields_match (SearchContext   *ctx,
           break;
 
         case OP_HEX_ELEMENTS:
-          if (v > (guint64) (end - p))
+          if (!(p = seismo_varint_get_wide (p, end, readable, &v)) || v > (guint64) (end - p))
             goto damaged;
           if (G_LIKELY (readable - end >= 8))
             p = hex_elements (ctx, p, end, v, &matched);
@@ -402,7 +421,8 @@ fields_match (SearchContext   *ctx,
           break;
 
         case OP_OTHER:
-          if (!(p = other_field (ctx, ts, field, fp, p, end, readable, v, &matched)))
+          if (!(p = seismo_varint_get_wide (p, end, readable, &v))
+              || !(p = other_field (ctx, ts, field, fp, p, end, readable, v, &matched)))
             goto damaged;
           if (matched)
             return TRUE;
