@@ -499,7 +499,8 @@ plan_type (SearchContext         *ctx,
   g_autofree guint8 *shown = g_new0 (guint8, MAX (type->n_fields, 1));
   gboolean any_field = FALSE;
 
-  plan->fields = g_new0 (FieldPlan, MAX (type->n_fields, 1));
+  /* One more for the OP_END after the fields read. */
+  plan->fields = g_new0 (FieldPlan, type->n_fields + 1);
   if (strcasestr (type->full_name, ctx->needle) != NULL)
     {
       plan->mode = TYPE_ALL;
@@ -598,6 +599,7 @@ plan_type (SearchContext         *ctx,
       fp->hex = type->fields[i].display != SEISMO_DISPLAY_DEFAULT;
       fp->op = field_op (ctx, &type->fields[i], fp);
     }
+  plan->fields[plan->n_read].op = OP_END;
   plan->mode = any_field || plan->damage_matters ? TYPE_FIELDS : TYPE_NEVER;
 }
 

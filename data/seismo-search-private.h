@@ -28,6 +28,7 @@ typedef enum {
 /* How a field is read: its type and test in one switch, the quick ones for plain varints and
  * arrays looked at element by element. */
 typedef enum {
+  OP_END,        /* after the last field read: no match */
   OP_READ,       /* a varint not looked at */
   OP_STRING,
   OP_NUMBER,
@@ -54,7 +55,7 @@ typedef struct {
   TypeMode               mode;
   gboolean               damage_matters;  /* a damaged payload's text ({name}, the note) could hold it */
   guint                  n_read;          /* fields to read when damage does not matter */
-  FieldPlan             *fields;
+  FieldPlan             *fields;          /* n_fields + 1; fields[n_read].op is OP_END */
 } TypePlan;
 
 typedef struct {

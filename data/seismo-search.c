@@ -268,6 +268,29 @@ cached_matches (SearchContext     *ctx,
   return uncached_matches (ctx, ts, fp, field, v);
 }
 
+/* seismo_varint_get_wide() for a value of one or two bytes as a rule (an array's length, a
+ * syscall number): those two without the general decoder. */
+G_ALWAYS_INLINE static inline const guint8 *
+read_small (const guint8 *p,
+            const guint8 *end,
+            const guint8 *readable,
+            guint64      *v)
+{
+  if (G_UNLIKELY (p >= end))
+    return NULL;
+  if (p[0] < 0x80)
+    {
+      *v = p[0];
+      return p + 1;
+    }
+  if (end - p >= 2 && p[1] < 0x80)
+    {
+      *v = (p[0] & 0x7f) | ((guint) p[1] << 7);
+      return p + 2;
+    }
+  return seismo_varint_get_wide (p, end, readable, v);
+}
+
 /* A field fields_match() has no quick way for (OP_OTHER): bytes, arrays read whole or formatted,
  * a field whose " name=" holds the needle. v is the varint at the field's start and p what follows
  * it. Returns the position after the field, or NULL when the payload is cut short in it. */
@@ -355,13 +378,16 @@ fields_match (SearchContext   *ctx,
 
   /* Each op reads its field's varint as it needs it: not at all when it only passes it, the
    * one or two bytes of a cached value without the general decoder. */
-  for (const FieldPlan *fp = plan->fields, *last = fp + plan->n_read; fp < last; fp++, field++)
+  for (const FieldPlan *fp = plan->fields;; fp++, field++)
     {
       gboolean matched = FALSE;
       guint64 v;
 
       switch ((FieldOp) fp->op)
         {
+        case OP_END:
+          return FALSE;
+
         case OP_READ:
           if (!(p = seismo_varint_get_long (p, end, readable, SEISMO_VARINT_MAX + 1, &v)))
             goto damaged;
@@ -383,16 +409,7 @@ fields_match (SearchContext   *ctx,
 
         case OP_CACHED:
           /* Only values of one or two bytes (below 2^14) can be in the cache. */
-          if (G_UNLIKELY (p >= end))
-            goto damaged;
-          if (p[0] < 0x80)
-            v = *p++;
-          else if (end - p >= 2 && p[1] < 0x80)
-            {
-              v = (p[0] & 0x7f) | ((guint) p[1] << 7);
-              p += 2;
-            }
-          else if (!(p = seismo_varint_get_wide (p, end, readable, &v)))
+          if (!(p = read_small (p, end, readable, &v)))
             goto damaged;
           if (cached_matches (ctx, ts, fp, field, v))
             return TRUE;
@@ -408,7 +425,7 @@ fields_match (SearchContext   *ctx,
           break;
 
         case OP_HEX_ELEMENTS:
-          if (!(p = seismo_varint_get_wide (p, end, readable, &v)) || v > (guint64) (end - p))
+          if (!(p = read_small (p, end, readable, &v)) || v > (guint64) (end - p))
             goto damaged;
           if (G_LIKELY (readable - end >= 8))
             p = hex_elements (ctx, p, end, v, &matched);
@@ -432,7 +449,6 @@ fields_match (SearchContext   *ctx,
           g_assert_not_reached ();
         }
     }
-  return FALSE;
 
 damaged:
   /* Fields before the damage were shown and did not match; the rest shows as "{name}". */
