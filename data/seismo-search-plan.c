@@ -464,7 +464,7 @@ field_op (const SearchContext *ctx,
     case SEISMO_FIELD_UINT_ARRAY:
       if (fp->test != FIELD_FORMAT || !fp->elements)
         return OP_OTHER;
-      return fp->hex && ctx->hex_needle ? OP_HEX_ELEMENTS : OP_ELEMENTS;
+      return fp->hex && ctx->hex_spread ? OP_HEX_ELEMENTS : OP_ELEMENTS;
     case SEISMO_FIELD_INT:
     case SEISMO_FIELD_UINT:
     case SEISMO_FIELD_POINTER:

@@ -72,6 +72,14 @@ typedef struct {
   gboolean            hex_needle;
   guint64             hex_value;
   guint64             hex_mask;     /* the needle's nibbles */
+  /* A hex needle not starting with "0" is compared with a varint's bytes as stored, one window
+   * (the needle's nibbles shifted by 4s) at a time, its bits spread 7 to a byte: the windows
+   * that can lie within a value of k bytes are the first window_count[k]; a match needs no digit
+   * count, the needle's first nibble being set. */
+  gboolean            hex_spread;
+  guint8              window_count[9];
+  guint64             window_mask[16];
+  guint64             window_value[16];
   gsize               needle_len;
   SeismoEventId       from;
   gboolean            backward;

@@ -175,11 +175,13 @@ array_elements (SearchContext     *ctx,
   return p;
 }
 
-/* array_elements() for an array shown in hex and a needle of hex digits (OP_HEX_ELEMENTS), the
- * bulk of a syscall trace's fields. Only values of at least long_hex bytes are gathered; a value's
- * bytes are loaded 8 at once, which needs 8 readable bytes past every start before end: the
- * caller checks that end + 7 is readable. A value running past end is found at the end (p only
- * grows), before any match inside it counts. */
+/* array_elements() for an array shown in hex and a needle of hex digits not starting with "0"
+ * (OP_HEX_ELEMENTS), the bulk of a syscall trace's fields. A value is not decoded: its bytes,
+ * loaded 8 at once, are compared with the needle's windows spread as a varint's bits are
+ * (plan_windows()), as many as fit its length, which are none for values too short to have the
+ * needle's digits. The loads need 8 readable bytes past every start before end: the caller
+ * checks that end + 7 is readable. A value running past end is found at the end (p only grows),
+ * before any match inside it counts. */
 static inline const guint8 *
 hex_elements (const SearchContext *ctx,
               const guint8        *p,
@@ -187,12 +189,10 @@ hex_elements (const SearchContext *ctx,
               guint64              n,
               gboolean            *matched)
 {
-  guint min_len = ctx->long_hex;
-
   for (guint64 k = 0; k < n; k++)
     {
-      guint64 w, stop;
-      guint len;
+      guint64 w, stop, bits;
+      guint len, windows;
 
       if (G_UNLIKELY (p >= end))
         return NULL;
@@ -214,15 +214,20 @@ hex_elements (const SearchContext *ctx,
           continue;
         }
       len = ((guint) __builtin_ctzll (stop) >> 3) + 1;
-      if (len >= min_len && hex_digits_hold (ctx, seismo_varint_gather_ (w, len)))
-        {
-          p += len;
-          if (p > end)
-            return NULL;
-          *matched = TRUE;
-          return array_elements ((SearchContext *) ctx, TRUE, p, end, end, n - k - 1, FALSE, matched);
-        }
       p += len;
+      windows = ctx->window_count[len];
+      if (windows == 0)
+        continue;
+      /* The value's bytes: up to its last byte's high bit, the lowest bit of stop. */
+      bits = w & (stop ^ (stop - 1));
+      for (guint s = 0; s < windows; s++)
+        if ((bits & ctx->window_mask[s]) == ctx->window_value[s])
+          {
+            if (p > end)
+              return NULL;
+            *matched = TRUE;
+            return array_elements ((SearchContext *) ctx, TRUE, p, end, end, n - k - 1, FALSE, matched);
+          }
     }
   return p <= end ? p : NULL;
 }
@@ -590,6 +595,42 @@ smallest_with_digits (guint64 base,
   return v;
 }
 
+/* v (below 2^56) as the bytes of a varint hold it, seven bits to a byte and no high bits. */
+static guint64
+spread_bits (guint64 v)
+{
+  guint64 x = 0;
+
+  for (guint i = 0; i < 8; i++)
+    x |= ((v >> (7 * i)) & 0x7f) << (8 * i);
+  return x;
+}
+
+/* The needle's windows for hex_elements(). Window s holds the needle at hex digit s from the
+ * right; the needle's first nibble being set, it lies within the value's digits when it matches,
+ * and it can only match a value of k bytes (below 2^(7k)) when 4 (digits - 1 + s) < 7k. Such a
+ * window ends at bit 4 (digits + s) <= 56, within 8 bytes of a varint. */
+static void
+plan_windows (SearchContext *ctx)
+{
+  guint digits = ctx->needle_len;
+
+  for (guint s = 0; s + digits <= 16; s++)
+    {
+      /* Windows past 56 bits are never looked at; they could not match. */
+      ctx->window_mask[s] = 4 * (digits + s) <= 56 ? spread_bits (ctx->hex_mask << (4 * s)) : 0;
+      ctx->window_value[s] = 4 * (digits + s) <= 56 ? spread_bits (ctx->hex_value << (4 * s)) : 1;
+    }
+  for (guint k = 0; k <= 8; k++)
+    {
+      guint n = 0;
+
+      while (n + digits <= 16 && 4 * (digits - 1 + n) < 7 * k)
+        n++;
+      ctx->window_count[k] = n;
+    }
+}
+
 /* The fewest varint bytes that can hold a value of at least min: k bytes hold values below 2^(7k). */
 static guint
 varint_len_for (guint64 min)
@@ -646,6 +687,8 @@ seismo_trace_search (SeismoTrace        *trace,
     {
       ctx.hex_mask = ctx.needle_len >= 16 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << (4 * ctx.needle_len)) - 1;
       ctx.hex_value = g_ascii_strtoull (ctx.lower_needle, NULL, 16);
+      ctx.hex_spread = ctx.lower_needle[0] != '0';
+      plan_windows (&ctx);
     }
   if (!_seismo_search_plan (&ctx, (flags & SEISMO_SEARCH_FORMAT_TEXT) != 0))
     n_threads = 0;
