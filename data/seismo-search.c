@@ -179,9 +179,9 @@ array_elements (SearchContext     *ctx,
  * (OP_HEX_ELEMENTS), the bulk of a syscall trace's fields. A value is not decoded: its bytes,
  * loaded 8 at once, are compared with the needle's windows spread as a varint's bits are
  * (plan_windows()), as many as fit its length, which are none for values too short to have the
- * needle's digits. The loads need 8 readable bytes past every start before end: the caller
- * checks that end + 7 is readable. A value running past end is found at the end (p only grows),
- * before any match inside it counts. */
+ * needle's digits. A value of at most 8 bytes moves p by at most 8, so the n loads stay within
+ * readable when p + 8 n is: the caller checks that once. A value running past end is found at
+ * the end (p only grows), before any match inside it counts. */
 static inline const guint8 *
 hex_elements (const SearchContext *ctx,
               const guint8        *p,
@@ -194,8 +194,6 @@ hex_elements (const SearchContext *ctx,
       guint64 w, stop, bits;
       guint len, windows;
 
-      if (G_UNLIKELY (p >= end))
-        return NULL;
       memcpy (&w, p, 8);
       w = GUINT64_FROM_LE (w);
       stop = ~w & G_GUINT64_CONSTANT (0x8080808080808080);
@@ -204,7 +202,7 @@ hex_elements (const SearchContext *ctx,
           /* 9 or 10 bytes: beyond what one load holds. */
           guint64 elem;
 
-          if (!(p = seismo_varint_get (p, end, &elem)))
+          if (p >= end || !(p = seismo_varint_get (p, end, &elem)))
             return NULL;
           if (hex_digits_hold (ctx, elem))
             {
@@ -436,7 +434,7 @@ fields_match (SearchContext   *ctx,
         case OP_HEX_ELEMENTS:
           if (!(p = read_small (p, end, readable, &v)) || v > (guint64) (end - p))
             goto damaged;
-          if (G_LIKELY (readable - end >= 8))
+          if (G_LIKELY ((guint64) (readable - p) / 8 >= v))
             p = hex_elements (ctx, p, end, v, &matched);
           else
             p = array_elements (ctx, TRUE, p, end, readable, v, TRUE, &matched);

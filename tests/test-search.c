@@ -311,11 +311,12 @@ make_words_trace (guint n_events)
     {
       guint64 args[8];
       guint n = g_rand_int_range (rand, 0, G_N_ELEMENTS (args) + 1);
-      /* The last event is a hex one, its array within 8 bytes of the payloads' end. */
+      /* The last event is a hex one, its array too near the payloads' end to be loaded 8 bytes
+       * a value. */
       gboolean dec = i % 5 == 4 && i + 1 < n_events;
 
       if (i + 1 == n_events)
-        n = 1;
+        n = 2;
       for (guint k = 0; k < n; k++)
         {
           guint r = g_rand_int_range (rand, 0, 4);
@@ -329,7 +330,10 @@ make_words_trace (guint n_events)
             args[k] = random_bits (rand, g_rand_int_range (rand, 1, 65));
         }
       if (i + 1 == n_events)
-        args[0] = G_GUINT64_CONSTANT (0x7ffe4435cdf0);
+        {
+          args[0] = G_GUINT64_CONSTANT (0x7ffe4435cdf0);
+          args[1] = 1;
+        }
       /* Marks near both ends, and just past a payload block boundary and just before one, each
        * the first the search meets after crossing it (forward, then backward). */
       if (i == 1 || i + 2 == n_events || i == 65536 || i == 2 * 65536 - 1)
