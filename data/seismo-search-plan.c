@@ -627,9 +627,10 @@ _seismo_search_plan (SearchContext *ctx,
 
       ctx->task_match[t] = comm < ctx->n_strings ? ctx->string_match[comm]
                                                  : strcasestr (seismo_trace_get_string (ctx->trace, comm), ctx->needle) != NULL;
-      possible |= ctx->task_match[t];
+      ctx->any_task |= ctx->task_match[t];
     }
 
+  possible = ctx->any_task;
   ctx->n_types = seismo_trace_get_n_event_types (ctx->trace);
   ctx->types = g_new0 (TypePlan, MAX (ctx->n_types, 1));
   for (guint t = 0; t < ctx->n_types; t++)

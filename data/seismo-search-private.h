@@ -88,6 +88,7 @@ typedef struct {
   TypePlan           *types;
   guint               n_tasks;
   guint8             *task_match;
+  gboolean            any_task;     /* some task_match is set */
   guint               n_strings;
   guint8             *string_match;
   guint               n_slots;

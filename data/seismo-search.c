@@ -373,11 +373,10 @@ fields_match (SearchContext   *ctx,
               SeismoEventId    e,
               const TypePlan  *plan,
               const guint8    *p,
-              const guint8    *end)
+              const guint8    *end,
+              const guint8    *readable)
 {
   const SeismoField *field = plan->type->fields;
-  /* Values are loaded 8 bytes at once: the payload's bytes go on past this event's. */
-  const guint8 *readable = ctx->readable;
 
   /* Set only by a match, which ends the search. */
   gboolean matched = FALSE;
@@ -481,8 +480,11 @@ search_block (SearchContext *ctx,
   const guint16 *types = trace->type;
   const SeismoTaskId *tasks = trace->task;
   const TypePlan *plans = ctx->types;
-  const guint8 *task_match = ctx->task_match;
+  /* No task's comm holding the needle, as for most needles, spares reading the task column. */
+  const guint8 *task_match = ctx->any_task ? ctx->task_match : NULL;
   guint n_tasks = ctx->n_tasks;
+  /* Values are loaded 8 bytes at once: the payload's bytes go on past an event's. */
+  const guint8 *readable = ctx->readable;
   gssize step = ctx->backward ? -1 : 1;
   gsize e = ctx->backward ? hi - 1 : lo;
 
@@ -490,10 +492,9 @@ search_block (SearchContext *ctx,
   for (gsize left = hi - lo; left > 0; left--, e += step)
     {
       const TypePlan *plan = &plans[types[e]];
-      SeismoTaskId task = tasks[e];
       gboolean match;
 
-      if (task < n_tasks && task_match[task])
+      if (task_match != NULL && tasks[e] < n_tasks && task_match[tasks[e]])
         return (SeismoEventId) e;
       switch (plan->mode)
         {
@@ -505,7 +506,7 @@ search_block (SearchContext *ctx,
           break;
         case TYPE_FIELDS:
           match = fields_match (ctx, ts, (SeismoEventId) e, plan, base + off[e],
-                                e + 1 < hi ? base + off[e + 1] : last_end);
+                                e + 1 < hi ? base + off[e + 1] : last_end, readable);
           break;
         case TYPE_FORMAT:
           match = format_matches (ctx, ts, (SeismoEventId) e);
