@@ -189,7 +189,9 @@ hex_elements (const SearchContext *ctx,
               guint64              n,
               gboolean            *matched)
 {
-  for (guint64 k = 0; k < n; k++)
+  guint64 k;
+
+  for (k = 0; k < n; k++)
     {
       guint64 w, stop, bits;
       guint len, windows;
@@ -205,10 +207,7 @@ hex_elements (const SearchContext *ctx,
           if (p >= end || !(p = seismo_varint_get (p, end, &elem)))
             return NULL;
           if (hex_digits_hold (ctx, elem))
-            {
-              *matched = TRUE;
-              return array_elements ((SearchContext *) ctx, TRUE, p, end, end, n - k - 1, FALSE, matched);
-            }
+            goto found;
           continue;
         }
       len = ((guint) __builtin_ctzll (stop) >> 3) + 1;
@@ -220,14 +219,15 @@ hex_elements (const SearchContext *ctx,
       bits = w & (stop ^ (stop - 1));
       for (guint s = 0; s < windows; s++)
         if ((bits & ctx->window_mask[s]) == ctx->window_value[s])
-          {
-            if (p > end)
-              return NULL;
-            *matched = TRUE;
-            return array_elements ((SearchContext *) ctx, TRUE, p, end, end, n - k - 1, FALSE, matched);
-          }
+          goto found;
     }
   return p <= end ? p : NULL;
+
+found:
+  if (p > end)
+    return NULL;
+  *matched = TRUE;
+  return array_elements ((SearchContext *) ctx, TRUE, p, end, end, n - k - 1, FALSE, matched);
 }
 
 /* A value of a name-table field not yet in the thread's cache, or outside it. */
