@@ -28,14 +28,14 @@ typedef enum {
 /* How a field is read: its type and test in one switch, the quick ones for plain varints and
  * arrays looked at element by element. */
 typedef enum {
-  OP_END,        /* after the last field read: no match */
-  OP_READ,       /* a varint not looked at */
+  OP_END,           /* after the last field read: no match */
+  OP_READ,          /* a varint not looked at */
   OP_STRING,
   OP_NUMBER,
   OP_CACHED,
-  OP_ELEMENTS,   /* an array whose elements are each looked at */
-  OP_HEX_ELEMENTS, /* the same, shown in hex, for a needle of 2 to 16 hex digits: as nibbles */
-  OP_OTHER,      /* bytes, arrays read whole, a literal " name=": the general way */
+  OP_ELEMENTS,      /* an array whose elements are each looked at */
+  OP_HEX_ELEMENTS,  /* the same, shown in hex, the needle's windows compared as stored (hex_spread) */
+  OP_OTHER,         /* bytes, arrays read whole, a literal " name=": the general way */
 } FieldOp;
 
 typedef struct {
