@@ -450,6 +450,45 @@ names_may_hold (SearchContext     *ctx,
     }
 }
 
+static FieldOp
+field_op (const SearchContext *ctx,
+          const SeismoField   *field,
+          const FieldPlan     *fp)
+{
+  if (fp->literal)
+    return OP_OTHER;
+  switch (field->type)
+    {
+    case SEISMO_FIELD_BYTES:
+      return OP_OTHER;
+    case SEISMO_FIELD_UINT_ARRAY:
+      if (fp->test != FIELD_FORMAT || !fp->elements)
+        return OP_OTHER;
+      return fp->hex && ctx->hex_spread ? OP_HEX_ELEMENTS : OP_ELEMENTS;
+    case SEISMO_FIELD_INT:
+    case SEISMO_FIELD_UINT:
+    case SEISMO_FIELD_POINTER:
+    case SEISMO_FIELD_STRING:
+    case SEISMO_FIELD_N_TYPES:
+    default:
+      break;
+    }
+  switch ((FieldTest) fp->test)
+    {
+    case FIELD_SKIP:
+      return OP_READ;
+    case FIELD_STRING:
+      return OP_STRING;
+    case FIELD_NUMBER:
+      return OP_NUMBER;
+    case FIELD_CACHED:
+      return OP_CACHED;
+    case FIELD_FORMAT:
+    default:
+      return OP_OTHER;
+    }
+}
+
 static void
 plan_type (SearchContext         *ctx,
            const SeismoEventType *type,
@@ -460,7 +499,8 @@ plan_type (SearchContext         *ctx,
   g_autofree guint8 *shown = g_new0 (guint8, MAX (type->n_fields, 1));
   gboolean any_field = FALSE;
 
-  plan->fields = g_new0 (FieldPlan, MAX (type->n_fields, 1));
+  /* One more for the OP_END after the fields read. */
+  plan->fields = g_new0 (FieldPlan, type->n_fields + 1);
   if (strcasestr (type->full_name, ctx->needle) != NULL)
     {
       plan->mode = TYPE_ALL;
@@ -551,6 +591,15 @@ plan_type (SearchContext         *ctx,
   plan->damage_matters = damage_may_show (type, ctx->needle);
   if (plan->damage_matters)
     plan->n_read = type->n_fields;
+  for (guint i = 0; i < type->n_fields; i++)
+    {
+      FieldPlan *fp = &plan->fields[i];
+
+      fp->zigzag = type->fields[i].type == SEISMO_FIELD_INT;
+      fp->hex = type->fields[i].display != SEISMO_DISPLAY_DEFAULT;
+      fp->op = field_op (ctx, &type->fields[i], fp);
+    }
+  plan->fields[plan->n_read].op = OP_END;
   plan->mode = any_field || plan->damage_matters ? TYPE_FIELDS : TYPE_NEVER;
 }
 
@@ -578,15 +627,17 @@ _seismo_search_plan (SearchContext *ctx,
 
       ctx->task_match[t] = comm < ctx->n_strings ? ctx->string_match[comm]
                                                  : strcasestr (seismo_trace_get_string (ctx->trace, comm), ctx->needle) != NULL;
-      possible |= ctx->task_match[t];
+      ctx->any_task |= ctx->task_match[t];
     }
 
+  possible = ctx->any_task;
   ctx->n_types = seismo_trace_get_n_event_types (ctx->trace);
   ctx->types = g_new0 (TypePlan, MAX (ctx->n_types, 1));
   for (guint t = 0; t < ctx->n_types; t++)
     {
       const SeismoEventType *type = seismo_trace_get_event_type (ctx->trace, t);
 
+      ctx->types[t].type = type;
       if (format_text)
         {
           ctx->types[t].fields = NULL;

@@ -25,34 +25,61 @@ typedef enum {
   FIELD_FORMAT,  /* bytes and arrays: the value alone is formatted */
 } FieldTest;
 
+/* How a field is read: its type and test in one switch, the quick ones for plain varints and
+ * arrays looked at element by element. */
+typedef enum {
+  OP_END,           /* after the last field read: no match */
+  OP_READ,          /* a varint not looked at */
+  OP_STRING,
+  OP_NUMBER,
+  OP_CACHED,
+  OP_ELEMENTS,      /* an array whose elements are each looked at */
+  OP_HEX_ELEMENTS,  /* the same, shown in hex, the needle's windows compared as stored (hex_spread) */
+  OP_OTHER,         /* bytes, arrays read whole, a literal " name=": the general way */
+} FieldOp;
+
 typedef struct {
+  guint8 op;         /* FieldOp */
   guint8 test;       /* FieldTest */
   guint8 literal;    /* no print format: the " name=" before this field holds the needle */
   guint8 number;     /* the field's plain number rendering could hold the needle */
   guint8 plain_out;  /* FIELD_CACHED: outside the cached range the value shows as a number */
   guint8 elements;   /* FIELD_FORMAT of an array: the needle can only lie inside one element */
+  guint8 zigzag;     /* a signed field: its varint is zigzag encoded */
+  guint8 hex;        /* an array shown in hex */
   guint  slot;       /* FIELD_CACHED: index of the per-thread cache */
 } FieldPlan;
 
 typedef struct {
-  TypeMode   mode;
-  gboolean   damage_matters;  /* a damaged payload's text ({name}, the note) could hold it */
-  guint      n_read;          /* fields to read when damage does not matter */
-  FieldPlan *fields;
+  const SeismoEventType *type;
+  TypeMode               mode;
+  gboolean               damage_matters;  /* a damaged payload's text ({name}, the note) could hold it */
+  guint                  n_read;          /* fields to read when damage does not matter */
+  FieldPlan             *fields;          /* n_fields + 1; fields[n_read].op is OP_END */
 } TypePlan;
 
 typedef struct {
   SeismoTrace        *trace;
+  const guint8       *readable;     /* the end of the trace's payloads: values are loaded 8 bytes at once */
   const char         *needle;
   char               *lower_needle;
   guint64             min_decimal;  /* values below have fewer digits than the needle has characters */
   guint64             min_hex;
   guint64             min_hex_0x;   /* the same for "0x…" */
+  guint               long_decimal; /* varints of fewer bytes are below min_decimal */
+  guint               long_hex;     /* and below min_hex */
   /* A needle of 2 to 16 hex digits is found in a hex number by comparing nibbles, not text. */
   gboolean            hex_needle;
   guint64             hex_value;
   guint64             hex_mask;     /* the needle's nibbles */
-  guint               hex_digits;
+  /* A hex needle not starting with "0" is compared with a varint's bytes as stored, one window
+   * (the needle's nibbles shifted by 4s) at a time, its bits spread 7 to a byte: the windows
+   * that can lie within a value of k bytes are the first window_count[k]; a match needs no digit
+   * count, the needle's first nibble being set. */
+  gboolean            hex_spread;
+  guint8              window_count[9];
+  guint64             window_mask[16];
+  guint64             window_value[16];
   gsize               needle_len;
   SeismoEventId       from;
   gboolean            backward;
@@ -61,6 +88,7 @@ typedef struct {
   TypePlan           *types;
   guint               n_tasks;
   guint8             *task_match;
+  gboolean            any_task;     /* some task_match is set */
   guint               n_strings;
   guint8             *string_match;
   guint               n_slots;

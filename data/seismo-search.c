@@ -10,12 +10,11 @@
 /* Values of name-table fields (syscalls, errno, signals, symbols…) answered once per value in
  * [-4096, 4096) for signed fields, [0, 8192) for the others: errno's names end at -4095. */
 #define CACHE_SIZE 8192
-#define CACHE_BIAS 4096
 
 /* What one thread keeps: a text buffer and its answers per cached field and value. */
 typedef struct {
   GString  *buf;
-  guint8  **caches;   /* n_slots, each CACHE_SIZE: 0 unknown, 1 no, 2 yes */
+  guint8   *caches;   /* n_slots of CACHE_SIZE: 0 unknown, 1 no, 2 yes */
 } ThreadState;
 
 static gboolean
@@ -84,15 +83,14 @@ text_has_needle (SearchContext *ctx,
 }
 
 /* Whether the hex digits of v (lower case, no leading zeros) hold the needle: each window of the
- * needle's length is compared as nibbles, which costs less than writing the digits out. */
+ * needle's length is compared as nibbles, which costs less than writing the digits out. A window
+ * at nibble s lies within the digits while v >> 4s still has the needle's number of digits. */
 static inline gboolean
 hex_digits_hold (const SearchContext *ctx,
                  guint64              v)
 {
-  guint digits = v ? (67 - __builtin_clzll (v)) / 4 : 1;
-
-  for (guint s = 0; s + ctx->hex_digits <= digits; s++)
-    if (((v >> (4 * s)) & ctx->hex_mask) == ctx->hex_value)
+  for (; v >= ctx->min_hex; v >>= 4)
+    if ((v & ctx->hex_mask) == ctx->hex_value)
       return TRUE;
   return FALSE;
 }
@@ -138,20 +136,20 @@ element_holds (SearchContext *ctx,
   char buf[32];
   char *digits;
 
-  if (elem < (hex ? ctx->min_hex : ctx->min_decimal))
-    return FALSE;
   if (hex && ctx->hex_needle)
     return hex_digits_hold (ctx, elem);
+  if (elem < (hex ? ctx->min_hex : ctx->min_decimal))
+    return FALSE;
   digits = number_digits (elem, hex, buf);
   return text_has_needle (ctx, digits, buf + 32 - digits);
 }
 
 /* Reads an array's n elements from p, the position after them, or NULL when they are cut short;
- * with look, *matched says whether one holds the needle. Once one does, the rest are only read
- * past. */
-static const guint8 *
+ * with look, *matched says whether one holds the needle. Values too short to have the needle's
+ * digits are only read past, and so is every value once one holds it. */
+static inline const guint8 *
 array_elements (SearchContext     *ctx,
-                const SeismoField *field,
+                gboolean           hex,
                 const guint8      *p,
                 const guint8      *end,
                 const guint8      *readable,
@@ -159,168 +157,367 @@ array_elements (SearchContext     *ctx,
                 gboolean           look,
                 gboolean          *matched)
 {
-  gboolean hex = field->display != SEISMO_DISPLAY_DEFAULT;
+  guint min_len = !look ? SEISMO_VARINT_MAX + 1 : hex ? ctx->long_hex : ctx->long_decimal;
 
   for (guint64 k = 0; k < n; k++)
     {
       guint64 elem;
 
-      if (!(p = seismo_varint_get_wide (p, end, readable, &elem)))
+      if (!(p = seismo_varint_get_long (p, end, readable, min_len, &elem)))
         return NULL;
       if (look && element_holds (ctx, hex, elem))
         {
           *matched = TRUE;
           look = FALSE;
+          min_len = SEISMO_VARINT_MAX + 1;
         }
     }
   return p;
 }
 
-static gboolean
-cached_matches (SearchContext     *ctx,
-                ThreadState       *ts,
-                const FieldPlan   *fp,
-                const SeismoField *field,
-                guint64            raw)
+/* array_elements() for an array shown in hex and a needle of hex digits not starting with "0"
+ * (OP_HEX_ELEMENTS), the bulk of a syscall trace's fields. A value is not decoded: its bytes,
+ * loaded 8 at once, are compared with the needle's windows spread as a varint's bits are
+ * (plan_windows()), as many as fit its length, which are none for values too short to have the
+ * needle's digits. A value of at most 8 bytes moves p by at most 8, so the n loads stay within
+ * readable when p + 8 n is: the caller checks that once. A value running past end is found at
+ * the end (p only grows), before any match inside it counts. */
+static inline const guint8 *
+hex_elements (const SearchContext *ctx,
+              const guint8        *p,
+              const guint8        *end,
+              guint64              n,
+              gboolean            *matched)
 {
-  gint64 index = -1;
+  guint64 k;
 
-  if (field->type == SEISMO_FIELD_INT)
+  for (k = 0; k < n; k++)
     {
-      if ((gint64) raw >= -CACHE_BIAS && (gint64) raw < CACHE_SIZE - CACHE_BIAS)
-        index = (gint64) raw + CACHE_BIAS;
+      guint64 w, stop, bits;
+      guint len, windows;
+
+      memcpy (&w, p, 8);
+      w = GUINT64_FROM_LE (w);
+      stop = ~w & G_GUINT64_CONSTANT (0x8080808080808080);
+      if (G_UNLIKELY (stop == 0))
+        {
+          /* 9 or 10 bytes: beyond what one load holds. */
+          guint64 elem;
+
+          if (p >= end || !(p = seismo_varint_get (p, end, &elem)))
+            return NULL;
+          if (hex_digits_hold (ctx, elem))
+            goto found;
+          continue;
+        }
+      len = ((guint) __builtin_ctzll (stop) >> 3) + 1;
+      p += len;
+      windows = ctx->window_count[len];
+      if (windows == 0)
+        continue;
+      /* The value's bytes: up to its last byte's high bit, the lowest bit of stop. */
+      bits = w & (stop ^ (stop - 1));
+      for (guint s = 0; s < windows; s++)
+        if ((bits & ctx->window_mask[s]) == ctx->window_value[s])
+          goto found;
     }
-  else if (raw < CACHE_SIZE)
-    index = (gint64) raw;
+  return p <= end ? p : NULL;
 
-  if (index >= 0)
+found:
+  if (p > end)
+    return NULL;
+  *matched = TRUE;
+  return array_elements ((SearchContext *) ctx, TRUE, p, end, end, n - k - 1, FALSE, matched);
+}
+
+/* A value of a name-table field not yet in the thread's cache, or outside it. */
+static G_NO_INLINE gboolean
+uncached_matches (SearchContext     *ctx,
+                  ThreadState       *ts,
+                  const FieldPlan   *fp,
+                  const SeismoField *field,
+                  guint64            v)
+{
+  guint64 raw = fp->zigzag ? (guint64) seismo_zigzag_decode (v) : v;
+
+  if (v < CACHE_SIZE)
     {
-      guint8 *cache = ts->caches[fp->slot];
+      guint8 *cache = ts->caches + (gsize) fp->slot * CACHE_SIZE;
 
-      if (cache == NULL)
-        cache = ts->caches[fp->slot] = g_new0 (guint8, CACHE_SIZE);
-      if (cache[index] == 0)
-        cache[index] = scalar_matches (ctx, ts, field, raw) ? 2 : 1;
-      return cache[index] == 2;
+      cache[v] = scalar_matches (ctx, ts, field, raw) ? 2 : 1;
+      return cache[v] == 2;
     }
   if (fp->plain_out)
     return fp->number && number_matches (ctx, field, raw);
   return scalar_matches (ctx, ts, field, raw);
 }
 
-static gboolean
+/* v as read from the payload: zigzag maps the signed values [-CACHE_SIZE / 2, CACHE_SIZE / 2)
+ * onto [0, CACHE_SIZE), so the encoded value is the cache index for either kind. */
+static inline gboolean
+cached_matches (SearchContext     *ctx,
+                ThreadState       *ts,
+                const FieldPlan   *fp,
+                const SeismoField *field,
+                guint64            v)
+{
+  if (v < CACHE_SIZE)
+    {
+      guint8 answer = ts->caches[(gsize) fp->slot * CACHE_SIZE + v];
+
+      if (answer != 0)
+        return answer == 2;
+    }
+  return uncached_matches (ctx, ts, fp, field, v);
+}
+
+/* seismo_varint_get_wide() for a value of one or two bytes as a rule (an array's length, a
+ * syscall number): those two without the general decoder. */
+G_ALWAYS_INLINE static inline const guint8 *
+read_small (const guint8 *p,
+            const guint8 *end,
+            const guint8 *readable,
+            guint64      *v)
+{
+  if (G_UNLIKELY (p >= end))
+    return NULL;
+  if (p[0] < 0x80)
+    {
+      *v = p[0];
+      return p + 1;
+    }
+  if (end - p >= 2 && p[1] < 0x80)
+    {
+      *v = (p[0] & 0x7f) | ((guint) p[1] << 7);
+      return p + 2;
+    }
+  return seismo_varint_get_wide (p, end, readable, v);
+}
+
+/* A field fields_match() has no quick way for (OP_OTHER): bytes, arrays read whole or formatted,
+ * a field whose " name=" holds the needle. v is the varint at the field's start and p what follows
+ * it. Returns the position after the field, or NULL when the payload is cut short in it. */
+static const guint8 *
+other_field (SearchContext     *ctx,
+             ThreadState       *ts,
+             const SeismoField *field,
+             const FieldPlan   *fp,
+             const guint8      *p,
+             const guint8      *end,
+             const guint8      *readable,
+             guint64            v,
+             gboolean          *matched)
+{
+  const guint8 *start = p;
+  gboolean in_elements = FALSE;
+
+  if (field->type == SEISMO_FIELD_BYTES)
+    {
+      if (v > (guint64) (end - p))
+        return NULL;
+      p += v;
+    }
+  else if (field->type == SEISMO_FIELD_UINT_ARRAY)
+    {
+      if (v > (guint64) (end - p))
+        return NULL;
+      /* Read once: the elements are looked at as they are skipped. */
+      if (!(p = array_elements (ctx, fp->hex, p, end, readable, v,
+                                fp->test == FIELD_FORMAT && fp->elements, &in_elements)))
+        return NULL;
+    }
+  if (fp->literal)
+    {
+      *matched = TRUE;
+      return p;
+    }
+  switch ((FieldTest) fp->test)
+    {
+    case FIELD_SKIP:
+      break;
+
+    case FIELD_STRING:
+      *matched = v < ctx->n_strings && ctx->string_match[v];
+      break;
+
+    case FIELD_NUMBER:
+      *matched = number_matches (ctx, field, fp->zigzag ? (guint64) seismo_zigzag_decode (v) : v);
+      break;
+
+    case FIELD_CACHED:
+      *matched = cached_matches (ctx, ts, fp, field, v);
+      break;
+
+    case FIELD_FORMAT:
+      if (fp->elements)
+        *matched = in_elements;
+      else
+        {
+          SeismoValue value = { .type = field->type, .u = v, .data = start, .len = p - start };
+
+          *matched = value_matches (ctx, ts, field, &value);
+        }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+  return p;
+}
+
+/* Whether event e, its payload [p, end), holds the needle in a field. Inlined in the event loop,
+ * whose registers it then shares. */
+G_ALWAYS_INLINE static inline gboolean
 fields_match (SearchContext   *ctx,
               ThreadState     *ts,
               SeismoEventId    e,
-              const TypePlan  *plan)
+              const TypePlan  *plan,
+              const guint8    *p,
+              const guint8    *end,
+              const guint8    *readable)
 {
-  const SeismoEventType *type = g_ptr_array_index (ctx->trace->event_types, ctx->trace->type[e]);
-  gsize len;
-  const guint8 *p = _seismo_trace_payload (ctx->trace, e, &len);
-  const guint8 *end = p + len;
-  /* Values are loaded 8 bytes at once: the payload's bytes go on past this event's. */
-  const guint8 *readable = ctx->trace->payload + ctx->trace->payload_len;
+  const SeismoField *field = plan->type->fields;
 
-  for (guint i = 0; i < plan->n_read; i++)
+  /* Set only by a match, which ends the search. */
+  gboolean matched = FALSE;
+
+  /* Each op reads its field's varint as it needs it: not at all when it only passes it, the
+   * one or two bytes of a cached value without the general decoder. */
+  for (const FieldPlan *fp = plan->fields;; fp++, field++)
     {
-      const SeismoField *field = &type->fields[i];
-      const FieldPlan *fp = &plan->fields[i];
-      const guint8 *start;
-      gboolean in_elements = FALSE;
       guint64 v;
 
-      if (!(p = seismo_varint_get_wide (p, end, readable, &v)))
-        goto damaged;
-      start = p;
-      if (field->type == SEISMO_FIELD_BYTES)
+      /* The 8 ops fill 3 bits: the jump needs no range check. */
+      G_STATIC_ASSERT (OP_OTHER == 7);
+      switch ((FieldOp) (fp->op & 7))
         {
-          if (v > (guint64) (end - p))
+        case OP_END:
+          return FALSE;
+
+        case OP_READ:
+          if (!(p = seismo_varint_get_long (p, end, readable, SEISMO_VARINT_MAX + 1, &v)))
             goto damaged;
-          p += v;
-        }
-      else if (field->type == SEISMO_FIELD_UINT_ARRAY)
-        {
-          if (v > (guint64) (end - p))
-            goto damaged;
-          /* Read once: the elements are looked at as they are skipped. */
-          if (!(p = array_elements (ctx, field, p, end, readable, v,
-                                    fp->test == FIELD_FORMAT && fp->elements, &in_elements)))
-            goto damaged;
-        }
-      if (fp->literal)
-        return TRUE;
-      switch ((FieldTest) fp->test)
-        {
-        case FIELD_SKIP:
           break;
 
-        case FIELD_STRING:
+        case OP_STRING:
+          if (!(p = seismo_varint_get_wide (p, end, readable, &v)))
+            goto damaged;
           if (v < ctx->n_strings && ctx->string_match[v])
             return TRUE;
           break;
 
-        case FIELD_NUMBER:
-          if (number_matches (ctx, field, field->type == SEISMO_FIELD_INT ? (guint64) seismo_zigzag_decode (v) : v))
+        case OP_NUMBER:
+          if (!(p = seismo_varint_get_wide (p, end, readable, &v)))
+            goto damaged;
+          if (number_matches (ctx, field, fp->zigzag ? (guint64) seismo_zigzag_decode (v) : v))
             return TRUE;
           break;
 
-        case FIELD_CACHED:
-          if (cached_matches (ctx, ts, fp, field,
-                              field->type == SEISMO_FIELD_INT ? (guint64) seismo_zigzag_decode (v) : v))
+        case OP_CACHED:
+          /* Only values of one or two bytes (below 2^14) can be in the cache. */
+          if (!(p = read_small (p, end, readable, &v)))
+            goto damaged;
+          if (cached_matches (ctx, ts, fp, field, v))
             return TRUE;
           break;
 
-        case FIELD_FORMAT:
-          if (fp->elements)
-            {
-              if (in_elements)
-                return TRUE;
-            }
+        case OP_ELEMENTS:
+          if (!(p = seismo_varint_get_wide (p, end, readable, &v))
+              || v > (guint64) (end - p)
+              || !(p = array_elements (ctx, fp->hex, p, end, readable, v, TRUE, &matched)))
+            goto damaged;
+          if (matched)
+            return TRUE;
+          break;
+
+        case OP_HEX_ELEMENTS:
+          if (!(p = read_small (p, end, readable, &v)) || v > (guint64) (end - p))
+            goto damaged;
+          if (G_LIKELY ((guint64) (readable - p) / 8 >= v))
+            p = hex_elements (ctx, p, end, v, &matched);
           else
-            {
-              SeismoValue value = { .type = field->type, .u = v, .data = start, .len = p - start };
+            p = array_elements (ctx, TRUE, p, end, readable, v, TRUE, &matched);
+          if (p == NULL)
+            goto damaged;
+          if (matched)
+            return TRUE;
+          break;
 
-              if (value_matches (ctx, ts, field, &value))
-                return TRUE;
-            }
+        case OP_OTHER:
+          if (!(p = seismo_varint_get_wide (p, end, readable, &v))
+              || !(p = other_field (ctx, ts, field, fp, p, end, readable, v, &matched)))
+            goto damaged;
+          if (matched)
+            return TRUE;
           break;
 
         default:
           g_assert_not_reached ();
         }
     }
-  return FALSE;
 
 damaged:
   /* Fields before the damage were shown and did not match; the rest shows as "{name}". */
   return plan->damage_matters && format_matches (ctx, ts, e);
 }
 
-static gboolean
-event_matches (SearchContext *ctx,
-               ThreadState   *ts,
-               SeismoEventId  e)
+/* Looks through events [lo, hi), all in one payload block, upwards or (backward) downwards; returns
+ * the first that matches, or SEISMO_NO_EVENT. Within a block an event's payload ends where the
+ * next one's starts. What the loop reads of ctx is copied to locals: the compiler cannot keep it
+ * in registers across the stores and calls of the field tests. */
+static SeismoEventId
+search_block (SearchContext *ctx,
+              ThreadState   *ts,
+              gsize          lo,
+              gsize          hi)
 {
-  const guint16 *types = ctx->trace->type;
-  SeismoTaskId task = ctx->trace->task[e];
-  const TypePlan *plan = &ctx->types[types[e]];
+  const SeismoTrace *trace = ctx->trace;
+  gsize b = lo >> SEISMO_BLOCK_SHIFT;
+  const guint8 *base = trace->payload + trace->block_base[b];
+  const guint32 *off = trace->payload_off;
+  const guint8 *last_end = hi < trace->n_events && (hi >> SEISMO_BLOCK_SHIFT) == b
+                           ? base + off[hi] : trace->payload + trace->block_base[b + 1];
+  const guint16 *types = trace->type;
+  const SeismoTaskId *tasks = trace->task;
+  const TypePlan *plans = ctx->types;
+  /* No task's comm holding the needle, as for most needles, spares reading the task column. */
+  const guint8 *task_match = ctx->any_task ? ctx->task_match : NULL;
+  guint n_tasks = ctx->n_tasks;
+  /* Values are loaded 8 bytes at once: the payload's bytes go on past an event's. */
+  const guint8 *readable = ctx->readable;
+  gssize step = ctx->backward ? -1 : 1;
+  gsize e = ctx->backward ? hi - 1 : lo;
 
-  if (task < ctx->n_tasks && ctx->task_match[task])
-    return TRUE;
-  switch (plan->mode)
+  g_assert (lo < hi && ((hi - 1) >> SEISMO_BLOCK_SHIFT) == b);
+  for (gsize left = hi - lo; left > 0; left--, e += step)
     {
-    case TYPE_NEVER:
-      return FALSE;
-    case TYPE_ALL:
-      return TRUE;
-    case TYPE_FIELDS:
-      return fields_match (ctx, ts, e, plan);
-    case TYPE_FORMAT:
-      return format_matches (ctx, ts, e);
-    default:
-      g_assert_not_reached ();
-      return FALSE;
+      const TypePlan *plan = &plans[types[e]];
+      gboolean match;
+
+      if (task_match != NULL && tasks[e] < n_tasks && task_match[tasks[e]])
+        return (SeismoEventId) e;
+      switch (plan->mode)
+        {
+        case TYPE_NEVER:
+          match = FALSE;
+          break;
+        case TYPE_ALL:
+          match = TRUE;
+          break;
+        case TYPE_FIELDS:
+          match = fields_match (ctx, ts, (SeismoEventId) e, plan, base + off[e],
+                                e + 1 < hi ? base + off[e + 1] : last_end, readable);
+          break;
+        case TYPE_FORMAT:
+          match = format_matches (ctx, ts, (SeismoEventId) e);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+      if (match)
+        return (SeismoEventId) e;
     }
+  return SEISMO_NO_EVENT;
 }
 
 /* One stretch of the search order, [first_k, end_k) in steps k from `from`, looked through by one
@@ -334,39 +531,44 @@ typedef struct {
   SeismoEventId  found;
 } Stretch;
 
-/* The event one step after e in search order. */
-static inline gsize
-next_event (const SearchContext *ctx,
-            gsize                e)
-{
-  if (ctx->backward)
-    return e == 0 ? ctx->n - 1 : e - 1;
-  return e + 1 == ctx->n ? 0 : e + 1;
-}
-
 static gpointer
 search_stretch (gpointer data)
 {
   Stretch *st = data;
   SearchContext *ctx = st->ctx;
   gsize n = ctx->n;
-  ThreadState ts = { g_string_new (NULL), g_new0 (guint8 *, MAX (ctx->n_slots, 1)) };
-
-  /* The event k steps from `from`; stepped with a wrap test, not a division per event. */
-  gsize e = st->first_k >= st->end_k ? 0
+  ThreadState ts = { g_string_new (NULL), g_new0 (guint8, (gsize) MAX (ctx->n_slots, 1) * CACHE_SIZE) };
+  gsize left = st->end_k - st->first_k;
+  /* The event first_k steps from `from`; from there the stretch runs to an end of the trace, then
+   * on from the other end, a block at a time. */
+  gsize e = left == 0 ? 0
             : ctx->backward ? (ctx->from + n - st->first_k) % n : (ctx->from + st->first_k) % n;
 
   st->found = SEISMO_NO_EVENT;
-  for (gsize k = st->first_k; k < st->end_k; k++, e = next_event (ctx, e))
+  while (left > 0)
     {
-      if ((k & 0xffff) == 0
-          && (g_cancellable_is_cancelled (ctx->cancellable) || g_atomic_int_get (&ctx->earliest) < (gint) st->index))
+      gsize lo, hi, block = e >> SEISMO_BLOCK_SHIFT;
+
+      if (g_cancellable_is_cancelled (ctx->cancellable) || g_atomic_int_get (&ctx->earliest) < (gint) st->index)
         break;
-      if (event_matches (ctx, &ts, (SeismoEventId) e))
+      if (!ctx->backward)
+        {
+          lo = e;
+          hi = MIN (MIN (lo + left, n), (block + 1) << SEISMO_BLOCK_SHIFT);
+          e = hi == n ? 0 : hi;
+        }
+      else
+        {
+          hi = e + 1;
+          lo = MAX (block << SEISMO_BLOCK_SHIFT, hi - MIN (left, hi));
+          e = lo == 0 ? n - 1 : lo - 1;
+        }
+      left -= hi - lo;
+      st->found = search_block (ctx, &ts, lo, hi);
+      if (st->found != SEISMO_NO_EVENT)
         {
           gint seen = g_atomic_int_get (&ctx->earliest);
 
-          st->found = (SeismoEventId) e;
           while (seen > (gint) st->index
                  && !g_atomic_int_compare_and_exchange (&ctx->earliest, seen, (gint) st->index))
             seen = g_atomic_int_get (&ctx->earliest);
@@ -374,8 +576,6 @@ search_stretch (gpointer data)
         }
     }
   g_string_free (ts.buf, TRUE);
-  for (guint s = 0; s < ctx->n_slots; s++)
-    g_free (ts.caches[s]);
   g_free (ts.caches);
   return NULL;
 }
@@ -396,6 +596,53 @@ smallest_with_digits (guint64 base,
       v *= base;
     }
   return v;
+}
+
+/* v (below 2^56) as the bytes of a varint hold it, seven bits to a byte and no high bits. */
+static guint64
+spread_bits (guint64 v)
+{
+  guint64 x = 0;
+
+  for (guint i = 0; i < 8; i++)
+    x |= ((v >> (7 * i)) & 0x7f) << (8 * i);
+  return x;
+}
+
+/* The needle's windows for hex_elements(). Window s holds the needle at hex digit s from the
+ * right; the needle's first nibble being set, it lies within the value's digits when it matches,
+ * and it can only match a value of k bytes (below 2^(7k)) when 4 (digits - 1 + s) < 7k. Such a
+ * window ends at bit 4 (digits + s) <= 56, within 8 bytes of a varint. */
+static void
+plan_windows (SearchContext *ctx)
+{
+  guint digits = ctx->needle_len;
+
+  for (guint s = 0; s + digits <= 16; s++)
+    {
+      /* Windows past 56 bits are never looked at; they could not match. */
+      ctx->window_mask[s] = 4 * (digits + s) <= 56 ? spread_bits (ctx->hex_mask << (4 * s)) : 0;
+      ctx->window_value[s] = 4 * (digits + s) <= 56 ? spread_bits (ctx->hex_value << (4 * s)) : 1;
+    }
+  for (guint k = 0; k <= 8; k++)
+    {
+      guint n = 0;
+
+      while (n + digits <= 16 && 4 * (digits - 1 + n) < 7 * k)
+        n++;
+      ctx->window_count[k] = n;
+    }
+}
+
+/* The fewest varint bytes that can hold a value of at least min: k bytes hold values below 2^(7k). */
+static guint
+varint_len_for (guint64 min)
+{
+  guint k = 1;
+
+  while (7 * k < 64 && (G_GUINT64_CONSTANT (1) << (7 * k)) <= min)
+    k++;
+  return k;
 }
 
 SeismoEventId
@@ -430,17 +677,21 @@ seismo_trace_search (SeismoTrace        *trace,
   if (ctx.n == 0)
     return SEISMO_NO_EVENT;
   ctx.from = MIN (from, (SeismoEventId) (ctx.n - 1));
+  ctx.readable = trace->payload + trace->payload_len;
   ctx.lower_needle = g_ascii_strdown (needle, -1);
   ctx.min_decimal = smallest_with_digits (10, ctx.needle_len);
   ctx.min_hex = smallest_with_digits (16, ctx.needle_len);
   ctx.min_hex_0x = smallest_with_digits (16, ctx.needle_len > 2 ? ctx.needle_len - 2 : 0);
+  ctx.long_decimal = varint_len_for (ctx.min_decimal);
+  ctx.long_hex = varint_len_for (ctx.min_hex);
   ctx.hex_needle = ctx.needle_len >= 2 && ctx.needle_len <= 16
                    && strspn (ctx.lower_needle, "0123456789abcdef") == ctx.needle_len;
   if (ctx.hex_needle)
     {
-      ctx.hex_digits = ctx.needle_len;
       ctx.hex_mask = ctx.needle_len >= 16 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << (4 * ctx.needle_len)) - 1;
       ctx.hex_value = g_ascii_strtoull (ctx.lower_needle, NULL, 16);
+      ctx.hex_spread = ctx.lower_needle[0] != '0';
+      plan_windows (&ctx);
     }
   if (!_seismo_search_plan (&ctx, (flags & SEISMO_SEARCH_FORMAT_TEXT) != 0))
     n_threads = 0;

@@ -106,6 +106,23 @@ seismo_varint_get (const guint8 *p,
   return NULL;
 }
 
+/* The value of a varint of len (1 to 8) bytes, w its bytes loaded little-endian: its 7-bit
+ * groups gathered with three shift-and-mask steps. */
+static inline guint64
+seismo_varint_gather_ (guint64 w,
+                       guint   len)
+{
+  guint64 x = w & (G_MAXUINT64 >> (64 - 8 * len)) & G_GUINT64_CONSTANT (0x7f7f7f7f7f7f7f7f);
+
+  x = (x & G_GUINT64_CONSTANT (0x007f007f007f007f)) |
+      ((x & G_GUINT64_CONSTANT (0x7f007f007f007f00)) >> 1);
+  x = (x & G_GUINT64_CONSTANT (0x00003fff00003fff)) |
+      ((x & G_GUINT64_CONSTANT (0x3fff00003fff0000)) >> 2);
+  x = (x & G_GUINT64_CONSTANT (0x000000000fffffff)) |
+      ((x & G_GUINT64_CONSTANT (0x0fffffff00000000)) >> 4);
+  return x;
+}
+
 /*
  * The same as seismo_varint_get() for readers of many values (the Find bar reads every field of
  * every event): a value's bytes are loaded 8 at once when [p, readable) has them, its last byte
@@ -119,7 +136,7 @@ seismo_varint_get_wide (const guint8 *p,
                         const guint8 *readable,
                         guint64      *value)
 {
-  guint64 w, stop, x;
+  guint64 w, stop;
   guint len;
 
   if (G_UNLIKELY (p >= end))
@@ -139,15 +156,52 @@ seismo_varint_get_wide (const guint8 *p,
   len = ((guint) __builtin_ctzll (stop) >> 3) + 1;
   if (G_UNLIKELY ((gsize) (end - p) < len))
     return NULL;
-  x = w & (G_MAXUINT64 >> (64 - 8 * len)) & G_GUINT64_CONSTANT (0x7f7f7f7f7f7f7f7f);
-  x = (x & G_GUINT64_CONSTANT (0x007f007f007f007f)) |
-      ((x & G_GUINT64_CONSTANT (0x7f007f007f007f00)) >> 1);
-  x = (x & G_GUINT64_CONSTANT (0x00003fff00003fff)) |
-      ((x & G_GUINT64_CONSTANT (0x3fff00003fff0000)) >> 2);
-  x = (x & G_GUINT64_CONSTANT (0x000000000fffffff)) |
-      ((x & G_GUINT64_CONSTANT (0x0fffffff00000000)) >> 4);
-  *value = x;
+  *value = seismo_varint_gather_ (w, len);
   return p + len;
+}
+
+/*
+ * seismo_varint_get_wide() for a reader that only cares about large values (the Find bar, for a
+ * needle of many digits): a value of k bytes is below 2^(7k) however it was written, so one of
+ * fewer than min_len bytes, below 2^(7 (min_len - 1)), is passed by its last byte without
+ * gathering its bits, and reads as 0. min_len 1 reads every value.
+ */
+static inline const guint8 *
+seismo_varint_get_long (const guint8 *p,
+                        const guint8 *end,
+                        const guint8 *readable,
+                        guint         min_len,
+                        guint64      *value)
+{
+  const guint8 *after;
+  guint64 w, stop;
+  guint len;
+
+  if (G_UNLIKELY (p >= end))
+    return NULL;
+  if (G_LIKELY (*p < 0x80))
+    {
+      *value = min_len > 1 ? 0 : *p;
+      return p + 1;
+    }
+  if (G_UNLIKELY (readable - p < 8))
+    goto slow;
+  memcpy (&w, p, 8);
+  w = GUINT64_FROM_LE (w);
+  stop = ~w & G_GUINT64_CONSTANT (0x8080808080808080);
+  if (G_UNLIKELY (stop == 0))
+    goto slow;
+  len = ((guint) __builtin_ctzll (stop) >> 3) + 1;
+  if (G_UNLIKELY ((gsize) (end - p) < len))
+    return NULL;
+  *value = len < min_len ? 0 : seismo_varint_gather_ (w, len);
+  return p + len;
+
+slow:
+  after = seismo_varint_get (p, end, value);
+  if (after != NULL && after - p < (gssize) min_len)
+    *value = 0;
+  return after;
 }
 
 static inline guint64

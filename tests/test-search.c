@@ -272,6 +272,152 @@ test_search_awkward_trace (void)
   }
 }
 
+/* A value of `bits` bits (1 to 64) at random, its top bit set. */
+static guint64
+random_bits (GRand *rand,
+             guint  bits)
+{
+  guint64 v = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+
+  if (bits < 64)
+    v &= (G_GUINT64_CONSTANT (1) << bits) - 1;
+  return v | (G_GUINT64_CONSTANT (1) << (bits - 1));
+}
+
+/* Arrays of numbers as syscall arguments come, shown in hex and in decimal, with a field after
+ * them: values at every varint width boundary (2^(7k) - 1 has k bytes, 2^(7k) has k + 1), of
+ * every bit length, and, at the end of the payloads, an array whose loads would run past them. */
+static SeismoTrace *
+make_words_trace (guint n_events)
+{
+  const SeismoFieldInfo fields[] = {
+    { "nr", SEISMO_FIELD_UINT, 8, 0 },
+    { "args", SEISMO_FIELD_UINT_ARRAY, 8, SEISMO_DISPLAY_HEX },
+    { "tail", SEISMO_FIELD_UINT, 8, SEISMO_DISPLAY_HEX },
+  };
+  const SeismoFieldInfo decimal[] = {
+    { "args", SEISMO_FIELD_UINT_ARRAY, 8, 0 },
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  guint t_hex, t_dec;
+
+  t_hex = seismo_trace_builder_add_event_type (b, "test", "words", fields, G_N_ELEMENTS (fields),
+                                               "NR {nr} ({args}) {tail}");
+  t_dec = seismo_trace_builder_add_event_type (b, "test", "decimal", decimal, G_N_ELEMENTS (decimal),
+                                               "[{args}]");
+  seismo_trace_builder_set_task_comm (b, 100, "quiet", 0);
+  for (guint i = 0; i < n_events; i++)
+    {
+      guint64 args[8];
+      guint n = g_rand_int_range (rand, 0, G_N_ELEMENTS (args) + 1);
+      /* The last event is a hex one, its array too near the payloads' end to be loaded 8 bytes
+       * a value. */
+      gboolean dec = i % 5 == 4 && i + 1 < n_events;
+
+      if (i + 1 == n_events)
+        n = 2;
+      for (guint k = 0; k < n; k++)
+        {
+          guint r = g_rand_int_range (rand, 0, 4);
+          guint width = g_rand_int_range (rand, 1, 10);
+
+          if (r == 0)
+            args[k] = (G_GUINT64_CONSTANT (1) << (7 * width)) - g_rand_int_range (rand, 0, 2);
+          else if (r == 1)
+            args[k] = g_rand_int_range (rand, 0, 300);
+          else
+            args[k] = random_bits (rand, g_rand_int_range (rand, 1, 65));
+        }
+      if (i + 1 == n_events)
+        {
+          args[0] = G_GUINT64_CONSTANT (0x7ffe4435cdf0);
+          args[1] = 1;
+        }
+      /* Marks near both ends, and just past a payload block boundary and just before one, each
+       * the first the search meets after crossing it (forward, then backward). */
+      if (i == 1 || i + 2 == n_events || i == 65536 || i == 2 * 65536 - 1)
+        {
+          n = MAX (n, 2);
+          args[n - 1] = G_GUINT64_CONSTANT (0x987654321987);
+        }
+      seismo_trace_builder_begin_event (b, 1000 + i, 0, 100, dec ? t_dec : t_hex);
+      if (!dec)
+        seismo_trace_builder_push_uint (b, g_rand_int_range (rand, 0, 400));
+      seismo_trace_builder_push_uint_array (b, args, n);
+      if (!dec)
+        seismo_trace_builder_push_uint (b, g_rand_int_range (rand, 0, 0x10000));
+      seismo_trace_builder_end_event (b);
+    }
+  return seismo_trace_builder_finish (b);
+}
+
+/* Hex needles of 2 to 16 digits in array elements, which are compared with the values as stored:
+ * whole values at the width boundaries, windows at either end of a value, needles starting with
+ * 0 (decoded instead), and the last event's array, whose loads would pass the payloads' end. */
+static void
+test_search_hex_elements (void)
+{
+  g_autoptr(SeismoTrace) trace = make_words_trace (1500);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (6);
+  gsize n = seismo_trace_get_n_events (trace);
+
+  for (guint k = 1; k <= 9; k++)
+    {
+      guint64 edge = G_GUINT64_CONSTANT (1) << (7 * k);
+      g_autofree char *below = g_strdup_printf ("%" G_GINT64_MODIFIER "x", edge - 1);
+      g_autofree char *at = g_strdup_printf ("%" G_GINT64_MODIFIER "x", edge);
+      g_autofree char *below_dec = g_strdup_printf ("%" G_GUINT64_FORMAT, edge - 1);
+
+      check_needle (trace, below, rand);
+      check_needle (trace, at, rand);
+      check_needle (trace, below_dec, rand);
+    }
+  {
+    static const char *const fixed[] = { "7ffe4435cdf0", "ffe4435cdf0", "7ffe4435cdf", "cdf0", "7f",
+                                         "ffffffffffffffff", "fffffffffffffff", "8000000000000000",
+                                         "ffffffffffffff", "100000000000000", "0f", "00", "0000000",
+                                         "0ffffffffffffff", "987654321987", "1", "f" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
+      check_needle (trace, fixed[i], rand);
+  }
+  /* Pieces of the shown values, every length from 2 to 16. */
+  for (guint len = 2; len <= 16; len++)
+    for (guint found = 0, tries = 0; found < 6 && tries < 2000; tries++)
+      {
+        SeismoEventId e = (SeismoEventId) g_rand_int_range (rand, 0, (gint32) n);
+        g_autofree char *text = seismo_trace_event_format (trace, e);
+        const char *open = strchr (text, '(');
+        gsize start, run = 0;
+        g_autofree char *needle = NULL;
+
+        if (open == NULL)
+          continue;
+        start = g_rand_int_range (rand, (gint32) (open - text) + 1, (gint32) strlen (text));
+        while (g_ascii_isxdigit (text[start + run]))
+          run++;
+        if (run < len)
+          continue;
+        needle = g_strndup (text + start + g_rand_int_range (rand, 0, (gint32) (run - len + 1)), len);
+        check_needle (trace, needle, rand);
+        found++;
+      }
+}
+
+/* Events are read a payload block (SEISMO_BLOCK_EVENTS) at a time: matches on either side of
+ * the block boundaries and at both ends, found forward and backward, with wrap. */
+static void
+test_search_blocks (void)
+{
+  g_autoptr(SeismoTrace) trace = make_words_trace (2 * 65536 + 700);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+
+  check_needle (trace, "987654321987", rand);
+  check_needle (trace, "7ffe4435cdf0", rand);
+  check_needle (trace, "987654321988", rand);
+}
+
 static void
 test_search_cancelled (void)
 {
@@ -290,6 +436,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/search/common-trace", test_search_common_trace);
   g_test_add_func ("/search/awkward-trace", test_search_awkward_trace);
+  g_test_add_func ("/search/hex-elements", test_search_hex_elements);
+  g_test_add_func ("/search/blocks", test_search_blocks);
   g_test_add_func ("/search/cancelled", test_search_cancelled);
   return g_test_run ();
 }

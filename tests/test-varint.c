@@ -194,6 +194,62 @@ test_get_wide (void)
                    seismo_varint_get (junk, junk + len, &(guint64) { 0 }));
 }
 
+/* seismo_varint_get_long() passes what seismo_varint_get() reads, and gives each value of at least
+ * min_len bytes exactly, 0 for a shorter one: at every width boundary (2^(7k) - 1 is k bytes, 2^(7k)
+ * is k + 1), for every min_len, with 8 bytes readable past each value and with none (the end of a
+ * buffer), and cut short. */
+static void
+test_get_long (void)
+{
+  g_autoptr(GArray) values = wide_values ();
+  g_autofree guint8 *buf = g_malloc (values->len * SEISMO_VARINT_MAX + 16);
+  guint8 *end = buf;
+
+  for (guint k = 1; k <= 9; k++)
+    {
+      guint64 v = (G_GUINT64_CONSTANT (1) << (7 * k)) - 1;
+
+      g_array_append_val (values, v);
+      v++;
+      g_array_append_val (values, v);
+    }
+  for (guint i = 0; i < values->len; i++)
+    end = seismo_varint_put (end, g_array_index (values, guint64, i));
+  memset (end, 0xff, 16);
+  for (guint min_len = 1; min_len <= SEISMO_VARINT_MAX + 1; min_len++)
+    for (guint tail = 0; tail <= 1; tail++)
+      {
+        /* With no tail, the last values have fewer than 8 readable bytes past their start. */
+        const guint8 *readable = tail ? end + 16 : end;
+
+        for (const guint8 *p = buf, *q = buf; p < end;)
+          {
+            const guint8 *start = p;
+            guint64 want = 0, got = 1;
+
+            p = seismo_varint_get (p, end, &want);
+            q = seismo_varint_get_long (q, end, readable, min_len, &got);
+            g_assert_nonnull (p);
+            g_assert_true (p == q);
+            if ((guint) (p - start) < min_len)
+              g_assert_cmphex (got, ==, 0);
+            else
+              g_assert_cmphex (got, ==, want);
+          }
+      }
+  for (guint i = 0; i < 2000; i++)
+    {
+      gsize at = (gsize) g_test_rand_int_range (0, (gint) (end - buf));
+      gsize cut = (gsize) g_test_rand_int_range (0, SEISMO_VARINT_MAX + 1);
+      guint min_len = g_test_rand_int_range (1, SEISMO_VARINT_MAX + 2);
+      const guint8 *cut_end = MIN (buf + at + cut, end);
+      guint64 want = 0, got = 0;
+      const guint8 *p = seismo_varint_get (buf + at, cut_end, &want);
+
+      g_assert_true (seismo_varint_get_long (buf + at, cut_end, end + 16, min_len, &got) == p);
+    }
+}
+
 static void
 test_overlong (void)
 {
@@ -225,6 +281,7 @@ main (int argc, char **argv)
   g_test_add_func ("/varint/put-wide", test_put_wide);
   g_test_add_func ("/varint/put-wide-stream", test_put_wide_stream);
   g_test_add_func ("/varint/get-wide", test_get_wide);
+  g_test_add_func ("/varint/get-long", test_get_long);
   g_test_add_func ("/varint/overlong", test_overlong);
   g_test_add_func ("/varint/zigzag", test_zigzag);
   return g_test_run ();
