@@ -124,45 +124,8 @@ seismo_varint_gather_ (guint64 w,
 }
 
 /*
- * The same as seismo_varint_get() for readers of many values (the Find bar reads every field of
- * every event): a value's bytes are loaded 8 at once when [p, readable) has them, its last byte
- * found by its clear high bit and its 7-bit groups gathered with three shift-and-mask steps, so
- * values of mixed widths cost no mispredicted loop exit. readable (at least end) bounds what may
- * be loaded; end bounds the value, as for seismo_varint_get().
- */
-static inline const guint8 *
-seismo_varint_get_wide (const guint8 *p,
-                        const guint8 *end,
-                        const guint8 *readable,
-                        guint64      *value)
-{
-  guint64 w, stop;
-  guint len;
-
-  if (G_UNLIKELY (p >= end))
-    return NULL;
-  if (G_LIKELY (*p < 0x80))
-    {
-      *value = *p;
-      return p + 1;
-    }
-  if (G_UNLIKELY (readable - p < 8))
-    return seismo_varint_get (p, end, value);
-  memcpy (&w, p, 8);
-  w = GUINT64_FROM_LE (w);
-  stop = ~w & G_GUINT64_CONSTANT (0x8080808080808080);
-  if (G_UNLIKELY (stop == 0))
-    return seismo_varint_get (p, end, value);
-  len = ((guint) __builtin_ctzll (stop) >> 3) + 1;
-  if (G_UNLIKELY ((gsize) (end - p) < len))
-    return NULL;
-  *value = seismo_varint_gather_ (w, len);
-  return p + len;
-}
-
-/*
- * seismo_varint_get_wide() for a reader that only cares about large values (the Find bar, for a
- * needle of many digits): a value of k bytes is below 2^(7k) however it was written, so one of
+ * seismo_varint_get_wide() (below) for a reader that only cares about large values (the Find bar,
+ * for a needle of many digits): a value of k bytes is below 2^(7k) however it was written, so one of
  * fewer than min_len bytes, below 2^(7 (min_len - 1)), is passed by its last byte without
  * gathering its bits, and reads as 0. min_len 1 reads every value.
  */
@@ -202,6 +165,23 @@ slow:
   if (after != NULL && after - p < (gssize) min_len)
     *value = 0;
   return after;
+}
+
+/*
+ * The same as seismo_varint_get() for readers of many values (the Find bar reads every field of
+ * every event): a value's bytes are loaded 8 at once when [p, readable) has them, its last byte
+ * found by its clear high bit and its 7-bit groups gathered with three shift-and-mask steps, so
+ * values of mixed widths cost no mispredicted loop exit. readable (at least end) bounds what may
+ * be loaded; end bounds the value, as for seismo_varint_get().
+ */
+static inline const guint8 *
+seismo_varint_get_wide (const guint8 *p,
+                        const guint8 *end,
+                        const guint8 *readable,
+                        guint64      *value)
+{
+  /* Every value is long enough: inlined, the tests of length fold away. */
+  return seismo_varint_get_long (p, end, readable, 1, value);
 }
 
 static inline guint64

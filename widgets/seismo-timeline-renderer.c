@@ -1584,6 +1584,25 @@ cairo_canvas_init (CairoCanvas *c,
   c->stride = cairo_image_surface_get_stride (target);
 }
 
+typedef void (*DrawLayers) (SeismoTimelineRenderer *self,
+                            const SeismoCanvas     *canvas,
+                            gpointer                canvas_data);
+
+/* Layers drawn with the Cairo canvas, without antialiasing (whole-pixel boxes). */
+static void
+draw_with_cairo (SeismoTimelineRenderer *self,
+                 cairo_t                *cr,
+                 DrawLayers              draw_layers)
+{
+  CairoCanvas canvas;
+
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_canvas_init (&canvas, cr);
+  draw_layers (self, &cairo_canvas, &canvas);
+  cairo_restore (cr);
+}
+
 /**
  * seismo_timeline_renderer_draw_cairo:
  * @cr: a Cairo context whose origin is the timeline's top left corner
@@ -1594,14 +1613,8 @@ void
 seismo_timeline_renderer_draw_cairo (SeismoTimelineRenderer *self,
                                      cairo_t                *cr)
 {
-  CairoCanvas canvas;
-
   g_return_if_fail (self != NULL && cr != NULL);
-  cairo_save (cr);
-  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-  cairo_canvas_init (&canvas, cr);
-  seismo_timeline_renderer_draw (self, &cairo_canvas, &canvas);
-  cairo_restore (cr);
+  draw_with_cairo (self, cr, seismo_timeline_renderer_draw);
 }
 
 /* The base layer alone (see SeismoTimelineBaseKey). */
@@ -1609,14 +1622,8 @@ void
 seismo_timeline_renderer_draw_base_cairo (SeismoTimelineRenderer *self,
                                           cairo_t                *cr)
 {
-  CairoCanvas canvas;
-
   g_return_if_fail (self != NULL && cr != NULL);
-  cairo_save (cr);
-  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-  cairo_canvas_init (&canvas, cr);
-  draw_base (self, &cairo_canvas, &canvas);
-  cairo_restore (cr);
+  draw_with_cairo (self, cr, draw_base);
 }
 
 /* The overlays alone, over a base drawn before. */
@@ -1624,14 +1631,8 @@ void
 seismo_timeline_renderer_draw_overlays_cairo (SeismoTimelineRenderer *self,
                                               cairo_t                *cr)
 {
-  CairoCanvas canvas;
-
   g_return_if_fail (self != NULL && cr != NULL);
   _seismo_timeline_renderer_layout_rows (self);
   g_string_chunk_clear (self->strings);
-  cairo_save (cr);
-  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-  cairo_canvas_init (&canvas, cr);
-  draw_overlays (self, &cairo_canvas, &canvas);
-  cairo_restore (cr);
+  draw_with_cairo (self, cr, draw_overlays);
 }
