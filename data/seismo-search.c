@@ -196,9 +196,7 @@ hex_elements (const SearchContext *ctx,
       guint64 w, stop, bits;
       guint len, windows;
 
-      memcpy (&w, p, 8);
-      w = GUINT64_FROM_LE (w);
-      stop = ~w & G_GUINT64_CONSTANT (0x8080808080808080);
+      stop = seismo_varint_load8_ (p, &w);
       if (G_UNLIKELY (stop == 0))
         {
           /* 9 or 10 bytes: beyond what one load holds. */
@@ -210,7 +208,7 @@ hex_elements (const SearchContext *ctx,
             goto found;
           continue;
         }
-      len = ((guint) __builtin_ctzll (stop) >> 3) + 1;
+      len = seismo_varint_stop_len_ (stop);
       p += len;
       windows = ctx->window_count[len];
       if (windows == 0)

@@ -123,6 +123,25 @@ seismo_varint_gather_ (guint64 w,
   return x;
 }
 
+/* The 8 bytes at p, little-endian, into *w; returns their stop bits, the clear high bit of each
+ * byte that ends a value (0: the value at p is longer than 8 bytes). The caller ensures 8 bytes
+ * can be read. */
+static inline guint64
+seismo_varint_load8_ (const guint8 *p,
+                      guint64      *w)
+{
+  memcpy (w, p, 8);
+  *w = GUINT64_FROM_LE (*w);
+  return ~*w & G_GUINT64_CONSTANT (0x8080808080808080);
+}
+
+/* The length in bytes of the value at p, from seismo_varint_load8_()'s non-zero stop bits. */
+static inline guint
+seismo_varint_stop_len_ (guint64 stop)
+{
+  return ((guint) __builtin_ctzll (stop) >> 3) + 1;
+}
+
 /*
  * seismo_varint_get_wide() (below) for a reader that only cares about large values (the Find bar,
  * for a needle of many digits): a value of k bytes is below 2^(7k) however it was written, so one of
@@ -149,12 +168,10 @@ seismo_varint_get_long (const guint8 *p,
     }
   if (G_UNLIKELY (readable - p < 8))
     goto slow;
-  memcpy (&w, p, 8);
-  w = GUINT64_FROM_LE (w);
-  stop = ~w & G_GUINT64_CONSTANT (0x8080808080808080);
+  stop = seismo_varint_load8_ (p, &w);
   if (G_UNLIKELY (stop == 0))
     goto slow;
-  len = ((guint) __builtin_ctzll (stop) >> 3) + 1;
+  len = seismo_varint_stop_len_ (stop);
   if (G_UNLIKELY ((gsize) (end - p) < len))
     return NULL;
   *value = len < min_len ? 0 : seismo_varint_gather_ (w, len);
