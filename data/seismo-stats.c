@@ -331,7 +331,7 @@ typedef struct {
   const SeismoSelection   *selection;
   gboolean                 timed;
   SeismoSyscallStats      *acc;
-  gsize                  **counts;      /* pass 1, when timed: per syscall, coarse bins or NULL */
+  gsize                  **counts;      /* pass 1, for percentiles: per syscall, coarse bins or NULL */
   const SeismoPercentileRanks *ranks;   /* pass 2 */
   gsize                   *next;        /* pass 2: N_QS per syscall, places in kept */
   guint64                 *kept;        /* pass 2 */
@@ -367,7 +367,7 @@ syscall_half_count (guint    i,
       st->max_ns = MAX (st->max_ns, dur);
       if ((h->failed[index >> 6] >> (index & 63)) & 1)
         st->errors++;
-      if (h->timed)
+      if (h->counts != NULL)
         {
           gsize *counts = h->counts[span->syscall];
 
@@ -411,6 +411,14 @@ GArray *
 seismo_stats_by_syscall (SeismoTrace           *trace,
                          const SeismoSelection *selection)
 {
+  return seismo_stats_by_syscall_figures (trace, selection, SEISMO_STATS_FIGURES_ALL);
+}
+
+GArray *
+seismo_stats_by_syscall_figures (SeismoTrace           *trace,
+                                 const SeismoSelection *selection,
+                                 SeismoStatsFigures     figures)
+{
   guint n_names;
   gsize n_spans, first_half;
   const SeismoSyscallSpan *spans;
@@ -424,7 +432,7 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
   SyscallHalf halves[2];
   const guint64 *failed;
   GArray *result;
-  gboolean timed;
+  gboolean timed, percentiles;
 
   g_return_val_if_fail (SEISMO_IS_TRACE (trace), NULL);
 
@@ -438,9 +446,11 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
       return result;
     }
   timed = seismo_trace_has_durations (trace);
+  /* Half the cost of the table: the bins of pass 1 and all of pass 2. */
+  percentiles = timed && (figures & SEISMO_STATS_FIGURES_PERCENTILES);
   acc = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
   acc2 = g_new0 (SeismoSyscallStats, MAX (n_names, 1));
-  if (timed)
+  if (percentiles)
     {
       counts = g_new0 (gsize *, MAX (n_names, 1));
       counts2 = g_new0 (gsize *, MAX (n_names, 1));
@@ -474,7 +484,7 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
 
   /* Only the durations of the bins the ranks fall in, each half placing its own after the first
    * half's: counted first, so that they are allocated once. */
-  if (timed)
+  if (percentiles)
     {
       gsize total = 0;
       g_autofree gsize *next = g_new0 (gsize, MAX (n_names, 1) * N_QS);
@@ -512,13 +522,18 @@ seismo_stats_by_syscall (SeismoTrace           *trace,
         st->unknown = SEISMO_STATS_UNKNOWN_TIME | SEISMO_STATS_UNKNOWN_DISTRIBUTION;
       else if (st->calls > 0)
         {
-          guint64 p[N_QS];
-
           st->avg_ns = st->total_ns / st->calls;
-          _seismo_percentile_select_ranks (&ranks[i], kept, N_QS, p);
-          st->p50_ns = p[0];
-          st->p90_ns = p[1];
-          st->p99_ns = p[2];
+          if (percentiles)
+            {
+              guint64 p[N_QS];
+
+              _seismo_percentile_select_ranks (&ranks[i], kept, N_QS, p);
+              st->p50_ns = p[0];
+              st->p90_ns = p[1];
+              st->p99_ns = p[2];
+            }
+          else
+            st->unknown = SEISMO_STATS_UNKNOWN_PERCENTILES;
         }
       g_array_append_val (result, *st);
     }

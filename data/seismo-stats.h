@@ -41,7 +41,15 @@ seismo_selection_or_null (const SeismoSelection *sel)
 typedef enum {
   SEISMO_STATS_UNKNOWN_TIME         = 1 << 0,   /* total_ns, avg_ns (and percent of time) */
   SEISMO_STATS_UNKNOWN_DISTRIBUTION = 1 << 1,   /* min_ns, max_ns, p50_ns, p90_ns, p99_ns */
+  SEISMO_STATS_UNKNOWN_PERCENTILES  = 1 << 2,   /* p50_ns, p90_ns, p99_ns: not asked for */
 } SeismoStatsUnknown;
+
+/* The figures of a syscall's row worked out beyond its counts, times, min and max. */
+typedef enum {
+  SEISMO_STATS_FIGURES_BASIC       = 0,
+  SEISMO_STATS_FIGURES_PERCENTILES = 1 << 0,   /* p50, p90, p99: a second pass over the calls */
+  SEISMO_STATS_FIGURES_ALL         = SEISMO_STATS_FIGURES_PERCENTILES,
+} SeismoStatsFigures;
 
 /*
  * A summary table that came with the trace instead of (or besides) its calls, such as strace -c's:
@@ -95,6 +103,10 @@ typedef struct {
  * without measured durations (seismo_trace_has_durations()) it counts calls and errors only. */
 GArray *seismo_stats_by_syscall (SeismoTrace           *trace,
                                  const SeismoSelection *selection);
+/* The same, working out only the figures asked for: the others are 0 and flagged unknown. */
+GArray *seismo_stats_by_syscall_figures (SeismoTrace           *trace,
+                                         const SeismoSelection *selection,
+                                         SeismoStatsFigures     figures);
 GArray *seismo_stats_by_task    (SeismoTrace           *trace,
                                  const SeismoSelection *selection);
 GArray *seismo_stats_by_cpu     (SeismoTrace           *trace,

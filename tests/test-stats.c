@@ -213,6 +213,7 @@ check_against_sort (SeismoTrace           *trace,
                     gsize                  expect_rows)
 {
   g_autoptr(GArray) stats = seismo_stats_by_syscall (trace, sel);
+  g_autoptr(GArray) basic = seismo_stats_by_syscall_figures (trace, sel, SEISMO_STATS_FIGURES_BASIC);
   SeismoComparison *cmp = seismo_compare_traces (trace, sel, trace, sel);
   gboolean timed = seismo_trace_has_durations (trace);
   const guint64 *ts = seismo_trace_get_times (trace);
@@ -251,7 +252,24 @@ check_against_sort (SeismoTrace           *trace,
       g_assert_cmpuint (st->p90_ns, ==, timed ? seismo_stats_percentile (d, durs->len, 0.90) : 0);
       g_assert_cmpuint (st->p99_ns, ==, timed ? seismo_stats_percentile (d, durs->len, 0.99) : 0);
       g_assert_cmpuint (st->unknown != 0, ==, !timed);
+
+      /* Without percentiles: the same row, in the same place, flagged for what it left out. */
+      {
+        const SeismoSyscallStats *b = &g_array_index (basic, SeismoSyscallStats, i);
+
+        g_assert_cmpstr (b->name, ==, st->name);
+        g_assert_cmpuint (b->p50_ns + b->p90_ns + b->p99_ns, ==, 0);
+        g_assert_cmpuint (b->unknown, ==, timed ? SEISMO_STATS_UNKNOWN_PERCENTILES : st->unknown);
+        g_assert_cmpuint (b->calls, ==, st->calls);
+        g_assert_cmpuint (b->errors, ==, st->errors);
+        g_assert_cmpuint (b->unfinished, ==, st->unfinished);
+        g_assert_cmpuint (b->total_ns, ==, st->total_ns);
+        g_assert_cmpuint (b->min_ns, ==, st->min_ns);
+        g_assert_cmpuint (b->max_ns, ==, st->max_ns);
+        g_assert_cmpuint (b->avg_ns, ==, st->avg_ns);
+      }
     }
+  g_assert_cmpuint (basic->len, ==, stats->len);
 
   g_array_sort (all, compare_u64);
   d = (const guint64 *) all->data;
