@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "seismo-event-cell.h"
+#include "seismo-text-cell.h"
 #include "seismo-event-list.h"
 #include "seismo-reveal-model.h"
 
@@ -34,7 +34,7 @@ struct _SeismoEventList
  * Each row is seven cells of widgets to make; while a trace loads, the main thread shares the
  * cores with the workers preparing the timeline, so 40 rows a frame were 60-110 ms frames on two
  * cores, and 16 were 35-65 ms with GtkInscription cells, 8-16 ms of the main thread's CPU with
- * SeismoEventCell (the screenful on view still comes in the first two frames). */
+ * SeismoTextCell (the screenful on view still comes in the first two frames). */
 #define ROWS_PER_FRAME 16
 #define ROWS_REVEALED 240
 
@@ -120,9 +120,9 @@ cell_setup (GtkSignalListItemFactory *factory,
             SeismoEventList          *self)
 {
   const CellSpec *spec = g_object_get_data (G_OBJECT (factory), "seismo-cell-spec");
-  /* The list's font and layout serve every cell (seismo-event-cell.h): a new model's screenful
+  /* The list's font and layout serve every cell (seismo-text-cell.h): a new model's screenful
    * of rows is laid out without a Pango context per cell or shaping any text to measure it. */
-  GtkWidget *cell = seismo_event_cell_new (GTK_WIDGET (self), spec->xalign, spec->numeric);
+  GtkWidget *cell = seismo_text_cell_new (GTK_WIDGET (self), spec->xalign, spec->numeric);
 
   g_object_set_data (G_OBJECT (cell), "seismo-cell-spec", (gpointer) spec);
   gtk_list_item_set_child (list_item, cell);
@@ -138,7 +138,7 @@ cell_refresh (GObject     *item,
 
   if (item != NULL)
     g_object_get (item, spec->property, &text, NULL);
-  seismo_event_cell_set_text (SEISMO_EVENT_CELL (cell), text != NULL ? text : "");
+  seismo_text_cell_set_text (SEISMO_TEXT_CELL (cell), text != NULL ? text : "");
 }
 
 static void
@@ -457,7 +457,7 @@ row_at (GtkWidget *list_view,
 
   /* The text of a cell, or a cell or row around it: down to the first text. */
   while (widget != NULL && g_object_get_data (G_OBJECT (widget), "seismo-item") == NULL
-         && gtk_widget_get_first_child (widget) != NULL && !SEISMO_IS_EVENT_CELL (widget))
+         && gtk_widget_get_first_child (widget) != NULL && !SEISMO_IS_TEXT_CELL (widget))
     widget = gtk_widget_get_first_child (widget);
   if (widget == NULL || g_object_get_data (G_OBJECT (widget), "seismo-item") == NULL)
     return G_MAXUINT;

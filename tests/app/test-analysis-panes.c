@@ -12,7 +12,7 @@
 
 #include <glib/gstdio.h>
 
-#include "seismo-event-cell.h"
+#include "seismo-text-cell.h"
 #include "seismo-event-list.h"
 #include "seismo-file.h"
 #include "seismo-file-summary.h"
@@ -870,26 +870,26 @@ cell_node (GtkWidget *cell)
 /* The list's cells: one line of the owner's font whatever the text, the text drawn, and what
  * they show readable back (the tests below find rows by it). */
 static void
-test_event_cell (void)
+test_text_cell (void)
 {
   GtkWidget *window = gtk_window_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *number = seismo_event_cell_new (box, 1.0f, TRUE);
-  GtkWidget *words = seismo_event_cell_new (box, 0.0f, FALSE);
+  GtkWidget *number = seismo_text_cell_new (box, 1.0f, TRUE);
+  GtkWidget *words = seismo_text_cell_new (box, 0.0f, FALSE);
   int h_number, h_words, h_empty;
 
   gtk_widget_set_size_request (window, 200, -1);
   gtk_box_append (GTK_BOX (box), number);
   gtk_box_append (GTK_BOX (box), words);
   gtk_window_set_child (GTK_WINDOW (window), box);
-  seismo_event_cell_set_text (SEISMO_EVENT_CELL (number), "0.000012345");
-  seismo_event_cell_set_text (SEISMO_EVENT_CELL (words),
+  seismo_text_cell_set_text (SEISMO_TEXT_CELL (number), "0.000012345");
+  seismo_text_cell_set_text (SEISMO_TEXT_CELL (words),
                               "NR openat (ffffff9c, 7ffd12345678, 80000, 0, 0, 0) and on past the cell");
   gtk_window_present (GTK_WINDOW (window));
   while (gtk_widget_get_height (words) == 0)
     seismo_gui_test_spin (20);
 
-  g_assert_cmpstr (seismo_event_cell_get_text (SEISMO_EVENT_CELL (number)), ==, "0.000012345");
+  g_assert_cmpstr (seismo_text_cell_get_text (SEISMO_TEXT_CELL (number)), ==, "0.000012345");
   gtk_widget_measure (number, GTK_ORIENTATION_VERTICAL, -1, &h_number, NULL, NULL, NULL);
   gtk_widget_measure (words, GTK_ORIENTATION_VERTICAL, -1, &h_words, NULL, NULL, NULL);
   g_assert_cmpint (h_number, >, 4);
@@ -902,7 +902,7 @@ test_event_cell (void)
     g_assert_true (node_has_text (b));
   }
   /* Empty: no text drawn, and the same height (rows never change height with their text). */
-  seismo_event_cell_set_text (SEISMO_EVENT_CELL (words), "");
+  seismo_text_cell_set_text (SEISMO_TEXT_CELL (words), "");
   gtk_widget_measure (words, GTK_ORIENTATION_VERTICAL, -1, &h_empty, NULL, NULL, NULL);
   g_assert_cmpint (h_empty, ==, h_words);
   {
@@ -920,7 +920,7 @@ collect_labels (GtkWidget *widget,
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      if ((GTK_IS_LABEL (child) || SEISMO_IS_EVENT_CELL (child))
+      if ((GTK_IS_LABEL (child) || SEISMO_IS_TEXT_CELL (child))
           && gtk_widget_get_ancestor (child, GTK_TYPE_LIST_VIEW) != NULL)
         g_ptr_array_add (labels, child);
       collect_labels (child, labels);
@@ -933,7 +933,7 @@ label_showing (GPtrArray  *labels,
 {
   for (guint i = 0; i < labels->len; i++)
     if (g_strcmp0 (GTK_IS_LABEL (labels->pdata[i]) ? gtk_label_get_text (labels->pdata[i])
-                                                   : seismo_event_cell_get_text (labels->pdata[i]), text) == 0)
+                                                   : seismo_text_cell_get_text (labels->pdata[i]), text) == 0)
       return labels->pdata[i];
   return NULL;
 }
@@ -1137,7 +1137,7 @@ main (int    argc,
   g_test_add_func ("/analysis/rate-summary", test_rate_summary);
   g_test_add_func ("/analysis/stats-summary", test_stats_summary);
   g_test_add_func ("/analysis/view-binding", test_view_binding);
-  g_test_add_func ("/analysis/event-cell", test_event_cell);
+  g_test_add_func ("/analysis/text-cell", test_text_cell);
   g_test_add_func ("/analysis/event-list-keeps-rows", test_event_list_keeps_rows);
   g_test_add_func ("/analysis/view-drives-zoom", test_view_drives_zoom);
   g_test_add_func ("/analysis/panes-follow-view", test_panes_follow_view);

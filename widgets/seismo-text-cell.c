@@ -3,9 +3,9 @@
 
 #include <math.h>
 
-#include "seismo-event-cell.h"
+#include "seismo-text-cell.h"
 
-struct _SeismoEventCell
+struct _SeismoTextCell
 {
   GtkWidget  parent_instance;
 
@@ -15,7 +15,7 @@ struct _SeismoEventCell
   gboolean   numeric;
 };
 
-G_DEFINE_FINAL_TYPE (SeismoEventCell, seismo_event_cell, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (SeismoTextCell, seismo_text_cell, GTK_TYPE_WIDGET)
 
 /* What the cells of one owner share: a layout on the owner's Pango context, and the line's
  * height from its font, worked out again when the context changes (font, scale). */
@@ -45,7 +45,7 @@ shared_for (GtkWidget *owner)
   Shared *shared;
 
   if (quark == 0)
-    quark = g_quark_from_static_string ("seismo-event-cell-shared");
+    quark = g_quark_from_static_string ("seismo-text-cell-shared");
   shared = g_object_get_qdata (G_OBJECT (owner), quark);
   if (shared == NULL)
     {
@@ -73,7 +73,7 @@ shared_for (GtkWidget *owner)
 }
 
 static void
-seismo_event_cell_measure (GtkWidget      *widget,
+seismo_text_cell_measure (GtkWidget      *widget,
                            GtkOrientation  orientation,
                            int             for_size,
                            int            *minimum,
@@ -81,9 +81,9 @@ seismo_event_cell_measure (GtkWidget      *widget,
                            int            *minimum_baseline,
                            int            *natural_baseline)
 {
-  SeismoEventCell *self = SEISMO_EVENT_CELL (widget);
+  SeismoTextCell *self = SEISMO_TEXT_CELL (widget);
 
-  /* No width of its own: the column's width is the user's (seismo-event-list.c). */
+  /* No width of its own: its column has a fixed one (seismo-event-list.c, seismo-stats-view.c). */
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       *minimum = *natural = 0;
@@ -98,10 +98,10 @@ seismo_event_cell_measure (GtkWidget      *widget,
 }
 
 static void
-seismo_event_cell_snapshot (GtkWidget   *widget,
+seismo_text_cell_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
 {
-  SeismoEventCell *self = SEISMO_EVENT_CELL (widget);
+  SeismoTextCell *self = SEISMO_TEXT_CELL (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   gboolean rtl = gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL;
@@ -142,42 +142,42 @@ seismo_event_cell_snapshot (GtkWidget   *widget,
 }
 
 static void
-seismo_event_cell_finalize (GObject *object)
+seismo_text_cell_finalize (GObject *object)
 {
-  SeismoEventCell *self = SEISMO_EVENT_CELL (object);
+  SeismoTextCell *self = SEISMO_TEXT_CELL (object);
 
   g_free (self->text);
-  G_OBJECT_CLASS (seismo_event_cell_parent_class)->finalize (object);
+  G_OBJECT_CLASS (seismo_text_cell_parent_class)->finalize (object);
 }
 
 static void
-seismo_event_cell_class_init (SeismoEventCellClass *klass)
+seismo_text_cell_class_init (SeismoTextCellClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->finalize = seismo_event_cell_finalize;
-  widget_class->measure = seismo_event_cell_measure;
-  widget_class->snapshot = seismo_event_cell_snapshot;
+  object_class->finalize = seismo_text_cell_finalize;
+  widget_class->measure = seismo_text_cell_measure;
+  widget_class->snapshot = seismo_text_cell_snapshot;
   gtk_widget_class_set_css_name (widget_class, "label");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_LABEL);
 }
 
 static void
-seismo_event_cell_init (SeismoEventCell *self)
+seismo_text_cell_init (SeismoTextCell *self)
 {
 }
 
 GtkWidget *
-seismo_event_cell_new (GtkWidget *owner,
+seismo_text_cell_new (GtkWidget *owner,
                        float      xalign,
                        gboolean   numeric)
 {
-  SeismoEventCell *self;
+  SeismoTextCell *self;
 
   g_return_val_if_fail (GTK_IS_WIDGET (owner), NULL);
 
-  self = g_object_new (SEISMO_TYPE_EVENT_CELL, NULL);
+  self = g_object_new (SEISMO_TYPE_TEXT_CELL, NULL);
   self->owner = owner;
   self->xalign = xalign;
   self->numeric = numeric;
@@ -185,10 +185,10 @@ seismo_event_cell_new (GtkWidget *owner,
 }
 
 void
-seismo_event_cell_set_text (SeismoEventCell *self,
+seismo_text_cell_set_text (SeismoTextCell *self,
                             const char      *text)
 {
-  g_return_if_fail (SEISMO_IS_EVENT_CELL (self));
+  g_return_if_fail (SEISMO_IS_TEXT_CELL (self));
 
   if (g_strcmp0 (self->text, text) == 0)
     return;
@@ -201,8 +201,8 @@ seismo_event_cell_set_text (SeismoEventCell *self,
 }
 
 const char *
-seismo_event_cell_get_text (SeismoEventCell *self)
+seismo_text_cell_get_text (SeismoTextCell *self)
 {
-  g_return_val_if_fail (SEISMO_IS_EVENT_CELL (self), NULL);
+  g_return_val_if_fail (SEISMO_IS_TEXT_CELL (self), NULL);
   return self->text;
 }
