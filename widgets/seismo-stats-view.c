@@ -14,6 +14,7 @@
 #include "seismo-runnable-latency.h"
 #include "seismo-stats.h"
 #include "seismo-stats-view.h"
+#include "seismo-text-cell.h"
 #include "seismo-view-follower.h"
 #include "seismo-thread-states.h"
 #include "seismo-timeline-renderer.h"
@@ -232,29 +233,41 @@ cell_text (const ColumnSpec     *spec,
 
 /* Factories and sorters */
 
+/* What a column's cells are made with: its spec, and the table whose font they share. */
+typedef struct {
+  const ColumnSpec *spec;
+  GtkWidget        *table;   /* borrowed: the GtkColumnView, which outlives its cells */
+} ColumnCells;
+
+static void
+column_cells_free (gpointer  data,
+                   GClosure *closure)
+{
+  g_free (data);
+}
+
+/* Text cells sized by their text: a GtkLabel made its own layout and measured it again at each
+ * relayout, most of the main thread's work of opening the pane. */
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
-            const ColumnSpec         *spec)
+            const ColumnCells        *column)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  gboolean numeric = column->spec->value >= 0;
+  GtkWidget *cell = seismo_text_cell_new (column->table, numeric ? 1.0f : 0.0f, numeric);
 
-  gtk_label_set_xalign (GTK_LABEL (label), spec->value < 0 ? 0 : 1);
-  if (spec->value >= 0)
-    gtk_widget_add_css_class (label, "numeric");
-  else
-    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_list_item_set_child (item, label);
+  seismo_text_cell_set_fit_text (SEISMO_TEXT_CELL (cell), TRUE);
+  gtk_list_item_set_child (item, cell);
 }
 
 static void
 bind_cell (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
-           const ColumnSpec         *spec)
+           const ColumnCells        *column)
 {
-  g_autofree char *text = cell_text (spec, gtk_list_item_get_item (item));
+  g_autofree char *text = cell_text (column->spec, gtk_list_item_get_item (item));
 
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  seismo_text_cell_set_text (SEISMO_TEXT_CELL (gtk_list_item_get_child (item)), text);
 }
 
 static int
@@ -288,10 +301,14 @@ build_columns (SeismoStatsView  *self,
     {
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
       g_autoptr(GtkColumnViewColumn) column = NULL;
+      ColumnCells *cells = g_new (ColumnCells, 1);
       GtkSorter *sorter;
 
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), (gpointer) &specs[c]);
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), (gpointer) &specs[c]);
+      cells->spec = &specs[c];
+      cells->table = GTK_WIDGET (view);
+      g_signal_connect_data (factory, "setup", G_CALLBACK (setup_cell), cells,
+                             column_cells_free, 0);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), cells);
       column = gtk_column_view_column_new (_(specs[c].title), factory);
       sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, (gpointer) &specs[c], NULL));
       gtk_column_view_column_set_sorter (column, sorter);

@@ -13,6 +13,9 @@ struct _SeismoTextCell
   char      *text;
   float      xalign;
   gboolean   numeric;
+  gboolean   fit_text;     /* asks for its text's width */
+  guint      width_serial; /* the Pango serial text_width was measured at; 0: not measured */
+  int        text_width;
 };
 
 G_DEFINE_FINAL_TYPE (SeismoTextCell, seismo_text_cell, GTK_TYPE_WIDGET)
@@ -83,18 +86,40 @@ seismo_text_cell_measure (GtkWidget      *widget,
 {
   SeismoTextCell *self = SEISMO_TEXT_CELL (widget);
 
-  /* No width of its own: its column has a fixed one (seismo-event-list.c, seismo-stats-view.c). */
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+  Shared *shared;
+
+  /* No width of its own unless asked: the event list's columns have fixed widths. */
+  if (orientation == GTK_ORIENTATION_HORIZONTAL && !self->fit_text)
     {
       *minimum = *natural = 0;
       return;
     }
-  {
-    Shared *shared = shared_for (self->owner);
+  shared = shared_for (self->owner);
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    {
+      *minimum = *natural = shared->height;
+      *minimum_baseline = *natural_baseline = shared->baseline;
+      return;
+    }
+  /* Measured once per text and font: GTK asks again at every relayout of the list. */
+  if (self->width_serial != shared->serial)
+    {
+      PangoRectangle logical = { 0 };
 
-    *minimum = *natural = shared->height;
-    *minimum_baseline = *natural_baseline = shared->baseline;
-  }
+      if (self->text != NULL && self->text[0] != '\0')
+        {
+          pango_layout_set_attributes (shared->layout, self->numeric ? shared->numeric : NULL);
+          pango_layout_set_text (shared->layout, self->text, -1);
+          pango_layout_set_width (shared->layout, -1);
+          pango_layout_set_ellipsize (shared->layout, PANGO_ELLIPSIZE_NONE);
+          pango_layout_get_pixel_extents (shared->layout, NULL, &logical);
+        }
+      self->text_width = logical.width;
+      self->width_serial = shared->serial;
+    }
+  /* Numbers are never cut; words can be, down to nothing, as an ellipsized label can. */
+  *natural = self->text_width;
+  *minimum = self->numeric ? self->text_width : 0;
 }
 
 static void
@@ -194,6 +219,11 @@ seismo_text_cell_set_text (SeismoTextCell *self,
     return;
   g_free (self->text);
   self->text = g_strdup (text);
+  if (self->fit_text)
+    {
+      self->width_serial = 0;
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
   /* What a screen reader reads of the cell. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   text != NULL ? text : "", -1);
@@ -205,4 +235,19 @@ seismo_text_cell_get_text (SeismoTextCell *self)
 {
   g_return_val_if_fail (SEISMO_IS_TEXT_CELL (self), NULL);
   return self->text;
+}
+
+/* Whether the cell asks for its text's width, for a column sized by its content; by default it
+ * asks for none, for a column of fixed width. */
+void
+seismo_text_cell_set_fit_text (SeismoTextCell *self,
+                               gboolean        fit_text)
+{
+  g_return_if_fail (SEISMO_IS_TEXT_CELL (self));
+
+  if (self->fit_text == !!fit_text)
+    return;
+  self->fit_text = !!fit_text;
+  self->width_serial = 0;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }

@@ -23,5 +23,7 @@ GtkWidget  *seismo_text_cell_new      (GtkWidget       *owner,
 void        seismo_text_cell_set_text (SeismoTextCell *self,
                                         const char      *text);
 const char *seismo_text_cell_get_text (SeismoTextCell *self);
+void        seismo_text_cell_set_fit_text (SeismoTextCell *self,
+                                           gboolean        fit_text);
 
 G_END_DECLS
