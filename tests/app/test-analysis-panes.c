@@ -910,6 +910,31 @@ test_text_cell (void)
 
     g_assert_false (node_has_text (c));
   }
+
+  /* Sized by its text when asked (the statistics tables): the text's width in the owner's font,
+   * measured again for a new text; numbers are never cut, words can be. */
+  {
+    int min, nat, min2, nat2, w_text;
+    g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (box, "write");
+
+    pango_layout_get_pixel_size (layout, &w_text, NULL);
+    gtk_widget_measure (number, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+    g_assert_cmpint (nat, ==, 0);
+    seismo_text_cell_set_fit_text (SEISMO_TEXT_CELL (number), TRUE);
+    seismo_text_cell_set_fit_text (SEISMO_TEXT_CELL (words), TRUE);
+    seismo_text_cell_set_text (SEISMO_TEXT_CELL (words), "write");
+    gtk_widget_measure (number, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+    g_assert_cmpint (nat, >, 20);
+    g_assert_cmpint (min, ==, nat);
+    seismo_text_cell_set_text (SEISMO_TEXT_CELL (number), "0.000012345678");
+    gtk_widget_measure (number, GTK_ORIENTATION_HORIZONTAL, -1, &min2, &nat2, NULL, NULL);
+    g_assert_cmpint (nat2, >, nat);
+    gtk_widget_measure (words, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+    g_assert_cmpint (nat, ==, w_text);
+    g_assert_cmpint (min, ==, 0);
+    gtk_widget_measure (words, GTK_ORIENTATION_VERTICAL, -1, &h_empty, NULL, NULL, NULL);
+    g_assert_cmpint (h_empty, ==, h_words);
+  }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
