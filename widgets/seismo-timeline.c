@@ -413,6 +413,8 @@ snapshot_image (SeismoTimeline *self,
   if (self->base_node == NULL || !seismo_timeline_base_key_equal (&key, &self->base_key))
     {
       g_clear_pointer (&self->base_node, gsk_render_node_unref);
+      /* An image first: GTK 4.8's Cairo node records what is drawn into it, so drawn straight
+       * there the base would miss the direct pixel writes and be replayed at every render. */
       surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
       cr = cairo_create (surface);
       seismo_timeline_renderer_draw_base_cairo (self->renderer, cr);
