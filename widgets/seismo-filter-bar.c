@@ -44,6 +44,7 @@ struct _SeismoFilterBar
   gboolean      setting_text;
   gboolean      history_saving;  /* a write of the history file is under way */
   gboolean      history_dirty;   /* the history changed since that write began */
+  gboolean      history_menu_stale;  /* the history changed since its menu was made */
 };
 
 enum {
@@ -96,7 +97,7 @@ load_history (SeismoFilterBar *self)
 }
 
 static void
-rebuild_history_menu (SeismoFilterBar *self)
+build_history_menu (SeismoFilterBar *self)
 {
   g_autoptr(GMenu) menu = g_menu_new ();
 
@@ -114,6 +115,25 @@ rebuild_history_menu (SeismoFilterBar *self)
       g_menu_append_item (menu, item);
     }
   gtk_menu_button_set_menu_model (self->history_button, G_MENU_MODEL (menu));
+  self->history_menu_stale = FALSE;
+}
+
+/* The menu is made when it opens: a new menu model makes the button a new popover with a
+ * widget per entry, some milliseconds of every filter applied. */
+static void
+on_history_popup (GtkMenuButton *button,
+                  gpointer       user_data)
+{
+  SeismoFilterBar *self = user_data;
+
+  if (self->history_menu_stale)
+    build_history_menu (self);
+}
+
+static void
+rebuild_history_menu (SeismoFilterBar *self)
+{
+  self->history_menu_stale = TRUE;
   gtk_widget_set_sensitive (GTK_WIDGET (self->history_button), self->history->len > 1);
 }
 
@@ -901,6 +921,7 @@ seismo_filter_bar_init (SeismoFilterBar *self)
   self->history = g_ptr_array_new_with_free_func (g_free);
   gtk_widget_init_template (GTK_WIDGET (self));
   load_history (self);
+  gtk_menu_button_set_create_popup_func (self->history_button, on_history_popup, self, NULL);
   rebuild_history_menu (self);
   /* A view of its own until it is given one (a bar on its own still filters). */
   {

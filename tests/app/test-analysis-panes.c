@@ -638,6 +638,21 @@ test_rate_summary (void)
   g_unlink (path);
 }
 
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = G_TYPE_CHECK_INSTANCE_TYPE (child, type) ? child : find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static gboolean
 history_starts_with_cpu1 (gpointer data)
 {
@@ -717,6 +732,21 @@ test_filter_bar (void)
   g_assert_true (seismo_gui_test_wait_for (history_starts_with_cpu1, history, 5000));
   g_assert_true (g_file_get_contents (history, &contents, NULL, NULL));
   g_assert_true (g_str_has_prefix (contents, "cpu == 1\n"));
+  /* Its menu, made when it opens, newest first. */
+  {
+    GtkWidget *button = find_descendant (GTK_WIDGET (bar), GTK_TYPE_MENU_BUTTON);
+    GMenuModel *menu;
+    g_autofree char *label = NULL;
+
+    g_assert_nonnull (button);
+    gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+    menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
+    g_assert_nonnull (menu);
+    g_assert_cmpint (g_menu_model_get_n_items (menu), >=, 1);
+    g_assert_true (g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+    g_assert_cmpstr (label, ==, "cpu == 1");
+    gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  }
 
   /* A mask from elsewhere. */
   {
