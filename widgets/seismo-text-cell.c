@@ -77,15 +77,14 @@ shared_for (GtkWidget *owner)
 
 static void
 seismo_text_cell_measure (GtkWidget      *widget,
-                           GtkOrientation  orientation,
-                           int             for_size,
-                           int            *minimum,
-                           int            *natural,
-                           int            *minimum_baseline,
-                           int            *natural_baseline)
+                          GtkOrientation  orientation,
+                          int             for_size,
+                          int            *minimum,
+                          int            *natural,
+                          int            *minimum_baseline,
+                          int            *natural_baseline)
 {
   SeismoTextCell *self = SEISMO_TEXT_CELL (widget);
-
   Shared *shared;
 
   /* No width of its own unless asked: the event list's columns have fixed widths. */
@@ -124,7 +123,7 @@ seismo_text_cell_measure (GtkWidget      *widget,
 
 static void
 seismo_text_cell_snapshot (GtkWidget   *widget,
-                            GtkSnapshot *snapshot)
+                           GtkSnapshot *snapshot)
 {
   SeismoTextCell *self = SEISMO_TEXT_CELL (widget);
   int width = gtk_widget_get_width (widget);
@@ -195,8 +194,8 @@ seismo_text_cell_init (SeismoTextCell *self)
 
 GtkWidget *
 seismo_text_cell_new (GtkWidget *owner,
-                       float      xalign,
-                       gboolean   numeric)
+                      float      xalign,
+                      gboolean   numeric)
 {
   SeismoTextCell *self;
 
@@ -211,7 +210,7 @@ seismo_text_cell_new (GtkWidget *owner,
 
 void
 seismo_text_cell_set_text (SeismoTextCell *self,
-                            const char      *text)
+                           const char     *text)
 {
   g_return_if_fail (SEISMO_IS_TEXT_CELL (self));
 

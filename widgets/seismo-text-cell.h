@@ -17,12 +17,12 @@ G_DECLARE_FINAL_TYPE (SeismoTextCell, seismo_text_cell, SEISMO, TEXT_CELL, GtkWi
 
 /* owner: the widget whose font the cell uses (borrowed; it must outlive the cell). numeric:
  * digits of equal widths; otherwise the text is cut with an ellipsis at the end. */
-GtkWidget  *seismo_text_cell_new      (GtkWidget       *owner,
-                                        float            xalign,
-                                        gboolean         numeric);
-void        seismo_text_cell_set_text (SeismoTextCell *self,
-                                        const char      *text);
-const char *seismo_text_cell_get_text (SeismoTextCell *self);
+GtkWidget  *seismo_text_cell_new          (GtkWidget      *owner,
+                                           float           xalign,
+                                           gboolean        numeric);
+void        seismo_text_cell_set_text     (SeismoTextCell *self,
+                                           const char     *text);
+const char *seismo_text_cell_get_text     (SeismoTextCell *self);
 void        seismo_text_cell_set_fit_text (SeismoTextCell *self,
                                            gboolean        fit_text);
 
