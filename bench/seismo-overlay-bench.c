@@ -17,32 +17,14 @@
 #include <stdlib.h>
 
 #include "seismo-backend.h"
+#include "seismo-bench-filter.h"
 #include "seismo-bench-util.h"
 #include "seismo-filter-marks-private.h"
 #include "seismo-filter-overlay-private.h"
-#include "seismo-filter-run.h"
-#include "seismo-match-set-private.h"
 #include "seismo-importer.h"
+#include "seismo-match-set-private.h"
 #include "seismo-timeline.h"
 #include "seismo-widgets.h"
-
-/* The matches as the window's view gets them. */
-static SeismoMatchSet *
-match_set (SeismoTrace *trace,
-           const char  *expression)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SeismoFilter) filter = seismo_filter_compile (trace, expression, &error);
-  g_autoptr(GBytes) mask = NULL;
-  SeismoMatchSet *matches = NULL;
-  gsize n_matched;
-
-  if (filter == NULL)
-    g_error ("%s: %s", expression, error->message);
-  if (!seismo_filter_run_all (filter, NULL, NULL, NULL, &mask, &matches, &n_matched))
-    g_error ("%s: evaluation cancelled", expression);
-  return matches;
-}
 
 static void
 wait_idle (SeismoFilterOverlay *overlay)
@@ -339,7 +321,7 @@ main (int   argc,
           "snapshot: main thread CPU ms, best / median of %u, the two interleaved\n", runs);
   for (guint e = 0; e < n_exprs; e++)
     {
-      g_autoptr(SeismoMatchSet) matches = match_set (trace, exprs[e]);
+      g_autoptr(SeismoMatchSet) matches = seismo_bench_filter (trace, exprs[e], NULL);
       /* The old index is built from ids, as it was. */
       g_autoptr(GBytes) ids = seismo_match_set_to_ids (matches);
       gsize n_matches = seismo_match_set_get_size (matches);

@@ -13,28 +13,11 @@
 #include <stdlib.h>
 
 #include "seismo-backend.h"
+#include "seismo-bench-filter.h"
 #include "seismo-bench-util.h"
-#include "seismo-filter-run.h"
 #include "seismo-importer.h"
 #include "seismo-rate-view.h"
 #include "seismo-timeline-renderer.h"
-
-static GBytes *
-filter_mask (SeismoTrace *trace,
-             const char  *expression)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SeismoFilter) filter = seismo_filter_compile (trace, expression, &error);
-  g_autoptr(SeismoMatchSet) matches = NULL;
-  GBytes *mask = NULL;
-  gsize n_matched;
-
-  if (filter == NULL)
-    g_error ("%s: %s", expression, error->message);
-  if (!seismo_filter_run_all (filter, NULL, NULL, NULL, &mask, &matches, &n_matched))
-    g_error ("%s: evaluation cancelled", expression);
-  return mask;
-}
 
 static void
 run (SeismoTrace *trace,
@@ -93,7 +76,8 @@ main (int   argc,
   for (int i = first_expr; i < argc || (first_expr >= argc && i - first_expr < (int) G_N_ELEMENTS (defaults)); i++)
     {
       const char *expression = i < argc ? argv[i] : defaults[i - first_expr];
-      g_autoptr(GBytes) mask = filter_mask (trace, expression);
+      g_autoptr(GBytes) mask = NULL;
+      g_autoptr(SeismoMatchSet) matches = seismo_bench_filter (trace, expression, &mask);
 
       run (trace, expression, mask, runs);
     }
