@@ -12,7 +12,6 @@
 #include "seismo-file-summary.h"
 #include "seismo-importer.h"
 #include "seismo-symbolizer.h"
-#include "seismo-thread-priority.h"
 #include "seismo-window-read.h"
 
 static void
@@ -123,13 +122,8 @@ static gpointer
 early_read_thread (gpointer user_data)
 {
   SeismoEarlyRead *self = user_data;
-  gboolean ok;
-
-  /* The window's frames come first: the read takes the cores they leave, as do the threads it
-   * starts (they inherit this). */
-  seismo_thread_set_background ();
-  ok = seismo_window_read (self->path, &self->permille, early_trace_read, self,
-                           self->cancellable, &self->trace, &self->data, &self->error);
+  gboolean ok = seismo_window_read (self->path, &self->permille, early_trace_read, self,
+                                    self->cancellable, &self->trace, &self->data, &self->error);
 
   g_mutex_lock (&self->lock);
   self->ok = ok;

@@ -33,11 +33,9 @@ gboolean         seismo_window_read             (const char           *path,
                                                  GError              **error);
 
 /*
- * The same read on a thread of its own, below the window's frames in priority
- * (seismo_thread_set_background(), which the threads of the read inherit). Started as soon as
- * the application knows the file it was launched with, while GTK starts and the window is built
- * (a fifth of a second of the main thread that would otherwise come before the read), and handed
- * to the window that opens the file; every other file a window opens is read this way too.
+ * The same read, started as soon as the application knows the file it was launched with: on a
+ * thread of its own while GTK starts and the window is built (a fifth of a second of the main
+ * thread that would otherwise come before the read), handed to the window that opens the file.
  */
 typedef struct _SeismoEarlyRead SeismoEarlyRead;
 

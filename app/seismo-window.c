@@ -104,12 +104,12 @@ load_thread (GTask        *task,
   GError *error = NULL;
   gboolean ok;
 
-  /* Read on a thread of its own, which lowers its priority below the window's frames (a
-   * thread of GLib's shared pool, as this one is, would keep it for the next task). */
-  if (job->early == NULL)
-    job->early = seismo_early_read_start (job->path);
-  ok = seismo_early_read_join (job->early, cancellable, job->permille, load_trace_read, task,
-                               &job->trace, &job->data, &error);
+  if (job->early != NULL)
+    ok = seismo_early_read_join (job->early, cancellable, job->permille, load_trace_read, task,
+                                 &job->trace, &job->data, &error);
+  else
+    ok = seismo_window_read (job->path, job->permille, load_trace_read, task, cancellable,
+                             &job->trace, &job->data, &error);
   if (ok)
     g_task_return_boolean (task, TRUE);
   else

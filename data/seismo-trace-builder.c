@@ -550,8 +550,7 @@ seismo_trace_builder_reserve (SeismoTraceBuilder *self,
   /* Worth a thread for big room on a machine with a core to spare. */
   if (self->prefault == NULL && self->capacity >= PREFAULT_AHEAD_EVENTS &&
       _seismo_file_n_workers () > 1)
-    /* Its own thread, of the builder's thread's priority (seismo-thread-priority.h). */
-    self->prefault = g_thread_pool_new_full (prefault_run, NULL, g_free, 1, TRUE, NULL);
+    self->prefault = g_thread_pool_new_full (prefault_run, NULL, g_free, 1, FALSE, NULL);
 }
 
 static inline void

@@ -830,9 +830,7 @@ read_trace_dat (const char          *path,
   seismo_tep_guard_set_skip_level (td->guard, G_LOG_LEVEL_DEBUG);
 
   n_threads = CLAMP (g_get_num_processors (), 1, 8);
-  /* Threads of its own, started by this one: they share its priority (a window reads in the
-   * background, seismo-thread-priority.h), which threads of GLib's shared pool would not. */
-  l.pool = g_thread_pool_new (worker, &l, n_threads, TRUE, NULL);
+  l.pool = g_thread_pool_new (worker, &l, n_threads, FALSE, NULL);
 
   if (!add_streams (&l, error))
     {
