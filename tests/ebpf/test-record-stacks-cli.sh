@@ -29,8 +29,10 @@ if "$CLI" record --list-backends | grep -q '^ptrace *available'; then
     check "ptrace: folded lines are 'frames COUNT'" \
       bash -c "grep -qvE '^[^ ]+( [^ ]+)* [0-9]+$' '$DIR/p.folded' && exit 1 || test -s '$DIR/p.folded'"
     check "ptrace: main;do_io;write_file;… write 3 times" \
-      bash -c "grep -qE '(^|;)main;do_io;write_file;[^;]*write[^;]* 3$' '$DIR/p.folded'"
-    check "ptrace: main;nap;…nanosleep" grep -qE '(^|;)main;nap;[^ ]*nanosleep[^ ]* [0-9]+$' "$DIR/p.folded"
+      bash -c "grep -qE '(^|;)main;do_io;write_file;[^;]*write[^;]* 3$' '$DIR/p.folded'" ||
+      diag_file "$DIR/p.folded"
+    check "ptrace: main;nap;…nanosleep" grep -qE '(^|;)main;nap;[^ ]*nanosleep[^ ]* [0-9]+$' "$DIR/p.folded" ||
+      diag_file "$DIR/p.folded"
   fi
 fi
 
@@ -42,7 +44,8 @@ else
   check "ebpf --stacks user records" test $? -eq 0
   "$CLI" stacks "$DIR/e.seismo" --folded >"$DIR/e.folded"
   check "ebpf: main;do_io;write_file;… write 3 times" \
-    bash -c "grep -qE '(^|;)main;do_io;write_file;[^;]*write[^;]* 3$' '$DIR/e.folded'"
+    bash -c "grep -qE '(^|;)main;do_io;write_file;[^;]*write[^;]* 3$' '$DIR/e.folded'" ||
+    diag_file "$DIR/e.folded"
   if [ -s "$DIR/p.folded" ]; then
     # Syscall stacks only: the sched_switch stacks of eBPF add lines of their own.
     check "ebpf and ptrace agree from main to write" \
@@ -60,9 +63,16 @@ else
   # The kernel walks user stacks by frame pointers: libc's wrapper hides write_file, so the
   # check stops at do_io (the eBPF backend finds it again from the top of the stack).
   "$CLI" record -b ftrace -e raw_syscalls:sys_enter --stacks both -o "$DIR/f.seismo" -- "$WORKLOAD" 2>"$DIR/err"
-  check "ftrace --stacks both records" test $? -eq 0
+  check "ftrace --stacks both records" test $? -eq 0 || diag_file "$DIR/err"
   "$CLI" stacks "$DIR/f.seismo" --folded >"$DIR/f.folded"
-  check "ftrace: user frames main;do_io;…write, then kernel frames" \
-    grep -qE '(^|;)main;do_io;[^;]*write[^;]*;([^;]*;)*do_syscall_64;' "$DIR/f.folded"
+  if ! check "ftrace: user frames main;do_io;…write, then kernel frames" \
+    grep -qE '(^|;)main;do_io;[^;]*write[^;]*;([^;]*;)*do_syscall_64;' "$DIR/f.folded"; then
+    # The workload's own lines first: what the kernel's user-stack walk gave for them.
+    grep 'main;' "$DIR/f.folded" >"$DIR/f.main"
+    diag_file "$DIR/f.main"
+    diag_file "$DIR/f.folded"
+    "$CLI" info "$DIR/f.seismo" >"$DIR/f.info" 2>&1
+    diag_file "$DIR/f.info"
+  fi
 fi
 tap_end
