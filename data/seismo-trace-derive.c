@@ -5,22 +5,21 @@
 
 #include "seismo-big-array.h"
 #include "seismo-file-private.h"
-#include "seismo-syscalls.h"
 #include "seismo-thread-states-private.h"
-#include "seismo-trace-private.h"
-#include "seismo-varint.h"
-
-#define NO_SLOT G_MAXUINT32
+#include "seismo-trace-derive-private.h"
 
 gboolean _seismo_derive_thread_states = TRUE;
+guint    _seismo_derive_syscall_ranges = 0;
 
 /*
  * Derived intervals, computed once after load: syscall spans (enter paired with exit per task),
  * task runs per CPU from sched_switch, wakeup-to-run latency, IRQ and softirq spans. Everything
  * refers back to event ids, so an interval costs 16 bytes and a span 12.
  *
- * This runs on every load, over every event, so it is written for speed: one pass for syscalls and
- * one for the scheduler and IRQs, in parallel; payload fields read in one walk without building
+ * This runs on every load, over every event, so it is written for speed: a pass for the scheduler
+ * and IRQs beside the syscall pass (seismo-trace-derive-syscalls.c), itself in ranges of events
+ * on every worker, so that a big trace's fresh memory is faulted in by all of them; payload fields
+ * read in one walk without building
  * values; and every result written once, in its final order, into an array sized from the event
  * counts. An interval gets its slot when it starts (a span at its enter, a wakeup at the wakeup),
  * so the output is in start order without a sort; slots whose end never came are squeezed out at
@@ -46,14 +45,7 @@ typedef struct {
   const guint8  *kinds;            /* per event type: its SeismoEventKind */
   guint          n_cpus;
 
-  /* Syscall pass. */
-  SeismoArch     arch;
-  GHashTable    *syscall_ids;      /* name → index + 1 */
-  SeismoSyscallSpan *spans;
-  gsize          n_spans;
-  guint32       *pending_span;     /* per task: index in spans of the enter still open */
-  guint32       *type_syscall;     /* per event type: syscall index + 1 (0: not known yet) */
-  guint32        nr_syscall[1024]; /* per syscall number: syscall index + 1 (0: not known yet) */
+  SeismoSyscallPass *syscalls;
 
   /* Scheduler and IRQ pass. */
   TidMap         tids;
@@ -98,169 +90,6 @@ static const struct {
   { "timer:timer_expire_entry",   DERIVE_KIND_TIMER_ENTRY },
   { "timer:timer_expire_exit",    DERIVE_KIND_TIMER_EXIT },
 };
-
-/* seismo_varint_get() with the one- and two-byte cases (syscall numbers, most pids and string ids)
- * taken first: this runs for nearly every event of a big trace. */
-static inline const guint8 *
-varint_get (const guint8 *p,
-            const guint8 *end,
-            guint64      *v)
-{
-  if (G_LIKELY (end - p >= 2))
-    {
-      if (p[0] < 0x80)
-        {
-          *v = p[0];
-          return p + 1;
-        }
-      if (p[1] < 0x80)
-        {
-          *v = (p[0] & 0x7fu) | ((guint64) p[1] << 7);
-          return p + 2;
-        }
-    }
-  return seismo_varint_get (p, end, v);
-}
-
-/* Steps over one field of the given type, leaving its leading varint in *v; NULL when cut. */
-static inline const guint8 *
-skip_field (SeismoFieldType  type,
-            const guint8    *p,
-            const guint8    *end,
-            guint64         *v)
-{
-  if (!(p = varint_get (p, end, v)))
-    return NULL;
-  switch (type)
-    {
-    case SEISMO_FIELD_INT:
-    case SEISMO_FIELD_UINT:
-    case SEISMO_FIELD_POINTER:
-    case SEISMO_FIELD_STRING:
-      return p;
-    case SEISMO_FIELD_BYTES:
-      return *v > (guint64) (end - p) ? NULL : p + *v;
-    case SEISMO_FIELD_UINT_ARRAY:
-      {
-        guint64 elem;
-
-        if (*v > (guint64) (end - p))
-          return NULL;
-        for (guint64 k = 0; k < *v && p != NULL; k++)
-          p = seismo_varint_get (p, end, &elem);
-        return p;
-      }
-    case SEISMO_FIELD_N_TYPES:
-    default:
-      return NULL;
-    }
-}
-
-/* The fields of up to three roles as integers, in one walk over the payload (SEISMO_ROLE_N for none).
- * A field that is missing, cut or not an integer reads as fallback, as with
- * seismo_trace_event_field(). */
-static void
-role_ints3 (SeismoTrace           *trace,
-            SeismoEventId          ev,
-            const SeismoEventType *type,
-            SeismoFieldRole        role_a,
-            gint64                *a,
-            SeismoFieldRole        role_b,
-            gint64                *b,
-            SeismoFieldRole        role_c,
-            gint64                *c,
-            gint64                 fallback)
-{
-  gint fa = type->roles[role_a];
-  gint fb = role_b < SEISMO_ROLE_N ? type->roles[role_b] : -1;
-  gint fc = role_c < SEISMO_ROLE_N ? type->roles[role_c] : -1;
-  gint last = MIN (MAX (MAX (fa, fb), fc), (gint) type->n_fields - 1);
-  const guint8 *p, *end;
-  gsize len;
-
-  *a = fallback;
-  if (b != NULL)
-    *b = fallback;
-  if (c != NULL)
-    *c = fallback;
-  if (last < 0)
-    return;
-  p = _seismo_trace_payload (trace, ev, &len);
-  end = p + len;
-  for (gint i = 0; i <= last; i++)
-    {
-      SeismoFieldType ft = type->fields[i].type;
-      guint64 v;
-      gint64 value;
-
-      if (!(p = skip_field (ft, p, end, &v)))
-        return;
-      if (i != fa && i != fb && i != fc)
-        continue;
-      if (ft == SEISMO_FIELD_INT)
-        value = seismo_zigzag_decode (v);
-      else if (ft == SEISMO_FIELD_UINT || ft == SEISMO_FIELD_POINTER)
-        value = (gint64) v;
-      else
-        continue;
-      if (i == fa)
-        *a = value;
-      if (i == fb)
-        *b = value;
-      if (i == fc)
-        *c = value;
-    }
-}
-
-static inline void
-role_ints (SeismoTrace           *trace,
-           SeismoEventId          ev,
-           const SeismoEventType *type,
-           SeismoFieldRole        role_a,
-           gint64                *a,
-           SeismoFieldRole        role_b,
-           gint64                *b,
-           gint64                 fallback)
-{
-  role_ints3 (trace, ev, type, role_a, a, role_b, b, SEISMO_ROLE_N, NULL, fallback);
-}
-
-static inline gint64
-role_int (SeismoTrace           *trace,
-          SeismoEventId          ev,
-          const SeismoEventType *type,
-          SeismoFieldRole        role,
-          gint64                 fallback)
-{
-  gint64 v;
-
-  role_ints (trace, ev, type, role, &v, SEISMO_ROLE_N, NULL, fallback);
-  return v;
-}
-
-/* role_int (…, SEISMO_ROLE_ID, -1) for a syscall event: raw_syscalls have the number first, read
- * without the general walk (half of a big trace's events come here). */
-static inline gint64
-syscall_nr (SeismoTrace           *trace,
-            SeismoEventId          ev,
-            const SeismoEventType *type)
-{
-  if (type->roles[SEISMO_ROLE_ID] == 0 && type->n_fields > 0)
-    {
-      SeismoFieldType ft = type->fields[0].type;
-      const guint8 *p;
-      gsize len;
-      guint64 v;
-
-      if (ft != SEISMO_FIELD_INT && ft != SEISMO_FIELD_UINT && ft != SEISMO_FIELD_POINTER)
-        return -1;
-      p = _seismo_trace_payload (trace, ev, &len);
-      if (skip_field (ft, p, p + len, &v) == NULL)
-        return -1;
-      return ft == SEISMO_FIELD_INT ? seismo_zigzag_decode (v) : (gint64) v;
-    }
-  return role_int (trace, ev, type, SEISMO_ROLE_ID, -1);
-}
 
 static inline guint
 tid_slot (const TidMap *map,
@@ -329,105 +158,6 @@ task_of_tid (const Derive  *d,
         break;
     }
   return best;
-}
-
-static guint16
-syscall_index (Derive     *d,
-               const char *name)
-{
-  guint idx = GPOINTER_TO_UINT (g_hash_table_lookup (d->syscall_ids, name));
-
-  if (idx == 0)
-    {
-      char *copy = g_strdup (name);
-
-      g_ptr_array_add (d->trace->syscall_names, copy);
-      idx = d->trace->syscall_names->len;
-      g_hash_table_insert (d->syscall_ids, copy, GUINT_TO_POINTER (idx));
-    }
-  return (guint16) MIN (idx - 1, G_MAXUINT16);
-}
-
-/* Called for every syscall event: names are looked up once per event type or syscall number. */
-static guint16
-event_syscall (Derive                *d,
-               SeismoEventId          ev,
-               const SeismoEventType *type)
-{
-  gint64 nr;
-  const char *name;
-  char buf[32];
-  guint16 idx;
-
-  if (type->syscall != NULL)
-    {
-      if (d->type_syscall[type->id] == 0)
-        d->type_syscall[type->id] = syscall_index (d, type->syscall) + 1u;
-      return (guint16) (d->type_syscall[type->id] - 1);
-    }
-  nr = syscall_nr (d->trace, ev, type);
-  if (nr >= 0 && nr < (gint64) G_N_ELEMENTS (d->nr_syscall) && d->nr_syscall[nr] != 0)
-    return (guint16) (d->nr_syscall[nr] - 1);
-  if ((name = seismo_syscall_name (d->arch, nr)) == NULL)
-    {
-      g_snprintf (buf, sizeof buf, "syscall_%" G_GINT64_FORMAT, nr);
-      name = buf;
-    }
-  idx = syscall_index (d, name);
-  if (nr >= 0 && nr < (gint64) G_N_ELEMENTS (d->nr_syscall))
-    d->nr_syscall[nr] = idx + 1u;
-  return idx;
-}
-
-/* A span is appended at its enter, so spans come out in enter order; the exit fills it in later.
- * An enter while one is open leaves the open one unfinished. */
-static inline void
-on_syscall_enter (Derive                *d,
-                  SeismoEventId          ev,
-                  const SeismoEventType *type)
-{
-  SeismoTaskId task = d->trace->task[ev];
-  SeismoSyscallSpan span = { ev, SEISMO_NO_EVENT, event_syscall (d, ev, type) };
-
-  d->pending_span[task] = (guint32) d->n_spans;
-  d->spans[d->n_spans++] = span;
-}
-
-static inline void
-on_syscall_exit (Derive                *d,
-                 SeismoEventId          ev,
-                 const SeismoEventType *type)
-{
-  SeismoTaskId task = d->trace->task[ev];
-  SeismoSyscallSpan *span;
-
-  if (d->pending_span[task] == NO_SLOT)
-    return;
-  span = &d->spans[d->pending_span[task]];
-  /* An exit of another syscall means the enter we hold never returned (e.g. a lost event). */
-  if (event_syscall (d, ev, type) == span->syscall)
-    span->exit = ev;
-  d->pending_span[task] = NO_SLOT;
-}
-
-static void
-derive_syscalls (Derive *d)
-{
-  SeismoTrace *self = d->trace;
-  const guint16 *types = self->type;
-  const guint8 *kinds = d->kinds;
-
-  for (gsize i = 0; i < self->n_events; i++)
-    {
-      SeismoEventKind kind = kinds[types[i]];
-
-      if (G_LIKELY (kind != SEISMO_KIND_SYSCALL_ENTER && kind != SEISMO_KIND_SYSCALL_EXIT))
-        continue;
-      if (kind == SEISMO_KIND_SYSCALL_ENTER)
-        on_syscall_enter (d, (SeismoEventId) i, g_ptr_array_index (self->event_types, types[i]));
-      else
-        on_syscall_exit (d, (SeismoEventId) i, g_ptr_array_index (self->event_types, types[i]));
-    }
 }
 
 /* Takes the next slot of an interval that starts now; its end is filled in when it comes. */
@@ -698,15 +428,26 @@ derive_sched (Derive *d)
       add_run (d, c, d->cpu_run_start[c], SEISMO_NO_EVENT, d->cpu_run_task[c]);
 }
 
+/* Pass 0 is the scheduler's, the rest the syscall pass's ranges: they touch disjoint parts. */
 static void
 derive_pass (guint    pass,
              guint    worker,
              gpointer data)
 {
+  Derive *d = data;
+
   if (pass == 0)
-    derive_syscalls (data);
+    derive_sched (d);
   else
-    derive_sched (data);
+    _seismo_syscall_pass_run_range (d->syscalls, pass - 1);
+}
+
+static void
+count_syscalls (guint    range,
+                guint    worker,
+                gpointer data)
+{
+  _seismo_syscall_pass_count_range (data, range);
 }
 
 /* Drops the slots whose interval never ended, keeping the start order. */
@@ -768,6 +509,7 @@ _seismo_trace_derive (SeismoTrace *self)
   g_autofree gsize *switches = NULL;
   SeismoInterval *runs;
   gsize n_runs = 0;
+  guint n_workers, n_ranges;
 
   d.n_cpus = n_cpus;
   d.kinds = kinds = g_new (guint8, MAX (n_types, 1));
@@ -806,12 +548,13 @@ _seismo_trace_derive (SeismoTrace *self)
   for (guint l = 0; l < self->n_lost; l++)
     self->n_lost_events += self->lost[l].count;
 
-  g_ptr_array_set_size (self->syscall_names, 0);
-  d.arch = seismo_arch_from_string (seismo_trace_get_metadata (self, SEISMO_META_ARCH));
-  d.syscall_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  d.spans = _seismo_big_array_new (SeismoSyscallSpan, count_kind (self, SEISMO_KIND_SYSCALL_ENTER));
-  d.pending_span = g_new (guint32, MAX (self->n_tasks, 1));
-  d.type_syscall = g_new0 (guint32, MAX (n_types, 1));
+  /* The syscall pass is most of the work: on a big trace it runs in ranges, one more than the
+   * workers, so that they share it with the scheduler pass evenly. */
+  n_workers = self->n_events >= 100000 ? _seismo_file_n_workers () : 1;
+  n_ranges = _seismo_derive_syscall_ranges != 0 ? _seismo_derive_syscall_ranges
+             : n_workers > 1 && self->n_events >= 1000000 ? n_workers + 1 : 1;
+  d.syscalls = _seismo_syscall_pass_new (self, kinds, count_kind (self, SEISMO_KIND_SYSCALL_ENTER), n_ranges);
+  n_ranges = _seismo_syscall_pass_n_ranges (d.syscalls);
 
   /* A CPU has at most one run per switch, plus the one still open at the end. */
   d.run_base = g_new (gsize, n_cpus + 1);
@@ -831,7 +574,7 @@ _seismo_trace_derive (SeismoTrace *self)
                                         count_kind (self, SEISMO_KIND_SOFTIRQ_ENTRY));
   d.pending_wakeup = g_new (guint32, MAX (self->n_tasks, 1));
   for (guint t = 0; t < self->n_tasks; t++)
-    d.pending_span[t] = d.pending_wakeup[t] = NO_SLOT;
+    d.pending_wakeup[t] = NO_SLOT;
   d.cpu_run_start = g_new (SeismoEventId, n_cpus);
   d.cpu_run_task = g_new (SeismoTaskId, n_cpus);
   d.cpu_irq = g_new (guint32, n_cpus);
@@ -853,15 +596,14 @@ _seismo_trace_derive (SeismoTrace *self)
                                          count_kind (self, SEISMO_KIND_SCHED_WAKEUP) +
                                          count_kind (self, SEISMO_KIND_SCHED_WAKING));
 
-  /* The two passes touch disjoint parts of Derive, so they run in parallel, as many as the file
-   * decoders may (SEISMO_THREADS); a thread costs more than it saves on small traces. */
-  _seismo_file_parallel_for (2, self->n_events >= 100000 ? _seismo_file_n_workers () : 1,
-                             derive_pass, &d);
+  /* Each range's spans go where they belong: the ranges before it count their enters first. */
+  if (n_ranges > 1)
+    _seismo_file_parallel_for (n_ranges, n_workers, count_syscalls, d.syscalls);
+  _seismo_file_parallel_for (1 + n_ranges, n_workers, derive_pass, &d);
 
   g_free (self->spans);
   g_clear_pointer (&self->span_failed, g_free);   /* of the old spans */
-  self->n_spans = d.n_spans;
-  self->spans = g_renew (SeismoSyscallSpan, d.spans, MAX (d.n_spans, 1));
+  self->spans = _seismo_syscall_pass_finish (g_steal_pointer (&d.syscalls), &self->n_spans);
 
   /* Each CPU's runs move down to close the gaps its bound left. */
   g_free (self->cpu_run_off);
@@ -889,9 +631,6 @@ _seismo_trace_derive (SeismoTrace *self)
   if (d.states != NULL)
     _seismo_states_builder_finish (d.states);
   tid_map_clear (&d.tids);
-  g_hash_table_unref (d.syscall_ids);
-  g_free (d.pending_span);
-  g_free (d.type_syscall);
   g_free (d.run_base);
   g_free (d.run_fill);
   g_free (d.pending_wakeup);

@@ -103,6 +103,8 @@ struct _SeismoTrace
 /* TRUE (the default): _seismo_trace_derive() derives thread states. Benchmarks turn it off to
  * measure what the states cost. */
 extern gboolean  _seismo_derive_thread_states;
+/* Ranges the syscall pass pairs at once (0: by the number of workers); for tests. */
+extern guint     _seismo_derive_syscall_ranges;
 
 SeismoTrace     *_seismo_trace_new              (void);
 /* Allocates the event columns for n_events (payload and block_base are separate). */

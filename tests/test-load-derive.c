@@ -164,6 +164,89 @@ test_bad_ids (gconstpointer data)
   g_assert_nonnull (strstr (error->message, bad_type ? "unknown type" : "unknown task"));
 }
 
+/* Syscalls as a damaged or cut trace has them: enters without exits, exits without enters,
+ * exits of another syscall, numbers no table names, raw and per-syscall event types, every
+ * task's calls spread over the trace. distinct_nrs: every raw call a number of its own. */
+static SeismoTrace *
+make_syscall_mess (guint32  seed,
+                   guint    n_events,
+                   gboolean distinct_nrs)
+{
+  static const gint64 nrs[] = { 0, 1, 2, 3, 60, 231, 9999, -1, 202, 7 };
+  const SeismoFieldInfo raw_enter[] = { { "id", SEISMO_FIELD_INT, 8, 0 } };
+  const SeismoFieldInfo raw_exit[] = { { "id", SEISMO_FIELD_INT, 8, 0 }, { "ret", SEISMO_FIELD_INT, 8, 0 } };
+  const SeismoFieldInfo named[] = { { "ret", SEISMO_FIELD_INT, 8, 0 } };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  SeismoTraceBuilder *b = seismo_trace_builder_new ();
+  gint64 last_nr[40] = { 0 };
+  guint enter, exit_, open_enter, open_exit, tick;
+
+  seismo_trace_builder_set_metadata (b, SEISMO_META_ARCH, "x86_64");
+  seismo_trace_builder_set_n_cpus (b, 2);
+  enter = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_enter", raw_enter, 1, NULL);
+  exit_ = seismo_trace_builder_add_event_type (b, "raw_syscalls", "sys_exit", raw_exit, 2, NULL);
+  open_enter = seismo_trace_builder_add_event_type (b, "syscalls", "sys_enter_openat", named, 1, NULL);
+  open_exit = seismo_trace_builder_add_event_type (b, "syscalls", "sys_exit_openat", named, 1, NULL);
+  tick = seismo_trace_builder_add_event_type (b, "test", "tick", named, 1, NULL);
+  for (guint i = 0; i < n_events; i++)
+    {
+      guint t = g_rand_int_range (rand, 0, G_N_ELEMENTS (last_nr));
+      guint op = g_rand_int_range (rand, 0, 100);
+      gint64 nr = distinct_nrs ? 100000 + i : nrs[g_rand_int_range (rand, 0, G_N_ELEMENTS (nrs))];
+      guint type = op < 44 ? enter : op < 88 ? exit_ : op < 92 ? open_enter : op < 96 ? open_exit : tick;
+
+      seismo_trace_builder_begin_event (b, 1000 + i, t % 2, 100 + (gint32) t, type);
+      if (type == enter)
+        seismo_trace_builder_push_int (b, last_nr[t] = nr);
+      else if (type == exit_)
+        {
+          /* Mostly the call open on the task; now and then another. */
+          seismo_trace_builder_push_int (b, g_rand_int_range (rand, 0, 8) == 0 ? nr : last_nr[t]);
+          seismo_trace_builder_push_int (b, 0);
+        }
+      else
+        seismo_trace_builder_push_int (b, 0);
+      seismo_trace_builder_end_event (b);
+    }
+  return seismo_trace_builder_finish (b);
+}
+
+/* The syscall pass in ranges gives one pass's spans and names: any number of ranges, down to an
+ * event each, and more names in a range than a span's index holds. */
+static void
+test_syscall_ranges (void)
+{
+  const guint ranges[] = { 2, 3, 4, 7, 16, 3001 };
+
+  for (guint32 seed = 1; seed <= 4; seed++)
+    {
+      g_autoptr(SeismoTrace) one = NULL;
+
+      _seismo_derive_syscall_ranges = 1;
+      one = make_syscall_mess (seed, 3000, FALSE);
+      for (guint k = 0; k < G_N_ELEMENTS (ranges); k++)
+        {
+          g_autoptr(SeismoTrace) split = NULL;
+
+          _seismo_derive_syscall_ranges = ranges[k];
+          split = make_syscall_mess (seed, 3000, FALSE);
+          assert_same_derived (one, split);
+        }
+    }
+  {
+    g_autoptr(SeismoTrace) one = NULL;
+    g_autoptr(SeismoTrace) split = NULL;
+
+    _seismo_derive_syscall_ranges = 1;
+    one = make_syscall_mess (9, 160000, TRUE);
+    g_assert_cmpuint (seismo_trace_get_n_syscall_names (one), >, G_MAXUINT16);
+    _seismo_derive_syscall_ranges = 2;
+    split = make_syscall_mess (9, 160000, TRUE);
+    assert_same_derived (one, split);
+  }
+  _seismo_derive_syscall_ranges = 0;
+}
+
 static void
 test_big_array (void)
 {
@@ -201,5 +284,6 @@ main (int   argc,
   g_test_add_data_func ("/load-derive/bad-type-id", GINT_TO_POINTER (TRUE), test_bad_ids);
   g_test_add_data_func ("/load-derive/bad-task-id", GINT_TO_POINTER (FALSE), test_bad_ids);
   g_test_add_func ("/load-derive/big-array", test_big_array);
+  g_test_add_func ("/load-derive/syscall-ranges", test_syscall_ranges);
   return g_test_run ();
 }
