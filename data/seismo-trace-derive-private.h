@@ -178,7 +178,8 @@ syscall_nr (SeismoTrace           *trace,
  * of events paired at once. new() sizes it; with more than one range, count_range() for each
  * range before any run_range(); then run_range() for each, in any order and on any thread;
  * finish() joins the ranges, names the syscalls into the trace's table, frees the pass and
- * returns the spans (in enter order) and their number. */
+ * returns the spans (in enter order), their number and which failed (a bit each, as
+ * seismo_trace_get_failed_spans() gives them). */
 typedef struct _SeismoSyscallPass SeismoSyscallPass;
 
 SeismoSyscallPass *_seismo_syscall_pass_new         (SeismoTrace       *trace,
@@ -191,6 +192,7 @@ void               _seismo_syscall_pass_count_range (SeismoSyscallPass *self,
 void               _seismo_syscall_pass_run_range   (SeismoSyscallPass *self,
                                                      guint              range);
 SeismoSyscallSpan *_seismo_syscall_pass_finish      (SeismoSyscallPass *self,
-                                                     gsize             *n_spans);
+                                                     gsize             *n_spans,
+                                                     guint64          **failed);
 
 G_END_DECLS

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "seismo-data"
 
+#include <string.h>
+
 #include "seismo-big-array.h"
 #include "seismo-syscalls.h"
 #include "seismo-trace-derive-private.h"
@@ -47,6 +49,11 @@ struct _SeismoSyscallPass
   const guint8      *kinds;    /* per event type: its kind */
   SeismoArch         arch;
   SeismoSyscallSpan *spans;
+  /* A bit per span: its exit returned an error (-4095..-1), as seismo_trace_get_failed_spans()
+   * has it. Found here, where each exit's payload is at hand, and not in a pass of its own over
+   * every exit again; ranges share the words at their ends, so bits are set atomically. */
+  guint64           *failed;
+  gsize              n_enters; /* what spans and failed have room for */
   guint              n_ranges;
   Range             *ranges;
 };
@@ -67,6 +74,8 @@ _seismo_syscall_pass_new (SeismoTrace  *trace,
   self->kinds = kinds;
   self->arch = seismo_arch_from_string (seismo_trace_get_metadata (trace, SEISMO_META_ARCH));
   self->spans = _seismo_big_array_new (SeismoSyscallSpan, n_enters);
+  self->failed = g_new0 (guint64, n_enters / 64 + 1);
+  self->n_enters = n_enters;
   self->n_ranges = n_ranges;
   self->ranges = g_new0 (Range, n_ranges);
   g_ptr_array_set_size (trace->syscall_names, 0);
@@ -174,6 +183,22 @@ event_syscall (SeismoSyscallPass     *self,
   return idx;
 }
 
+/* The exit that closed the span in slot: whether it returned an error. */
+static inline void
+note_exit (SeismoSyscallPass     *self,
+           gsize                  slot,
+           SeismoEventId          ev,
+           const SeismoEventType *type)
+{
+  gint64 ret;
+
+  if (type->roles[SEISMO_ROLE_RET] < 0)
+    return;
+  ret = role_int (self->trace, ev, type, SEISMO_ROLE_RET, 0);
+  if (ret < 0 && ret >= -4095)
+    __atomic_fetch_or (&self->failed[slot >> 6], G_GUINT64_CONSTANT (1) << (slot & 63), __ATOMIC_RELAXED);
+}
+
 /* A span is appended at its enter, so spans come out in enter order; the exit fills it in later.
  * An enter while one is open leaves the open one unfinished. */
 static inline void
@@ -210,7 +235,10 @@ on_syscall_exit (SeismoSyscallPass     *self,
   span = &self->spans[r->pending[task]];
   /* An exit of another syscall means the enter we hold never returned (e.g. a lost event). */
   if (event_syscall (self, r, ev, type) == span->syscall)
-    span->exit = ev;
+    {
+      span->exit = ev;
+      note_exit (self, r->pending[task], ev, type);
+    }
   r->pending[task] = NO_SLOT;
 }
 
@@ -241,9 +269,10 @@ _seismo_syscall_pass_run_range (SeismoSyscallPass *self,
 
 /* An exit at a join: the open enter of the same task (its slot) it would have closed. */
 typedef struct {
-  SeismoEventId exit;
-  guint32       slot;
-  char         *name;
+  SeismoEventId          exit;
+  const SeismoEventType *type;
+  guint32                slot;
+  char                  *name;
 } Join;
 
 /* A syscall name and the event that named it first. */
@@ -301,7 +330,7 @@ join_ranges (SeismoSyscallPass *self)
               const SeismoEventType *type = seismo_trace_get_event_type (trace, trace->type[fe]);
               const char *name = type->syscall != NULL ? type->syscall
                                  : name_of_nr (self->arch, syscall_nr (trace, fe, type), buf);
-              Join join = { fe, open[t], g_strdup (name) };
+              Join join = { fe, type, open[t], g_strdup (name) };
 
               g_array_append_val (joins, join);
             }
@@ -351,14 +380,18 @@ join_ranges (SeismoSyscallPass *self)
       SeismoSyscallSpan *span = &self->spans[join->slot];
 
       if (syscall_index (first, join->name, 0) == span->syscall)
-        span->exit = join->exit;
+        {
+          span->exit = join->exit;
+          note_exit (self, join->slot, join->exit, join->type);
+        }
       g_free (join->name);
     }
 }
 
 SeismoSyscallSpan *
-_seismo_syscall_pass_finish (SeismoSyscallPass *self,
-                             gsize             *n_spans)
+_seismo_syscall_pass_finish (SeismoSyscallPass  *self,
+                             gsize              *n_spans,
+                             guint64           **failed)
 {
   SeismoSyscallSpan *spans;
 
@@ -373,12 +406,16 @@ _seismo_syscall_pass_finish (SeismoSyscallPass *self,
 
           g_free (one->spans);
           one->spans = g_steal_pointer (&self->spans);
+          g_free (one->failed);
+          one->failed = g_steal_pointer (&self->failed);
+          one->n_enters = self->n_enters;
+          memset (one->failed, 0, (one->n_enters / 64 + 1) * sizeof (guint64));
           _seismo_syscall_pass_run_range (one, 0);
           for (guint k = 0; k < self->n_ranges; k++)
             range_clear (&self->ranges[k]);
           g_free (self->ranges);
           g_free (self);
-          return _seismo_syscall_pass_finish (one, n_spans);
+          return _seismo_syscall_pass_finish (one, n_spans, failed);
         }
     }
   *n_spans = 0;
@@ -388,6 +425,7 @@ _seismo_syscall_pass_finish (SeismoSyscallPass *self,
       range_clear (&self->ranges[k]);
     }
   spans = g_renew (SeismoSyscallSpan, self->spans, MAX (*n_spans, 1));
+  *failed = self->failed;
   g_free (self->ranges);
   g_free (self);
   return spans;

@@ -602,8 +602,9 @@ _seismo_trace_derive (SeismoTrace *self)
   _seismo_file_parallel_for (1 + n_ranges, n_workers, derive_pass, &d);
 
   g_free (self->spans);
-  g_clear_pointer (&self->span_failed, g_free);   /* of the old spans */
-  self->spans = _seismo_syscall_pass_finish (g_steal_pointer (&d.syscalls), &self->n_spans);
+  g_free (self->span_failed);
+  self->spans = _seismo_syscall_pass_finish (g_steal_pointer (&d.syscalls), &self->n_spans,
+                                             &self->span_failed);
 
   /* Each CPU's runs move down to close the gaps its bound left. */
   g_free (self->cpu_run_off);

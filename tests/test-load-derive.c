@@ -40,9 +40,15 @@ assert_same_derived (SeismoTrace *a,
   g_assert_cmpuint (na, >, 0);
   for (gsize i = 0; i < na; i++)
     {
+      gint64 ret;
+      /* Which failed, as the derive found it, against the span's return value read anew. */
+      gboolean failed = seismo_trace_syscall_span_ret (a, &sa[i], &ret) && ret < 0 && ret >= -4095;
+
       g_assert_cmpuint (sa[i].enter, ==, sb[i].enter);
       g_assert_cmpuint (sa[i].exit, ==, sb[i].exit);
       g_assert_cmpuint (sa[i].syscall, ==, sb[i].syscall);
+      g_assert_cmpint (seismo_trace_syscall_span_failed (a, i), ==, failed);
+      g_assert_cmpint (seismo_trace_syscall_span_failed (b, i), ==, failed);
     }
 
   for (guint k = 0; k < SEISMO_INTERVAL_N; k++)
@@ -173,6 +179,8 @@ make_syscall_mess (guint32  seed,
                    gboolean distinct_nrs)
 {
   static const gint64 nrs[] = { 0, 1, 2, 3, 60, 231, 9999, -1, 202, 7 };
+  /* Errors are -4095..-1. */
+  static const gint64 rets[] = { 0, 3, -1, -2, -4095, -4096, G_MININT64 };
   const SeismoFieldInfo raw_enter[] = { { "id", SEISMO_FIELD_INT, 8, 0 } };
   const SeismoFieldInfo raw_exit[] = { { "id", SEISMO_FIELD_INT, 8, 0 }, { "ret", SEISMO_FIELD_INT, 8, 0 } };
   const SeismoFieldInfo named[] = { { "ret", SEISMO_FIELD_INT, 8, 0 } };
@@ -202,10 +210,10 @@ make_syscall_mess (guint32  seed,
         {
           /* Mostly the call open on the task; now and then another. */
           seismo_trace_builder_push_int (b, g_rand_int_range (rand, 0, 8) == 0 ? nr : last_nr[t]);
-          seismo_trace_builder_push_int (b, 0);
+          seismo_trace_builder_push_int (b, rets[g_rand_int_range (rand, 0, G_N_ELEMENTS (rets))]);
         }
       else
-        seismo_trace_builder_push_int (b, 0);
+        seismo_trace_builder_push_int (b, rets[g_rand_int_range (rand, 0, G_N_ELEMENTS (rets))]);
       seismo_trace_builder_end_event (b);
     }
   return seismo_trace_builder_finish (b);
@@ -222,8 +230,15 @@ test_syscall_ranges (void)
     {
       g_autoptr(SeismoTrace) one = NULL;
 
+      gsize n_spans, n_failed = 0;
+
       _seismo_derive_syscall_ranges = 1;
       one = make_syscall_mess (seed, 3000, FALSE);
+      seismo_trace_get_syscall_spans (one, &n_spans);
+      for (gsize i = 0; i < n_spans; i++)
+        n_failed += seismo_trace_syscall_span_failed (one, i);
+      g_assert_cmpuint (n_failed, >, 0);
+      g_assert_cmpuint (n_failed, <, n_spans);
       for (guint k = 0; k < G_N_ELEMENTS (ranges); k++)
         {
           g_autoptr(SeismoTrace) split = NULL;
