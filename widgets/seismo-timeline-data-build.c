@@ -95,8 +95,8 @@ event_task (SeismoTimelineData *d,
  * syscall, that is ~3 bytes instead of the 10 of full copies of indices, starts and ends (50 MB
  * for 5M).
  */
-static void
-group_spans (SeismoTimelineData *d)
+void
+_seismo_timeline_build_spans (SeismoTimelineData *d)
 {
   gsize n = d->n_spans;
   guint n_tasks = d->n_tasks;
@@ -157,6 +157,7 @@ group_spans (SeismoTimelineData *d)
       SeismoSeq *s = &d->tasks[t].spans;
 
       _seismo_seq_init (d, s, SEISMO_SEQ_SPAN_IDX, count[t]);
+      s->last_ns = seismo_trace_get_task (d->trace, t)->last_ns;
       s->coarse = d->span_coarse + stride_off[t];
       s->idx_base = d->span_base + stride_off[t];
       s->idx_high_at = d->span_high_at + stride_off[t];
@@ -388,9 +389,7 @@ build_task_range (gpointer user_data)
   for (guint t = range->start; t < range->end; t++)
     {
       SeismoTimelineTask *tt = &d->tasks[t];
-      const SeismoTask *task = seismo_trace_get_task (d->trace, t);
 
-      tt->spans.last_ns = task->last_ns;
       _seismo_seq_ensure_sorted (d, &tt->runs, (guint32 *) tt->runs.idx);
       _seismo_seq_ensure_sorted (d, &tt->wakeups, (guint32 *) tt->wakeups.idx);
       _seismo_seq_build_starts (d, &tt->runs);
@@ -451,7 +450,6 @@ _seismo_timeline_build_tasks (SeismoTimelineData *d,
   next = group_by_task (d, next, n_wakeups, NULL, wakeup_task,
                         G_STRUCT_OFFSET (SeismoTimelineTask, wakeups),
                         SEISMO_SEQ_INTERVAL_IDX, d->wakeups);
-  group_spans (d);
   group_by_task (d, next, n_instants, instants, event_task,
                  G_STRUCT_OFFSET (SeismoTimelineTask, instants),
                  SEISMO_SEQ_EVENTS, NULL);

@@ -422,6 +422,9 @@ void     _seismo_seq_ensure_sorted    (SeismoTimelineData *d,
                                        SeismoSeq          *s,
                                        guint32            *idx);
 void     _seismo_timeline_build_cpus  (SeismoTimelineData *d);
+/* The tasks' rows: spans apart (build_spans), the rest (build_tasks); the two touch different
+ * parts of d and may run at once. */
+void     _seismo_timeline_build_spans (SeismoTimelineData *d);
 gboolean _seismo_timeline_build_tasks (SeismoTimelineData *d,
                                        guint32            *task_events,
                                        GCancellable       *cancellable);

@@ -353,9 +353,10 @@ seismo_timeline_data_new (SeismoTrace  *trace,
 }
 
 static gpointer
-find_failed_spans (gpointer trace)
+build_spans (gpointer d)
 {
-  return (gpointer) seismo_trace_get_failed_spans (trace);
+  _seismo_timeline_build_spans (d);
+  return NULL;
 }
 
 SeismoTimelineData *
@@ -365,7 +366,7 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
 {
   g_autoptr(SeismoTimelineData) d = NULL;
   g_autofree guint32 *task_events = NULL;
-  GThread *failed;
+  GThread *spans;
   gboolean ok;
   guint n_lost = 0;
   const SeismoLostEvents *lost;
@@ -401,16 +402,17 @@ seismo_timeline_data_new_for_window (SeismoTrace       *trace,
 
   d->event_tasks = seismo_trace_get_tasks (trace);
   d->spans = seismo_trace_get_syscall_spans (trace, &d->n_spans);
-  /* Which calls failed (the trace finds it on every core, and keeps it for the panes that
-   * count errors), meanwhile the rows are built here. */
-  failed = g_thread_new ("seismo-timeline", find_failed_spans, trace);
-
+  /* Which calls failed: the derive found it. */
+  d->span_failed = seismo_trace_get_failed_spans (trace);
+  /* The tasks' syscall spans (a big trace's most items) on a thread of their own, meanwhile the
+   * other rows here. */
+  spans = g_thread_new ("seismo-timeline", build_spans, d);
   _seismo_timeline_build_cpus (d);
   task_events = g_new0 (guint32, MAX (d->n_tasks, 1));
   ok = _seismo_timeline_build_tasks (d, task_events, cancellable);
+  g_thread_join (spans);
   if (ok)
     build_processes (d, task_events);
-  d->span_failed = g_thread_join (failed);
   if (!ok || g_cancellable_is_cancelled (cancellable))
     return NULL;
   return g_steal_pointer (&d);
