@@ -58,6 +58,8 @@ typedef struct {
   FieldPlan             *fields;          /* n_fields + 1; fields[n_read].op is OP_END */
 } TypePlan;
 
+#define SEARCH_FEW_WINDOWS 3
+
 typedef struct {
   SeismoTrace        *trace;
   const guint8       *readable;     /* the end of the trace's payloads: values are loaded 8 bytes at once */
@@ -80,6 +82,12 @@ typedef struct {
   guint8              window_count[9];
   guint64             window_mask[16];
   guint64             window_value[16];
+  /* With at most SEARCH_FEW_WINDOWS windows in any value (needles of 11 digits or more), a value
+   * of k bytes is compared with all of len_mask[k] and len_value[k] at once, without a branch
+   * on how many it has: the missing ones never match (mask 0, value 1). */
+  gboolean            few_windows;
+  guint64             len_mask[9][SEARCH_FEW_WINDOWS];
+  guint64             len_value[9][SEARCH_FEW_WINDOWS];
   gsize               needle_len;
   SeismoEventId       from;
   gboolean            backward;

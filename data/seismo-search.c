@@ -210,11 +210,20 @@ hex_elements (const SearchContext *ctx,
         }
       len = seismo_varint_stop_len_ (stop);
       p += len;
-      windows = ctx->window_count[len];
-      if (windows == 0)
-        continue;
       /* The value's bytes: up to its last byte's high bit, the lowest bit of stop. */
       bits = w & (stop ^ (stop - 1));
+      if (ctx->few_windows)
+        {
+          /* Whether a value is long enough to have a window is a coin toss from one argument to
+           * the next (a pointer, then a size): no branch on it. */
+          const guint64 *mask = ctx->len_mask[len], *value = ctx->len_value[len];
+
+          G_STATIC_ASSERT (SEARCH_FEW_WINDOWS == 3);
+          if (((bits & mask[0]) == value[0]) | ((bits & mask[1]) == value[1]) | ((bits & mask[2]) == value[2]))
+            goto found;
+          continue;
+        }
+      windows = ctx->window_count[len];
       for (guint s = 0; s < windows; s++)
         if ((bits & ctx->window_mask[s]) == ctx->window_value[s])
           goto found;
@@ -630,6 +639,15 @@ plan_windows (SearchContext *ctx)
         n++;
       ctx->window_count[k] = n;
     }
+  ctx->few_windows = ctx->window_count[8] <= SEARCH_FEW_WINDOWS;
+  for (guint k = 0; k <= 8; k++)
+    for (guint s = 0; s < SEARCH_FEW_WINDOWS; s++)
+      {
+        gboolean real = s < ctx->window_count[k];
+
+        ctx->len_mask[k][s] = real ? ctx->window_mask[s] : 0;
+        ctx->len_value[k][s] = real ? ctx->window_value[s] : 1;
+      }
 }
 
 /* The fewest varint bytes that can hold a value of at least min: k bytes hold values below 2^(7k). */

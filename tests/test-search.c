@@ -382,6 +382,27 @@ test_search_hex_elements (void)
     for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
       check_needle (trace, fixed[i], rand);
   }
+  /* A needle at every window of the widest values it fits in: the first 12 digits of values of
+   * 14 (8 bytes stored: the needle's third window). */
+  for (gsize e = 0, found = 0; e < n && found < 4; e++)
+    {
+      g_autofree char *text = seismo_trace_event_format (trace, (SeismoEventId) e);
+      const char *open = strchr (text, '(');
+
+      for (const char *c = open != NULL ? open + 1 : text + strlen (text); *c != '\0' && found < 4; )
+        {
+          gsize run = strspn (c, "0123456789abcdef");
+
+          if (run == 14)
+            {
+              g_autofree char *needle = g_strndup (c, 12);
+
+              check_needle (trace, needle, rand);
+              found++;
+            }
+          c += MAX (run, 1);
+        }
+    }
   /* Pieces of the shown values, every length from 2 to 16. */
   for (guint len = 2; len <= 16; len++)
     for (guint found = 0, tries = 0; found < 6 && tries < 2000; tries++)
