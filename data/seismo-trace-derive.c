@@ -548,11 +548,11 @@ _seismo_trace_derive (SeismoTrace *self)
   for (guint l = 0; l < self->n_lost; l++)
     self->n_lost_events += self->lost[l].count;
 
-  /* The syscall pass is most of the work: on a big trace it runs in ranges, one more than the
-   * workers, so that they share it with the scheduler pass evenly. */
+  /* The syscall pass is most of the work: on a big trace it runs in ranges, two per worker, so
+   * that the worker that takes the scheduler pass takes fewer of them. */
   n_workers = self->n_events >= 100000 ? _seismo_file_n_workers () : 1;
   n_ranges = _seismo_derive_syscall_ranges != 0 ? _seismo_derive_syscall_ranges
-             : n_workers > 1 && self->n_events >= 1000000 ? n_workers + 1 : 1;
+             : n_workers > 1 && self->n_events >= 1000000 ? 2 * n_workers : 1;
   d.syscalls = _seismo_syscall_pass_new (self, kinds, count_kind (self, SEISMO_KIND_SYSCALL_ENTER), n_ranges);
   n_ranges = _seismo_syscall_pass_n_ranges (d.syscalls);
 
