@@ -18,6 +18,16 @@ seismo_bench_thread_cpu_ms (void)
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The whole process's CPU time in seconds, every thread's: work a shared machine's waits leave out. */
+static inline double
+seismo_bench_process_cpu_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* For qsort() and g_array_sort() of doubles. */
 static inline int
 seismo_bench_compare_doubles (gconstpointer a,

@@ -12,21 +12,11 @@
  */
 
 #include <stdlib.h>
-#include <time.h>
 
 #include "seismo-bench-util.h"
 #include "seismo-backend.h"
 #include "seismo-importer.h"
 #include "seismo-trace-private.h"
-
-static double
-cpu_s (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void
 print_way (const char *what,
@@ -73,10 +63,10 @@ main (int   argc,
 
         _seismo_derive_syscall_ranges = w == 0 ? 1 : 0;
         t0 = g_get_monotonic_time ();
-        c0 = cpu_s ();
+        c0 = seismo_bench_process_cpu_s ();
         _seismo_trace_derive (trace);
         wall[w][r] = (g_get_monotonic_time () - t0) / 1e6;
-        cpu[w][r] = cpu_s () - c0;
+        cpu[w][r] = seismo_bench_process_cpu_s () - c0;
         g_print ("  run %u, %-22s %.3f s wall, %.3f s CPU\n", r + 1, ways[w], wall[w][r], cpu[w][r]);
       }
   for (guint w = 0; w < 2; w++)

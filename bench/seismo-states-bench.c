@@ -32,15 +32,6 @@
 #include "seismo-trace-private.h"
 
 static double
-cpu_s (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
 median (double *v,
         guint   n)
 {
@@ -88,11 +79,11 @@ load (const char *path,
 {
   g_autoptr(GError) error = NULL;
   gint64 t0 = g_get_monotonic_time ();
-  double c0 = cpu_s ();
+  double c0 = seismo_bench_process_cpu_s ();
   SeismoTrace *trace = seismo_trace_open (path, NULL, NULL, NULL, &error);
 
   *wall = (g_get_monotonic_time () - t0) / 1e6;
-  *cpu = cpu_s () - c0;
+  *cpu = seismo_bench_process_cpu_s () - c0;
   if (trace == NULL)
     {
       g_printerr ("seismo-states-bench: %s\n", error->message);
@@ -246,13 +237,13 @@ main (int   argc,
       double c0;
 
       _seismo_derive_thread_states = FALSE;
-      c0 = cpu_s ();
+      c0 = seismo_bench_process_cpu_s ();
       _seismo_trace_derive (trace);
-      derive_off[r] = cpu_s () - c0;
+      derive_off[r] = seismo_bench_process_cpu_s () - c0;
       _seismo_derive_thread_states = TRUE;
-      c0 = cpu_s ();
+      c0 = seismo_bench_process_cpu_s ();
       _seismo_trace_derive (trace);
-      derive_on[r] = cpu_s () - c0;
+      derive_on[r] = seismo_bench_process_cpu_s () - c0;
     }
   g_unsetenv ("SEISMO_THREADS");
 
