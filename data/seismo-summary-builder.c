@@ -6,6 +6,7 @@
 #include "seismo-file-private.h"
 #include "seismo-summary-private.h"
 #include "seismo-syscalls.h"
+#include "seismo-trace-derive-private.h"
 #include "seismo-varint.h"
 
 /*
@@ -208,62 +209,6 @@ ensure (GArray *a,
 
 /* ---- payload fields ---- */
 
-/* The integer fields of two roles, read from the packed payload (as the derive pass does); a
- * missing or cut field reads as fallback. */
-static void
-role_ints (const SeismoEventType *type,
-           const guint8          *p,
-           const guint8          *end,
-           SeismoFieldRole        role_a,
-           gint64                *a,
-           SeismoFieldRole        role_b,
-           gint64                *b)
-{
-  gint fa = type->roles[role_a];
-  gint fb = role_b < SEISMO_ROLE_N ? type->roles[role_b] : -1;
-  gint last = MIN (MAX (fa, fb), (gint) type->n_fields - 1);
-
-  *a = -1;
-  if (b != NULL)
-    *b = -1;
-  for (gint i = 0; i <= last; i++)
-    {
-      SeismoFieldType ft = type->fields[i].type;
-      guint64 v, elem;
-      gint64 value;
-
-      if (!(p = seismo_varint_get (p, end, &v)))
-        return;
-      if (ft == SEISMO_FIELD_BYTES)
-        {
-          if (v > (guint64) (end - p))
-            return;
-          p += v;
-        }
-      else if (ft == SEISMO_FIELD_UINT_ARRAY)
-        {
-          if (v > (guint64) (end - p))
-            return;
-          for (guint64 k = 0; k < v && p != NULL; k++)
-            p = seismo_varint_get (p, end, &elem);
-          if (p == NULL)
-            return;
-        }
-      if (i != fa && i != fb)
-        continue;
-      if (ft == SEISMO_FIELD_INT)
-        value = seismo_zigzag_decode (v);
-      else if (ft == SEISMO_FIELD_UINT || ft == SEISMO_FIELD_POINTER)
-        value = (gint64) v;
-      else
-        continue;
-      if (i == fa)
-        *a = value;
-      if (i == fb && b != NULL)
-        *b = value;
-    }
-}
-
 static SeismoTaskId
 task_of_tid (SeismoSummaryBuilder *self,
              gint64                tid)
@@ -309,7 +254,7 @@ event_syscall (SeismoSummaryBuilder  *self,
 
   if (type->syscall != NULL)
     return syscall_index (self, type->syscall);
-  role_ints (type, p, end, SEISMO_ROLE_ID, &nr, SEISMO_ROLE_N, NULL);
+  payload_role_ints3 (type, p, end, SEISMO_ROLE_ID, &nr, SEISMO_ROLE_N, NULL, SEISMO_ROLE_N, NULL, -1);
   if (nr >= 0 && nr < (gint64) G_N_ELEMENTS (self->nr_syscall) && self->nr_syscall[nr] != 0)
     return self->nr_syscall[nr];
   if ((name = seismo_syscall_name (self->arch, nr)) == NULL)
@@ -521,7 +466,8 @@ on_switch (SeismoSummaryBuilder  *self,
 
   ensure (self->cpu_state, c);
   cs = &g_array_index (self->cpu_state, CpuState, c);
-  role_ints (type, p, end, SEISMO_ROLE_PREV_PID, &prev_pid, SEISMO_ROLE_NEXT_PID, &next_pid);
+  payload_role_ints3 (type, p, end, SEISMO_ROLE_PREV_PID, &prev_pid, SEISMO_ROLE_NEXT_PID, &next_pid,
+                      SEISMO_ROLE_N, NULL, -1);
   if (!cs->seen)
     {
       /* The first switch on a CPU: prev ran since the trace began. */
@@ -653,7 +599,8 @@ _seismo_summary_builder_add_chunk (SeismoSummaryBuilder  *self,
 
               if (idx == open)
                 {
-                  role_ints (et, p, end, SEISMO_ROLE_RET, &ret, SEISMO_ROLE_N, NULL);
+                  payload_role_ints3 (et, p, end, SEISMO_ROLE_RET, &ret, SEISMO_ROLE_N, NULL, SEISMO_ROLE_N,
+                                      NULL, -1);
                   if (et->roles[SEISMO_ROLE_RET] < 0)
                     ret = 0;
                   syscall_done (self, idx, ts[i] - enter_ns, ret < 0 && ret >= -4095);
@@ -672,7 +619,8 @@ _seismo_summary_builder_add_chunk (SeismoSummaryBuilder  *self,
             gint64 pid;
             SeismoTaskId woken;
 
-            role_ints (et, p, end, SEISMO_ROLE_PID, &pid, SEISMO_ROLE_N, NULL);
+            payload_role_ints3 (et, p, end, SEISMO_ROLE_PID, &pid, SEISMO_ROLE_N, NULL, SEISMO_ROLE_N, NULL,
+                                -1);
             woken = task_of_tid (self, pid);
             if (woken != NO_TASK)
               {

@@ -68,37 +68,31 @@ skip_field (SeismoFieldType  type,
     }
 }
 
-/* The fields of up to three roles as integers, in one walk over the payload (SEISMO_ROLE_N for none).
- * A field that is missing, cut or not an integer reads as fallback, as with
- * seismo_trace_event_field(). */
+/* The fields of up to three roles as integers, in one walk over an event's payload [p, end)
+ * (SEISMO_ROLE_N for none). A field that is missing, cut or not an integer reads as fallback, as
+ * with seismo_trace_event_field(). The summary builder reads its packed payloads with it too. */
 static inline void
-role_ints3 (SeismoTrace           *trace,
-            SeismoEventId          ev,
-            const SeismoEventType *type,
-            SeismoFieldRole        role_a,
-            gint64                *a,
-            SeismoFieldRole        role_b,
-            gint64                *b,
-            SeismoFieldRole        role_c,
-            gint64                *c,
-            gint64                 fallback)
+payload_role_ints3 (const SeismoEventType *type,
+                    const guint8          *p,
+                    const guint8          *end,
+                    SeismoFieldRole        role_a,
+                    gint64                *a,
+                    SeismoFieldRole        role_b,
+                    gint64                *b,
+                    SeismoFieldRole        role_c,
+                    gint64                *c,
+                    gint64                 fallback)
 {
   gint fa = type->roles[role_a];
   gint fb = role_b < SEISMO_ROLE_N ? type->roles[role_b] : -1;
   gint fc = role_c < SEISMO_ROLE_N ? type->roles[role_c] : -1;
   gint last = MIN (MAX (MAX (fa, fb), fc), (gint) type->n_fields - 1);
-  const guint8 *p, *end;
-  gsize len;
 
   *a = fallback;
   if (b != NULL)
     *b = fallback;
   if (c != NULL)
     *c = fallback;
-  if (last < 0)
-    return;
-  p = _seismo_trace_payload (trace, ev, &len);
-  end = p + len;
   for (gint i = 0; i <= last; i++)
     {
       SeismoFieldType ft = type->fields[i].type;
@@ -122,6 +116,26 @@ role_ints3 (SeismoTrace           *trace,
       if (i == fc)
         *c = value;
     }
+}
+
+/* The same for event ev of a trace. */
+static inline void
+role_ints3 (SeismoTrace           *trace,
+            SeismoEventId          ev,
+            const SeismoEventType *type,
+            SeismoFieldRole        role_a,
+            gint64                *a,
+            SeismoFieldRole        role_b,
+            gint64                *b,
+            SeismoFieldRole        role_c,
+            gint64                *c,
+            gint64                 fallback)
+{
+  const guint8 *p;
+  gsize len;
+
+  p = _seismo_trace_payload (trace, ev, &len);
+  payload_role_ints3 (type, p, p + len, role_a, a, role_b, b, role_c, c, fallback);
 }
 
 static inline void
