@@ -9,6 +9,7 @@
 #include "seismo-resources.h"
 #include "seismo-widgets.h"
 #include "seismo-window.h"
+#include "seismo-work-priority.h"
 
 struct _SeismoApplication
 {
@@ -234,6 +235,8 @@ seismo_application_startup (GApplication *app)
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 
+  /* Before the first work thread starts: loads, filters and searches run behind the frames. */
+  seismo_work_priority_yield_to_main_thread (10);
   /* The readers of trace.dat files are the backends' to register. */
   seismo_backends_init ();
   /* Startup runs in the instance that opens the files (not in one that hands them to another):

@@ -10,6 +10,7 @@
 #include "seismo-filter-run.h"
 #include "seismo-filter.h"
 #include "seismo-histogram.h"
+#include "seismo-work-priority.h"
 
 struct _SeismoCompareView
 {
@@ -233,6 +234,8 @@ align_thread (GTask        *task,
 {
   AlignJob *job = task_data;
   GError *error = NULL;
+
+  seismo_work_priority_enter ();
 
   if (!find_alignment (job->trace, job->name, job->expression, job->at, cancellable, &error))
     g_task_return_error (task, error);

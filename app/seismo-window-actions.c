@@ -11,6 +11,7 @@
 #include "seismo-search.h"
 #include "seismo-window-private.h"
 #include "seismo-window-share.h"
+#include "seismo-work-priority.h"
 
 /* Open */
 
@@ -110,6 +111,8 @@ save_thread (GTask        *task,
 {
   SaveJob *job = task_data;
   GError *error = NULL;
+
+  seismo_work_priority_enter ();
 
   if (seismo_trace_save (job->trace, job->path, &error))
     g_task_return_boolean (task, TRUE);
@@ -318,6 +321,8 @@ search_thread (GTask        *task,
 {
   SearchJob *job = task_data;
   GError *error = NULL;
+
+  seismo_work_priority_enter ();
 
   job->found = seismo_trace_search (job->trace, job->needle, job->from,
                                     job->backward ? SEISMO_SEARCH_BACKWARD : 0,

@@ -13,6 +13,7 @@
 #include "seismo-importer.h"
 #include "seismo-symbolizer.h"
 #include "seismo-window-read.h"
+#include "seismo-work-priority.h"
 
 static void
 read_progress (double   fraction,
@@ -122,8 +123,11 @@ static gpointer
 early_read_thread (gpointer user_data)
 {
   SeismoEarlyRead *self = user_data;
-  gboolean ok = seismo_window_read (self->path, &self->permille, early_trace_read, self,
-                                    self->cancellable, &self->trace, &self->data, &self->error);
+  gboolean ok;
+
+  seismo_work_priority_enter ();
+  ok = seismo_window_read (self->path, &self->permille, early_trace_read, self,
+                           self->cancellable, &self->trace, &self->data, &self->error);
 
   g_mutex_lock (&self->lock);
   self->ok = ok;

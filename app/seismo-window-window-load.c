@@ -8,6 +8,7 @@
 #include "seismo-stacks.h"
 #include "seismo-symbolizer.h"
 #include "seismo-window-private.h"
+#include "seismo-work-priority.h"
 
 /*
  * A trace larger than memory (seismo-file-summary.h) is shown as one window of its events over
@@ -44,6 +45,8 @@ window_load_thread (GTask        *task,
 {
   WindowJob *job = task_data;
   GError *error = NULL;
+
+  seismo_work_priority_enter ();
 
   job->trace = seismo_file_summary_load_around (job->summary, job->start_ns, job->end_ns,
                                                 SEISMO_WINDOW_PART_MAX_EVENTS, cancellable, &error);

@@ -15,6 +15,7 @@
 #include "seismo-window-private.h"
 #include "seismo-window-share.h"
 #include "seismo-window-teach.h"
+#include "seismo-work-priority.h"
 
 G_DEFINE_FINAL_TYPE (SeismoWindow, seismo_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -103,6 +104,8 @@ load_thread (GTask        *task,
   LoadJob *job = task_data;
   GError *error = NULL;
   gboolean ok;
+
+  seismo_work_priority_enter ();
 
   if (job->early != NULL)
     ok = seismo_early_read_join (job->early, cancellable, job->permille, load_trace_read, task,

@@ -4,6 +4,7 @@
 #include "seismo-critical-path.h"
 #include "seismo-error.h"
 #include "seismo-trace-private.h"
+#include "seismo-work-priority.h"
 
 /*
  * The walk goes backward in time from the end of the interval, over the task's states:
@@ -242,8 +243,11 @@ compute_thread (GTask        *task,
 {
   Job *job = data;
   GError *error = NULL;
-  GArray *path = seismo_critical_path_compute (job->trace, job->task, job->from_ns, job->to_ns,
-                                               cancellable, &error);
+  GArray *path;
+
+  seismo_work_priority_enter ();
+  path = seismo_critical_path_compute (job->trace, job->task, job->from_ns, job->to_ns,
+                                       cancellable, &error);
 
   if (path == NULL)
     g_task_return_error (task, error);

@@ -16,6 +16,7 @@
 #include "seismo-summary-private.h"
 #include "seismo-trace-builder-private.h"
 #include "seismo-varint.h"
+#include "seismo-work-priority.h"
 
 /* Level 1 keeps a recorder's flush cheap; higher levels buy ~10% size for 2-3x the time. */
 #define SEISMO_FILE_ZSTD_LEVEL 1
@@ -254,6 +255,8 @@ static gpointer
 parallel_worker (gpointer p)
 {
   ParallelWorker *w = p;
+
+  seismo_work_priority_enter ();
 
   for (;;)
     {

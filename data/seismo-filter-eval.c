@@ -6,6 +6,7 @@
 #include "seismo-filter-private.h"
 #include "seismo-syscalls.h"
 #include "seismo-varint.h"
+#include "seismo-work-priority.h"
 
 /*
  * Evaluation: the tree is evaluated a chunk of events at a time into bit words, one leaf over the
@@ -470,6 +471,8 @@ run_part (gpointer data)
   g_autofree guint64 *buf = g_new (guint64, CHUNK_WORDS * (2 + 2 * (gsize) ctx->filter->height));
   guint64 *out = buf, *care = buf + CHUNK_WORDS, *scratch = buf + 2 * CHUNK_WORDS;
   guint chunk = 0;
+
+  seismo_work_priority_enter ();
 
   for (gsize w = part->w_begin; w < part->w_end; w += CHUNK_WORDS, chunk++)
     {

@@ -6,6 +6,7 @@
 #include "seismo-search.h"
 #include "seismo-search-private.h"
 #include "seismo-varint.h"
+#include "seismo-work-priority.h"
 
 /* Values of name-table fields (syscalls, errno, signals, symbols…) answered once per value in
  * [-4096, 4096) for signed fields, [0, 8192) for the others: errno's names end at -4095. */
@@ -550,6 +551,8 @@ search_stretch (gpointer data)
    * on from the other end, a block at a time. */
   gsize e = left == 0 ? 0
             : ctx->backward ? (ctx->from + n - st->first_k) % n : (ctx->from + st->first_k) % n;
+
+  seismo_work_priority_enter ();
 
   st->found = SEISMO_NO_EVENT;
   while (left > 0)

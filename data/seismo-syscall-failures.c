@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "seismo-data"
 
 #include "seismo-trace-private.h"
+#include "seismo-work-priority.h"
 
 /*
  * Which syscall spans failed: a bit per span, set when the call returned an error (-4095..-1).
@@ -24,6 +25,8 @@ find_failed (gpointer data)
 {
   FailedJob *job = data;
   SeismoTrace *trace = job->trace;
+
+  seismo_work_priority_enter ();
 
   for (;;)
     {

@@ -8,6 +8,7 @@
 #include "seismo-file-private.h"
 #include "seismo-trace-builder-private.h"
 #include "seismo-varint.h"
+#include "seismo-work-priority.h"
 
 /* Per-task flags in task_exited. */
 #define TASK_EXITED  0x1
@@ -68,6 +69,7 @@ prefault_run (gpointer data,
   PrefaultJob *job = data;
   gsize page = 4096;
 
+  seismo_work_priority_enter ();
   for (guint r = 0; r < job->n; r++)
     {
       guintptr start = job->start[r] & ~(guintptr) (page - 1);

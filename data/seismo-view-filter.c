@@ -3,6 +3,7 @@
 
 #include "seismo-filter-run.h"
 #include "seismo-view-private.h"
+#include "seismo-work-priority.h"
 
 /*
  * The view's filter: the text is compiled on the main thread (errors come back at once), then
@@ -131,6 +132,8 @@ filter_thread (GTask        *task,
                GCancellable *cancellable)
 {
   FilterJob *job = task_data;
+
+  seismo_work_priority_enter ();
 
   if (!seismo_filter_run_all (job->filter, on_slice_done, job, cancellable,
                               &job->mask, &job->matches, &job->n_matched))

@@ -5,6 +5,7 @@
 
 #include "seismo-filter-marks-private.h"
 #include "seismo-filter-overlay-private.h"
+#include "seismo-work-priority.h"
 
 struct _SeismoFilterOverlay
 {
@@ -224,7 +225,10 @@ index_thread (GTask        *task,
               GCancellable *cancellable)
 {
   SeismoTrace *trace = g_object_get_data (G_OBJECT (task), "trace");
-  SeismoFilterMarks *ix = _seismo_filter_marks_build (trace, task_data, 0, cancellable);
+  SeismoFilterMarks *ix;
+
+  seismo_work_priority_enter ();
+  ix = _seismo_filter_marks_build (trace, task_data, 0, cancellable);
 
   if (ix == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");

@@ -7,6 +7,7 @@
 #include "seismo-view-follower.h"
 #include "seismo-pane-range-private.h"
 #include "seismo-timeline-renderer.h"
+#include "seismo-work-priority.h"
 
 /* 64 MB of ARGB: a 4K screen's worth, twice. */
 #define MAX_PICTURE_PIXELS (16 * 1024 * 1024)
@@ -263,6 +264,8 @@ flame_thread (GTask        *task,
   FlameJob *job = task_data;
   SeismoSelection sel = seismo_pane_range_selection (&job->range);
   SeismoFlameGraph *graph;
+
+  seismo_work_priority_enter ();
 
   graph = seismo_flame_graph_new_for_trace (job->trace, &sel, job->source, job->weight, &job->n_events,
                                             cancellable);

@@ -16,6 +16,7 @@
 #include "seismo-pane-range-private.h"
 #include "seismo-pane-spinner-private.h"
 #include "seismo-timing.h"
+#include "seismo-work-priority.h"
 
 /* Linear buckets aim at about this many between the smallest value and p99. */
 #define LINEAR_BUCKETS 20
@@ -158,6 +159,8 @@ hist_thread (GTask        *task,
   SeismoSelection sel = seismo_pane_range_selection (&job->range);
   g_autoptr(SeismoLatencyHistogram) log2 = NULL;
   SeismoLatencySummary summary;
+
+  seismo_work_priority_enter ();
 
   switch (job->of)
     {

@@ -15,6 +15,7 @@
 #include "seismo-view-follower.h"
 #include "seismo-timing.h"
 #include "seismo-cairo-private.h"
+#include "seismo-work-priority.h"
 
 #define K SEISMO_RATE_CATEGORIES
 
@@ -454,6 +455,8 @@ rate_thread (GTask        *task,
              GCancellable *cancellable)
 {
   RateJob *job = task_data;
+
+  seismo_work_priority_enter ();
 
   job->counts = compute_counts (job->trace, job->mask != NULL ? g_bytes_get_data (job->mask, NULL) : NULL,
                                 &job->categories, job->stack, job->start_ns, job->ns_per_px,

@@ -19,6 +19,7 @@
 #include "seismo-thread-states.h"
 #include "seismo-timeline-renderer.h"
 #include "seismo-timing.h"
+#include "seismo-work-priority.h"
 
 #define MAX_VALUES 9
 /* One row of a table: a name, its figures and the filter that keeps its events. A table has at
@@ -615,6 +616,8 @@ syscall_rows_thread (gpointer data)
 {
   const StatsInput *in = data;
 
+  seismo_work_priority_enter ();
+
   syscall_rows (in, in->job->rows[SEISMO_STATS_TABLE_SYSCALL]);
   return NULL;
 }
@@ -629,6 +632,8 @@ stats_thread (GTask        *task,
   SeismoTrace *trace = job->trace;
   StatsInput in = { job, seismo_pane_range_selection (&job->range) };
   GThread *helper;
+
+  seismo_work_priority_enter ();
 
   in.first = MAX (job->range.start_ns, seismo_trace_get_start_ns (trace));
   in.last = MIN (job->range.end_ns, seismo_trace_get_end_ns (trace));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "seismo-timeline-data-private.h"
+#include "seismo-work-priority.h"
 
 /* Splits items (given in time order by `order`, or 0..n-1) into one index list per task, keeping
  * the time order (a stable counting sort). Returns the next free slot of the store. */
@@ -385,6 +386,8 @@ build_task_range (gpointer user_data)
 {
   TaskRange *range = user_data;
   SeismoTimelineData *d = range->d;
+
+  seismo_work_priority_enter ();
 
   for (guint t = range->start; t < range->end; t++)
     {

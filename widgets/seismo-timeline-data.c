@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "seismo-timeline-data-private.h"
+#include "seismo-work-priority.h"
 
 void
 _seismo_seq_init (SeismoTimelineData *d,
@@ -355,6 +356,8 @@ seismo_timeline_data_new (SeismoTrace  *trace,
 static gpointer
 build_spans (gpointer d)
 {
+  seismo_work_priority_enter ();
+
   _seismo_timeline_build_spans (d);
   return NULL;
 }

@@ -17,6 +17,7 @@
 #include "seismo-file.h"
 #include "seismo-skipped.h"
 #include "seismo-tracedat-private.h"
+#include "seismo-work-priority.h"
 
 /*
  * Loading: every (buffer, CPU) pair is a stream of ring-buffer pages. Worker threads read and
@@ -220,7 +221,10 @@ worker (gpointer data,
   Slot *slot = data;
   Loader *l = user_data;
   GError *error = NULL;
-  gboolean ok = produce_block (slot, &error);
+  gboolean ok;
+
+  seismo_work_priority_enter ();
+  ok = produce_block (slot, &error);
 
   g_mutex_lock (&l->lock);
   slot->state = ok ? SLOT_READY : SLOT_FAILED;
