@@ -29,6 +29,9 @@ SeismoFilterMarks *_seismo_filter_marks_build    (SeismoTrace             *trace
                                                   guint                    block_bits,
                                                   GCancellable            *cancellable);
 void               _seismo_filter_marks_free     (SeismoFilterMarks       *self);
+/* For tests: the same index, field by field. */
+gboolean           _seismo_filter_marks_equal    (const SeismoFilterMarks *a,
+                                                  const SeismoFilterMarks *b);
 /* Bytes the index holds, not counting the set of matches it shares. */
 gsize              _seismo_filter_marks_get_size (const SeismoFilterMarks *self);
 /* Appends to xs (double) the left edge of each 2-px mark of a CPU row (is_task FALSE) or a task
@@ -40,5 +43,10 @@ void               _seismo_filter_marks_row      (const SeismoFilterMarks *self,
                                                   double                   x0,
                                                   double                   x1,
                                                   GArray                  *xs);
+
+/* Knobs for tests: the build runs in parts from this many matches, in this many parts (0: one
+ * per core). */
+extern gsize _seismo_filter_marks_parallel_min;
+extern guint _seismo_filter_marks_n_parts;
 
 G_END_DECLS

@@ -283,6 +283,54 @@ test_marks_brute_force (void)
   g_assert_cmpuint (n_marks, >, 10000);
 }
 
+/* The pass in parts on several threads builds the index the single pass builds, for parts of
+ * every size down to one block, and its marks pass the brute-force check. */
+static void
+test_marks_parts (void)
+{
+  static const guint block_bits[] = { 1, 4, 7 };
+  static const guint n_parts[] = { 2, 3, 7 };
+  g_autoptr(SeismoTrace) trace = make_trace (100000, 11);
+  g_autoptr(SeismoTimelineData) data = seismo_timeline_data_new (trace, NULL);
+  g_autoptr(SeismoTimelineRenderer) r = seismo_timeline_renderer_new (data);
+  gsize saved_min = _seismo_filter_marks_parallel_min;
+  guint n_compared = 0;
+
+  seismo_timeline_renderer_set_size (r, WIDTH, 600);
+  for (MatchSet set = 0; set < N_MATCH_SETS; set++)
+    {
+      g_autoptr(GBytes) matches = make_matches (trace, set);
+      g_autoptr(SeismoMatchSet) match_set = set_of (trace, matches);
+      g_autoptr(GPtrArray) times = row_times (trace, matches);
+
+      for (guint b = 0; b < G_N_ELEMENTS (block_bits); b++)
+        {
+          SeismoFilterMarks *one;
+
+          _seismo_filter_marks_parallel_min = G_MAXSIZE;
+          one = _seismo_filter_marks_build (trace, match_set, block_bits[b], NULL);
+          for (guint p = 0; p < G_N_ELEMENTS (n_parts); p++)
+            {
+              SeismoFilterMarks *parts;
+
+              _seismo_filter_marks_parallel_min = 1;
+              _seismo_filter_marks_n_parts = n_parts[p];
+              parts = _seismo_filter_marks_build (trace, match_set, block_bits[b], NULL);
+              g_assert_true (_seismo_filter_marks_equal (one, parts));
+              seismo_timeline_renderer_set_view (r, seismo_timeline_renderer_get_duration (r) * 0.4,
+                                                 seismo_timeline_renderer_get_fit_ns_per_px (r) / 300);
+              check_view (trace, times, parts, r);
+              _seismo_filter_marks_free (parts);
+              n_compared++;
+            }
+          _seismo_filter_marks_free (one);
+        }
+    }
+  _seismo_filter_marks_parallel_min = saved_min;
+  _seismo_filter_marks_n_parts = 0;
+  g_assert_cmpuint (n_compared, ==, N_MATCH_SETS * G_N_ELEMENTS (block_bits) * G_N_ELEMENTS (n_parts));
+}
+
 /* The deepest zoom (0.01 ns a pixel) where a column after next still rounds down to the mark's
  * own match: one mark per time, and the search goes on. */
 static void
@@ -335,6 +383,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/filter-marks/brute-force", test_marks_brute_force);
+  g_test_add_func ("/filter-marks/parts", test_marks_parts);
   g_test_add_func ("/filter-marks/deepest-zoom", test_marks_deepest_zoom);
   g_test_add_func ("/filter-marks/cancel", test_marks_cancel);
   return g_test_run ();
