@@ -9,7 +9,7 @@ each, and the peak memory.
 Usage (from the project root, after building ./build):
   GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1920x1200x24" \
       python3 bench/gui-interact-bench.py build/app/seismo FILE [--shots DIR] [--cli build/app/seismo-cli]
-      [--no-cursor-blink] [--perf DIR] [--warm-up]
+      [--no-cursor-blink] [--perf DIR] [--warm-up] [--launches N]
 
 "Idle": the last moment the process used CPU before it stayed (almost) quiet for 0.6 s after an
 interaction, 1.5 s at launch (see wait_idle).
@@ -22,6 +22,10 @@ step took on the main thread and on all threads, which a busy machine does not i
 inflates wall-clock time.
 --warm-up first starts the app without a file and closes it once idle: the first GTK program of
 a fresh X session pays for the session (accessibility bus, caches), which a desktop has paid.
+--launches N, instead of the interactions, launches the app N times on FILE with no input, each
+until idle: launch -> ready and its longest frozen frame vary from one launch to the next on a
+machine whose fresh memory is slow (a VM), and one launch is not a figure. Prints each and the
+medians.
 --perf DIR records each interaction's main thread with `perf record --call-graph dwarf` into
 DIR/NN-step.data (for `perf report -i`; the figures of a profiled run are not the product's).
 Prints one line per interaction and a JSON summary.
@@ -108,6 +112,30 @@ def xdo(*args):
     subprocess.run(["xdotool", *args], check=True, stdout=subprocess.DEVNULL)
 
 
+def launches(app, path, env, log, n):
+    """Launches the app n times with no input; prints launch -> ready, the longest freeze (and its
+    main-thread CPU) and the CPU of each launch, then the medians."""
+    rows = []
+    for i in range(n):
+        t0 = time.monotonic()
+        proc = subprocess.Popen([app, path], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            ready = wait_idle(proc.pid, t0, 1.5)
+            row = (ready, stalls(log, t0, t0 + ready), stalls(log, t0, t0 + ready, 2),
+                   main_cpu_s(proc.pid), cpu_s(proc.pid))
+        finally:
+            proc.terminate()
+            proc.wait()
+        rows.append(row)
+        print(f"launch {i + 1:2d}: ready {row[0]:6.3f} s   longest freeze {row[1] * 1000:4.0f} ms"
+              f" ({row[2] * 1000:3.0f} ms CPU)   CPU main {row[3] * 1000:5.0f} ms, all {row[4] * 1000:5.0f} ms",
+              flush=True)
+    med = [sorted(r[k] for r in rows)[len(rows) // 2] for k in range(5)]
+    print(f"launches: median ready {med[0]:.3f} s, longest freeze {med[1] * 1000:.0f} ms"
+          f" ({med[2] * 1000:.0f} ms CPU), worst freeze {max(r[1] for r in rows) * 1000:.0f} ms,"
+          f" CPU main {med[3] * 1000:.0f} ms, all {med[4] * 1000:.0f} ms", flush=True)
+
+
 def main():
     args = sys.argv[1:]
     if len(args) < 2:
@@ -145,6 +173,15 @@ def main():
         warm.terminate()
         warm.wait()
         print("warmed up: the app ran once without a file", flush=True)
+    if "--launches" in args:
+        try:
+            launches(app, path, env, log, int(args[args.index("--launches") + 1]))
+        finally:
+            if os.path.exists(log):
+                os.unlink(log)
+            if no_blink:
+                shutil.rmtree(config, ignore_errors=True)
+        return
     t0 = time.monotonic()
     proc = subprocess.Popen([app, path], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results = []
