@@ -236,7 +236,7 @@ seismo_application_startup (GApplication *app)
   };
 
   /* Before the first work thread starts: loads, filters and searches run behind the frames. */
-  seismo_work_priority_yield_to_main_thread (10);
+  seismo_work_priority_yield_to_main_thread ();
   /* The readers of trace.dat files are the backends' to register. */
   seismo_backends_init ();
   /* Startup runs in the instance that opens the files (not in one that hands them to another):

@@ -18,7 +18,8 @@
 
 #define STALL_FRAME_US  16000
 
-static FILE  *stall_file;
+static FILE     *stall_file;
+static GPollFunc next_poll;
 static gint64 poll_returned;
 static gint64 poll_returned_cpu;
 
@@ -45,7 +46,7 @@ stall_poll (GPollFD *fds,
                start - poll_returned, thread_cpu_us () - poll_returned_cpu);
       fflush (stall_file);
     }
-  result = g_poll (fds, n_fds, timeout);
+  result = next_poll (fds, n_fds, timeout);
   poll_returned = g_get_monotonic_time ();
   poll_returned_cpu = thread_cpu_us ();
   return result;
@@ -58,5 +59,7 @@ seismo_stall_log_start_from_env (void)
 
   if (path == NULL || *path == '\0' || stall_file != NULL || (stall_file = fopen (path, "we")) == NULL)
     return;
+  /* Around the poll that is there (the work threads' gate's, seismo-work-priority.h). */
+  next_poll = g_main_context_get_poll_func (g_main_context_default ());
   g_main_context_set_poll_func (g_main_context_default (), stall_poll);
 }

@@ -264,6 +264,7 @@ parallel_worker (gpointer p)
 
       if (i >= w->job->n)
         break;
+      seismo_work_priority_pause_point ();
       w->job->func (i, w->worker, w->job->data);
     }
   return NULL;

@@ -478,6 +478,8 @@ run_part (gpointer data)
     {
       guint nw = (guint) MIN (CHUNK_WORDS, part->w_end - w);
 
+      if ((chunk & 15) == 0)
+        seismo_work_priority_pause_point ();
       if ((chunk & 15) == 0 &&
           (g_atomic_int_get (part->stop) || g_cancellable_is_cancelled (part->cancellable)))
         {

@@ -10,6 +10,7 @@
 #include "seismo-arch-detect.h"
 #include "seismo-trace-builder.h"
 #include "seismo-tracepoints.h"
+#include "seismo-work-priority.h"
 
 /*
  * One line of text per event. The layouts this reads (all optionally after a `buffer: ` prefix
@@ -509,6 +510,7 @@ parse_text (Parser             *self,
 
       if ((self->line_no % PROGRESS_LINES) == 0)
         {
+          seismo_work_priority_pause_point ();
           if (g_cancellable_is_cancelled (cancellable))
             {
               g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED,

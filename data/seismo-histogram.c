@@ -8,6 +8,7 @@
 #include "seismo-histogram.h"
 #include "seismo-percentile-private.h"
 #include "seismo-timing.h"
+#include "seismo-work-priority.h"
 
 /* bpftrace draws bars 52 characters wide; keeping it makes outputs easy to compare side by side. */
 #define BAR_WIDTH 52
@@ -563,6 +564,8 @@ syscall_pass (guint    i,
 
   for (gsize s = 0; s < p->n_spans; s++)
     {
+      if (G_UNLIKELY ((s & 0x3fff) == 0))
+        seismo_work_priority_pause_point ();
       const SeismoSyscallSpan *span = &p->spans[s];
       guint64 v;
 
@@ -684,6 +687,8 @@ span_pass_count (guint    i,
 
   for (gsize s = 0; s < p->n_spans; s++)
     {
+      if (G_UNLIKELY ((s & 0x3fff) == 0))
+        seismo_work_priority_pause_point ();
       const SeismoSyscallSpan *span = &p->spans[s];
       guint64 v;
 
@@ -711,6 +716,8 @@ span_pass_keep (guint    i,
 
   for (gsize s = 0; s < p->n_spans; s++)
     {
+      if (G_UNLIKELY ((s & 0x3fff) == 0))
+        seismo_work_priority_pause_point ();
       const SeismoSyscallSpan *span = &p->spans[s];
 
       if (span_taken (p, span))

@@ -553,6 +553,7 @@ search_stretch (gpointer data)
     {
       gsize lo, hi, block = e >> SEISMO_BLOCK_SHIFT;
 
+      seismo_work_priority_pause_point ();
       if (g_cancellable_is_cancelled (ctx->cancellable) || g_atomic_int_get (&ctx->earliest) < (gint) st->index)
         break;
       if (!ctx->backward)

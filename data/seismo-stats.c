@@ -8,6 +8,7 @@
 #include "seismo-percentile-private.h"
 #include "seismo-stats.h"
 #include "seismo-timing.h"
+#include "seismo-work-priority.h"
 
 guint64
 seismo_stats_percentile (const guint64 *sorted,
@@ -346,6 +347,8 @@ syscall_half_count (guint    i,
 
   for (gsize s = 0; s < h->n_spans; s++)
     {
+      if (G_UNLIKELY ((s & 0x3fff) == 0))
+        seismo_work_priority_pause_point ();
       const SeismoSyscallSpan *span = &h->spans[s];
       SeismoSyscallStats *st = &h->acc[span->syscall];
       gsize index = h->first + s;
@@ -387,6 +390,8 @@ syscall_half_keep (guint    i,
 
   for (gsize s = 0; s < h->n_spans; s++)
     {
+      if (G_UNLIKELY ((s & 0x3fff) == 0))
+        seismo_work_priority_pause_point ();
       const SeismoSyscallSpan *span = &h->spans[s];
 
       if (span->exit == SEISMO_NO_EVENT || !seismo_selection_has (h->selection, span->enter, h->ts[span->enter]))

@@ -75,6 +75,7 @@ prefault_run (gpointer data,
       guintptr start = job->start[r] & ~(guintptr) (page - 1);
       gsize len = (job->start[r] + job->len[r] - start + page - 1) & ~(page - 1);
 
+      seismo_work_priority_pause_point ();
       /* Advice: an old kernel says EINVAL, and the appends fault as before. */
       if (madvise ((gpointer) start, len, MADV_POPULATE_WRITE) != 0)
         break;

@@ -6,6 +6,7 @@
 #include "seismo-big-array.h"
 #include "seismo-syscalls.h"
 #include "seismo-trace-derive-private.h"
+#include "seismo-work-priority.h"
 
 /*
  * Syscall spans: each enter paired with its task's next exit, one span per enter, in enter order
@@ -118,7 +119,11 @@ _seismo_syscall_pass_count_range (SeismoSyscallPass *self,
   gsize n = 0;
 
   for (gsize i = r->from; i < r->to; i++)
-    n += self->kinds[types[i]] == SEISMO_KIND_SYSCALL_ENTER;
+    {
+      if (G_UNLIKELY ((i & 0xffff) == 0))
+        seismo_work_priority_pause_point ();
+      n += self->kinds[types[i]] == SEISMO_KIND_SYSCALL_ENTER;
+    }
   r->n_enters = n;
 }
 
@@ -258,6 +263,8 @@ _seismo_syscall_pass_run_range (SeismoSyscallPass *self,
     {
       SeismoEventKind kind = kinds[types[i]];
 
+      if (G_UNLIKELY ((i & 0x3fff) == 0))
+        seismo_work_priority_pause_point ();
       if (G_LIKELY (kind != SEISMO_KIND_SYSCALL_ENTER && kind != SEISMO_KIND_SYSCALL_EXIT))
         continue;
       if (kind == SEISMO_KIND_SYSCALL_ENTER)

@@ -7,6 +7,7 @@
 #include "seismo-file-private.h"
 #include "seismo-thread-states-private.h"
 #include "seismo-trace-derive-private.h"
+#include "seismo-work-priority.h"
 
 gboolean _seismo_derive_thread_states = TRUE;
 guint    _seismo_derive_syscall_ranges = 0;
@@ -340,6 +341,8 @@ derive_sched (Derive *d)
       SeismoEventId ev = (SeismoEventId) i;
       guint cpu;
 
+      if (G_UNLIKELY ((i & 0x3fff) == 0))
+        seismo_work_priority_pause_point ();
       if (states != NULL)
         _seismo_states_event (states, ev, self->task[i], self->cpu[i]);
 

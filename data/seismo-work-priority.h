@@ -7,18 +7,35 @@ G_BEGIN_DECLS
 
 /*
  * In a window, the threads that load, derive, filter and search share the cores with the main
- * thread, and the scheduler gives each the same share: on two cores a 20 ms frame then takes
- * 40–80 ms while a load runs. A process that has frames to draw says so once
- * (seismo_work_priority_yield_to_main_thread, on its main thread); from then on each work thread,
- * as it starts (seismo_work_priority_enter), lowers its own priority (raises its nice value) so
- * that the main thread — and the display server, in the same scheduling group — run first. The
- * work still gets every cycle the main thread leaves idle. Without the call (seismo-cli, tests)
- * nothing changes.
+ * thread, and the scheduler gives each the same share: on two cores a 40 ms frame then takes
+ * 60–90 ms while a load runs. A process that has frames to draw says so once, on its main thread
+ * (seismo_work_priority_yield_to_main_thread): from then on, once an iteration of its main loop
+ * has run for a few milliseconds, as many work threads as there are cores besides the main
+ * thread's go on; the others wait at their next pause point until the main thread polls again.
  *
- * Nice values only go up without privilege, so a pooled thread once lowered stays lowered; that
- * is the point: GLib's pool only runs background work.
+ * Only the main thread is yielded to, never the rest of the machine: the threads keep their
+ * priority, so a load beside a busy program gets its fair share (a raised nice value made it
+ * crawl there). A waiting thread goes on as soon as the main thread stops using the CPU in its
+ * iteration (it waits for that thread's work, a core, or the disk), so nothing waits on itself.
+ *
+ * seismo_work_priority_enter marks a thread as a work thread (first thing it does);
+ * seismo_work_priority_pause_point is cheap (one load) and goes where a loop can stop, every
+ * millisecond of work or so. Without the call (seismo-cli, tests) nothing ever waits.
  */
-void seismo_work_priority_yield_to_main_thread (int nice_increment);
+void seismo_work_priority_yield_to_main_thread (void);
 void seismo_work_priority_enter                (void);
+
+extern gint _seismo_work_priority_main_busy;
+void        _seismo_work_priority_pause        (void);
+
+static inline void
+seismo_work_priority_pause_point (void)
+{
+  if (G_UNLIKELY (g_atomic_int_get (&_seismo_work_priority_main_busy)))
+    _seismo_work_priority_pause ();
+}
+
+/* Tests: how many work threads go on while the main thread is busy (0: cores - 1, at least 1). */
+void _seismo_work_priority_set_slots (guint n_slots);
 
 G_END_DECLS

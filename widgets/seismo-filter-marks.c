@@ -137,6 +137,8 @@ build_part (gpointer data)
         g_assert_not_reached ();
       rows[0] = self->cpus[id];
       rows[1] = (gsize) self->n_cpus + self->tasks[id];
+      if ((i & 0x3fff) == 0)
+        seismo_work_priority_pause_point ();
       if ((i & 0xfffff) == 0 && g_cancellable_is_cancelled (part->cancellable))
         {
           part->cancelled = TRUE;

@@ -5,6 +5,7 @@
 
 #include "seismo-flame-graph-trace.h"
 #include "seismo-stack-tree.h"
+#include "seismo-work-priority.h"
 
 /* The selected events that have a stack, in time order. */
 static GArray *
@@ -34,6 +35,8 @@ selected_events (SeismoTrace           *trace,
     switch_type[t] = seismo_trace_get_event_type (trace, t)->kind == SEISMO_KIND_SCHED_SWITCH;
   for (gsize i = first; i < last; i++)
     {
+      if ((i & 0x3fff) == 0)
+        seismo_work_priority_pause_point ();
       if ((i & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         break;
       if (stacks[i] == SEISMO_NO_STACK)

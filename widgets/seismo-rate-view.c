@@ -163,6 +163,7 @@ compute_counts (SeismoTrace      *trace,
       SeismoEventId end = column_end (ts, i, last, col, start_ns, ns_per_px);
       guint32 *out = counts + (gsize) col * (K + 1);
 
+      seismo_work_priority_pause_point ();
       if (g_cancellable_is_cancelled (cancellable))
         return NULL;
       /* Each event adds its mask bit: a branch on it is a coin toss for a filter such as

@@ -400,6 +400,8 @@ build_task_range (gpointer user_data)
       _seismo_seq_build_starts (d, &tt->instants);
       tt->runs.hue = tt->color;
       tt->process = G_MAXUINT;
+      if ((t & 63) == 0)
+        seismo_work_priority_pause_point ();
       if ((t & 1023) == 0 && g_cancellable_is_cancelled (range->cancellable))
         break;
     }

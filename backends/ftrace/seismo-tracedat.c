@@ -224,6 +224,7 @@ worker (gpointer data,
   gboolean ok;
 
   seismo_work_priority_enter ();
+  seismo_work_priority_pause_point ();
   ok = produce_block (slot, &error);
 
   g_mutex_lock (&l->lock);
@@ -653,6 +654,7 @@ load_events (Loader              *l,
         return FALSE;
       if (G_UNLIKELY ((++n & 0x3fff) == 0))
         {
+          seismo_work_priority_pause_point ();
           if (g_cancellable_is_cancelled (cancellable))
             {
               g_set_error (error, SEISMO_ERROR, SEISMO_ERROR_CANCELLED,
