@@ -9,7 +9,7 @@ each, and the peak memory.
 Usage (from the project root, after building ./build):
   GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1920x1200x24" \
       python3 bench/gui-interact-bench.py build/app/seismo FILE [--shots DIR] [--cli build/app/seismo-cli]
-      [--no-cursor-blink] [--perf DIR] [--warm-up] [--launches N]
+      [--no-cursor-blink] [--perf DIR] [--warm-up] [--launches N] [--busy N]
 
 "Idle": the last moment the process used CPU before it stayed (almost) quiet for 0.6 s after an
 interaction, 1.5 s at launch (see wait_idle).
@@ -26,6 +26,10 @@ a fresh X session pays for the session (accessibility bus, caches), which a desk
 until idle: launch -> ready and its longest frozen frame vary from one launch to the next on a
 machine whose fresh memory is slow (a VM), and one launch is not a figure. Prints each and the
 medians.
+--busy N keeps N other programs busy (a loop each, on its own CPU time) while the app runs, in
+the benchmark's own session: under the kernel's autogroup, the app's scheduling group, as a build
+started from the same terminal would be. Whatever the app does to put its frames first, its work
+must still get its share of the cores beside them.
 --perf DIR records each interaction's main thread with `perf record --call-graph dwarf` into
 DIR/NN-step.data (for `perf report -i`; the figures of a profiled run are not the product's).
 Prints one line per interaction and a JSON summary.
@@ -173,6 +177,21 @@ def main():
         warm.terminate()
         warm.wait()
         print("warmed up: the app ran once without a file", flush=True)
+    busy = []
+    if "--busy" in args:
+        for _ in range(int(args[args.index("--busy") + 1])):
+            busy.append(subprocess.Popen(["sh", "-c", "while :; do :; done"]))
+        print(f"{len(busy)} busy programs beside the app", flush=True)
+    try:
+        run(args, app, path, env, log, shots, cli, perf_dir, no_blink, config if no_blink else None,
+            load_before)
+    finally:
+        for b in busy:
+            b.kill()
+            b.wait()
+
+
+def run(args, app, path, env, log, shots, cli, perf_dir, no_blink, config, load_before):
     if "--launches" in args:
         try:
             launches(app, path, env, log, int(args[args.index("--launches") + 1]))
