@@ -102,7 +102,11 @@ typedef struct {
   guint               n_slots;
   gint8               errno_names;  /* an errno's "-1 NAME (message)" could hold it: 0 unknown, 1 no, 2 yes */
   GCancellable       *cancellable;
-  gint                earliest;  /* index of the earliest stretch with a match so far */
+  /* The search order cut at block ends: threads take the pieces in turn (seismo-search.c). */
+  struct _SearchPiece *pieces;
+  guint               n_pieces;
+  gint                next_piece;
+  gint                first_found;  /* the first piece in search order with a match so far */
 } SearchContext;
 
 /* As format_uint() shows what no table names: hex for pointers and hex fields, else decimal. */

@@ -522,40 +522,30 @@ search_block (SearchContext *ctx,
   return SEISMO_NO_EVENT;
 }
 
-/* One stretch of the search order, [first_k, end_k) in steps k from `from`, looked through by one
- * thread. Stretches are in search order; a stretch stops early once an earlier one has found a
- * match (that match wins whatever this one finds later). */
-typedef struct {
-  SearchContext *ctx;
-  gsize          first_k;
-  gsize          end_k;
-  guint          index;
-  SeismoEventId  found;
-} Stretch;
+/* A piece of the search order: events [lo, hi), all in one block, looked through upwards (or
+ * downwards, backward), and the first match in it. */
+typedef struct _SearchPiece {
+  gsize         lo;
+  gsize         hi;
+  SeismoEventId found;
+} SearchPiece;
 
-static gpointer
-search_stretch (gpointer data)
+/* Cuts steps k = 1..n from `from` (the event after it, on to an end of the trace, then on from the
+ * other end back to `from` itself) at block ends: about n / 65536 pieces, in search order. */
+static void
+cut_pieces (SearchContext *ctx)
 {
-  Stretch *st = data;
-  SearchContext *ctx = st->ctx;
   gsize n = ctx->n;
-  ThreadState ts = { g_string_new (NULL), g_new0 (guint8, (gsize) MAX (ctx->n_slots, 1) * CACHE_SIZE) };
-  gsize left = st->end_k - st->first_k;
-  /* The event first_k steps from `from`; from there the stretch runs to an end of the trace, then
-   * on from the other end, a block at a time. */
-  gsize e = left == 0 ? 0
-            : ctx->backward ? (ctx->from + n - st->first_k) % n : (ctx->from + st->first_k) % n;
+  gsize left = n;
+  gsize e = ctx->backward ? (ctx->from + n - 1) % n : (ctx->from + 1) % n;
+  guint cap = (guint) (n >> SEISMO_BLOCK_SHIFT) + 3;
 
-  seismo_work_priority_enter ();
-
-  st->found = SEISMO_NO_EVENT;
+  ctx->pieces = g_new (SearchPiece, cap);
+  ctx->n_pieces = 0;
   while (left > 0)
     {
       gsize lo, hi, block = e >> SEISMO_BLOCK_SHIFT;
 
-      seismo_work_priority_pause_point ();
-      if (g_cancellable_is_cancelled (ctx->cancellable) || g_atomic_int_get (&ctx->earliest) < (gint) st->index)
-        break;
       if (!ctx->backward)
         {
           lo = e;
@@ -569,14 +559,45 @@ search_stretch (gpointer data)
           e = lo == 0 ? n - 1 : lo - 1;
         }
       left -= hi - lo;
-      st->found = search_block (ctx, &ts, lo, hi);
-      if (st->found != SEISMO_NO_EVENT)
-        {
-          gint seen = g_atomic_int_get (&ctx->earliest);
+      g_assert (ctx->n_pieces < cap);
+      ctx->pieces[ctx->n_pieces++] = (SearchPiece) { lo, hi, SEISMO_NO_EVENT };
+    }
+}
 
-          while (seen > (gint) st->index
-                 && !g_atomic_int_compare_and_exchange (&ctx->earliest, seen, (gint) st->index))
-            seen = g_atomic_int_get (&ctx->earliest);
+/*
+ * One searching thread: it takes the next piece in search order until none is left, or until a
+ * match was found in an earlier piece (that match wins whatever a later one holds). Taking pieces
+ * in turn, rather than a fixed share each, keeps every core busy to the end: a thread that runs
+ * slower (a busier stretch of the trace, a core shared with another program, a pause for the
+ * window's frames) takes fewer pieces.
+ */
+static gpointer
+search_pieces (gpointer data)
+{
+  SearchContext *ctx = data;
+  ThreadState ts = { g_string_new (NULL), g_new0 (guint8, (gsize) MAX (ctx->n_slots, 1) * CACHE_SIZE) };
+
+  seismo_work_priority_enter ();
+
+  for (;;)
+    {
+      gint i;
+      SearchPiece *piece;
+
+      seismo_work_priority_pause_point ();
+      if (g_cancellable_is_cancelled (ctx->cancellable))
+        break;
+      i = g_atomic_int_add (&ctx->next_piece, 1);
+      if (i >= (gint) ctx->n_pieces || i > g_atomic_int_get (&ctx->first_found))
+        break;
+      piece = &ctx->pieces[i];
+      piece->found = search_block (ctx, &ts, piece->lo, piece->hi);
+      if (piece->found != SEISMO_NO_EVENT)
+        {
+          gint seen = g_atomic_int_get (&ctx->first_found);
+
+          while (seen > i && !g_atomic_int_compare_and_exchange (&ctx->first_found, seen, i))
+            seen = g_atomic_int_get (&ctx->first_found);
           break;
         }
     }
@@ -669,9 +690,8 @@ seismo_trace_search (SeismoTrace        *trace,
                      GError            **error)
 {
   SearchContext ctx = { 0 };
-  /* Reading the events is the cost: the stretches run on every core. */
+  /* Reading the events is the cost: the search runs on every core. */
   guint n_threads = CLAMP (g_get_num_processors (), 1, 16);
-  Stretch stretches[16];
   GThread *threads[16] = { NULL };
   SeismoEventId found = SEISMO_NO_EVENT;
 
@@ -687,7 +707,7 @@ seismo_trace_search (SeismoTrace        *trace,
   ctx.backward = (flags & SEISMO_SEARCH_BACKWARD) != 0;
   ctx.n = seismo_trace_get_n_events (trace);
   ctx.cancellable = cancellable;
-  ctx.earliest = G_MAXINT;
+  ctx.first_found = G_MAXINT;
   if (ctx.n == 0)
     return SEISMO_NO_EVENT;
   ctx.from = MIN (from, (SeismoEventId) (ctx.n - 1));
@@ -711,30 +731,21 @@ seismo_trace_search (SeismoTrace        *trace,
     n_threads = 0;
   else if (ctx.n < 1024)
     n_threads = 1;
-  /* Steps k = 1..n from `from`; the first stretch runs on this thread. */
-  for (guint i = 0; i < n_threads; i++)
-    {
-      stretches[i] = (Stretch) {
-        &ctx, 1 + ctx.n * i / n_threads, 1 + ctx.n * (i + 1) / n_threads, i, SEISMO_NO_EVENT,
-      };
-      if (i > 0)
-        threads[i] = g_thread_try_new ("seismo-search", search_stretch, &stretches[i], NULL);
-    }
   if (n_threads > 0)
-    search_stretch (&stretches[0]);
-  for (guint i = 1; i < n_threads; i++)
     {
-      if (threads[i] != NULL)
-        g_thread_join (threads[i]);
-      else
-        search_stretch (&stretches[i]);
+      cut_pieces (&ctx);
+      n_threads = MIN (n_threads, ctx.n_pieces);
+      /* A thread that cannot start only costs speed: the others take its pieces. */
+      for (guint i = 1; i < n_threads; i++)
+        threads[i] = g_thread_try_new ("seismo-search", search_pieces, &ctx, NULL);
+      search_pieces (&ctx);
+      for (guint i = 1; i < n_threads; i++)
+        if (threads[i] != NULL)
+          g_thread_join (threads[i]);
+      if (ctx.first_found != G_MAXINT)
+        found = ctx.pieces[ctx.first_found].found;
+      g_free (ctx.pieces);
     }
-  for (guint i = 0; i < n_threads; i++)
-    if (stretches[i].found != SEISMO_NO_EVENT)
-      {
-        found = stretches[i].found;
-        break;
-      }
 
   _seismo_search_plan_clear (&ctx);
   g_free (ctx.lower_needle);
