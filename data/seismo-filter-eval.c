@@ -450,6 +450,9 @@ node_words (const Ctx        *ctx,
     }
 }
 
+/* What threads take in turn (65536 events): a thread that runs slower takes fewer. */
+#define PIECE_WORDS (16 * CHUNK_WORDS)
+
 typedef struct {
   const Ctx    *ctx;
   gsize         w_begin;
@@ -460,6 +463,7 @@ typedef struct {
   gsize         matched;
   GCancellable *cancellable;
   gint         *stop;
+  gint         *next_piece;
 } Part;
 
 static gpointer
@@ -470,31 +474,37 @@ run_part (gpointer data)
   const FilterNode *root = ctx->filter->root;
   g_autofree guint64 *buf = g_new (guint64, CHUNK_WORDS * (2 + 2 * (gsize) ctx->filter->height));
   guint64 *out = buf, *care = buf + CHUNK_WORDS, *scratch = buf + 2 * CHUNK_WORDS;
-  guint chunk = 0;
 
   seismo_work_priority_enter ();
 
-  for (gsize w = part->w_begin; w < part->w_end; w += CHUNK_WORDS, chunk++)
+  for (;;)
     {
-      guint nw = (guint) MIN (CHUNK_WORDS, part->w_end - w);
+      gsize piece_begin, piece_end;
 
-      if ((chunk & 15) == 0)
-        seismo_work_priority_pause_point ();
-      if ((chunk & 15) == 0 &&
-          (g_atomic_int_get (part->stop) || g_cancellable_is_cancelled (part->cancellable)))
+      seismo_work_priority_pause_point ();
+      if (g_atomic_int_get (part->stop) || g_cancellable_is_cancelled (part->cancellable))
         {
           g_atomic_int_set (part->stop, 1);
           break;
         }
-      for (guint k = 0; k < nw; k++)
-        care[k] = range_bits (w + k, part->first, part->last);
-      node_words (ctx, root, w, nw, care, out, scratch);
-      for (guint k = 0; k < nw; k++)
+      piece_begin = part->w_begin + (gsize) g_atomic_int_add (part->next_piece, 1) * PIECE_WORDS;
+      if (piece_begin >= part->w_end)
+        break;
+      piece_end = MIN (piece_begin + PIECE_WORDS, part->w_end);
+      for (gsize w = piece_begin; w < piece_end; w += CHUNK_WORDS)
         {
-          guint64 v = out[k] & care[k];
+          guint nw = (guint) MIN (CHUNK_WORDS, piece_end - w);
 
-          part->mask[w + k] = (part->mask[w + k] & ~care[k]) | v;
-          part->matched += __builtin_popcountll (v);
+          for (guint k = 0; k < nw; k++)
+            care[k] = range_bits (w + k, part->first, part->last);
+          node_words (ctx, root, w, nw, care, out, scratch);
+          for (guint k = 0; k < nw; k++)
+            {
+              guint64 v = out[k] & care[k];
+
+              part->mask[w + k] = (part->mask[w + k] & ~care[k]) | v;
+              part->matched += __builtin_popcountll (v);
+            }
         }
     }
   return NULL;
@@ -513,7 +523,7 @@ seismo_filter_run_range (SeismoFilter  *self,
   gsize w_begin, w_end, n_words;
   g_autofree Part *parts = NULL;
   g_autofree GThread **threads = NULL;
-  gint stop = 0;
+  gint stop = 0, next_piece = 0;
   gsize matched = 0;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -536,7 +546,7 @@ seismo_filter_run_range (SeismoFilter  *self,
       n_threads = CLAMP (g_get_num_processors (), 1, 8);
       n_threads = MIN (n_threads, MAX ((last - first) / MIN_EVENTS_PER_THREAD, 1));
     }
-  n_threads = MIN (n_threads, n_words);
+  n_threads = MIN (n_threads, (n_words + PIECE_WORDS - 1) / PIECE_WORDS);
 
   parts = g_new0 (Part, n_threads);
   threads = g_new0 (GThread *, n_threads);
@@ -544,13 +554,14 @@ seismo_filter_run_range (SeismoFilter  *self,
     {
       parts[k] = (Part) {
         .ctx = &ctx,
-        .w_begin = w_begin + n_words * k / n_threads,
-        .w_end = w_begin + n_words * (k + 1) / n_threads,
+        .w_begin = w_begin,
+        .w_end = w_end,
         .first = first,
         .last = last,
         .mask = mask,
         .cancellable = cancellable,
         .stop = &stop,
+        .next_piece = &next_piece,
       };
     }
   for (guint k = 1; k < n_threads; k++)
