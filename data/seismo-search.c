@@ -3,10 +3,10 @@
 
 #include <string.h>
 
+#include "seismo-file-private.h"
 #include "seismo-search.h"
 #include "seismo-search-private.h"
 #include "seismo-varint.h"
-#include "seismo-work-priority.h"
 
 /* Values of name-table fields (syscalls, errno, signals, symbols…) answered once per value in
  * [-4096, 4096) for signed fields, [0, 8192) for the others: errno's names end at -4095. */
@@ -564,46 +564,40 @@ cut_pieces (SearchContext *ctx)
     }
 }
 
-/*
- * One searching thread: it takes the next piece in search order until none is left, or until a
- * match was found in an earlier piece (that match wins whatever a later one holds). Taking pieces
- * in turn, rather than a fixed share each, keeps every core busy to the end: a thread that runs
- * slower (a busier stretch of the trace, a core shared with another program, a pause for the
- * window's frames) takes fewer pieces.
- */
-static gpointer
-search_pieces (gpointer data)
+/* Each piece is taken by the next free thread (_seismo_file_parallel_for hands them out in turn),
+ * so a thread that runs slower (a busier stretch of the trace, a core shared with another program,
+ * a pause for the window's frames) takes fewer. A piece past the first one with a match so far is
+ * not looked through: that match wins whatever a later piece holds. Each thread keeps its own
+ * text buffer and caches. */
+typedef struct {
+  SearchContext *ctx;
+  ThreadState    states[16];  /* by worker */
+} SearchRun;
+
+static void
+search_piece (guint    i,
+              guint    worker,
+              gpointer data)
 {
-  SearchContext *ctx = data;
-  ThreadState ts = { g_string_new (NULL), g_new0 (guint8, (gsize) MAX (ctx->n_slots, 1) * CACHE_SIZE) };
+  SearchRun *run = data;
+  SearchContext *ctx = run->ctx;
+  ThreadState *ts = &run->states[worker];
+  SearchPiece *piece = &ctx->pieces[i];
+  gint seen;
 
-  seismo_work_priority_enter ();
-
-  for (;;)
+  if ((gint) i > g_atomic_int_get (&ctx->first_found) || g_cancellable_is_cancelled (ctx->cancellable))
+    return;
+  if (ts->buf == NULL)
     {
-      gint i;
-      SearchPiece *piece;
-
-      seismo_work_priority_pause_point ();
-      if (g_cancellable_is_cancelled (ctx->cancellable))
-        break;
-      i = g_atomic_int_add (&ctx->next_piece, 1);
-      if (i >= (gint) ctx->n_pieces || i > g_atomic_int_get (&ctx->first_found))
-        break;
-      piece = &ctx->pieces[i];
-      piece->found = search_block (ctx, &ts, piece->lo, piece->hi);
-      if (piece->found != SEISMO_NO_EVENT)
-        {
-          gint seen = g_atomic_int_get (&ctx->first_found);
-
-          while (seen > i && !g_atomic_int_compare_and_exchange (&ctx->first_found, seen, i))
-            seen = g_atomic_int_get (&ctx->first_found);
-          break;
-        }
+      ts->buf = g_string_new (NULL);
+      ts->caches = g_new0 (guint8, (gsize) MAX (ctx->n_slots, 1) * CACHE_SIZE);
     }
-  g_string_free (ts.buf, TRUE);
-  g_free (ts.caches);
-  return NULL;
+  piece->found = search_block (ctx, ts, piece->lo, piece->hi);
+  if (piece->found == SEISMO_NO_EVENT)
+    return;
+  seen = g_atomic_int_get (&ctx->first_found);
+  while (seen > (gint) i && !g_atomic_int_compare_and_exchange (&ctx->first_found, seen, (gint) i))
+    seen = g_atomic_int_get (&ctx->first_found);
 }
 
 /* The smallest value with at least `digits` digits in base (0 when any value has). */
@@ -692,7 +686,6 @@ seismo_trace_search (SeismoTrace        *trace,
   SearchContext ctx = { 0 };
   /* Reading the events is the cost: the search runs on every core. */
   guint n_threads = CLAMP (g_get_num_processors (), 1, 16);
-  GThread *threads[16] = { NULL };
   SeismoEventId found = SEISMO_NO_EVENT;
 
   g_return_val_if_fail (SEISMO_IS_TRACE (trace), SEISMO_NO_EVENT);
@@ -733,17 +726,18 @@ seismo_trace_search (SeismoTrace        *trace,
     n_threads = 1;
   if (n_threads > 0)
     {
+      SearchRun run = { &ctx };
+
       cut_pieces (&ctx);
-      n_threads = MIN (n_threads, ctx.n_pieces);
-      /* A thread that cannot start only costs speed: the others take its pieces. */
-      for (guint i = 1; i < n_threads; i++)
-        threads[i] = g_thread_try_new ("seismo-search", search_pieces, &ctx, NULL);
-      search_pieces (&ctx);
-      for (guint i = 1; i < n_threads; i++)
-        if (threads[i] != NULL)
-          g_thread_join (threads[i]);
+      _seismo_file_parallel_for (ctx.n_pieces, n_threads, search_piece, &run);
       if (ctx.first_found != G_MAXINT)
         found = ctx.pieces[ctx.first_found].found;
+      for (guint w = 0; w < G_N_ELEMENTS (run.states); w++)
+        if (run.states[w].buf != NULL)
+          {
+            g_string_free (run.states[w].buf, TRUE);
+            g_free (run.states[w].caches);
+          }
       g_free (ctx.pieces);
     }
 
