@@ -183,22 +183,22 @@ def main():
             busy.append(subprocess.Popen(["sh", "-c", "while :; do :; done"]))
         print(f"{len(busy)} busy programs beside the app", flush=True)
     try:
-        run(args, app, path, env, log, shots, cli, perf_dir, no_blink, config if no_blink else None,
-            load_before)
+        run(args, app, path, env, log, shots, cli, perf_dir, config if no_blink else None, load_before)
     finally:
         for b in busy:
             b.kill()
             b.wait()
 
 
-def run(args, app, path, env, log, shots, cli, perf_dir, no_blink, config, load_before):
+def run(args, app, path, env, log, shots, cli, perf_dir, config, load_before):
+    """The launches or the interactions; config: the private settings folder to remove, if any."""
     if "--launches" in args:
         try:
             launches(app, path, env, log, int(args[args.index("--launches") + 1]))
         finally:
             if os.path.exists(log):
                 os.unlink(log)
-            if no_blink:
+            if config:
                 shutil.rmtree(config, ignore_errors=True)
         return
     t0 = time.monotonic()
@@ -292,12 +292,12 @@ def run(args, app, path, env, log, shots, cli, perf_dir, no_blink, config, load_
             os.unlink(log)
         except FileNotFoundError:
             pass
-        if no_blink:
+        if config:
             shutil.rmtree(config, ignore_errors=True)
 
     load_after = os.getloadavg()
     summary = {"file": path, "peak_rss_mib": round(peak / 1024, 1), "steps": results,
-               "cursor_blink": not no_blink,
+               "cursor_blink": config is None,
                "load_average": [round(x, 2) for x in load_before],
                "load_average_after": [round(x, 2) for x in load_after]}
     if cli:

@@ -105,7 +105,6 @@ typedef struct {
   /* The search order cut at block ends: threads take the pieces in turn (seismo-search.c). */
   struct _SearchPiece *pieces;
   guint               n_pieces;
-  gint                next_piece;
   gint                first_found;  /* the first piece in search order with a match so far */
 } SearchContext;
 

@@ -19,7 +19,7 @@ static gboolean   gate_on;
 static GThread   *main_thread;
 static int        main_stat_fd = -1;   /* /proc/self/task/MAIN/stat, kept open */
 static GPollFunc  next_poll;
-static guint      n_slots_wanted;      /* 0: cores - 1 */
+static gint       n_slots;             /* per spell: cores - 1, counted once (a syscall) */
 static gint       busy_epoch;          /* counts the main thread's busy spells */
 static gint64     busy_since;
 static gint       slots_left;          /* in this spell, for threads to go on through it */
@@ -46,12 +46,6 @@ main_thread_blocked (void)
   return paren == NULL || paren[1] != ' ' || paren[2] != 'R';
 }
 
-static guint
-n_slots (void)
-{
-  return n_slots_wanted ? n_slots_wanted : MAX (g_get_num_processors (), 2) - 1;
-}
-
 static gint
 gate_poll (GPollFD *fds,
            guint    n_fds,
@@ -68,7 +62,7 @@ gate_poll (GPollFD *fds,
 
   /* The spell's numbers before the flag that makes anyone read them. */
   __atomic_store_n (&busy_since, g_get_monotonic_time (), __ATOMIC_RELAXED);
-  g_atomic_int_set (&slots_left, (gint) n_slots ());
+  g_atomic_int_set (&slots_left, n_slots);
   g_atomic_int_inc (&busy_epoch);
   g_atomic_int_set (&_seismo_work_priority_main_busy, 1);
   return result;
@@ -79,7 +73,6 @@ void
 seismo_work_priority_yield_to_main_thread (void)
 {
   GMainContext *context = g_main_context_default ();
-
   g_autofree char *stat_path = NULL;
 
   if (gate_on)
@@ -89,6 +82,7 @@ seismo_work_priority_yield_to_main_thread (void)
   if (main_stat_fd < 0)
     return;  /* without it a wait could not tell a frame from a join: nothing waits */
   main_thread = g_thread_self ();
+  n_slots = (gint) MAX (g_get_num_processors (), 2) - 1;
   next_poll = g_main_context_get_poll_func (context);
   g_main_context_set_poll_func (context, gate_poll);
   g_atomic_int_set (&gate_on, TRUE);
@@ -137,5 +131,5 @@ _seismo_work_priority_pause (void)
 void
 _seismo_work_priority_set_slots (guint n)
 {
-  n_slots_wanted = n;
+  n_slots = (gint) n;  /* on the main thread, as the polls that read it */
 }

@@ -15,8 +15,9 @@ G_BEGIN_DECLS
  *
  * Only the main thread is yielded to, never the rest of the machine: the threads keep their
  * priority, so a load beside a busy program gets its fair share (a raised nice value made it
- * crawl there). A waiting thread goes on as soon as the main thread stops using the CPU in its
- * iteration (it waits for that thread's work, a core, or the disk), so nothing waits on itself.
+ * crawl there). A waiting thread goes on as soon as the main thread sleeps or waits for the disk
+ * in its iteration (it may wait for that very thread's work), so nothing waits on itself; a main
+ * thread that only waits for a core is still drawing, and is still waited for.
  *
  * seismo_work_priority_enter marks a thread as a work thread (first thing it does);
  * seismo_work_priority_pause_point is cheap (one load) and goes where a loop can stop, every
@@ -35,7 +36,8 @@ seismo_work_priority_pause_point (void)
     _seismo_work_priority_pause ();
 }
 
-/* Tests: how many work threads go on while the main thread is busy (0: cores - 1, at least 1). */
+/* Tests, after seismo_work_priority_yield_to_main_thread: how many work threads go on while the
+ * main thread is busy (by default cores - 1, at least 1). */
 void _seismo_work_priority_set_slots (guint n_slots);
 
 G_END_DECLS
