@@ -9,7 +9,7 @@ each, and the peak memory.
 Usage (from the project root, after building ./build):
   GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1920x1200x24" \
       python3 bench/gui-interact-bench.py build/app/seismo FILE [--shots DIR] [--cli build/app/seismo-cli]
-      [--no-cursor-blink] [--perf DIR] [--warm-up] [--launches N] [--busy N]
+      [--no-cursor-blink] [--perf DIR] [--warm-up] [--launches N [--gap S]] [--busy N]
 
 "Idle": the last moment the process used CPU before it stayed (almost) quiet for 0.6 s after an
 interaction, 1.5 s at launch (see wait_idle).
@@ -26,6 +26,11 @@ a fresh X session pays for the session (accessibility bus, caches), which a desk
 until idle: launch -> ready and its longest frozen frame vary from one launch to the next on a
 machine whose fresh memory is slow (a VM), and one launch is not a figure. Prints each and the
 medians.
+--gap S waits S seconds before each launch. Launches back to back reuse the memory the last one
+freed; a person opens the app after a while. On a virtual machine whose balloon reports free pages
+to the host (virtio-balloon's free page reporting, a few seconds after they are freed), the host
+takes such memory back, and every page the next launch touches costs it a fault on the host too:
+a cold launch. --gap 10 measures those; without it the series after the first are warm.
 --busy N keeps N other programs busy (a loop each, on its own CPU time) while the app runs, in
 the benchmark's own session: under the kernel's autogroup, the app's scheduling group, as a build
 started from the same terminal would be. Whatever the app does to put its frames first, its work
@@ -116,11 +121,12 @@ def xdo(*args):
     subprocess.run(["xdotool", *args], check=True, stdout=subprocess.DEVNULL)
 
 
-def launches(app, path, env, log, n):
-    """Launches the app n times with no input; prints launch -> ready, the longest freeze (and its
-    main-thread CPU) and the CPU of each launch, then the medians."""
+def launches(app, path, env, log, n, gap):
+    """Launches the app n times with no input, gap seconds after the last; prints launch -> ready,
+    the longest freeze (and its main-thread CPU) and the CPU of each launch, then the medians."""
     rows = []
     for i in range(n):
+        time.sleep(gap)
         t0 = time.monotonic()
         proc = subprocess.Popen([app, path], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
@@ -194,7 +200,8 @@ def run(args, app, path, env, log, shots, cli, perf_dir, config, load_before):
     """The launches or the interactions; config: the private settings folder to remove, if any."""
     if "--launches" in args:
         try:
-            launches(app, path, env, log, int(args[args.index("--launches") + 1]))
+            gap = float(args[args.index("--gap") + 1]) if "--gap" in args else 0.0
+            launches(app, path, env, log, int(args[args.index("--launches") + 1]), gap)
         finally:
             if os.path.exists(log):
                 os.unlink(log)
