@@ -453,6 +453,7 @@ node_words (const Ctx        *ctx,
 /* What threads take in turn (65536 events): a thread that runs slower takes fewer. */
 #define PIECE_WORDS (16 * CHUNK_WORDS)
 
+/* What every thread of one run shares. */
 typedef struct {
   const Ctx    *ctx;
   gsize         w_begin;
@@ -460,17 +461,22 @@ typedef struct {
   gsize         first;
   gsize         last;
   guint64      *mask;
-  gsize         matched;
   GCancellable *cancellable;
-  gint         *stop;
-  gint         *next_piece;
+  gint          next_piece;
+} Run;
+
+/* One thread's share of a run: the events it found. */
+typedef struct {
+  Run   *run;
+  gsize  matched;
 } Part;
 
 static gpointer
 run_part (gpointer data)
 {
   Part *part = data;
-  const Ctx *ctx = part->ctx;
+  Run *run = part->run;
+  const Ctx *ctx = run->ctx;
   const FilterNode *root = ctx->filter->root;
   g_autofree guint64 *buf = g_new (guint64, CHUNK_WORDS * (2 + 2 * (gsize) ctx->filter->height));
   guint64 *out = buf, *care = buf + CHUNK_WORDS, *scratch = buf + 2 * CHUNK_WORDS;
@@ -482,27 +488,24 @@ run_part (gpointer data)
       gsize piece_begin, piece_end;
 
       seismo_work_priority_pause_point ();
-      if (g_atomic_int_get (part->stop) || g_cancellable_is_cancelled (part->cancellable))
-        {
-          g_atomic_int_set (part->stop, 1);
-          break;
-        }
-      piece_begin = part->w_begin + (gsize) g_atomic_int_add (part->next_piece, 1) * PIECE_WORDS;
-      if (piece_begin >= part->w_end)
+      if (g_cancellable_is_cancelled (run->cancellable))
         break;
-      piece_end = MIN (piece_begin + PIECE_WORDS, part->w_end);
+      piece_begin = run->w_begin + (gsize) g_atomic_int_add (&run->next_piece, 1) * PIECE_WORDS;
+      if (piece_begin >= run->w_end)
+        break;
+      piece_end = MIN (piece_begin + PIECE_WORDS, run->w_end);
       for (gsize w = piece_begin; w < piece_end; w += CHUNK_WORDS)
         {
           guint nw = (guint) MIN (CHUNK_WORDS, piece_end - w);
 
           for (guint k = 0; k < nw; k++)
-            care[k] = range_bits (w + k, part->first, part->last);
+            care[k] = range_bits (w + k, run->first, run->last);
           node_words (ctx, root, w, nw, care, out, scratch);
           for (guint k = 0; k < nw; k++)
             {
               guint64 v = out[k] & care[k];
 
-              part->mask[w + k] = (part->mask[w + k] & ~care[k]) | v;
+              run->mask[w + k] = (run->mask[w + k] & ~care[k]) | v;
               part->matched += __builtin_popcountll (v);
             }
         }
@@ -520,10 +523,10 @@ seismo_filter_run_range (SeismoFilter  *self,
                          GCancellable  *cancellable)
 {
   Ctx ctx;
+  Run run;
   gsize w_begin, w_end, n_words;
   g_autofree Part *parts = NULL;
   g_autofree GThread **threads = NULL;
-  gint stop = 0, next_piece = 0;
   gsize matched = 0;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -548,22 +551,19 @@ seismo_filter_run_range (SeismoFilter  *self,
     }
   n_threads = MIN (n_threads, (n_words + PIECE_WORDS - 1) / PIECE_WORDS);
 
+  run = (Run) {
+    .ctx = &ctx,
+    .w_begin = w_begin,
+    .w_end = w_end,
+    .first = first,
+    .last = last,
+    .mask = mask,
+    .cancellable = cancellable,
+  };
   parts = g_new0 (Part, n_threads);
   threads = g_new0 (GThread *, n_threads);
   for (guint k = 0; k < n_threads; k++)
-    {
-      parts[k] = (Part) {
-        .ctx = &ctx,
-        .w_begin = w_begin,
-        .w_end = w_end,
-        .first = first,
-        .last = last,
-        .mask = mask,
-        .cancellable = cancellable,
-        .stop = &stop,
-        .next_piece = &next_piece,
-      };
-    }
+    parts[k].run = &run;
   for (guint k = 1; k < n_threads; k++)
     threads[k] = g_thread_new ("seismo-filter", run_part, &parts[k]);
   run_part (&parts[0]);
@@ -574,7 +574,8 @@ seismo_filter_run_range (SeismoFilter  *self,
 
   if (n_matched)
     *n_matched = matched;
-  return !g_atomic_int_get (&stop) && !g_cancellable_is_cancelled (cancellable);
+  /* A thread stops at a cancel; then the mask is partly filled, whatever another thread did. */
+  return !g_cancellable_is_cancelled (cancellable);
 }
 
 guint64 *
