@@ -251,7 +251,7 @@ seismo_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (seismo_application_parent_class)->startup (app);
 
-  seismo_stall_log_start_from_env ();
+  seismo_stall_log_start_from_env (GTK_APPLICATION (app));
   seismo_widgets_init ();
   /*
    * A recorder killed together with its guard leaves its tracefs instance tracing. Run as root,

@@ -108,6 +108,9 @@ def stalls(log, t_from, t_to, column=1):
     try:
         with open(log) as f:
             for line in f:
+                # "END_US BUSY_US CPU_US"; "T_US input KIND" lines (an input's arrival) are not stalls.
+                if "input" in line:
+                    continue
                 fields = [int(x) for x in line.split()]
                 end = fields[0] / 1e6
                 if t_from <= end <= t_to + 0.05 and len(fields) > column:
@@ -243,7 +246,9 @@ def run(args, app, path, env, log, shots, cli, perf_dir, config, load_before):
             if click is not None:
                 xdo("mousemove", "--sync", str(click[0]), str(click[1]))
                 t, c = time.monotonic(), cpu_s(proc.pid)
-                xdo("click", "1")
+                # --delay 0: xdotool's click otherwise sleeps 0.1 s after the release (its delay
+                # between repeated clicks), and the first sample comes only after that.
+                xdo("click", "--delay", "0", "1")
             for k in keys:
                 xdo("key", "--clearmodifiers", k)
             if typed is not None:

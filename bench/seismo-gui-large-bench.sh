@@ -8,11 +8,13 @@
 # frame idle (xdotool waits for the key; GTK draws before it takes more input), and the window's
 # peak RSS (VmHWM). With SHOTS_DIR, a screenshot after launch, after each of two zoom steps, and
 # zoomed in to where a window of events is read (large-4-events.png).
-# Then the Statistics pane: opened (Alt+3) on the whole trace, and a range set with two markers
-# (click, Shift+click on the timeline at SEISMO_BENCH_TIMELINE_Y pixels from the window's top),
-# each input → idle (the process under 3 % of a CPU for 0.6 s: the pane computes in a worker) with
-# the CPU time it took, main thread and all; screenshots large-5-stats.png, large-6-stats-range.png
-# and the range's Events and Tasks tables (large-7-…, large-8-…).
+# Then the Statistics pane: opened (Alt+3) on the whole trace, and SEISMO_BENCH_RANGES (5) ranges
+# set with two markers (click, Shift+click on the timeline at SEISMO_BENCH_TIMELINE_Y pixels from
+# the window's top), each input → idle (the process under 3 % of a CPU for 0.6 s: the pane
+# computes in a worker) and from the input's arrival in the window, with the CPU time it took,
+# main thread and all, then the medians; screenshots large-5-stats.png, large-6-stats-range.png
+# and the last range's Events and Tasks tables (large-7-…, large-8-…). The cursor does not blink
+# (private GTK settings).
 # Set SEISMO_SUMMARY_MIN_EVENTS to open smaller files the same way.
 set -euo pipefail
 
@@ -59,10 +61,17 @@ wait_idle() {
   done
 }
 
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 # One pane step: the keys or clicks in "$@" (xdotool arguments), input → idle, with CPU times.
+# Timed twice: from xdotool's start (an upper bound), and from the input's arrival in the window
+# (the app logs it, SEISMO_STALL_LOG's "T_US input KIND" lines, on the monotonic clock), where a
+# person's input would be.
 pane_step() {
   local what=$1 pid=$2; shift 2
-  local t0 m0 a0 took hz n0
+  local t0 m0 a0 took hz n0 arrived
   hz=$(getconf CLK_TCK)
   wait_idle $pid "$(date +%s.%N)" > /dev/null
   n0=$(wc -l < "$stall_log" 2> /dev/null || echo 0)
@@ -71,18 +80,35 @@ pane_step() {
   t0=$(date +%s.%N)
   xdotool "$@"
   took=$(wait_idle $pid "$t0" "$a0")
+  step_took=$took
+  # The first input the window saw, as seconds after t0 (the log's monotonic µs on date's clock).
+  arrived=$(tail -n +$((n0 + 1)) "$stall_log" 2> /dev/null |
+    awk -v off="$clock_offset" -v t0="$t0" '$2 == "input" { printf "%.6f", $1 / 1e6 + off - t0; exit }')
   # The longest main-loop stall the app logged since the input (SEISMO_STALL_LOG: "end_us gap_us").
-  printf '%s: %.3f s input -> idle, longest freeze %.0f ms (CPU main %.0f ms, all %.0f ms)\n' \
+  printf '%s: %.3f s input -> idle, %s, longest freeze %.0f ms (CPU main %.0f ms, all %.0f ms)\n' \
     "$what" "$took" \
-    "$(tail -n +$((n0 + 1)) "$stall_log" 2> /dev/null | awk '$2 > m { m = $2 } END { print m / 1000 }')" \
+    "$(if [[ -n $arrived ]]; then
+         printf '%.3f s from its arrival in the window' "$(echo "$took - $arrived" | bc -l)"
+       else
+         echo "its arrival not logged"
+       fi)" \
+    "$(tail -n +$((n0 + 1)) "$stall_log" 2> /dev/null | awk 'NF == 3 && $2 > m { m = $2 } END { print m / 1000 }')" \
     "$(echo "($(cpu_ticks /proc/$pid/task/$pid/stat) - $m0) * 1000 / $hz" | bc -l)" \
     "$(echo "($(cpu_ticks /proc/$pid/stat) - $a0) * 1000 / $hz" | bc -l)"
 }
 
 inner() {
-  local pid t0 t1 win
+  local pid t0 t1 win config
   stall_log=$(mktemp)
-  SEISMO_STALL_LOG=$stall_log GSK_RENDERER=cairo "$app" "$file" > /dev/null 2>&1 &
+  # date's clock (realtime) minus the monotonic clock the app logs on, read in one process.
+  clock_offset=$(python3 -c 'import time; print(f"{time.time() - time.monotonic():.6f}")')
+  # A text entry with the focus blinks its cursor, a frame every 0.4-0.8 s for 10 s after each
+  # key: the steps would count those frames as their work. Blinking off, in private settings
+  # (as gui-interact-bench.py --no-cursor-blink).
+  config=$(mktemp -d)
+  mkdir -p "$config/gtk-4.0"
+  printf '[Settings]\ngtk-cursor-blink=false\n' > "$config/gtk-4.0/settings.ini"
+  XDG_CONFIG_HOME=$config SEISMO_STALL_LOG=$stall_log GSK_RENDERER=cairo "$app" "$file" > /dev/null 2>&1 &
   pid=$!
   t0=$(date +%s.%N)
   # The title is "Seismo" until the trace is shown, then the file's name.
@@ -106,20 +132,31 @@ inner() {
   pane_step "open the Statistics pane (Alt+3)" $pid key --window "$win" alt+3
   [[ -n $shots ]] && import -window root "$shots/large-5-stats.png"
   local y=${SEISMO_BENCH_TIMELINE_Y:-300}
-  xdotool mousemove --window "$win" 300 "$y"
   # The pointer leaves the timeline after each click: its tooltip (half a second later) is not
   # the step's work.
-  pane_step "marker A (click)" $pid click 1 mousemove --window "$win" 880 12
-  xdotool mousemove --window "$win" 700 "$y"
-  pane_step "range statistics: marker B (Shift+click)" $pid keydown shift click 1 keyup shift \
-    mousemove --window "$win" 880 12
+  # click --delay 0: xdotool's click otherwise sleeps 0.1 s after the release (its delay between
+  # repeated clicks), the pointer still on the timeline, before it goes on to the next command.
+  # Several ranges, each a little narrower: one step is not a figure (GLib retires an idle pool
+  # thread half a second after its work, and the exit can show as a tick of CPU time).
+  local i a_took=() b_took=()
+  for ((i = 0; i < ${SEISMO_BENCH_RANGES:-5}; i++)); do
+    xdotool mousemove --window "$win" $((300 + 20 * i)) "$y"
+    pane_step "marker A (click)" $pid click --delay 0 1 mousemove --window "$win" 880 12
+    a_took+=("$step_took")
+    xdotool mousemove --window "$win" $((700 - 20 * i)) "$y"
+    pane_step "range statistics: marker B (Shift+click)" $pid keydown shift click --delay 0 1 keyup shift \
+      mousemove --window "$win" 880 12
+    b_took+=("$step_took")
+  done
+  printf 'medians of %d: marker A %.3f s, range statistics (marker B) %.3f s input -> idle\n' \
+    ${#a_took[@]} "$(median "${a_took[@]}")" "$(median "${b_took[@]}")"
   if [[ -n $shots ]]; then
     import -window root "$shots/large-6-stats-range.png"
     # The range's event types and tasks (tabs where a 1400×900 screen puts them).
-    xdotool mousemove --window "$win" ${SEISMO_BENCH_EVENTS_TAB:-1080 664} click 1
+    xdotool mousemove --window "$win" ${SEISMO_BENCH_EVENTS_TAB:-1080 641} click 1
     sleep 1
     import -window root "$shots/large-7-stats-range-events.png"
-    xdotool mousemove --window "$win" ${SEISMO_BENCH_TASKS_TAB:-813 664} click 1
+    xdotool mousemove --window "$win" ${SEISMO_BENCH_TASKS_TAB:-813 641} click 1
     sleep 1
     import -window root "$shots/large-8-stats-range-tasks.png"
   fi
@@ -148,7 +185,7 @@ inner() {
   fi
   printf 'peak RSS: %s\n' "$(grep VmHWM /proc/$pid/status | awk '{printf "%.0f MiB", $2 / 1024}')"
   kill $pid
-  rm -f "$stall_log"
+  rm -rf "$stall_log" "$config"
 }
 # Under Xvfb, this script again (xvfb-run's shell would not pass a bash function on).
 if [[ ${SEISMO_GUI_BENCH_INNER:-} == 1 ]]; then
