@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 #define SEISMO_RECORD_TAG         "SREC"
 
 #define SEISMO_FILE_VERSION_MAJOR 1
-#define SEISMO_FILE_VERSION_MINOR 2
+#define SEISMO_FILE_VERSION_MINOR 3
 
 /* zstd cannot expand a frame by more than this (a 4-byte RLE block yields at most 128 KiB), so a
  * declared decompressed size above data_len times this is a lie we refuse before allocating. */
@@ -51,6 +51,7 @@ typedef enum {
   SEISMO_RECORD_SUMMARY = 11,      /* info: SeismoSummaryInfo; data: summaries (1.1, optional) */
   SEISMO_RECORD_STACK_TABLES = 12, /* info: SeismoStackTablesInfo; data: stack tables (1.2, optional) */
   SEISMO_RECORD_STACK_IDS = 13,    /* info: SeismoStackIdsInfo; data: per-event stack ids (1.2, optional) */
+  SEISMO_RECORD_CHUNK_SYSCALLS = 14, /* info: SeismoChunkSyscallsInfo; data: syscalls by chunk (1.3, optional) */
 } SeismoRecordKind;
 
 /* Record flags */
@@ -148,6 +149,18 @@ typedef struct {
 
 _Static_assert (sizeof (SeismoSummaryInfo) == 64, "summary info is 64 bytes");
 
+/* CHUNK_SYSCALLS (minor version 3): the SUMMARY's syscall totals chunk by chunk, so that a reader
+ * can give the syscalls of a range of a trace larger than memory. Written just before the SUMMARY,
+ * whose syscall table it numbers, and only with it. Data: for each chunk in order, a varint count
+ * of syscalls, then per syscall (ascending index into the SUMMARY's table, delta-coded) varints
+ * calls, errors, total_ns, max_ns: the spans whose exit is in that chunk. */
+typedef struct {
+  guint32 n_chunks;
+  guint32 n_syscalls;        /* the SUMMARY's n_syscalls */
+} SeismoChunkSyscallsInfo;
+
+_Static_assert (sizeof (SeismoChunkSyscallsInfo) == 8, "chunk syscalls info is 8 bytes");
+
 /* STACK_TABLES (minor version 2): the whole interned stack tables of seismo-stacks.h, written once
  * after the chunks (a later record replaces an earlier one). Data: n_strings strings (varint
  * length, bytes; they are string indexes 1..n, 0 is "none"), n_frames frames, n_stacks stacks
@@ -224,6 +237,9 @@ typedef struct {
   SeismoSummaryInfo summary_info;    /* host order, when summary != NULL */
   GBytes           *summary;         /* the SUMMARY record's data, checked and decompressed */
   guint64           summary_offset;  /* of its record, for messages */
+  SeismoChunkSyscallsInfo chunk_syscalls_info;   /* host order, when chunk_syscalls != NULL */
+  GBytes           *chunk_syscalls;  /* the CHUNK_SYSCALLS record's data (files from 1.3 on) */
+  guint64           chunk_syscalls_offset;
 } SeismoFilePart;
 
 /* Reads the tables and only chunks [first_chunk, first_chunk + n_chunks) of a .seismo file (none
@@ -254,6 +270,7 @@ void    _seismo_index_info_swap   (SeismoIndexInfo    *i);
 void    _seismo_index_entry_swap  (SeismoIndexEntry   *e);
 void    _seismo_trailer_swap      (SeismoFileTrailer  *t);
 void    _seismo_summary_info_swap (SeismoSummaryInfo  *s);
+void    _seismo_chunk_syscalls_info_swap (SeismoChunkSyscallsInfo *s);
 
 /* Runs func (i, worker, data) for i in [0, n) on up to n_workers threads, the caller's included;
  * worker is in [0, n_workers). Returns when all are done. */

@@ -67,6 +67,8 @@ typedef struct {
   guint             win_count;
   gboolean          has_summary;
   Record            summary;
+  gboolean          has_chunk_syscalls; /* 1.3: the summary's syscalls chunk by chunk */
+  Record            chunk_syscalls;
   guint             n_file_chunks; /* chunks the file holds, for a window read */
 
   /* Stacks (1.2): the last STACK_TABLES record's tables, and the STACK_IDS records, read once
@@ -125,6 +127,7 @@ kind_name (guint kind)
     [SEISMO_RECORD_SUMMARY] = N_("summary"),
     [SEISMO_RECORD_STACK_TABLES] = N_("stack tables"),
     [SEISMO_RECORD_STACK_IDS] = N_("stack ids"),
+    [SEISMO_RECORD_CHUNK_SYSCALLS] = N_("chunk syscalls"),
   };
 
   return kind < G_N_ELEMENTS (names) && names[kind] != NULL ? _(names[kind]) : _("unknown");
@@ -326,7 +329,7 @@ accept_kind (Reader       *r,
   *keep = FALSE;
   if ((rec->h.kind >= SEISMO_RECORD_INFO && rec->h.kind <= SEISMO_RECORD_CHUNK) ||
       rec->h.kind == SEISMO_RECORD_SUMMARY || rec->h.kind == SEISMO_RECORD_STACK_TABLES ||
-      rec->h.kind == SEISMO_RECORD_STACK_IDS)
+      rec->h.kind == SEISMO_RECORD_STACK_IDS || rec->h.kind == SEISMO_RECORD_CHUNK_SYSCALLS)
     {
       *keep = TRUE;
       return TRUE;
@@ -964,10 +967,10 @@ read_tables (Reader   *r,
           g_array_append_val (r->stack_id_recs, *rec);
           continue;
         }
-      /* Read only by the summary reader (seismo-file-summary.c): a load never needs it. */
-      if (rec->h.kind == SEISMO_RECORD_SUMMARY)
+      /* Read only by the summary reader (seismo-file-summary.c): a load never needs them. */
+      if (rec->h.kind == SEISMO_RECORD_SUMMARY || rec->h.kind == SEISMO_RECORD_CHUNK_SYSCALLS)
         {
-          /* Its checksum is checked here all the same: damage anywhere in a file is reported.
+          /* Their checksum is checked here all the same: damage anywhere in a file is reported.
            * The events are whole, so a damaged summary is a warning, not an error. */
           gsize len = rec->h.info_len + rec->h.data_len;
           g_autofree guint8 *body = g_try_malloc (MAX (len, 1));
@@ -978,12 +981,20 @@ read_tables (Reader   *r,
             return FALSE;
           if (_seismo_crc32c (0, body, len) != rec->h.crc)
             {
-              warn (r, "the summary record (at byte %" G_GUINT64_FORMAT ") is damaged and was "
-                    "ignored", rec->offset);
+              warn (r, "the %s record (at byte %" G_GUINT64_FORMAT ") is damaged and was "
+                    "ignored", kind_name (rec->h.kind), rec->offset);
               continue;
             }
-          r->summary = *rec;
-          r->has_summary = TRUE;
+          if (rec->h.kind == SEISMO_RECORD_SUMMARY)
+            {
+              r->summary = *rec;
+              r->has_summary = TRUE;
+            }
+          else
+            {
+              r->chunk_syscalls = *rec;
+              r->has_chunk_syscalls = TRUE;
+            }
           continue;
         }
       switch (read_body (r, rec, &info, &raw, error))
@@ -1774,6 +1785,29 @@ read_file (Reader              *rp,
           part->summary = g_bytes_new_take (g_steal_pointer (&raw), r.summary.h.raw_len);
           part->summary_offset = r.summary.offset;
         }
+      /* Optional beside the summary: without it (a 1.2 file, or one info size this reader does not
+       * know), only the syscalls of a range are missing. */
+      if (r.has_summary && r.indexed && r.has_chunk_syscalls &&
+          r.chunk_syscalls.h.info_len == sizeof (SeismoChunkSyscallsInfo))
+        {
+          g_autofree guint8 *info = NULL;
+          g_autofree guint8 *raw = NULL;
+
+          switch (read_body (&r, &r.chunk_syscalls, &info, &raw, error))
+            {
+            case BODY_OK:
+              memcpy (&part->chunk_syscalls_info, info, sizeof part->chunk_syscalls_info);
+              _seismo_chunk_syscalls_info_swap (&part->chunk_syscalls_info);
+              part->chunk_syscalls = g_bytes_new_take (g_steal_pointer (&raw), r.chunk_syscalls.h.raw_len);
+              part->chunk_syscalls_offset = r.chunk_syscalls.offset;
+              break;
+            case BODY_DAMAGED:
+              break;
+            case BODY_ERROR:
+            default:
+              goto out;
+            }
+        }
     }
   trace = g_steal_pointer (&r.trace);
 
@@ -1830,6 +1864,7 @@ _seismo_file_part_clear (SeismoFilePart *part)
 {
   g_clear_pointer (&part->chunks, g_array_unref);
   g_clear_pointer (&part->summary, g_bytes_unref);
+  g_clear_pointer (&part->chunk_syscalls, g_bytes_unref);
 }
 
 SeismoTrace *

@@ -51,6 +51,10 @@ struct _SeismoFileSummary
   SeismoCpuStats    *cpus;           /* n_cpus */
   SeismoTaskStats   *tasks;          /* info.n_tasks */
   Syscall           *syscalls;       /* info.n_syscalls */
+  /* The CHUNK_SYSCALLS record (1.3), checked at open: chunk k's entries are
+   * [chunk_sc_off[k], chunk_sc_off[k + 1]) of its bytes. NULL for older files. */
+  GBytes            *chunk_syscalls;
+  guint32           *chunk_sc_off;   /* n_chunks + 1 */
 
   GPtrArray         *levels;         /* Level*, level 0 first */
   guint64           *tb_start;       /* n_task_buckets + 1 */

@@ -89,6 +89,8 @@ seismo_file_summary_free (SeismoFileSummary *self)
       g_free (self->syscalls[s].hist);
     }
   g_free (self->syscalls);
+  g_clear_pointer (&self->chunk_syscalls, g_bytes_unref);
+  g_free (self->chunk_sc_off);
   g_clear_pointer (&self->levels, g_ptr_array_unref);
   g_free (self->tb_start);
   g_free (self->task_off);
@@ -151,6 +153,90 @@ parse_chunks (SeismoFileSummary *self,
   self->chunk_type_id = (guint16 *) (gpointer) g_array_free (ids, FALSE);
   self->chunk_type_count = (guint32 *) (gpointer) g_array_free (counts, FALSE);
   return ok;
+}
+
+/* One chunk's entry of the CHUNK_SYSCALLS record. */
+typedef struct {
+  guint64 index, calls, errors, total_ns, max_ns;
+} ChunkSyscallEntry;
+
+static inline gboolean
+cur_chunk_syscall (Cursor            *c,
+                   guint64            prev,
+                   gboolean           first,
+                   ChunkSyscallEntry *e)
+{
+  guint64 delta;
+
+  if (!cur_varint (c, &delta) || (!first && delta == 0) || delta > G_MAXUINT32)
+    return FALSE;
+  e->index = prev + delta;
+  return cur_varint (c, &e->calls) && cur_varint (c, &e->errors) && cur_varint (c, &e->total_ns) &&
+         cur_varint (c, &e->max_ns);
+}
+
+/* Checks the CHUNK_SYSCALLS record against the summary (every index known, ascending, and the
+ * chunks' totals adding up to the whole trace's) and keeps it with the chunks' offsets. It is an
+ * extra: when it does not fit, it is left out (the syscalls of a range are then not known) and the
+ * summary stands. */
+static void
+parse_chunk_syscalls (SeismoFileSummary *self,
+                      SeismoFilePart    *part)
+{
+  const SeismoChunkSyscallsInfo *in = &part->chunk_syscalls_info;
+  guint n = self->info.n_chunks, n_sc = self->info.n_syscalls;
+  g_autofree guint32 *off = NULL;
+  g_autofree guint64 *sums = NULL;
+  const char *why = NULL;
+  Cursor c;
+  gsize len;
+
+  if (part->chunk_syscalls == NULL)
+    return;
+  c.start = c.p = g_bytes_get_data (part->chunk_syscalls, &len);
+  c.end = c.p + len;
+  if (in->n_chunks != n || in->n_syscalls != n_sc || len > G_MAXUINT32)
+    why = "its counts disagree with the summary's";
+  off = g_new0 (guint32, n + 1);
+  sums = g_new0 (guint64, 3 * (gsize) MAX (n_sc, 1));
+  for (guint k = 0; why == NULL && k < n; k++)
+    {
+      guint64 n_entries, prev = 0;
+
+      if (!cur_count (&c, 5, &n_entries) || n_entries > n_sc)
+        why = "bad chunk entry count";
+      for (guint64 i = 0; why == NULL && i < n_entries; i++)
+        {
+          ChunkSyscallEntry e;
+
+          if (!cur_chunk_syscall (&c, prev, i == 0, &e) || e.index >= n_sc || e.calls == 0 ||
+              e.errors > e.calls || e.max_ns > e.total_ns)
+            why = "bad chunk entry";
+          else
+            {
+              sums[3 * e.index] += e.calls;
+              sums[3 * e.index + 1] += e.errors;
+              sums[3 * e.index + 2] += e.total_ns;
+              prev = e.index;
+            }
+        }
+      off[k + 1] = (guint32) (c.p - c.start);
+    }
+  if (why == NULL && c.p != c.end)
+    why = "trailing bytes";
+  for (guint s = 0; why == NULL && s < n_sc; s++)
+    if (sums[3 * s] != self->syscalls[s].calls || sums[3 * s + 1] != self->syscalls[s].errors ||
+        sums[3 * s + 2] != self->syscalls[s].total_ns)
+      why = "its totals do not add up to the summary's";
+  if (why != NULL)
+    {
+      g_debug ("%s: at byte %" G_GUINT64_FORMAT ": chunk syscalls record: %s (at byte %" G_GSIZE_FORMAT
+               " of its data); the syscalls of a range will not be known", self->display,
+               part->chunk_syscalls_offset, why, (gsize) (c.p - c.start));
+      return;
+    }
+  self->chunk_syscalls = g_bytes_ref (part->chunk_syscalls);
+  self->chunk_sc_off = g_steal_pointer (&off);
 }
 
 static gboolean
@@ -571,6 +657,7 @@ seismo_file_summary_open (const char  *path,
       _seismo_file_part_clear (&part);
       return NULL;
     }
+  parse_chunk_syscalls (self, &part);
   _seismo_file_part_clear (&part);
   return g_steal_pointer (&self);
 }
@@ -729,6 +816,67 @@ compare_syscall_stats (gconstpointer a,
   if (x->calls != y->calls)
     return x->calls > y->calls ? -1 : 1;
   return g_strcmp0 (x->name, y->name);
+}
+
+gboolean
+seismo_file_summary_has_range_syscalls (SeismoFileSummary *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->chunk_syscalls != NULL;
+}
+
+GArray *
+seismo_file_summary_range_stats_by_syscall (SeismoFileSummary *self,
+                                            guint64            start_ns,
+                                            guint64            end_ns)
+{
+  g_autofree SeismoSyscallStats *acc = NULL;
+  GArray *result;
+  guint first, count;
+  const guint8 *data;
+  Cursor c;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  if (self->chunk_syscalls == NULL)
+    return NULL;
+  result = g_array_new (FALSE, TRUE, sizeof (SeismoSyscallStats));
+  acc = g_new0 (SeismoSyscallStats, MAX (self->info.n_syscalls, 1));
+  data = g_bytes_get_data (self->chunk_syscalls, NULL);
+  seismo_file_summary_find_chunks (self, start_ns, end_ns, &first, &count);
+  /* Checked at open: the entries decode. */
+  c.start = data;
+  c.p = data + self->chunk_sc_off[first];
+  c.end = data + self->chunk_sc_off[first + count];
+  for (guint k = first; k < first + count; k++)
+    {
+      guint64 n_entries, prev = 0;
+
+      if (!cur_varint (&c, &n_entries))
+        break;
+      for (guint64 i = 0; i < n_entries; i++)
+        {
+          ChunkSyscallEntry e;
+          SeismoSyscallStats *st;
+
+          if (!cur_chunk_syscall (&c, prev, i == 0, &e))
+            break;
+          st = &acc[e.index];
+          st->calls += e.calls;
+          st->errors += e.errors;
+          st->total_ns += e.total_ns;
+          st->max_ns = MAX (st->max_ns, e.max_ns);
+          prev = e.index;
+        }
+    }
+  for (guint s = 0; s < self->info.n_syscalls; s++)
+    if (acc[s].calls > 0)
+      {
+        acc[s].name = self->syscalls[s].name;
+        acc[s].avg_ns = acc[s].total_ns / acc[s].calls;
+        g_array_append_val (result, acc[s]);
+      }
+  g_array_sort (result, compare_syscall_stats);
+  return result;
 }
 
 GArray *

@@ -81,6 +81,16 @@ guint64           *seismo_file_summary_range_type_counts (SeismoFileSummary  *se
                                                          guint64              end_ns,
                                                          guint64             *n_events);
 
+/* Syscall statistics of the spans that ended in the chunks overlapping [start_ns, end_ns] (chunk
+ * granularity, as range_type_counts()): calls, errors, total, average and maximum; minimum,
+ * percentiles and unfinished spans are not known (0). Sorted as stats_by_syscall(); names belong
+ * to the summary. NULL when the file does not have its syscalls by chunk (written before format
+ * 1.3): has_range_syscalls() says so beforehand. */
+gboolean           seismo_file_summary_has_range_syscalls (SeismoFileSummary *self);
+GArray            *seismo_file_summary_range_stats_by_syscall (SeismoFileSummary *self,
+                                                             guint64            start_ns,
+                                                             guint64            end_ns);
+
 /* Fills n_cells cells dividing [start_ns, end_ns) evenly from the level-of-detail buckets (each
  * bucket's part in the span is shared among the cells it overlaps in proportion, in whole counts;
  * a bucket inside the span adds exactly its count). Cost: O(n_cells + buckets at the level used), never

@@ -228,6 +228,13 @@ _seismo_summary_info_swap (SeismoSummaryInfo *s)
 }
 
 void
+_seismo_chunk_syscalls_info_swap (SeismoChunkSyscallsInfo *s)
+{
+  s->n_chunks = GUINT32_TO_LE (s->n_chunks);
+  s->n_syscalls = GUINT32_TO_LE (s->n_syscalls);
+}
+
+void
 _seismo_trailer_swap (SeismoFileTrailer *t)
 {
   SWAP64 (t->index_offset);
@@ -931,16 +938,22 @@ out_finish (Out     *out,
   guint64 index_offset;
   guint32 crc;
 
-  /* The summary goes last before the index, once every chunk is known; a reader that does not
-   * know it skips it (OPTIONAL). A failed write leaves the file as it was before it. */
+  /* The summary goes last before the index (its syscalls by chunk just before it), once every
+   * chunk is known; a reader that does not know them skips them (OPTIONAL). A failed write leaves
+   * the file as it was before it. */
   if (_seismo_summary_builder_is_valid (out->summary) && out->n_chunks > 0)
     {
       SeismoSummaryInfo sinfo;
+      SeismoChunkSyscallsInfo cinfo;
       g_autoptr(GByteArray) raw = NULL;
+      g_autoptr(GByteArray) chunk_syscalls = NULL;
 
-      _seismo_summary_builder_finish (out->summary, out->sum_n_tasks, &sinfo, &raw);
+      _seismo_summary_builder_finish (out->summary, out->sum_n_tasks, &sinfo, &raw, &cinfo,
+                                      &chunk_syscalls);
       g_clear_pointer (&out->summary, _seismo_summary_builder_free);
-      if (!out_record (out, SEISMO_RECORD_SUMMARY, SEISMO_RECORD_FLAG_OPTIONAL, &sinfo,
+      if (!out_record (out, SEISMO_RECORD_CHUNK_SYSCALLS, SEISMO_RECORD_FLAG_OPTIONAL, &cinfo,
+                       sizeof cinfo, chunk_syscalls, error) ||
+          !out_record (out, SEISMO_RECORD_SUMMARY, SEISMO_RECORD_FLAG_OPTIONAL, &sinfo,
                        sizeof sinfo, raw, error))
         return FALSE;
       n = out->entries->len;

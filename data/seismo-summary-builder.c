@@ -38,6 +38,11 @@ typedef struct {
   guint64 *hist;           /* SEISMO_SUMMARY_HIST_BUCKETS */
 } SyscallTotals;
 
+/* One syscall's spans that ended in the chunk being summarized. */
+typedef struct {
+  guint64 calls, errors, total_ns, max_ns;
+} ChunkSyscall;
+
 typedef struct {
   SeismoTaskId task;       /* running, NO_TASK for idle or not known */
   gboolean     seen;       /* a switch happened on this CPU */
@@ -103,6 +108,9 @@ struct _SeismoSummaryBuilder
   GArray      *tb_touched;   /* SeismoTaskId, tasks with something in the task bucket */
   GArray      *ch_events;    /* guint32 per task: events in the chunk being summarized */
   GArray      *ch_touched;   /* SeismoTaskId, tasks with events in that chunk */
+  GArray      *ch_syscalls;  /* ChunkSyscall per syscall index: spans ended in that chunk */
+  GArray      *ch_sc_touched;/* guint32 syscall indexes with spans ended in that chunk */
+  GByteArray  *chunk_syscalls; /* the CHUNK_SYSCALLS record's data, chunk by chunk */
 };
 
 static void
@@ -138,6 +146,9 @@ _seismo_summary_builder_new (void)
   self->tb_touched = g_array_new (FALSE, FALSE, sizeof (SeismoTaskId));
   self->ch_events = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->ch_touched = g_array_new (FALSE, FALSE, sizeof (SeismoTaskId));
+  self->ch_syscalls = g_array_new (FALSE, TRUE, sizeof (ChunkSyscall));
+  self->ch_sc_touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->chunk_syscalls = g_byte_array_new ();
   return self;
 }
 
@@ -162,6 +173,9 @@ release_state (SeismoSummaryBuilder *self)
   g_clear_pointer (&self->tb_touched, g_array_unref);
   g_clear_pointer (&self->ch_events, g_array_unref);
   g_clear_pointer (&self->ch_touched, g_array_unref);
+  g_clear_pointer (&self->ch_syscalls, g_array_unref);
+  g_clear_pointer (&self->ch_sc_touched, g_array_unref);
+  g_clear_pointer (&self->chunk_syscalls, g_byte_array_unref);
 }
 
 void
@@ -275,6 +289,20 @@ syscall_done (SeismoSummaryBuilder *self,
               gboolean              error)
 {
   SyscallTotals *st = g_ptr_array_index (self->syscalls, idx - 1);
+  ChunkSyscall *cs;
+
+  ensure (self->ch_syscalls, idx - 1);
+  cs = &g_array_index (self->ch_syscalls, ChunkSyscall, idx - 1);
+  if (cs->calls == 0)
+    {
+      guint32 i = idx - 1;
+
+      g_array_append_val (self->ch_sc_touched, i);
+    }
+  cs->calls++;
+  cs->errors += error;
+  cs->total_ns += dur;
+  cs->max_ns = MAX (cs->max_ns, dur);
 
   if (st->calls == 0 || dur < st->min_ns)
     st->min_ns = dur;
@@ -498,6 +526,40 @@ on_switch (SeismoSummaryBuilder  *self,
     }
 }
 
+static int
+compare_u32 (gconstpointer a,
+             gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The chunk's syscall totals (CHUNK_SYSCALLS): those with spans ended in it, by ascending index. */
+static void
+put_chunk_syscalls (SeismoSummaryBuilder *self)
+{
+  GByteArray *b = self->chunk_syscalls;
+  guint32 prev = 0;
+
+  g_array_sort (self->ch_sc_touched, compare_u32);
+  put_varint (b, self->ch_sc_touched->len);
+  for (guint x = 0; x < self->ch_sc_touched->len; x++)
+    {
+      guint32 i = g_array_index (self->ch_sc_touched, guint32, x);
+      ChunkSyscall *cs = &g_array_index (self->ch_syscalls, ChunkSyscall, i);
+
+      put_varint (b, i - prev);
+      put_varint (b, cs->calls);
+      put_varint (b, cs->errors);
+      put_varint (b, cs->total_ns);
+      put_varint (b, cs->max_ns);
+      prev = i;
+      memset (cs, 0, sizeof *cs);
+    }
+  g_array_set_size (self->ch_sc_touched, 0);
+}
+
 gboolean
 _seismo_summary_builder_add_chunk (SeismoSummaryBuilder  *self,
                                    GPtrArray             *types,
@@ -687,6 +749,7 @@ _seismo_summary_builder_add_chunk (SeismoSummaryBuilder  *self,
       }
     put_varint (b, chunk_syscalls);
   }
+  put_chunk_syscalls (self);
 
   g_array_set_size (self->ch_touched, 0);
   g_array_unref (chunk_cpus);
@@ -712,8 +775,11 @@ void
 _seismo_summary_builder_finish (SeismoSummaryBuilder  *self,
                                 guint                  n_tasks,
                                 gpointer               info_out,
-                                GByteArray           **raw_out)
+                                GByteArray           **raw_out,
+                                gpointer               chunk_syscalls_info_out,
+                                GByteArray           **chunk_syscalls_out)
 {
+  SeismoChunkSyscallsInfo cinfo = { 0 };
   SeismoSummaryInfo info = { 0 };
   GByteArray *raw;
   guint n_cpus;
@@ -801,4 +867,10 @@ _seismo_summary_builder_finish (SeismoSummaryBuilder  *self,
   _seismo_summary_info_swap (&info);
   memcpy (info_out, &info, sizeof info);
   *raw_out = raw;
+
+  cinfo.n_chunks = self->n_chunks;
+  cinfo.n_syscalls = self->syscalls->len;
+  _seismo_chunk_syscalls_info_swap (&cinfo);
+  memcpy (chunk_syscalls_info_out, &cinfo, sizeof cinfo);
+  *chunk_syscalls_out = g_steal_pointer (&self->chunk_syscalls);
 }

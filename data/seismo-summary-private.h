@@ -46,11 +46,13 @@ gboolean              _seismo_summary_builder_add_chunk (SeismoSummaryBuilder  *
                                                          guint32                n);
 gboolean              _seismo_summary_builder_is_valid  (SeismoSummaryBuilder  *self);
 /* Ends the summary: info is filled (little-endian, ready to write), *raw receives the data part
- * (uncompressed). */
+ * (uncompressed); the same for the CHUNK_SYSCALLS record that goes with it. */
 void                  _seismo_summary_builder_finish    (SeismoSummaryBuilder  *self,
                                                          guint                  n_tasks,
                                                          gpointer               info,
-                                                         GByteArray           **raw);
+                                                         GByteArray           **raw,
+                                                         gpointer               chunk_syscalls_info,
+                                                         GByteArray           **chunk_syscalls);
 
 /* Bucket index of a duration in the log-linear histogram, and a bucket's bounds [lower, upper). */
 static inline guint

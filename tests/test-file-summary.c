@@ -241,6 +241,120 @@ test_range_task_totals (void)
   g_assert_cmpuint (total, ==, seismo_trace_get_n_events (trace));
 }
 
+/* The syscalls of a range (CHUNK_SYSCALLS, format 1.3): over the whole trace the summary's own,
+ * over part of it those of the spans whose exit is in the chunks the range overlaps. */
+static void
+test_range_syscalls (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (5 * 65536 + 777, 21);
+  g_autofree char *path = save_test_trace (trace, "range-syscalls.seismo");
+  g_autoptr(SeismoFileSummary) s = seismo_file_summary_open (path, NULL);
+  guint64 t0 = seismo_trace_get_start_ns (trace), t1 = seismo_trace_get_end_ns (trace);
+  const guint64 *ts = seismo_trace_get_times (trace);
+  g_autoptr(GArray) whole = NULL, all = NULL, part = NULL;
+  g_autoptr(GHashTable) calls = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) total = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  const SeismoSyscallSpan *spans;
+  gsize n_spans;
+  guint first, count;
+  guint64 lo, hi, n_part = 0;
+
+  g_assert_nonnull (s);
+  g_assert_true (seismo_file_summary_has_range_syscalls (s));
+  whole = seismo_file_summary_stats_by_syscall (s);
+  all = seismo_file_summary_range_stats_by_syscall (s, t0, t1);
+  g_assert_cmpuint (all->len, ==, whole->len);
+  g_assert_cmpuint (whole->len, >, 3);
+  for (guint i = 0; i < whole->len; i++)
+    {
+      const SeismoSyscallStats *w = &g_array_index (whole, SeismoSyscallStats, i);
+      const SeismoSyscallStats *a = &g_array_index (all, SeismoSyscallStats, i);
+
+      g_assert_cmpstr (a->name, ==, w->name);
+      g_assert_cmpuint (a->calls, ==, w->calls);
+      g_assert_cmpuint (a->errors, ==, w->errors);
+      g_assert_cmpuint (a->total_ns, ==, w->total_ns);
+      g_assert_cmpuint (a->max_ns, ==, w->max_ns);
+      g_assert_cmpuint (a->avg_ns, ==, w->avg_ns);
+    }
+
+  /* A part: the spans that ended in its chunks, counted from the events. */
+  seismo_file_summary_find_chunks (s, t0 + (t1 - t0) / 3, t0 + (t1 - t0) / 2, &first, &count);
+  g_assert_cmpuint (count, >=, 1);
+  g_assert_cmpuint (first + count, <, 6);
+  lo = (guint64) first * 65536;
+  hi = (guint64) (first + count) * 65536;
+  spans = seismo_trace_get_syscall_spans (trace, &n_spans);
+  for (gsize i = 0; i < n_spans; i++)
+    if (spans[i].exit != SEISMO_NO_EVENT && spans[i].exit >= lo && spans[i].exit < hi)
+      {
+        const char *name = seismo_trace_get_syscall_name (trace, spans[i].syscall);
+        guint64 *sum = g_hash_table_lookup (total, name);
+
+        g_hash_table_insert (calls, (gpointer) name,
+                             GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (calls, name)) + 1));
+        if (sum == NULL)
+          g_hash_table_insert (total, (gpointer) name, sum = g_new0 (guint64, 1));
+        *sum += ts[spans[i].exit] - ts[spans[i].enter];
+        n_part++;
+      }
+  part = seismo_file_summary_range_stats_by_syscall (s, t0 + (t1 - t0) / 3, t0 + (t1 - t0) / 2);
+  g_assert_cmpuint (part->len, ==, g_hash_table_size (calls));
+  for (guint i = 0; i < part->len; i++)
+    {
+      const SeismoSyscallStats *p = &g_array_index (part, SeismoSyscallStats, i);
+
+      g_assert_cmpuint (p->calls, ==, GPOINTER_TO_UINT (g_hash_table_lookup (calls, p->name)));
+      g_assert_cmpuint (p->total_ns, ==, *(guint64 *) g_hash_table_lookup (total, p->name));
+      g_assert_cmpuint (p->errors, <=, p->calls);
+      g_assert_cmpuint (p->max_ns, <=, p->total_ns);
+      g_assert_cmpuint (p->max_ns * p->calls, >=, p->total_ns);
+      n_part -= p->calls;
+    }
+  g_assert_cmpuint (n_part, ==, 0);
+}
+
+/* A damaged CHUNK_SYSCALLS record: a load warns; the summary opens without the syscalls of a
+ * range. */
+static void
+test_damaged_range_syscalls (void)
+{
+  g_autoptr(SeismoTrace) trace = seismo_test_make_trace (70000, 25);
+  g_autofree char *path = save_test_trace (trace, "damaged-syscalls.seismo");
+  g_autofree char *bytes = NULL;
+  gsize len;
+  SeismoFileTrailer t;
+  SeismoIndexEntry e;
+  guint n_entries;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SeismoTrace) loaded = NULL;
+  g_autoptr(SeismoFileSummary) s = NULL;
+
+  g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+  /* Just before the summary: the index's second last entry. */
+  memcpy (&t, bytes + len - sizeof t, sizeof t);
+  _seismo_trailer_swap (&t);
+  memcpy (&n_entries, bytes + t.index_offset + 40 + 8, sizeof n_entries);
+  n_entries = GUINT32_FROM_LE (n_entries);
+  memcpy (&e, bytes + t.index_offset + 40 + 40 + (gsize) (n_entries - 2) * sizeof e, sizeof e);
+  _seismo_index_entry_swap (&e);
+  g_assert_cmpuint (e.kind, ==, SEISMO_RECORD_CHUNK_SYSCALLS);
+  bytes[e.offset + e.size - 3] ^= 0x40;
+  g_assert_true (g_file_set_contents (path, bytes, len, NULL));
+
+  loaded = seismo_file_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (seismo_trace_get_n_events (loaded), ==, 70000);
+  g_assert_nonnull (strstr (seismo_trace_get_metadata (loaded, SEISMO_META_LOAD_WARNING),
+                            "chunk syscalls"));
+  s = seismo_file_summary_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (s);
+  g_assert_false (seismo_file_summary_has_range_syscalls (s));
+  g_assert_null (seismo_file_summary_range_stats_by_syscall (s, 0, G_MAXUINT64));
+  g_assert_cmpuint (seismo_file_summary_get_n_syscalls (s), >, 0);
+}
+
 static void
 test_window (void)
 {
@@ -387,6 +501,8 @@ main (int   argc,
   g_test_add_func ("/file/summary/stats-match", test_stats_match);
   g_test_add_func ("/file/summary/lod-rows", test_lod_rows);
   g_test_add_func ("/file/summary/range-task-totals", test_range_task_totals);
+  g_test_add_func ("/file/summary/range-syscalls", test_range_syscalls);
+  g_test_add_func ("/file/summary/range-syscalls-damaged", test_damaged_range_syscalls);
   g_test_add_func ("/file/summary/window", test_window);
   g_test_add_func ("/file/summary/none", test_no_summary);
   g_test_add_func ("/file/summary/damaged", test_damaged_summary);

@@ -16,6 +16,7 @@ struct _SeismoEventList
   GtkColumnView        *column_view;
   GtkColumnViewColumn  *columns[7];
   int                   digit_width;   /* of the font the columns are sized for; 0: not yet */
+  guint                 time_chars;    /* the trace's longest time, "201.073478350": 13 */
   PangoFontDescription *sized_font;
 
   /* owned */
@@ -113,6 +114,32 @@ static const CellSpec cell_specs[] = {
   /* At least this; it expands into the room the others leave. */
   { "info_column",  "info",  0.0f, FALSE, 20 },
 };
+
+/* The time column's index in cell_specs. */
+#define TIME_COLUMN 1
+
+/* The time column wide enough for the trace's last time: seconds since its start, nine decimals. */
+static void
+fit_time_column (SeismoEventList *self,
+                 SeismoTrace     *trace)
+{
+  guint64 seconds = (seismo_trace_get_end_ns (trace) - seismo_trace_get_start_ns (trace)) / 1000000000u;
+  guint chars = 1 + 9 + 1;
+  int width;
+
+  while (seconds >= 10)
+    {
+      chars++;
+      seconds /= 10;
+    }
+  self->time_chars = chars;
+  if (self->digit_width == 0)
+    return;
+  /* Only ever wider: a width the user chose that fits stays. */
+  width = (int) chars * self->digit_width + 12;
+  if (gtk_column_view_column_get_fixed_width (self->columns[TIME_COLUMN]) < width)
+    gtk_column_view_column_set_fixed_width (self->columns[TIME_COLUMN], width);
+}
 
 static void
 cell_setup (GtkSignalListItemFactory *factory,
@@ -244,8 +271,9 @@ size_columns (SeismoEventList *self)
 
   for (guint c = 0; c < G_N_ELEMENTS (cell_specs); c++)
     {
+      guint chars = c == TIME_COLUMN ? MAX (cell_specs[c].chars, self->time_chars) : cell_specs[c].chars;
       /* Cells have some 12 px of padding around their text. */
-      int width = (int) cell_specs[c].chars * digit + 12;
+      int width = (int) chars * digit + 12;
       int now = gtk_column_view_column_get_fixed_width (self->columns[c]);
 
       if (self->digit_width != 0 && now > 12)
@@ -443,7 +471,10 @@ seismo_event_list_set_trace (SeismoEventList *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
     }
   if (trace != NULL)
-    model = seismo_event_list_model_new (trace);
+    {
+      model = seismo_event_list_model_new (trace);
+      fit_time_column (self, trace);
+    }
   show_model (self, model);
 }
 

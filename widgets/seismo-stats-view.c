@@ -540,10 +540,11 @@ summary_rows (const StatsInput *in)
   event_rows_of (in, types, in->job->rows[SEISMO_STATS_TABLE_EVENT]);
 }
 
-/* A range the loaded events do not cover, from the summary: event types from the chunks that
- * overlap it, CPUs' and tasks' events and busy time from one level-of-detail cell over it (edge
- * buckets shared in proportion). Switches, wakeups, syscalls and thread states need the events:
- * unknown. The syscall table stays empty. Cost: O(chunks + (CPUs + tasks) × buckets). */
+/* A range the loaded events do not cover, from the summary: event types and syscalls (those that
+ * ended) from the chunks that overlap it, CPUs' and tasks' events and busy time from one
+ * level-of-detail cell over it (edge buckets shared in proportion). Switches, wakeups and thread
+ * states need the events: unknown. A file without its syscalls by chunk (before format 1.3) leaves
+ * the syscall table empty. Cost: O(chunks × syscalls + (CPUs + tasks) × buckets). */
 static void
 summary_range_rows (const StatsInput *in)
 {
@@ -551,6 +552,7 @@ summary_range_rows (const StatsInput *in)
   SeismoTrace *tables = in->job->trace;
   guint n_types = seismo_trace_get_n_event_types (tables);
   g_autofree guint64 *counts = seismo_file_summary_range_type_counts (summary, in->first, in->last, NULL);
+  g_autoptr(GArray) syscalls = seismo_file_summary_range_stats_by_syscall (summary, in->first, in->last);
   g_autoptr(GArray) types = g_array_new (FALSE, TRUE, sizeof (SeismoTypeStats));
   g_autoptr(GArray) cpus = g_array_new (FALSE, TRUE, sizeof (SeismoCpuStats));
   g_autoptr(GArray) tasks = g_array_new (FALSE, TRUE, sizeof (SeismoTaskStats));
@@ -609,6 +611,8 @@ summary_range_rows (const StatsInput *in)
 
       row->values[1] = row->values[2] = row->values[3] = UNKNOWN_VALUE;
     }
+  if (syscalls != NULL)
+    syscall_rows_of (syscalls, in->job->rows[SEISMO_STATS_TABLE_SYSCALL]);
 }
 
 static gpointer
@@ -735,13 +739,21 @@ source_note (SeismoStatsView *self,
                    "file holds, exact for every event (syscall percentiles from a histogram).");
       return _(" · from the file's summary");
     case SOURCE_SUMMARY_RANGE:
-      *tooltip = _("This range lies outside the events read: event counts come from the file's "
-                   "summary, by chunks of 65,536 events (event types) or by time buckets (CPUs, "
-                   "tasks). Switches, wakeups, syscalls and thread states need the events: zoom in "
-                   "to read them.");
-      if (table == SEISMO_STATS_TABLE_SYSCALL)
-        return _(" · syscalls: not in the file's summary for a range, zoom in to read them");
-      if (table == SEISMO_STATS_TABLE_EVENT)
+      if (!seismo_file_summary_has_range_syscalls (self->summary))
+        {
+          *tooltip = _("This range lies outside the events read: event counts come from the file's "
+                       "summary, by chunks of 65,536 events (event types) or by time buckets (CPUs, "
+                       "tasks). Switches, wakeups, syscalls and thread states need the events: zoom "
+                       "in to read them.");
+          if (table == SEISMO_STATS_TABLE_SYSCALL)
+            return _(" · syscalls: not in the file's summary for a range, zoom in to read them");
+        }
+      else
+        *tooltip = _("This range lies outside the events read: event counts and syscalls come from "
+                     "the file's summary, by chunks of 65,536 events (event types, syscalls by the "
+                     "chunk their exit is in) or by time buckets (CPUs, tasks). Switches, wakeups "
+                     "and thread states need the events: zoom in to read them.");
+      if (table == SEISMO_STATS_TABLE_EVENT || table == SEISMO_STATS_TABLE_SYSCALL)
         return _(" · from the file's summary, approximately (to 65,536 events)");
       return _(" · from the file's summary, approximately: event counts and times only");
     case SOURCE_LOADED_FILTERED:

@@ -143,11 +143,15 @@ seismo_text_cell_snapshot (GtkWidget   *widget,
   pango_layout_set_text (layout, self->text, -1);
   if (self->numeric)
     {
-      /* Numbers are never cut: what does not fit is clipped, as before. */
+      /* Numbers are never ellipsized: what does not fit is clipped at its end, so that the
+       * digits shown are its first ones ("100.12379" of "100.123794192", never "00.123794192"). */
       pango_layout_set_width (layout, -1);
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
       pango_layout_get_pixel_extents (layout, NULL, &logical);
-      x = floor (xalign * (width - logical.width) - logical.x);
+      if (logical.width > width)
+        x = rtl ? width - logical.width - logical.x : -logical.x;
+      else
+        x = floor (xalign * (width - logical.width) - logical.x);
     }
   else
     {

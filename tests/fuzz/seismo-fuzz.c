@@ -191,6 +191,13 @@ exercise_summary (const char *path)
   g_array_unref (seismo_file_summary_stats_by_task (summary));
   g_array_unref (seismo_file_summary_stats_by_syscall (summary));
   g_free (seismo_file_summary_range_type_counts (summary, start, end, NULL));
+  if (seismo_file_summary_has_range_syscalls (summary))
+    {
+      g_array_unref (seismo_file_summary_range_stats_by_syscall (summary, start, end));
+      g_array_unref (seismo_file_summary_range_stats_by_syscall (summary, start / 2 + end / 2, end));
+    }
+  else
+    g_assert_null (seismo_file_summary_range_stats_by_syscall (summary, start, end));
   for (guint c = 0; c < seismo_file_summary_get_n_cpus (summary); c++)
     seismo_file_summary_cpu_row (summary, c, start, end, G_N_ELEMENTS (cells), cells);
   for (guint t = 0; t < seismo_trace_get_n_tasks (tables); t++)

@@ -210,6 +210,8 @@ write_seeds (const char *dir)
 
   write_seed (dir, "generated-300", trace);
   write_seed (dir, "stacks-300", stacks);
+  /* Format 1.3's CHUNK_SYSCALLS record, beside the SUMMARY. */
+  write_seed (dir, "chunk-syscalls-300", trace);
 }
 
 /* The seismo-records harness turns a real file's records back into an equal file. */
