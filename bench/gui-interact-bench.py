@@ -11,7 +11,7 @@ Usage (from the project root, after building ./build):
       python3 bench/gui-interact-bench.py build/app/seismo FILE [--shots DIR] [--cli build/app/seismo-cli]
       [--no-cursor-blink] [--perf DIR] [--warm-up] [--launches N [--gap S]] [--busy N]
 
-"Idle": the last moment the process used CPU before it stayed (almost) quiet for 0.6 s after an
+"Idle": the last moment the process was busy (over 1 ms of CPU in 10 ms) before it stayed (almost) quiet for 0.6 s after an
 interaction, 1.5 s at launch (see wait_idle).
 A text entry that has the focus (the filter bar, the search bar) blinks its cursor for 10 s
 (GTK's gtk-cursor-blink-timeout), a frame every 0.6 s; when those frames cost more than the
@@ -50,6 +50,22 @@ def cpu_s(pid):
     return (int(parts[11]) + int(parts[12])) / TICK
 
 
+def thread_ns(pid):
+    """Each thread's CPU time in ns (schedstat): what wait_idle counts busy and quiet from."""
+    times = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:
+        return times
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                times[tid] = int(f.read().split()[0])
+        except (OSError, IndexError, ValueError):
+            pass
+    return times
+
+
 def main_cpu_s(pid):
     """CPU time of the main thread (its tid is the pid): what a loaded machine cannot inflate."""
     with open(f"/proc/{pid}/task/{pid}/stat") as f:
@@ -77,24 +93,34 @@ def rss_mib(pid):
 
 
 def wait_idle(pid, t0, idle_s, limit=600, cpu0=None):
-    """Seconds from t0 to the last moment the process was busy before idle_s of quiet. Quiet is
-    under 3 % of a CPU over idle_s, not exactly zero: a window that keeps a frame clock ticking
-    (a known bug of the rate strip) would otherwise never look idle.
-    cpu0: the process's CPU time at t0, taken before the input was sent. Work done while xdotool
-    was still running (it takes tens of ms) then counts as busy until the first sample after it,
-    an upper bound, instead of going unseen."""
-    samples = [(t0, cpu0)] if cpu0 is not None else [(time.monotonic(), cpu_s(pid))]
+    """Seconds from t0 to the last moment the process was busy before idle_s of quiet. Busy is
+    over 1 ms of CPU in a 10 ms sample; quiet is under 3 % of a CPU over idle_s, not exactly zero:
+    a window that keeps a frame clock ticking (a known bug of the rate strip) would otherwise
+    never look idle. Counted in ns per thread (schedstat), not in clock ticks: a thread that only
+    wakes may be charged a whole 10 ms tick and read as work. Half a second after any pointer
+    motion GTK asks the widget under the pointer for a tooltip (0.3-0.5 ms on the main thread, even
+    where there is none), and GLib retires an idle pool thread: neither is the step's work.
+    cpu0: thread_ns at t0, taken before the input was sent. Work done while xdotool was still
+    running (it takes tens of ms) then counts as busy until the first sample after it, an upper
+    bound, instead of going unseen."""
+    prev = cpu0 if cpu0 is not None else thread_ns(pid)
+    total = 0.0
+    samples = [(t0 if cpu0 is not None else time.monotonic(), total)]
     t_busy = t0
     while True:
         time.sleep(0.01)
-        now, c = time.monotonic(), cpu_s(pid)
-        samples.append((now, c))
-        if c - samples[-2][1] > 0.005:
+        now, cur = time.monotonic(), thread_ns(pid)
+        # A thread that ended is not counted again; a new one brings all it did.
+        step = sum(max(ns - prev.get(tid, 0), 0) for tid, ns in cur.items()) / 1e9
+        prev = cur
+        total += step
+        samples.append((now, total))
+        if step > 0.001:
             t_busy = now
         while len(samples) > 2 and now - samples[1][0] >= idle_s:
             samples.pop(0)
         window = now - samples[0][0]
-        if now - t0 > idle_s and window >= idle_s and c - samples[0][1] < 0.03 * window:
+        if now - t0 > idle_s and window >= idle_s and total - samples[0][1] < 0.03 * window:
             return max(t_busy - t0, 0.0)
         if now - t0 > limit:
             return float("inf")
@@ -242,10 +268,10 @@ def run(args, app, path, env, log, shots, cli, perf_dir, config, load_before):
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 time.sleep(0.3)
             main0, all0 = main_cpu_s(proc.pid), cpu_s(proc.pid)
-            t, c = time.monotonic(), all0
+            t, c = time.monotonic(), thread_ns(proc.pid)
             if click is not None:
                 xdo("mousemove", "--sync", str(click[0]), str(click[1]))
-                t, c = time.monotonic(), cpu_s(proc.pid)
+                t, c = time.monotonic(), thread_ns(proc.pid)
                 # --delay 0: xdotool's click otherwise sleeps 0.1 s after the release (its delay
                 # between repeated clicks), and the first sample comes only after that.
                 xdo("click", "--delay", "0", "1")
@@ -253,7 +279,7 @@ def run(args, app, path, env, log, shots, cli, perf_dir, config, load_before):
                 xdo("key", "--clearmodifiers", k)
             if typed is not None:
                 xdo("type", "--delay", "0", typed)
-                t, c = time.monotonic(), cpu_s(proc.pid)
+                t, c = time.monotonic(), thread_ns(proc.pid)
                 xdo("key", "Return")
             took = wait_idle(proc.pid, t, idle, cpu0=c)
             if recorder is not None:
