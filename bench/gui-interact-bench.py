@@ -175,8 +175,25 @@ def launches(app, path, env, log, n, gap):
           f" CPU main {med[3] * 1000:.0f} ms, all {med[4] * 1000:.0f} ms", flush=True)
 
 
+def time_input_command(args):
+    """--time-input PID CMD...: for bench/seismo-gui-large-bench.sh, runs CMD (the input, xdotool)
+    and waits as wait_idle does; prints the moment CMD started on date's clock (realtime) and the
+    seconds from then to idle. PID alone: waits for the process to be idle, prints nothing."""
+    pid = args[0]
+    if len(args) == 1:
+        wait_idle(pid, time.monotonic(), 0.6)
+        return
+    cpu0 = thread_ns(pid)
+    t0, t0_real = time.monotonic(), time.time()
+    subprocess.run(args[1:], check=True)
+    print(f"{t0_real:.6f} {wait_idle(pid, t0, 0.6, cpu0=cpu0):.6f}")
+
+
 def main():
     args = sys.argv[1:]
+    if args[:1] == ["--time-input"]:
+        time_input_command(args[1:])
+        return
     if len(args) < 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

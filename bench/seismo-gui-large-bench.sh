@@ -33,65 +33,12 @@ cpu_ticks() {  # utime + stime of /proc/$1/stat (or of a thread's stat file)
   awk '{ sub(/.*\) /, ""); print $12 + $13 }' "$1"
 }
 
-# Each thread's CPU time in ns (schedstat), "TID NS" lines: what wait_idle counts from.
-thread_times() {
-  awk '{ split(FILENAME, p, "/"); print p[5], $1 }' /proc/$1/task/*/schedstat 2> /dev/null
-}
-
-# Seconds from $2 (date +%s.%N) to the last moment process $1 was busy before 0.6 s of quiet;
-# $3: thread_times at $2 (work done while xdotool was still sending input counts as busy).
-# Busy: over 1 ms of CPU in a 10 ms sample; quiet: under 3 % of a CPU over 0.6 s. Counted in ns
-# per thread, not in clock ticks: a thread that only wakes may be charged a whole 10 ms tick and
-# read as work. Half a second after any pointer motion GTK asks the widget under the pointer for
-# a tooltip (0.3-0.5 ms on the main thread, even where there is none), and GLib retires an idle
-# pool thread: neither is the step's work, and both stay under the threshold.
-wait_idle() {
-  python3 - "$@" <<'PY'
-import os, sys, time
-
-pid, t0 = sys.argv[1], float(sys.argv[2])
-
-
-def snap():
-    times = {}
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except FileNotFoundError:
-        return None
-    for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                times[tid] = int(f.read().split()[0])
-        except (OSError, IndexError, ValueError):
-            pass
-    return times
-
-
-prev = None
-if len(sys.argv) > 3 and sys.argv[3].strip():
-    prev = {tid: int(ns) for tid, ns in (line.split() for line in sys.argv[3].splitlines() if len(line.split()) == 2)}
-start = t0 if prev is not None else time.time()
-if prev is None:
-    prev = snap() or {}
-busy, total, window = t0, 0.0, [(start, 0.0)]
-while True:
-    time.sleep(0.01)
-    now, cur = time.time(), snap()
-    if cur is None:
-        break
-    # A thread that ended is not counted again; a new one brings all it did.
-    step = sum(max(ns - prev.get(tid, 0), 0) for tid, ns in cur.items()) / 1e9
-    prev = cur
-    total += step
-    if step > 0.001:
-        busy = now
-    window.append((now, total))
-    while len(window) > 2 and now - window[1][0] >= 0.6:
-        window.pop(0)
-    if now - window[0][0] >= 0.6 and total - window[0][1] <= 0.018:
-        break
-print(f"{max(busy - t0, 0.0):.6f}")
-PY
+# Runs the input in "$@" after $1 (a pid) and waits until that process is idle again, by the rule
+# of gui-interact-bench.py's wait_idle (busy: over 1 ms of CPU in a 10 ms sample, counted in ns per
+# thread; idle: under 3 % of a CPU for 0.6 s); prints when the input started (date +%s.%N) and
+# the seconds from then to idle. With no input, only waits.
+time_input() {
+  python3 "$here/gui-interact-bench.py" --time-input "$@"
 }
 
 median() {
@@ -104,16 +51,13 @@ median() {
 # person's input would be.
 pane_step() {
   local what=$1 pid=$2; shift 2
-  local t0 m0 a0 s0 took hz n0 arrived
+  local t0 m0 a0 took hz n0 arrived
   hz=$(getconf CLK_TCK)
-  wait_idle $pid "$(date +%s.%N)" > /dev/null
+  time_input $pid
   n0=$(wc -l < "$stall_log" 2> /dev/null || echo 0)
   m0=$(cpu_ticks /proc/$pid/task/$pid/stat)
   a0=$(cpu_ticks /proc/$pid/stat)
-  s0=$(thread_times $pid)
-  t0=$(date +%s.%N)
-  xdotool "$@"
-  took=$(wait_idle $pid "$t0" "$s0")
+  read -r t0 took < <(time_input $pid xdotool "$@")
   step_took=$took
   # The first input the window saw, as seconds after t0 (the log's monotonic µs on date's clock).
   arrived=$(tail -n +$((n0 + 1)) "$stall_log" 2> /dev/null |
@@ -195,7 +139,7 @@ inner() {
     import -window root "$shots/large-8-stats-range-tasks.png"
   fi
   xdotool key --window "$win" Escape alt+1
-  wait_idle $pid "$(date +%s.%N)" > /dev/null
+  time_input $pid
   for step in 1 2 3; do
     t0=$(date +%s.%N)
     xdotool key --window "$win" ctrl+plus ctrl+plus ctrl+plus

@@ -410,14 +410,17 @@ close_bucket (SeismoSummaryBuilder *self,
   self->bucket_events = 0;
 }
 
+/* Ascending task ids or syscall indexes (both guint32). */
 static gint
-compare_task_ids (gconstpointer a,
-                  gconstpointer b)
+compare_u32 (gconstpointer a,
+             gconstpointer b)
 {
-  SeismoTaskId x = *(const SeismoTaskId *) a, y = *(const SeismoTaskId *) b;
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
 
   return x < y ? -1 : x > y;
 }
+
+G_STATIC_ASSERT (sizeof (SeismoTaskId) == sizeof (guint32));
 
 static void
 close_task_bucket (SeismoSummaryBuilder *self,
@@ -432,7 +435,7 @@ close_task_bucket (SeismoSummaryBuilder *self,
   put_varint (b, self->tbucket_start - self->prev_tbucket_start);
   put_varint (b, self->tbucket_events);
   /* Sorted by task so the ids encode as small deltas. */
-  g_array_sort (self->tb_touched, compare_task_ids);
+  g_array_sort (self->tb_touched, compare_u32);
   touched = (SeismoTaskId *) (gpointer) self->tb_touched->data;
   put_varint (b, self->tb_touched->len);
   for (guint i = 0; i < self->tb_touched->len; i++)
@@ -524,15 +527,6 @@ on_switch (SeismoSummaryBuilder  *self,
           g_array_index (self->tasks, TaskTotals, next).wakeups++;
         }
     }
-}
-
-static int
-compare_u32 (gconstpointer a,
-             gconstpointer b)
-{
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-
-  return x < y ? -1 : x > y;
 }
 
 /* The chunk's syscall totals (CHUNK_SYSCALLS): those with spans ended in it, by ascending index. */

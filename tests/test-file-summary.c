@@ -33,6 +33,26 @@ save_test_trace (SeismoTrace *trace,
   return path;
 }
 
+/* The index entry k places from the end of a whole file's index (1: the last). */
+static SeismoIndexEntry
+index_entry_from_end (const char *bytes,
+                      gsize       len,
+                      guint       k)
+{
+  SeismoFileTrailer t;
+  SeismoIndexEntry e;
+  guint n_entries;
+
+  memcpy (&t, bytes + len - sizeof t, sizeof t);
+  _seismo_trailer_swap (&t);
+  memcpy (&n_entries, bytes + t.index_offset + 40 + 8, sizeof n_entries);
+  n_entries = GUINT32_FROM_LE (n_entries);
+  g_assert_cmpuint (n_entries, >=, k);
+  memcpy (&e, bytes + t.index_offset + 40 + 40 + (gsize) (n_entries - k) * sizeof e, sizeof e);
+  _seismo_index_entry_swap (&e);
+  return e;
+}
+
 static void
 test_stats_match (void)
 {
@@ -323,21 +343,14 @@ test_damaged_range_syscalls (void)
   g_autofree char *path = save_test_trace (trace, "damaged-syscalls.seismo");
   g_autofree char *bytes = NULL;
   gsize len;
-  SeismoFileTrailer t;
   SeismoIndexEntry e;
-  guint n_entries;
   g_autoptr(GError) error = NULL;
   g_autoptr(SeismoTrace) loaded = NULL;
   g_autoptr(SeismoFileSummary) s = NULL;
 
   g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
   /* Just before the summary: the index's second last entry. */
-  memcpy (&t, bytes + len - sizeof t, sizeof t);
-  _seismo_trailer_swap (&t);
-  memcpy (&n_entries, bytes + t.index_offset + 40 + 8, sizeof n_entries);
-  n_entries = GUINT32_FROM_LE (n_entries);
-  memcpy (&e, bytes + t.index_offset + 40 + 40 + (gsize) (n_entries - 2) * sizeof e, sizeof e);
-  _seismo_index_entry_swap (&e);
+  e = index_entry_from_end (bytes, len, 2);
   g_assert_cmpuint (e.kind, ==, SEISMO_RECORD_CHUNK_SYSCALLS);
   bytes[e.offset + e.size - 3] ^= 0x40;
   g_assert_true (g_file_set_contents (path, bytes, len, NULL));
@@ -462,9 +475,7 @@ test_damaged_summary (void)
   g_autoptr(SeismoFileSummary) ok = seismo_file_summary_open (path, NULL);
   g_autofree char *bytes = NULL;
   gsize len, off;
-  SeismoFileTrailer t;
   SeismoIndexEntry e;
-  guint n_entries;
   g_autoptr(GError) error = NULL;
   g_autoptr(SeismoTrace) loaded = NULL;
   g_autoptr(SeismoFileSummary) s = NULL;
@@ -472,12 +483,7 @@ test_damaged_summary (void)
   g_assert_nonnull (ok);
   g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
   /* The summary is the last record before the index: the last index entry. */
-  memcpy (&t, bytes + len - sizeof t, sizeof t);
-  _seismo_trailer_swap (&t);
-  memcpy (&n_entries, bytes + t.index_offset + 40 + 8, sizeof n_entries);
-  n_entries = GUINT32_FROM_LE (n_entries);
-  memcpy (&e, bytes + t.index_offset + 40 + 40 + (gsize) (n_entries - 1) * sizeof e, sizeof e);
-  _seismo_index_entry_swap (&e);
+  e = index_entry_from_end (bytes, len, 1);
   g_assert_cmpuint (e.kind, ==, SEISMO_RECORD_SUMMARY);
   off = e.offset + e.size - 3;
   bytes[off] ^= 0x40;
