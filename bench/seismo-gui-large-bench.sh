@@ -114,8 +114,7 @@ inner() {
   # the step's work.
   # click --delay 0: xdotool's click otherwise sleeps 0.1 s after the release (its delay between
   # repeated clicks), the pointer still on the timeline, before it goes on to the next command.
-  # Several ranges, each a little narrower: one step is not a figure (GLib retires an idle pool
-  # thread half a second after its work, and the exit can show as a tick of CPU time).
+  # Several ranges, each a little narrower: one step is not a figure.
   local i a_took=() b_took=()
   for ((i = 0; i < ${SEISMO_BENCH_RANGES:-5}; i++)); do
     xdotool mousemove --window "$win" $((300 + 20 * i)) "$y"
