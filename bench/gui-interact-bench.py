@@ -177,16 +177,17 @@ def launches(app, path, env, log, n, gap):
 
 def time_input_command(args):
     """--time-input PID CMD...: for bench/seismo-gui-large-bench.sh, runs CMD (the input, xdotool)
-    and waits as wait_idle does; prints the moment CMD started on date's clock (realtime) and the
-    seconds from then to idle. PID alone: waits for the process to be idle, prints nothing."""
+    and waits as wait_idle does; prints the moment CMD started, in seconds of the monotonic clock
+    (the app's SEISMO_STALL_LOG is on it too), and the seconds from then to idle. PID alone: waits
+    for the process to be idle, prints nothing."""
     pid = args[0]
     if len(args) == 1:
         wait_idle(pid, time.monotonic(), 0.6)
         return
     cpu0 = thread_ns(pid)
-    t0, t0_real = time.monotonic(), time.time()
+    t0 = time.monotonic()
     subprocess.run(args[1:], check=True)
-    print(f"{t0_real:.6f} {wait_idle(pid, t0, 0.6, cpu0=cpu0):.6f}")
+    print(f"{t0:.6f} {wait_idle(pid, t0, 0.6, cpu0=cpu0):.6f}")
 
 
 def main():

@@ -35,8 +35,8 @@ cpu_ticks() {  # utime + stime of /proc/$1/stat (or of a thread's stat file)
 
 # Runs the input in "$@" after $1 (a pid) and waits until that process is idle again, by the rule
 # of gui-interact-bench.py's wait_idle (busy: over 1 ms of CPU in a 10 ms sample, counted in ns per
-# thread; idle: under 3 % of a CPU for 0.6 s); prints when the input started (date +%s.%N) and
-# the seconds from then to idle. With no input, only waits.
+# thread; idle: under 3 % of a CPU for 0.6 s); prints when the input started (monotonic seconds,
+# the clock of SEISMO_STALL_LOG) and the seconds from then to idle. With no input, only waits.
 time_input() {
   python3 "$here/gui-interact-bench.py" --time-input "$@"
 }
@@ -59,9 +59,9 @@ pane_step() {
   a0=$(cpu_ticks /proc/$pid/stat)
   read -r t0 took < <(time_input $pid xdotool "$@")
   step_took=$took
-  # The first input the window saw, as seconds after t0 (the log's monotonic µs on date's clock).
+  # The first input the window saw, as seconds after t0 (both on the monotonic clock).
   arrived=$(tail -n +$((n0 + 1)) "$stall_log" 2> /dev/null |
-    awk -v off="$clock_offset" -v t0="$t0" '$2 == "input" { printf "%.6f", $1 / 1e6 + off - t0; exit }')
+    awk -v t0="$t0" '$2 == "input" { printf "%.6f", $1 / 1e6 - t0; exit }')
   # The longest main-loop stall the app logged since the input (SEISMO_STALL_LOG: "end_us gap_us").
   printf '%s: %.3f s input -> idle, %s, longest freeze %.0f ms (CPU main %.0f ms, all %.0f ms)\n' \
     "$what" "$took" \
@@ -78,8 +78,6 @@ pane_step() {
 inner() {
   local pid t0 t1 win config
   stall_log=$(mktemp)
-  # date's clock (realtime) minus the monotonic clock the app logs on, read in one process.
-  clock_offset=$(python3 -c 'import time; print(f"{time.time() - time.monotonic():.6f}")')
   # A text entry with the focus blinks its cursor, a frame every 0.4-0.8 s for 10 s after each
   # key: the steps would count those frames as their work. Blinking off, in private settings
   # (as gui-interact-bench.py --no-cursor-blink).

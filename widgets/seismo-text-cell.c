@@ -149,7 +149,7 @@ seismo_text_cell_snapshot (GtkWidget   *widget,
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
       pango_layout_get_pixel_extents (layout, NULL, &logical);
       if (logical.width > width)
-        x = rtl ? width - logical.width - logical.x : -logical.x;
+        x = -logical.x;
       else
         x = floor (xalign * (width - logical.width) - logical.x);
     }
